@@ -1,0 +1,52 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let package = Package(
+    name: "SwiftChipmunk",
+    products: [
+        .library(name: "Chipmunk", targets: ["Chipmunk"]),
+        .library(name: "ChipmunkScenes", targets: ["ChipmunkScenes"]),
+        .executable(name: "chipmunk-sim", targets: ["chipmunk-sim"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+    ],
+    targets: [
+        // C bridge: Debian's libchipmunk-dev (no pkg-config file ships, so the module map links it).
+        .systemLibrary(name: "CChipmunk", providers: [.apt(["libchipmunk-dev"])]),
+
+        // The Swift binding: spaces, bodies, shapes, the fixed-step stepper.
+        .target(name: "Chipmunk", dependencies: ["CChipmunk"]),
+
+        // Scenes as data (JSON) and as Swift code, and trajectory recording.
+        .target(name: "ChipmunkScenes", dependencies: ["Chipmunk"]),
+
+        // The command-line tool.
+        .executableTarget(
+            name: "chipmunk-sim",
+            dependencies: [
+                "ChipmunkScenes",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+
+        // The book's scenes written against the raw C API: the exactness reference.
+        // C targets do not read the module map's `link`, so name the library here too.
+        .executableTarget(
+            name: "chipmunk-reference",
+            dependencies: ["CChipmunk"],
+            linkerSettings: [.linkedLibrary("chipmunk"), .linkedLibrary("m")]
+        ),
+
+        // Creates and removes many objects; run under valgrind by scripts/leaks.sh.
+        .executableTarget(name: "chipmunk-stress", dependencies: ["Chipmunk"]),
+
+        .testTarget(name: "ChipmunkTests", dependencies: ["Chipmunk"]),
+        .testTarget(name: "ChipmunkScenesTests", dependencies: ["ChipmunkScenes", "Chipmunk"]),
+        .testTarget(
+            name: "ChipmunkSimTests",
+            dependencies: ["chipmunk-sim", "chipmunk-reference"]
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,36 @@
+import Chipmunk
+import Foundation
+
+/// The scenes `chipmunk-sim` knows by name, and how to open a scene file.
+public enum SceneCatalog {
+    /// A scene that can be built by name.
+    public struct Entry: Sendable {
+        public let name: String
+        public let summary: String
+        public let make: @Sendable () throws -> Scene
+    }
+
+    /// Every built-in scene, in the order `chipmunk-sim list` shows them.
+    public static let builtIn: [Entry] = [
+        Entry(name: "crate", summary: "Listing 11.3: one 100×100 crate falling from (150, 250) under gravity (0, -1000)", make: BookScenes.crate),
+        Entry(name: "crates", summary: "Listing 11.4: five crates falling inside four walls of a 300×300 view", make: BookScenes.crates),
+        Entry(name: "crates-tilt", summary: "The crates with the phone tilted every 2 s, as the accelerometer would", make: BookScenes.cratesTilt),
+    ]
+
+    /// Builds a scene from a built-in name or from a JSON file's path.
+    ///
+    /// A name that is not built in, or any argument with a `/` or ending in `.json`, is
+    /// read as a file.
+    public static func scene(named nameOrPath: String) throws -> Scene {
+        if let entry = builtIn.first(where: { $0.name == nameOrPath }) {
+            return try entry.make()
+        }
+        let looksLikeFile = nameOrPath.contains("/") || nameOrPath.hasSuffix(".json")
+        guard looksLikeFile || FileManager.default.fileExists(atPath: nameOrPath) else {
+            let names = builtIn.map(\.name).joined(separator: ", ")
+            throw SceneError(source: nameOrPath, reason: "no built-in scene has this name, and no such file exists (built-in: \(names))")
+        }
+        let url = URL(fileURLWithPath: nameOrPath)
+        return try SceneDescription.load(contentsOf: url).makeScene(source: url.lastPathComponent)
+    }
+}

@@ -1,0 +1,271 @@
+import Chipmunk
+
+/// A scene as data: the JSON files in `Scenes/`.
+///
+/// Objects are created in file order: first `staticShapes` on the space's static body,
+/// then each of `bodies`, each body added before its own shapes. Unknown keys are
+/// errors. See `docs/scene-format.md` for the whole format.
+///
+/// ```json
+/// {
+///   "name": "crate",
+///   "gravity": [0, -1000],
+///   "bodies": [{
+///     "mass": 100, "moment": {"box": {"width": 100, "height": 100}}, "position": [150, 250],
+///     "shapes": [{"type": "polygon", "vertices": [[0, 0], [0, 100], [100, 100], [100, 0]],
+///                 "offset": [-50, -50], "friction": 0.5, "elasticity": 0.8}]
+///   }]
+/// }
+/// ```
+public struct SceneDescription: Hashable, Sendable, Codable {
+    /// The format version; 1, the only one so far, when absent.
+    public var version: Int?
+    public var name: String
+    /// One line on what the scene shows.
+    public var summary: String?
+    public var gravity: Vector?
+    public var iterations: Int?
+    public var damping: Double?
+    public var collisionSlop: Double?
+    public var collisionBias: Double?
+    public var collisionPersistence: UInt?
+    public var idleSpeedThreshold: Double?
+    /// Absent means infinity: sleeping off, the engine's default.
+    public var sleepTimeThreshold: Double?
+    public var gravitySchedule: [GravityChange]?
+    /// Shapes on the space's static body, created first.
+    public var staticShapes: [ShapeDescription]?
+    public var bodies: [BodyDescription]?
+
+    public init(name: String) { self.name = name }
+
+    private enum CodingKeys: String, CodingKey, CaseIterable {
+        case version, name, summary, gravity, iterations, damping, collisionSlop, collisionBias,
+             collisionPersistence, idleSpeedThreshold, sleepTimeThreshold, gravitySchedule, staticShapes, bodies
+    }
+
+    public init(from decoder: any Decoder) throws {
+        try decoder.rejectUnknownKeys(CodingKeys.allCases.map(\.rawValue))
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        version = try c.decodeIfPresent(Int.self, forKey: .version)
+        if let version, version != 1 {
+            throw DecodingError.dataCorruptedError(forKey: .version, in: c, debugDescription: "format version \(version) is not supported; this build reads version 1")
+        }
+        name = try c.decode(String.self, forKey: .name)
+        summary = try c.decodeIfPresent(String.self, forKey: .summary)
+        gravity = try c.decodeIfPresent(Vector.self, forKey: .gravity)
+        iterations = try c.decodeIfPresent(Int.self, forKey: .iterations)
+        damping = try c.decodeIfPresent(Double.self, forKey: .damping)
+        collisionSlop = try c.decodeIfPresent(Double.self, forKey: .collisionSlop)
+        collisionBias = try c.decodeIfPresent(Double.self, forKey: .collisionBias)
+        collisionPersistence = try c.decodeIfPresent(UInt.self, forKey: .collisionPersistence)
+        idleSpeedThreshold = try c.decodeIfPresent(Double.self, forKey: .idleSpeedThreshold)
+        sleepTimeThreshold = try c.decodeIfPresent(Double.self, forKey: .sleepTimeThreshold)
+        gravitySchedule = try c.decodeIfPresent([GravityChange].self, forKey: .gravitySchedule)
+        staticShapes = try c.decodeIfPresent([ShapeDescription].self, forKey: .staticShapes)
+        bodies = try c.decodeIfPresent([BodyDescription].self, forKey: .bodies)
+    }
+}
+
+/// A body and its shapes.
+public struct BodyDescription: Hashable, Sendable, Codable {
+    /// `dynamic` (the default), `kinematic` or `static`.
+    public var kind: Kind?
+    /// Required for a dynamic body.
+    public var mass: Double?
+    /// Required for a dynamic body: a number, or the moment of a shape for `mass`.
+    public var moment: MomentDescription?
+    public var position: Vector?
+    public var velocity: Vector?
+    public var angle: Double?
+    public var angularVelocity: Double?
+    public var shapes: [ShapeDescription]?
+
+    public enum Kind: String, Hashable, Sendable, Codable { case dynamic, kinematic, `static` }
+
+    public init(kind: Kind? = nil, mass: Double? = nil, moment: MomentDescription? = nil, position: Vector? = nil, shapes: [ShapeDescription]? = nil) {
+        self.kind = kind; self.mass = mass; self.moment = moment; self.position = position; self.shapes = shapes
+    }
+
+    private enum CodingKeys: String, CodingKey, CaseIterable {
+        case kind, mass, moment, position, velocity, angle, angularVelocity, shapes
+    }
+
+    public init(from decoder: any Decoder) throws {
+        try decoder.rejectUnknownKeys(CodingKeys.allCases.map(\.rawValue))
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        kind = try c.decodeIfPresent(Kind.self, forKey: .kind)
+        mass = try c.decodeIfPresent(Double.self, forKey: .mass)
+        moment = try c.decodeIfPresent(MomentDescription.self, forKey: .moment)
+        position = try c.decodeIfPresent(Vector.self, forKey: .position)
+        velocity = try c.decodeIfPresent(Vector.self, forKey: .velocity)
+        angle = try c.decodeIfPresent(Double.self, forKey: .angle)
+        angularVelocity = try c.decodeIfPresent(Double.self, forKey: .angularVelocity)
+        shapes = try c.decodeIfPresent([ShapeDescription].self, forKey: .shapes)
+    }
+}
+
+/// A moment of inertia: a number, or computed for the body's mass from a shape,
+/// such as `{"box": {"width": 100, "height": 100}}`.
+public enum MomentDescription: Hashable, Sendable, Codable {
+    case value(Double)
+    case box(width: Double, height: Double)
+    case circle(innerRadius: Double, outerRadius: Double, offset: Vector)
+    case segment(from: Vector, to: Vector, radius: Double)
+    case polygon(vertices: [Vector], offset: Vector, radius: Double)
+
+    private enum Kind: String, CodingKey, CaseIterable { case box, circle, segment, polygon }
+    private enum Field: String, CodingKey, CaseIterable {
+        case width, height, innerRadius, outerRadius, offset, from, to, radius, vertices
+    }
+
+    public init(from decoder: any Decoder) throws {
+        if let value = try? decoder.singleValueContainer().decode(Double.self) {
+            self = .value(value)
+            return
+        }
+        try decoder.rejectUnknownKeys(Kind.allCases.map(\.rawValue))
+        let c = try decoder.container(keyedBy: Kind.self)
+        guard c.allKeys.count == 1, let kind = c.allKeys.first else {
+            throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath,
+                debugDescription: "a moment is a number or an object with one key: 'box', 'circle', 'segment' or 'polygon'"))
+        }
+        let f = try c.nestedContainer(keyedBy: Field.self, forKey: kind)
+        let allowed: [Field]
+        switch kind {
+        case .box:
+            allowed = [.width, .height]
+            self = .box(width: try f.decode(Double.self, forKey: .width), height: try f.decode(Double.self, forKey: .height))
+        case .circle:
+            allowed = [.innerRadius, .outerRadius, .offset]
+            self = .circle(innerRadius: try f.decodeIfPresent(Double.self, forKey: .innerRadius) ?? 0,
+                           outerRadius: try f.decode(Double.self, forKey: .outerRadius),
+                           offset: try f.decodeIfPresent(Vector.self, forKey: .offset) ?? .zero)
+        case .segment:
+            allowed = [.from, .to, .radius]
+            self = .segment(from: try f.decode(Vector.self, forKey: .from), to: try f.decode(Vector.self, forKey: .to),
+                            radius: try f.decodeIfPresent(Double.self, forKey: .radius) ?? 0)
+        case .polygon:
+            allowed = [.vertices, .offset, .radius]
+            self = .polygon(vertices: try f.decode([Vector].self, forKey: .vertices),
+                            offset: try f.decodeIfPresent(Vector.self, forKey: .offset) ?? .zero,
+                            radius: try f.decodeIfPresent(Double.self, forKey: .radius) ?? 0)
+        }
+        let nested = try c.superDecoder(forKey: kind)
+        try nested.rejectUnknownKeys(allowed.map(\.rawValue))
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        switch self {
+        case .value(let value):
+            var c = encoder.singleValueContainer()
+            try c.encode(value)
+        case let .box(width, height):
+            var c = encoder.container(keyedBy: Kind.self)
+            var f = c.nestedContainer(keyedBy: Field.self, forKey: .box)
+            try f.encode(width, forKey: .width); try f.encode(height, forKey: .height)
+        case let .circle(inner, outer, offset):
+            var c = encoder.container(keyedBy: Kind.self)
+            var f = c.nestedContainer(keyedBy: Field.self, forKey: .circle)
+            try f.encode(inner, forKey: .innerRadius); try f.encode(outer, forKey: .outerRadius); try f.encode(offset, forKey: .offset)
+        case let .segment(a, b, radius):
+            var c = encoder.container(keyedBy: Kind.self)
+            var f = c.nestedContainer(keyedBy: Field.self, forKey: .segment)
+            try f.encode(a, forKey: .from); try f.encode(b, forKey: .to); try f.encode(radius, forKey: .radius)
+        case let .polygon(vertices, offset, radius):
+            var c = encoder.container(keyedBy: Kind.self)
+            var f = c.nestedContainer(keyedBy: Field.self, forKey: .polygon)
+            try f.encode(vertices, forKey: .vertices); try f.encode(offset, forKey: .offset); try f.encode(radius, forKey: .radius)
+        }
+    }
+
+    /// The moment for a body of `mass`.
+    public func moment(forMass mass: Double) -> Double {
+        switch self {
+        case .value(let value): return value
+        case let .box(width, height): return Moment.box(mass: mass, width: width, height: height)
+        case let .circle(inner, outer, offset): return Moment.circle(mass: mass, innerRadius: inner, outerRadius: outer, offset: offset)
+        case let .segment(a, b, radius): return Moment.segment(mass: mass, from: a, to: b, radius: radius)
+        case let .polygon(vertices, offset, radius): return Moment.polygon(mass: mass, vertices: vertices, offset: offset, radius: radius)
+        }
+    }
+}
+
+/// A shape: `{"type": "circle" | "segment" | "polygon" | "box", ...}` with the fields of its type,
+/// and optional `friction`, `elasticity` and `collisionType` (default 0).
+public struct ShapeDescription: Hashable, Sendable, Codable {
+    public enum Geometry: Hashable, Sendable {
+        case circle(radius: Double, offset: Vector)
+        case segment(from: Vector, to: Vector, radius: Double)
+        /// `transform` places the vertices; the file gives it as `offset` (a translation) or `transform`.
+        case polygon(vertices: [Vector], transform: Transform, radius: Double)
+        case box(width: Double, height: Double, radius: Double)
+    }
+
+    public var geometry: Geometry
+    public var friction: Double?
+    public var elasticity: Double?
+    public var collisionType: UInt?
+
+    public init(_ geometry: Geometry, friction: Double? = nil, elasticity: Double? = nil, collisionType: UInt? = nil) {
+        self.geometry = geometry; self.friction = friction; self.elasticity = elasticity; self.collisionType = collisionType
+    }
+
+    private enum CodingKeys: String, CodingKey, CaseIterable {
+        case type, radius, offset, from, to, vertices, transform, width, height, friction, elasticity, collisionType
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        let type = try c.decode(String.self, forKey: .type)
+        let own: [CodingKeys]
+        switch type {
+        case "circle":
+            own = [.radius, .offset]
+            geometry = .circle(radius: try c.decode(Double.self, forKey: .radius),
+                               offset: try c.decodeIfPresent(Vector.self, forKey: .offset) ?? .zero)
+        case "segment":
+            own = [.from, .to, .radius]
+            geometry = .segment(from: try c.decode(Vector.self, forKey: .from), to: try c.decode(Vector.self, forKey: .to),
+                                radius: try c.decodeIfPresent(Double.self, forKey: .radius) ?? 0)
+        case "polygon":
+            own = [.vertices, .offset, .transform, .radius]
+            let offset = try c.decodeIfPresent(Vector.self, forKey: .offset)
+            let transform = try c.decodeIfPresent(Transform.self, forKey: .transform)
+            if offset != nil, transform != nil {
+                throw DecodingError.dataCorruptedError(forKey: .transform, in: c, debugDescription: "give 'offset' or 'transform', not both")
+            }
+            geometry = .polygon(vertices: try c.decode([Vector].self, forKey: .vertices),
+                                transform: transform ?? offset.map(Transform.translation) ?? .identity,
+                                radius: try c.decodeIfPresent(Double.self, forKey: .radius) ?? 0)
+        case "box":
+            own = [.width, .height, .radius]
+            geometry = .box(width: try c.decode(Double.self, forKey: .width), height: try c.decode(Double.self, forKey: .height),
+                            radius: try c.decodeIfPresent(Double.self, forKey: .radius) ?? 0)
+        default:
+            throw DecodingError.dataCorruptedError(forKey: .type, in: c, debugDescription: "unknown shape type '\(type)'; expected 'circle', 'segment', 'polygon' or 'box'")
+        }
+        try decoder.rejectUnknownKeys((own + [.type, .friction, .elasticity, .collisionType]).map(\.rawValue))
+        friction = try c.decodeIfPresent(Double.self, forKey: .friction)
+        elasticity = try c.decodeIfPresent(Double.self, forKey: .elasticity)
+        collisionType = try c.decodeIfPresent(UInt.self, forKey: .collisionType)
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        switch geometry {
+        case let .circle(radius, offset):
+            try c.encode("circle", forKey: .type); try c.encode(radius, forKey: .radius); try c.encode(offset, forKey: .offset)
+        case let .segment(a, b, radius):
+            try c.encode("segment", forKey: .type); try c.encode(a, forKey: .from); try c.encode(b, forKey: .to); try c.encode(radius, forKey: .radius)
+        case let .polygon(vertices, transform, radius):
+            try c.encode("polygon", forKey: .type); try c.encode(vertices, forKey: .vertices)
+            try c.encode(transform, forKey: .transform); try c.encode(radius, forKey: .radius)
+        case let .box(width, height, radius):
+            try c.encode("box", forKey: .type); try c.encode(width, forKey: .width); try c.encode(height, forKey: .height); try c.encode(radius, forKey: .radius)
+        }
+        try c.encodeIfPresent(friction, forKey: .friction)
+        try c.encodeIfPresent(elasticity, forKey: .elasticity)
+        try c.encodeIfPresent(collisionType, forKey: .collisionType)
+    }
+}

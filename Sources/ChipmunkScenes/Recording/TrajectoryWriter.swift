@@ -1,0 +1,90 @@
+import Chipmunk
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// How trajectories are written.
+public enum TrajectoryFormat: String, CaseIterable, Sendable {
+    /// `step,body,x,y,angle,vx,vy,w`, one row per dynamic body per recorded step.
+    case csv
+    /// One JSON object per recorded step: `{"step":1,"bodies":[{"body":0,"x":…},…]}`.
+    case jsonl
+}
+
+/// Writes the state of a space's dynamic bodies after chosen steps.
+///
+/// Steps are numbered from 1 (the state after the first step). Bodies are numbered from 0
+/// in the order they were added, counting dynamic bodies only. Numbers are in Swift's
+/// shortest round-trip form, so parsing them gives back the exact `Double`s.
+///
+/// Output is buffered and written in 64 KiB chunks; call ``finish()`` at the end, and it
+/// is also safe to call after an error, so that what was computed is not lost.
+public struct TrajectoryWriter {
+    public let format: TrajectoryFormat
+    private let fd: Int32
+    private var buffer = ""
+
+    /// The CSV header.
+    public static let csvHeader = "step,body,x,y,angle,vx,vy,w"
+
+    /// Writes to an open file descriptor, such as 1 (standard output). The writer does not close it.
+    public init(format: TrajectoryFormat, fileDescriptor: Int32) {
+        self.format = format
+        self.fd = fileDescriptor
+        buffer.reserveCapacity(1 << 16)
+        if format == .csv { buffer += Self.csvHeader + "\n" }
+    }
+
+    /// Appends the state of every dynamic body of `space` after step `step`.
+    public mutating func record(step: Int, space: Space) throws(WriteError) {
+        var index = 0
+        switch format {
+        case .csv:
+            for body in space.bodies where body.kind == .dynamic {
+                let p = body.position, v = body.velocity
+                buffer += "\(step),\(index),\(p.x),\(p.y),\(body.angle),\(v.x),\(v.y),\(body.angularVelocity)\n"
+                index += 1
+            }
+        case .jsonl:
+            buffer += "{\"step\":\(step),\"bodies\":["
+            for body in space.bodies where body.kind == .dynamic {
+                let p = body.position, v = body.velocity
+                if index > 0 { buffer += "," }
+                buffer += "{\"body\":\(index),\"x\":\(p.x),\"y\":\(p.y),\"angle\":\(body.angle),\"vx\":\(v.x),\"vy\":\(v.y),\"w\":\(body.angularVelocity)}"
+                index += 1
+            }
+            buffer += "]}\n"
+        }
+        if buffer.utf8.count >= 1 << 16 { try flush() }
+    }
+
+    /// Writes out what is buffered.
+    public mutating func flush() throws(WriteError) {
+        guard !buffer.isEmpty else { return }
+        let failure: Int32? = buffer.withUTF8 { bytes in
+            var offset = 0
+            while offset < bytes.count {
+                let written = write(fd, bytes.baseAddress! + offset, bytes.count - offset)
+                if written < 0 {
+                    if errno == EINTR { continue }
+                    return errno
+                }
+                offset += written
+            }
+            return nil
+        }
+        buffer.removeAll(keepingCapacity: true)
+        if let failure { throw WriteError(reason: String(cString: strerror(failure))) }
+    }
+
+    /// Writes out what is buffered. Safe to call after an error, to keep what was computed.
+    public mutating func finish() throws(WriteError) {
+        try flush()
+    }
+
+    /// Output could not be written (a full disk, a closed pipe).
+    public struct WriteError: Error, CustomStringConvertible {
+        public var reason: String
+        public var description: String { "cannot write the output: \(reason)" }
+    }
+}

@@ -1,0 +1,36 @@
+import ArgumentParser
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `chipmunk-sim`: headless Chipmunk2D runs from the command line.
+@main
+struct ChipmunkSim: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "chipmunk-sim",
+        abstract: "Run Chipmunk2D physics scenes headless and write their trajectories.",
+        discussion: """
+            Scenes are built in (see `chipmunk-sim list`) or JSON files (see docs/scene-format.md). \
+            Data goes to stdout or --output; errors go to stderr as one line, with a non-zero exit.
+            """,
+        subcommands: [Run.self, List.self]
+    )
+
+    /// Errors become one line on stderr (`chipmunk-sim: <reason>`), never a usage dump.
+    static func main() {
+        do {
+            var command = try parseAsRoot()
+            try command.run()
+        } catch {
+            let code = exitCode(for: error)
+            if code == .success {
+                print(fullMessage(for: error))
+                Glibc.exit(0)
+            }
+            let message = message(for: error).split(separator: "\n").joined(separator: " ")
+            let line = "chipmunk-sim: \(message)\n"
+            _ = line.withCString { write(STDERR_FILENO, $0, strlen($0)) }
+            Glibc.exit(code == .validationFailure ? 64 : code.rawValue)
+        }
+    }
+}

@@ -1,0 +1,131 @@
+import Testing
+@testable import Chipmunk
+
+/// Who holds what: a space holds what was added, a shape holds its body, nothing holds the
+/// space. Each C object is freed in its wrapper's deinit; weak references prove when.
+@Suite struct OwnershipTests {
+    @Test func aSpaceHoldsWhatWasAddedAndFreesItWhenDropped() throws {
+        weak var weakSpace: Space?
+        weak var weakBody: Body?
+        weak var weakShape: Shape?
+        do {
+            let space = Space()
+            weakSpace = space
+            do {
+                let body = try Body(mass: 1, moment: 1)
+                let shape = try Circle(body: body, radius: 1)
+                try space.add(body)
+                try space.add(shape)
+                weakBody = body
+                weakShape = shape
+            }
+            #expect(weakBody != nil && weakShape != nil, "the space holds them")
+            try space.step(1.0 / 60)
+        }
+        #expect(weakSpace == nil)
+        #expect(weakShape == nil)
+        #expect(weakBody == nil)
+    }
+
+    @Test func removingThenDroppingFrees() throws {
+        let space = Space()
+        weak var weakBody: Body?
+        weak var weakShape: Shape?
+        do {
+            let body = try Body(mass: 1, moment: 1)
+            let shape = try Polygon.box(body: body, width: 1, height: 1)
+            try space.add(body)
+            try space.add(shape)
+            weakBody = body
+            weakShape = shape
+            try space.step(1.0 / 60)
+            try space.remove(shape)
+            try space.remove(body)
+        }
+        #expect(weakShape == nil)
+        #expect(weakBody == nil)
+        #expect(space.bodies.isEmpty && space.shapes.isEmpty)
+    }
+
+    @Test func aShapeHoldsItsBody() throws {
+        weak var weakBody: Body?
+        let shape: Shape
+        do {
+            let body = try Body(mass: 1, moment: 1)
+            weakBody = body
+            shape = try Circle(body: body, radius: 1)
+        }
+        #expect(weakBody != nil)
+        #expect(shape.body === weakBody)
+    }
+
+    @Test func objectsDoNotHoldTheirSpace() throws {
+        let body = try Body(mass: 1, moment: 1)
+        weak var weakSpace: Space?
+        do {
+            let space = Space()
+            weakSpace = space
+            try space.add(body)
+            #expect(body.space === space)
+        }
+        #expect(weakSpace == nil)
+        #expect(body.space == nil)
+    }
+
+    /// The space's own static body lives inside the C space; its wrapper never frees it,
+    /// and keeps the C space's memory alive if it outlives the Space.
+    @Test func theStaticBodyOutlivesItsSpaceSafely() throws {
+        weak var weakSpace: Space?
+        let ground: Body
+        let wall: Segment
+        do {
+            let space = Space()
+            weakSpace = space
+            ground = space.staticBody
+            #expect(ground.isSpaceStaticBody && ground.kind == .static)
+            #expect(space.contains(ground) && !space.bodies.contains { $0 === ground })
+            wall = try Segment(body: ground, from: [0, 0], to: [10, 0])
+            try space.add(wall)
+            try space.step(1.0 / 60)
+        }
+        #expect(weakSpace == nil)
+        #expect(ground.space == nil && wall.space == nil)
+        #expect(ground.position == .zero)
+        #expect(wall.body === ground && wall.end == [10, 0])
+        // Neither can join another space: the static body belongs to its (gone) space.
+        let other = Space()
+        #expect(throws: ChipmunkError.spaceStaticBody) { try other.add(ground) }
+        #expect(throws: ChipmunkError.bodyNotInSpace) { try other.add(wall) }
+    }
+
+    /// Objects still referenced when their space goes are taken out of it first, so they
+    /// can join another space without the engine seeing them as "already added".
+    @Test func survivorsOfADroppedSpaceJoinAnother() throws {
+        let body = try Body(mass: 1, moment: 1)
+        let shape = try Circle(body: body, radius: 1)
+        do {
+            let space = Space()
+            try space.add(body)
+            try space.add(shape)
+            try space.step(1.0 / 60)
+        }
+        #expect(body.space == nil && shape.space == nil)
+        let next = Space()
+        next.gravity = [0, -10]
+        try next.add(body)
+        try next.add(shape)
+        try next.step(1.0 / 60)
+        #expect(body.velocity.y < 0)
+    }
+
+    @Test func theSpaceListsObjectsInInsertionOrder() throws {
+        let space = Space()
+        let bodies = try (0..<5).map { _ in try Body(mass: 1, moment: 1) }
+        for body in bodies { try space.add(body) }
+        try space.remove(bodies[1])
+        #expect(space.bodies.map(ObjectIdentifier.init) == [0, 2, 3, 4].map { ObjectIdentifier(bodies[$0]) })
+        let shapes = try bodies.filter { $0 !== bodies[1] }.map { try Circle(body: $0, radius: 1) }
+        for shape in shapes { try space.add(shape) }
+        #expect(space.shapes.map(ObjectIdentifier.init) == shapes.map(ObjectIdentifier.init))
+    }
+}
