@@ -77,24 +77,28 @@ struct Run: ParsableCommand {
         var writer = TrajectoryWriter(format: format, fileDescriptor: fd)
         do {
             for step in 1...totalSteps {
-                try scene.step(dt.seconds)
+                do {
+                    try scene.step(dt.seconds)
+                } catch {
+                    // Keep what was computed: write it out, then report where the run stopped.
+                    try? writer.finish()
+                    throw RunError("step \(step) failed: \(error)")
+                }
                 if step % every == 0 || step == totalSteps {
                     try writer.record(step: step, space: scene.space)
                 }
             }
-        } catch {
-            // Keep what was computed: write it out, then report.
-            try? writer.finish()
-            throw RunError(step: scene.stepCount + 1, reason: "\(error)")
+            try writer.finish()
+        } catch let error as TrajectoryWriter.WriteError {
+            throw RunError("cannot write the output after step \(scene.stepCount): \(error.reason)")
         }
-        try writer.finish()
     }
 }
 
+/// A run that stopped part way; the message says where.
 struct RunError: Error, CustomStringConvertible {
-    var step: Int
-    var reason: String
-    var description: String { "step \(step): \(reason)" }
+    var description: String
+    init(_ description: String) { self.description = description }
 }
 
 /// A time step given as a fraction ("1/120") or a decimal ("0.005").

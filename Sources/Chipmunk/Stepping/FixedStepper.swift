@@ -130,8 +130,6 @@ public struct FrameReport: Sendable, Hashable {
     /// How far real time has run past the last step, as a fraction of a step in [0, 1):
     /// draw `previous + (current - previous) * interpolation`.
     public var interpolation: Double
-    /// Whether time was dropped.
-    public var droppedFrames: Bool { droppedTime > 0 }
 }
 
 /// This thread's CPU time in seconds, the default clock of ``FixedStepper``.

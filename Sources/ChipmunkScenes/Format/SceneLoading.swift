@@ -154,6 +154,9 @@ extension ChipmunkError {
     /// The property named by an invalid-value error, as a scene file spells it.
     var property: String? {
         guard case .invalidValue(let property, _, _) = self else { return nil }
+        let fileKeys = ["polygon vertices": "vertices", "polygon vertex": "vertices", "polygon transform": "transform",
+                        "segment start": "from", "segment end": "to", "box width": "width", "box height": "height"]
+        if let key = fileKeys[property] { return key }
         let words = property.split(separator: " ")
         guard let first = words.first else { return nil }
         return first + words.dropFirst().map { $0.prefix(1).uppercased() + $0.dropFirst() }.joined()

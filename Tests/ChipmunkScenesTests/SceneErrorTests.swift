@@ -1,0 +1,54 @@
+import Foundation
+import Testing
+@testable import ChipmunkScenes
+
+/// A bad scene file gives one line that names the file, where in it, and what was wrong.
+@Suite struct SceneErrorTests {
+    private func error(_ json: String) -> String? {
+        do {
+            _ = try SceneDescription.decode(Data(json.utf8), source: "bad.json").makeScene(source: "bad.json")
+            return nil
+        } catch {
+            return error.description
+        }
+    }
+
+    @Test(arguments: [
+        (#"{"name": "x", "bodies": [{"mass": -1, "moment": 1}]}"#, "bad.json: bodies[0].mass: must be positive and finite (got -1.0)"),
+        (#"{"name": "x", "bodies": [{"mass": 1, "moment": 0}]}"#, "bad.json: bodies[0].moment: must be positive and finite (got 0.0)"),
+        (#"{"name": "x", "bodies": [{"moment": 1}]}"#, "bad.json: bodies[0].mass: is required for a dynamic body"),
+        (#"{"name": "x", "bodies": [{"kind": "static", "mass": 1}]}"#, "bad.json: bodies[0].mass: only a dynamic body has one"),
+        (#"{"name": "x", "bodies": [{"mass": "heavy", "moment": 1}]}"#, "bad.json: bodies[0].mass: expected a number, found a string"),
+        (#"{"name": "x", "bodies": [{"mass": 1, "moment": 1, "shapes": [{"type": "circle", "radius": 1, "fricton": 0.5}]}]}"#,
+         "bad.json: bodies[0].shapes[0].fricton: unknown key 'fricton'; expected one of 'radius', 'offset', 'type', 'friction', 'elasticity', 'collisionType'"),
+        (#"{"name": "x", "bodies": [{"mass": 1, "moment": 1, "shapes": [{"type": "hexagon"}]}]}"#,
+         "bad.json: bodies[0].shapes[0].type: unknown shape type 'hexagon'; expected 'circle', 'segment', 'polygon' or 'box'"),
+        (#"{"name": "x", "bodies": [{"mass": 1, "moment": {"box": {"width": 1}}}]}"#, "bad.json: bodies[0].moment.box.height: is required"),
+        (#"{"name": "x", "bodies": [{"mass": 1, "moment": {"cube": {}}}]}"#, "bad.json: bodies[0].moment.cube: unknown key 'cube'; expected one of 'box', 'circle', 'segment', 'polygon'"),
+        (#"{"name": "x", "bodies": [{"mass": 1, "moment": 1, "position": [1, 2, 3]}]}"#, "bad.json: bodies[0].position[2]: A vector has exactly two numbers, [x, y]"),
+        (#"{"name": "x", "bodies": [{"mass": 1, "moment": 1, "velocity": [0, 1e308], "shapes": [{"type": "polygon", "vertices": [[0, 0], [1, 0]]}]}]}"#,
+         "bad.json: bodies[0].shapes[0].vertices: must be at least 3 (got 2)"),
+        (#"{"name": "x", "staticShapes": [{"type": "segment", "from": [0, 0], "to": [1, 0], "friction": -2}]}"#,
+         "bad.json: staticShapes[0].friction: must be zero or more, and finite (got -2.0)"),
+        (#"{"name": "x", "iterations": 0}"#, "bad.json: iterations: must be at least 1 (got 0)"),
+        (#"{"name": "x", "damping": -0.5}"#, "bad.json: damping: must be zero or more, and finite (got -0.5)"),
+        (#"{"name": "x", "collisionSlop": -1}"#, "bad.json: collisionSlop: must be finite and not negative"),
+        (#"{"name": "x", "gravitySchedule": [{"time": -1, "gravity": [0, 0]}]}"#, "bad.json: gravitySchedule[0].time: must be zero or more, and finite (got -1.0)"),
+        (#"{"name": "x", "version": 2}"#, "bad.json: version: format version 2 is not supported; this build reads version 1"),
+        (#"{"bodies": []}"#, "bad.json: name: is required"),
+        (#"[]"#, "bad.json: expected a JSON object, found an array"),
+        (#"{"name": "x", "bodies": ["#, "bad.json: not valid JSON: Unexpected end of file during JSON parse"),
+        ("{\"name\": \"x\",\n \"bodies\": [1,,]}", "bad.json: not valid JSON: Invalid value at line 2, column 15"),
+        (#"{"name": "x", "gravity": [0, 1e309]}"#, "bad.json: not valid JSON: Number 1e309 is not representable in Swift"),
+    ])
+    func oneLineNamingThePlace(json: String, expected: String) {
+        #expect(error(json) == expected)
+    }
+
+    @Test func unreadableFilesAndUnknownNames() throws {
+        let missing = #expect(throws: SceneError.self) { try SceneCatalog.scene(named: "/nonexistent/scene.json") }
+        #expect(missing?.description.hasPrefix("/nonexistent/scene.json: cannot read the file") == true)
+        let unknown = #expect(throws: SceneError.self) { try SceneCatalog.scene(named: "cratez") }
+        #expect(unknown?.description == "cratez: no built-in scene has this name, and no such file exists (built-in: crate, crates, crates-tilt)")
+    }
+}

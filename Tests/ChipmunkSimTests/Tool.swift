@@ -1,0 +1,51 @@
+import Foundation
+
+/// Runs one of the package's built executables and captures what it printed.
+///
+/// The executables sit beside the test binary in the build folder; output goes through
+/// temporary files, so large outputs cannot fill a pipe and stall the child.
+struct Tool {
+    struct Result {
+        var status: Int32
+        var stdout: String
+        var stderr: String
+        var stderrLines: [Substring] { stderr.split(separator: "\n") }
+    }
+
+    static let productsFolder: URL = {
+        let exe = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
+        return exe.deletingLastPathComponent()
+    }()
+
+    static let packageRoot = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+    static func run(_ name: String, _ arguments: [String]) throws -> Result {
+        let process = Process()
+        process.executableURL = productsFolder.appendingPathComponent(name)
+        process.arguments = arguments
+        process.currentDirectoryURL = packageRoot
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("chipmunk-sim-tests-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let out = folder.appendingPathComponent("stdout"), err = folder.appendingPathComponent("stderr")
+        _ = FileManager.default.createFile(atPath: out.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: err.path, contents: nil)
+        process.standardOutput = try FileHandle(forWritingTo: out)
+        process.standardError = try FileHandle(forWritingTo: err)
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        process.waitUntilExit()
+        return Result(status: process.terminationStatus,
+                      stdout: try String(contentsOf: out, encoding: .utf8),
+                      stderr: try String(contentsOf: err, encoding: .utf8))
+    }
+
+    static func sim(_ arguments: String...) throws -> Result { try run("chipmunk-sim", arguments) }
+    static func reference(_ arguments: String...) throws -> Result { try run("chipmunk-reference", arguments) }
+}
+
+/// CSV rows as fields.
+func rows(_ csv: String) -> [[Substring]] {
+    csv.split(separator: "\n").map { $0.split(separator: ",", omittingEmptySubsequences: false) }
+}

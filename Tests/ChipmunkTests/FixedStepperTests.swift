@@ -1,0 +1,121 @@
+import Testing
+@testable import Chipmunk
+
+@Suite struct FixedStepperTests {
+    /// A space with some motion: a falling, spinning body bouncing on a floor.
+    private func makeSpace() throws -> (Space, Body) {
+        let space = Space()
+        space.gravity = [0, -1000]
+        try space.add(Segment(body: space.staticBody, from: [-100, 0], to: [100, 0], radius: 1, friction: 0.5, elasticity: 0.8))
+        let body = try Body(mass: 1, moment: Moment.box(mass: 1, width: 10, height: 10))
+        try body.setPosition([0, 50])
+        try body.setAngularVelocity(3)
+        try space.add(body)
+        try space.add(Polygon.box(body: body, width: 10, height: 10, friction: 0.5, elasticity: 0.8))
+        return (space, body)
+    }
+
+    /// A seeded generator (splitmix64), so the jitter is the same every run.
+    private struct SplitMix64 {
+        var state: UInt64
+        mutating func next() -> Double {
+            state &+= 0x9E37_79B9_7F4A_7C15
+            var z = state
+            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+            return Double((z ^ (z >> 31)) >> 11) * 0x1p-53
+        }
+    }
+
+    /// The test: the same total time as even 1/60 s frames, and as jittery frames
+    /// (1/60 ± 50 %, one 0.5 s stall below the cap), gives bit-identical final states.
+    @Test func jitteryAndEvenFramesGiveIdenticalStates() throws {
+        let frameCount = 600
+        let even = [Double](repeating: 1.0 / 60.0, count: frameCount)
+        var random = SplitMix64(state: 7)
+        var jittery = (0..<frameCount - 40).map { _ in (1.0 / 60.0) * (0.5 + random.next()) }
+        jittery.insert(0.5, at: 100)
+        let total = 10.0  // 600 frames of 1/60 s
+        jittery.append(total - jittery.reduce(0, +))  // the rest, so both sum to 10 s
+        #expect(jittery.allSatisfy { $0 >= 0 } && jittery.last! < 1)
+
+        func run(_ frames: [Double]) throws -> (Body, FixedStepper, [FrameReport]) {
+            let (space, body) = try makeSpace()
+            var stepper = try FixedStepper()
+            let reports = try frames.map { try stepper.advance(space, by: $0) }
+            return (body, stepper, reports)
+        }
+        let (a, stepperA, _) = try run(even)
+        let (b, stepperB, reportsB) = try run(jittery)
+        #expect(stepperA.stepCount == 1200 && stepperB.stepCount == 1200)
+        #expect(stepperA.droppedTime == 0 && stepperB.droppedTime == 0)
+        #expect(reportsB[100].steps >= 60, "the stall was caught up, not dropped")
+        #expect(a.position.x.bitPattern == b.position.x.bitPattern)
+        #expect(a.position.y.bitPattern == b.position.y.bitPattern)
+        #expect(a.angle.bitPattern == b.angle.bitPattern)
+        #expect(a.velocity == b.velocity && a.angularVelocity == b.angularVelocity)
+        #expect(a.position.y < 50, "the body did move")
+    }
+
+    @Test func aSlowFrameDropsTimeInsteadOfSpiralling() throws {
+        let (space, _) = try makeSpace()
+        var stepper = try FixedStepper(timeStep: 1.0 / 120, maxStepsPerFrame: 10)
+        let report = try stepper.advance(space, by: 1.0)  // 120 steps due, 10 allowed
+        #expect(report.steps == 10)
+        #expect(abs(report.droppedTime - 110.0 / 120) < 1e-12)
+        #expect(stepper.droppedTime == report.droppedTime)
+        #expect(stepper.accumulatedTime < stepper.timeStep)
+        let next = try stepper.advance(space, by: 1.0 / 120)
+        #expect(next.steps == 1 && next.droppedTime == 0, "the debt did not carry over")
+    }
+
+    @Test func interpolationIsTheFractionOfAStepLeft() throws {
+        var stepper = try FixedStepper(timeStep: 0.01)
+        var steps = 0
+        let report = try stepper.advance(by: 0.025) { _ in steps += 1 }
+        #expect(steps == 2 && report.steps == 2)
+        #expect(abs(report.interpolation - 0.5) < 1e-9)
+        #expect(abs(stepper.simulatedTime - 0.02) < 1e-15)
+    }
+
+    @Test func cpuShareIsMeasuredAndFlaggedPastTheBudget() throws {
+        // A fake clock that advances 6 ms of CPU per step of 10 ms: 60 %, past the book's 50 %.
+        final class FakeClock: @unchecked Sendable { var now = 0.0 }
+        let clock = FakeClock()
+        var stepper = try FixedStepper(timeStep: 0.01, clock: { clock.now })
+        let slow = try stepper.advance(by: 0.02) { _ in clock.now += 0.006 }
+        #expect(abs(slow.physicsTime - 0.012) < 1e-12)
+        #expect(abs(slow.cpuShare - 0.6) < 1e-9)
+        #expect(slow.isOverBudget)
+        let fast = try stepper.advance(by: 0.01) { _ in clock.now += 0.001 }
+        #expect(abs(fast.cpuShare - 0.1) < 1e-9 && !fast.isOverBudget)
+        let idle = try stepper.advance(by: 0.001) { _ in clock.now += 1 }
+        #expect(idle.steps == 0 && idle.cpuShare == 0)
+    }
+
+    @Test func badArgumentsThrow() throws {
+        #expect(throws: ChipmunkError.self) { try FixedStepper(timeStep: 0) }
+        #expect(throws: ChipmunkError.self) { try FixedStepper(timeStep: .nan) }
+        #expect(throws: ChipmunkError.self) { try FixedStepper(maxStepsPerFrame: 0) }
+        #expect(throws: ChipmunkError.self) { try FixedStepper(cpuBudget: -1) }
+        var stepper = try FixedStepper()
+        for bad in [-0.1, .nan, .infinity] {
+            #expect(throws: ChipmunkError.self) { try stepper.advance(by: bad) { _ in } }
+        }
+        #expect(stepper.accumulatedTime == 0 && stepper.stepCount == 0)
+    }
+
+    @Test func anErrorInAStepStopsTheFrameAndKeepsTheRest() throws {
+        struct Stop: Error {}
+        var stepper = try FixedStepper(timeStep: 0.01)
+        var calls = 0
+        #expect(throws: Stop.self) {
+            try stepper.advance(by: 0.05) { _ in
+                calls += 1
+                if calls == 3 { throw Stop() }
+            }
+        }
+        #expect(stepper.stepCount == 2)
+        #expect(abs(stepper.accumulatedTime - 0.03) < 1e-12, "the unsimulated time is kept")
+    }
+}
