@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# Runs chipmunk-stress (100,000 bodies and shapes created and removed through every
+# ownership path) under valgrind, and fails unless 0 bytes are "definitely lost".
+#   scripts/leaks.sh [OBJECTS]
+set -euo pipefail
+cd "$(dirname "$0")/.."
+source scripts/lib.sh
+need_chipmunk
+need_package valgrind valgrind
+
+objects="${1:-100000}"
+swift_build --product chipmunk-stress
+binary="$(swift_bin_path)/chipmunk-stress"
+log="$(mktemp)"
+trap 'rm -f "$log"' EXIT
+
+echo "valgrind --leak-check=full $binary $objects"
+valgrind --leak-check=full --errors-for-leak-kinds=definite --error-exitcode=99 \
+    "$binary" "$objects" 2>"$log" || status=$?
+grep -E "created|ERROR SUMMARY|definitely lost:|indirectly lost:|possibly lost:|still reachable:|All heap blocks" "$log" || true
+if [ "${status:-0}" -ne 0 ] && [ "${status:-0}" -ne 99 ]; then
+    echo "leaks.sh: the stress run failed (exit $status); valgrind's log:" >&2
+    tail -40 "$log" >&2
+    exit 1
+fi
+lost="$(sed -nE 's/.*definitely lost: ([0-9,]+) bytes.*/\1/p' "$log" | tr -d ,)"
+if grep -q "All heap blocks were freed" "$log"; then lost=0; fi
+if [ -z "$lost" ] || [ "$lost" != "0" ]; then
+    echo "leaks.sh: FAILED: ${lost:-unknown} bytes definitely lost" >&2
+    grep -A12 "definitely lost in" "$log" | head -60 >&2 || true
+    exit 1
+fi
+echo "leaks.sh: 0 bytes definitely lost"

@@ -1,0 +1,53 @@
+# Shared by the scripts: install what is missing, find Swift, build.
+# Installs with apt-get, through sudo only when not root.
+
+export PATH="/opt/swift/usr/bin:$PATH"
+
+apt_install() {
+    local sudo=""
+    if [ "$(id -u)" -ne 0 ]; then sudo="sudo"; fi
+    if [ -z "${APT_UPDATED:-}" ]; then
+        $sudo apt-get update -qq
+        export APT_UPDATED=1
+    fi
+    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "$@" >/dev/null
+}
+
+# need_package COMMAND PACKAGE: installs PACKAGE unless COMMAND is on the PATH.
+need_package() {
+    command -v "$1" >/dev/null 2>&1 || { echo "Installing $2 ..."; apt_install "$2"; }
+}
+
+# Chipmunk 7 from Debian: headers and the shared library.
+need_chipmunk() {
+    if [ ! -f /usr/include/chipmunk/chipmunk.h ] || ! ls /usr/lib/*/libchipmunk.so >/dev/null 2>&1; then
+        echo "Installing libchipmunk-dev ..."
+        apt_install libchipmunk-dev
+    fi
+}
+
+need_swift() {
+    command -v swift >/dev/null 2>&1 || {
+        echo "Swift was not found on the PATH or in /opt/swift; install Swift 6 first." >&2
+        exit 1
+    }
+}
+
+# swift_build ARGS...: a build in the given configuration (CONFIGURATION, default debug).
+swift_build() {
+    need_swift
+    local log status=0
+    log="$(mktemp)"
+    swift build -c "${CONFIGURATION:-debug}" "$@" >"$log" 2>&1 || status=$?
+    if [ "$status" -ne 0 ]; then
+        grep -vE "^\[[0-9]+/[0-9]+\]" "$log" >&2
+        rm -f "$log"
+        echo "swift build failed (exit $status)" >&2
+        return "$status"
+    fi
+    rm -f "$log"
+}
+
+swift_bin_path() {
+    swift build -c "${CONFIGURATION:-debug}" --show-bin-path
+}

@@ -1,0 +1,24 @@
+#!/usr/bin/env bash
+# Runs every test: the Swift Testing suites (library, scenes, CLI against the raw C
+# engine), then the valgrind leak check. Installs libchipmunk-dev and valgrind if missing.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+source scripts/lib.sh
+need_chipmunk
+need_swift
+
+echo "== Building (debug) with tests"
+swift_build --build-tests
+echo "== swift test"
+# Per-test "started"/"passed" lines are left out; failures and the closing counts stay.
+set +e
+swift test --skip-build 2>&1 | awk '/Test run with/ || !/^[^ ]+ (Test|Suite) .*(started\.|passed after [0-9.]+ seconds\.)$/' 
+status=${PIPESTATUS[0]}
+set -e
+if [ "$status" -ne 0 ]; then
+    echo "swift test FAILED (exit $status)" >&2
+    exit "$status"
+fi
+
+echo "== Leak check"
+bash scripts/leaks.sh
