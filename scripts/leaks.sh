@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Runs chipmunk-stress (100,000 bodies and shapes created and removed through every
-# ownership path) under valgrind, and fails unless 0 bytes are "definitely lost".
+# ownership path) under valgrind, and fails unless 0 bytes are "definitely lost" and
+# valgrind saw no memory errors (use after free, double free, invalid reads).
 #   scripts/leaks.sh [OBJECTS]
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -30,4 +31,10 @@ if [ -z "$lost" ] || [ "$lost" != "0" ]; then
     grep -A12 "definitely lost in" "$log" | head -60 >&2 || true
     exit 1
 fi
-echo "leaks.sh: 0 bytes definitely lost"
+errors="$(sed -nE 's/.*ERROR SUMMARY: ([0-9,]+) errors.*/\1/p' "$log" | tr -d ,)"
+if [ "${errors:-unknown}" != "0" ]; then
+    echo "leaks.sh: FAILED: valgrind reported ${errors:-unknown} memory errors" >&2
+    grep -B2 -A14 -E "Invalid (read|write|free)" "$log" | head -60 >&2 || true
+    exit 1
+fi
+echo "leaks.sh: 0 bytes definitely lost, 0 memory errors"

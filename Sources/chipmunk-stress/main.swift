@@ -65,8 +65,16 @@ while created < target {
         _ = try? space.remove(b)       // not in the space
     }
 
-    // Some objects outlive their space; some of them join the next one.
+    // Some objects outlive their space; some of them join the next one. A static body
+    // whose shapes die with the space must come out unlinked from them.
     if round % 10 == 0 { survivors.append(balls[25].0) }
+    if round % 10 == 5 {
+        let ledge = Body(kind: .static)
+        try space.add(ledge)
+        try space.add(Segment(body: ledge, from: [0, 0], to: [1, 0]))
+        created += 2
+        survivors.append(ledge)
+    }
     if round % 50 == 0 { heldGround = space.staticBody }
     balls.removeAll()
     _ = floor
@@ -74,7 +82,13 @@ while created < target {
 
 // Survivors join one last space, then everything goes.
 let last = Space()
-for body in survivors { try last.add(body) }
+for body in survivors {
+    try last.add(body)
+    if body.kind == .static {
+        try last.add(Segment(body: body, from: [0, 0], to: [2, 0]))
+        try body.setPosition([0, -5])  // walks the body's shape list in C
+    }
+}
 try last.step(1.0 / 60)
 survivors.removeAll()
 heldGround = nil

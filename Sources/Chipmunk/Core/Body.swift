@@ -37,6 +37,9 @@ public final class Body {
     /// The space the body is in, if any. Weak: the space holds the body, not the reverse.
     public internal(set) weak var space: Space?
 
+    /// The C space the engine has this body in (it can lag ``space`` during a step).
+    var engineSpace: SpaceStorage?
+
     /// Creates a dynamic body.
     ///
     /// - Throws: ``ChipmunkError/invalidValue(property:value:rule:)`` unless both are positive and finite.
@@ -72,7 +75,8 @@ public final class Body {
     }
 
     deinit {
-        if enclosingSpace == nil { cpBodyFree(handle) }
+        guard enclosingSpace == nil else { return }  // lives inside its C space
+        if let engineSpace { engineSpace.adopt(handle) } else { cpBodyFree(handle) }
     }
 
     /// Whether this is a space's own static body (``Space/staticBody``).
@@ -284,6 +288,17 @@ public final class Body {
         cpBodyUpdatePosition(handle, dt)
     }
 
+
+    /// The C shapes the engine has attached to this body. The corresponding C function is `cpBodyEachShape`.
+    func engineShapes() -> [UnsafeMutablePointer<cpShape>] {
+        var shapes: [UnsafeMutablePointer<cpShape>] = []
+        withUnsafeMutablePointer(to: &shapes) { list in
+            cpBodyEachShape(handle, { _, shape, list in
+                list!.assumingMemoryBound(to: [UnsafeMutablePointer<cpShape>].self).pointee.append(shape!)
+            }, list)
+        }
+        return shapes
+    }
 
     @inline(__always)
     static func from(_ handle: UnsafeMutablePointer<cpBody>) -> Body {

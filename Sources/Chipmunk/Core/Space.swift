@@ -54,10 +54,27 @@ public final class Space {
     }
 
     deinit {
-        // Take everything out of the C space, so that objects still referenced elsewhere
-        // point at no freed memory and can join another space. Shapes go before bodies.
-        for shape in shapes { cpSpaceRemoveShape(handle, shape.handle) }
-        for body in bodies { cpSpaceRemoveBody(handle, body.handle) }
+        // Objects that outlive the space are taken out of the C space, so they point at no
+        // freed memory and can join another space. The rest die with it: their C objects
+        // go to the storage, which frees them after the C space. Shapes are released
+        // first, so a body held only by dying shapes counts as dying.
+        var survivingShapes: [Shape] = []
+        for index in shapes.indices where !isKnownUniquelyReferenced(&shapes[index]) {
+            survivingShapes.append(shapes[index])
+        }
+        shapes = []
+        var survivingBodies: [Body] = []
+        for index in bodies.indices where !isKnownUniquelyReferenced(&bodies[index]) {
+            survivingBodies.append(bodies[index])
+        }
+        bodies = []
+        for shape in survivingShapes { detach(shape) }
+        for body in survivingBodies {
+            // Shapes that die with the space are still linked to a surviving body in C;
+            // unlink them too, or the body would keep pointers to freed shapes.
+            for shape in body.engineShapes() { cpSpaceRemoveShape(handle, shape) }
+            detach(body)
+        }
     }
 
     // MARK: Parameters
@@ -151,7 +168,7 @@ public final class Space {
         if body.kind == .dynamic, !(body.mass > 0 && body.moment > 0) { throw .massless }
         body.space = self
         bodies.append(body)
-        if isLocked { pending.append(.addBody(body)) } else { cpSpaceAddBody(handle, body.handle) }
+        if isLocked { pending.append(.addBody(body)) } else { attach(body) }
     }
 
     /// Removes a body; its shapes stay in the space until you remove them too.
@@ -165,7 +182,7 @@ public final class Space {
         }
         body.space = nil
         bodies.remove(at: index)
-        if isLocked { pending.append(.removeBody(body)) } else { cpSpaceRemoveBody(handle, body.handle) }
+        if isLocked { pending.append(.removeBody(body)) } else { detach(body) }
     }
 
     /// Whether the body is in this space (its static body counts). The corresponding C function is `cpSpaceContainsBody`.
@@ -182,7 +199,7 @@ public final class Space {
         guard shape.body.space === self else { throw .bodyNotInSpace }
         shape.space = self
         shapes.append(shape)
-        if isLocked { pending.append(.addShape(shape)) } else { cpSpaceAddShape(handle, shape.handle) }
+        if isLocked { pending.append(.addShape(shape)) } else { attach(shape) }
     }
 
     /// Removes a shape.
@@ -194,7 +211,7 @@ public final class Space {
         }
         shape.space = nil
         shapes.remove(at: index)
-        if isLocked { pending.append(.removeShape(shape)) } else { cpSpaceRemoveShape(handle, shape.handle) }
+        if isLocked { pending.append(.removeShape(shape)) } else { detach(shape) }
     }
 
     /// Whether the shape is in this space. The corresponding C function is `cpSpaceContainsShape`.
@@ -250,15 +267,21 @@ public final class Space {
         if isLocked { pending.append(.reindex(body)) } else { cpSpaceReindexShapesForBody(handle, body.handle) }
     }
 
+    // The engine-side add and remove, with the record of which C space holds each object.
+    private func attach(_ body: Body) { cpSpaceAddBody(handle, body.handle); body.engineSpace = storage }
+    private func detach(_ body: Body) { cpSpaceRemoveBody(handle, body.handle); body.engineSpace = nil }
+    private func attach(_ shape: Shape) { cpSpaceAddShape(handle, shape.handle); shape.engineSpace = storage }
+    private func detach(_ shape: Shape) { cpSpaceRemoveShape(handle, shape.handle); shape.engineSpace = nil }
+
     private func applyPendingChanges() {
         let changes = pending
         pending.removeAll(keepingCapacity: true)
         for change in changes {
             switch change {
-            case .addBody(let body): cpSpaceAddBody(handle, body.handle)
-            case .removeBody(let body): cpSpaceRemoveBody(handle, body.handle)
-            case .addShape(let shape): cpSpaceAddShape(handle, shape.handle)
-            case .removeShape(let shape): cpSpaceRemoveShape(handle, shape.handle)
+            case .addBody(let body): attach(body)
+            case .removeBody(let body): detach(body)
+            case .addShape(let shape): attach(shape)
+            case .removeShape(let shape): detach(shape)
             case .reindex(let body): if body.space === self { cpSpaceReindexShapesForBody(handle, body.handle) }
             }
         }

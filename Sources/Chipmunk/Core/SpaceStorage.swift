@@ -1,17 +1,30 @@
 internal import CChipmunk
 
-/// Owns the C space. Held by its ``Space`` and by the space's static body, whose memory
-/// lies inside the C space, so that neither can outlive the memory it points into.
+/// Owns the C space, and the C objects that die while still inside it.
+///
+/// Held by its ``Space``, by the space's static body (whose memory lies inside the C
+/// space), and by every body and shape while the engine has it in this C space. A body
+/// or shape that is freed while still in the C space (because its space is being torn
+/// down) hands its C object here instead of freeing it at once; they are freed right
+/// after `cpSpaceFree`, which may still touch them. This keeps dropping a space O(n):
+/// only objects that outlive it are taken out one by one.
 final class SpaceStorage {
     let handle: UnsafeMutablePointer<cpSpace>
+    private var orphanShapes: [UnsafeMutablePointer<cpShape>] = []
+    private var orphanBodies: [UnsafeMutablePointer<cpBody>] = []
 
     init() {
         _ = engineBannerSilenced
         handle = cpSpaceNew()
     }
 
+    func adopt(_ shape: UnsafeMutablePointer<cpShape>) { orphanShapes.append(shape) }
+    func adopt(_ body: UnsafeMutablePointer<cpBody>) { orphanBodies.append(body) }
+
     deinit {
         cpSpaceFree(handle)
+        for shape in orphanShapes { cpShapeFree(shape) }
+        for body in orphanBodies { cpBodyFree(body) }
     }
 }
 

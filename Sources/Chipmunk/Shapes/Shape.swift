@@ -14,6 +14,9 @@ public class Shape {
     /// The space the shape is in, if any. Weak: the space holds the shape.
     public internal(set) weak var space: Space?
 
+    /// The C space the engine has this shape in (it can lag ``space`` during a step).
+    var engineSpace: SpaceStorage?
+
     init(handle: UnsafeMutablePointer<cpShape>, body: Body) {
         self.handle = handle
         self.body = body
@@ -21,7 +24,7 @@ public class Shape {
     }
 
     deinit {
-        cpShapeFree(handle)
+        if let engineSpace { engineSpace.adopt(handle) } else { cpShapeFree(handle) }
     }
 
     /// The friction coefficient (Coulomb); the contact uses the product of both shapes'.
