@@ -243,8 +243,8 @@ public final class Body {
             } else {
                 cpBodySetVelocityUpdateFunc(handle) { body, gravity, damping, dt in
                     let this = Body.from(body!)
-                    do { try this.velocityUpdate?(this, Vector(gravity), damping, dt) }
-                    catch { this.space?.recordCallbackError(error) }
+                    guard let space = this.space, !space.isTearingDown else { return }
+                    space.runCallback(orOnError: ()) { try this.velocityUpdate?(this, Vector(gravity), damping, dt) }
                 }
             }
         }
@@ -260,8 +260,8 @@ public final class Body {
             } else {
                 cpBodySetPositionUpdateFunc(handle) { body, dt in
                     let this = Body.from(body!)
-                    do { try this.positionUpdate?(this, dt) }
-                    catch { this.space?.recordCallbackError(error) }
+                    guard let space = this.space, !space.isTearingDown else { return }
+                    space.runCallback(orOnError: ()) { try this.positionUpdate?(this, dt) }
                 }
             }
         }
@@ -274,6 +274,8 @@ public final class Body {
         try requireNonNegativeFinite(damping, "damping")
         try requireNonNegativeFinite(dt, "time step")
         if kind == .dynamic, !(mass > 0 && moment > 0) { throw .massless }
+        try requireFinite(velocity * damping + (gravity + force / mass) * dt, "velocity")
+        try requireFinite(angularVelocity * damping + torque / moment * dt, "angular velocity")
         cpBodyUpdateVelocity(handle, gravity.cp, damping, dt)
     }
 
@@ -298,6 +300,17 @@ public final class Body {
             }, list)
         }
         return shapes
+    }
+
+    /// The C constraints the engine has attached to this body. The corresponding C function is `cpBodyEachConstraint`.
+    func engineConstraints() -> [UnsafeMutablePointer<cpConstraint>] {
+        var constraints: [UnsafeMutablePointer<cpConstraint>] = []
+        withUnsafeMutablePointer(to: &constraints) { list in
+            cpBodyEachConstraint(handle, { _, constraint, list in
+                list!.assumingMemoryBound(to: [UnsafeMutablePointer<cpConstraint>].self).pointee.append(constraint!)
+            }, list)
+        }
+        return constraints
     }
 
     @inline(__always)

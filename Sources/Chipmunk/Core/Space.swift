@@ -15,9 +15,11 @@ internal import CChipmunk
 /// try space.step(1.0 / 120)
 /// ```
 ///
-/// **Changes during a step.** While the space is locked (inside a callback that runs
-/// during ``step(_:)``), ``add(_:)-(Body)`` and ``remove(_:)-(Body)`` take effect in Swift
-/// at once (``bodies``, ``Body/space``) and in the engine as soon as the step ends, as
+/// **Changes from callbacks.** While the engine is locked (during ``step(_:)`` or a
+/// query) or Swift code runs inside an engine callback (collision handlers, including a
+/// `separate` fired by a removal; body and constraint callbacks; ``Body/eachArbiter(_:)``),
+/// ``add(_:)-(Body)`` and ``remove(_:)-(Body)`` take effect in Swift at once (``bodies``,
+/// ``Body/space``) and in the engine as soon as the outermost operation ends, as
 /// Objective-Chipmunk and pymunk do. The corresponding C type is `cpSpace`.
 public final class Space {
     let storage: SpaceStorage
@@ -34,30 +36,80 @@ public final class Space {
     /// The shapes added to the space, in the order they were added.
     public private(set) var shapes: [Shape] = []
 
-    /// Adds and removes made while the space was locked, applied to the engine after the step.
+    /// The constraints added to the space, in the order they were added.
+    public private(set) var constraints: [Constraint] = []
+
+    /// Adds and removes made while changes were deferred, applied in order afterwards.
     private var pending: [PendingChange] = []
-
-    /// The first error thrown by a callback during the current step.
-    private var callbackError: (any Error)?
-
     private enum PendingChange {
-        case addBody(Body), removeBody(Body), addShape(Shape), removeShape(Shape), reindex(Body)
+        case addBody(Body), removeBody(Body), addShape(Shape), removeShape(Shape)
+        case addConstraint(Constraint), removeConstraint(Constraint), reindex(Body)
     }
+
+    /// How many Swift callbacks are running inside engine calls right now.
+    private var callbackDepth = 0
+    /// The first error thrown by a callback since the last public call returned.
+    private var callbackError: (any Error)?
+    /// Validity of ``Arbiter`` values: bumped after every callback, so an arbiter kept
+    /// past its callback is recognised.
+    let arbiterGate = ArbiterGate()
+    /// Set while the space is being dropped: callbacks must not run then.
+    var isTearingDown = false
+    /// Whether something may have changed a dynamic body's mass since the last step.
+    var massMayHaveChanged = false
+
+    /// Collision handler boxes by C handler, kept alive for the C handlers that point at them.
+    var collisionHandlers: [UnsafeMutablePointer<cpCollisionHandler>: CollisionHandler] = [:]
+
+    /// Callbacks to run once the current (or next) step ends, by key.
+    private var postStepCallbacks: [(key: AnyHashable, run: (Space) throws -> Void)] = []
 
     /// Creates an empty space with the engine's defaults: no gravity, 10 iterations, no damping.
     /// The corresponding C function is `cpSpaceNew`.
     public init() {
-        storage = SpaceStorage()
+        storage = SpaceStorage(hasty: false)
         handle = storage.handle
         staticBody = Body(staticBodyOf: storage)
         staticBody.space = self
+        arbiterGate.space = self
+    }
+
+    /// Creates a space that runs the engine's threaded solver (`cpHastySpace`) on
+    /// `threads` threads, 1 or 2.
+    ///
+    /// With 2 threads both threads work on the same contacts, so results are **not
+    /// deterministic**, and on this project's machines it was no faster (19.5 ms per step
+    /// with 1 thread, 20.2 with 2, on a 5,050-box pyramid). Run independent spaces in
+    /// parallel instead. With 1 thread it gives the same results as ``init()``.
+    ///
+    /// - Throws: ``ChipmunkError/invalidValue(property:value:rule:)`` unless 1 or 2.
+    /// The corresponding C functions are `cpHastySpaceNew` and `cpHastySpaceSetThreads`.
+    public init(threads: Int) throws(ChipmunkError) {
+        guard threads == 1 || threads == 2 else {
+            throw .invalidValue(property: "threads", value: "\(threads)", rule: "1 or 2")
+        }
+        storage = SpaceStorage(hasty: true)
+        handle = storage.handle
+        cpHastySpaceSetThreads(handle, UInt(threads))
+        staticBody = Body(staticBodyOf: storage)
+        staticBody.space = self
+        arbiterGate.space = self
     }
 
     deinit {
+        // Callbacks must not run from here on: separate handlers fire when shapes are
+        // removed, and might see objects that are already gone.
+        isTearingDown = true
+        arbiterGate.space = nil
         // Objects that outlive the space are taken out of the C space, so they point at no
         // freed memory and can join another space. The rest die with it: their C objects
-        // go to the storage, which frees them after the C space. Shapes are released
-        // first, so a body held only by dying shapes counts as dying.
+        // go to the storage, which frees them after the C space. Constraints and shapes
+        // hold bodies, so they are released first: a body held only by dying ones dies too.
+        var survivingConstraints: [Constraint] = []
+        for index in constraints.indices where !isKnownUniquelyReferenced(&constraints[index]) {
+            survivingConstraints.append(constraints[index])
+        }
+        constraints = []
         var survivingShapes: [Shape] = []
         for index in shapes.indices where !isKnownUniquelyReferenced(&shapes[index]) {
             survivingShapes.append(shapes[index])
@@ -68,10 +120,12 @@ public final class Space {
             survivingBodies.append(bodies[index])
         }
         bodies = []
+        for constraint in survivingConstraints { detach(constraint) }
         for shape in survivingShapes { detach(shape) }
         for body in survivingBodies {
-            // Shapes that die with the space are still linked to a surviving body in C;
-            // unlink them too, or the body would keep pointers to freed shapes.
+            // Shapes and constraints that die with the space are still linked to a
+            // surviving body in C; unlink them, or it would keep pointers to freed memory.
+            for constraint in body.engineConstraints() { cpSpaceRemoveConstraint(handle, constraint) }
             for shape in body.engineShapes() { cpSpaceRemoveShape(handle, shape) }
             detach(body)
         }
@@ -130,7 +184,7 @@ public final class Space {
     /// The corresponding C functions are `cpSpaceGetCollisionPersistence` and `cpSpaceSetCollisionPersistence`.
     public var collisionPersistence: UInt {
         get { UInt(cpSpaceGetCollisionPersistence(handle)) }
-        set { cpSpaceSetCollisionPersistence(handle, cpTimestamp(newValue)) }
+        set { cpSpaceSetCollisionPersistence(handle, cpTimestamp(truncatingIfNeeded: newValue)) }
     }
 
     /// The speed below which a body counts as idle, for sleeping; 0 lets the engine choose
@@ -149,29 +203,37 @@ public final class Space {
         set { cpSpaceSetSleepTimeThreshold(handle, newValue) }
     }
 
-    /// Whether the space is inside a step, a query or an iteration, when the engine
-    /// forbids changes; adds and removes made now are applied afterwards.
+    /// The time step of the current or last call to ``step(_:)``. The corresponding C function is `cpSpaceGetCurrentTimeStep`.
+    public var currentTimeStep: Double { cpSpaceGetCurrentTimeStep(handle) }
+
+    /// Whether the engine is inside a step or a query, when it forbids changes.
     /// The corresponding C function is `cpSpaceIsLocked`.
     public var isLocked: Bool { cpSpaceIsLocked(handle) != 0 }
 
+    /// The threads of the threaded solver: 0 for a space made with ``init()``.
+    /// The corresponding C function is `cpHastySpaceGetThreads`.
+    public var threads: Int { storage.isHasty ? Int(cpHastySpaceGetThreads(handle)) : 0 }
+
+    /// Whether adds and removes are deferred right now (see the type's documentation).
+    public var isDeferringChanges: Bool { callbackDepth > 0 || isLocked }
+
     // MARK: Bodies
 
-    /// Adds a body. During a step, the engine sees it once the step ends.
+    /// Adds a body. While changes are deferred, the engine sees it when the operation ends.
     ///
-    /// - Throws: ``ChipmunkError/alreadyInThisSpace(_:)``, ``ChipmunkError/inAnotherSpace(_:)``,
-    ///   ``ChipmunkError/spaceStaticBody`` for any space's static body, or
-    ///   ``ChipmunkError/massless`` for a dynamic body without positive mass and moment.
+    /// - Throws: ``ChipmunkError/alreadyInThisSpace(_:)``, ``ChipmunkError/inAnotherSpace(_:)``
+    ///   or ``ChipmunkError/spaceStaticBody`` for any space's static body.
     /// The corresponding C function is `cpSpaceAddBody`.
     public func add(_ body: Body) throws(ChipmunkError) {
         guard !body.isSpaceStaticBody else { throw .spaceStaticBody }
         if let other = body.space { throw other === self ? .alreadyInThisSpace(.body) : .inAnotherSpace(.body) }
-        if body.kind == .dynamic, !(body.mass > 0 && body.moment > 0) { throw .massless }
         body.space = self
         bodies.append(body)
-        if isLocked { pending.append(.addBody(body)) } else { attach(body) }
+        massMayHaveChanged = true
+        if isDeferringChanges { pending.append(.addBody(body)) } else { attach(body) }
     }
 
-    /// Removes a body; its shapes stay in the space until you remove them too.
+    /// Removes a body; its shapes and constraints stay in the space until you remove them too.
     ///
     /// - Throws: ``ChipmunkError/notInThisSpace(_:)`` or ``ChipmunkError/spaceStaticBody``.
     /// The corresponding C function is `cpSpaceRemoveBody`.
@@ -182,7 +244,7 @@ public final class Space {
         }
         body.space = nil
         bodies.remove(at: index)
-        if isLocked { pending.append(.removeBody(body)) } else { detach(body) }
+        if isDeferringChanges { pending.append(.removeBody(body)) } else { detach(body) }
     }
 
     /// Whether the body is in this space (its static body counts). The corresponding C function is `cpSpaceContainsBody`.
@@ -199,10 +261,11 @@ public final class Space {
         guard shape.body.space === self else { throw .bodyNotInSpace }
         shape.space = self
         shapes.append(shape)
-        if isLocked { pending.append(.addShape(shape)) } else { attach(shape) }
+        massMayHaveChanged = true
+        if isDeferringChanges { pending.append(.addShape(shape)) } else { attach(shape) }
     }
 
-    /// Removes a shape.
+    /// Removes a shape. Its contacts end, so `separate` handlers run.
     ///
     /// - Throws: ``ChipmunkError/notInThisSpace(_:)``. The corresponding C function is `cpSpaceRemoveShape`.
     public func remove(_ shape: Shape) throws(ChipmunkError) {
@@ -211,41 +274,75 @@ public final class Space {
         }
         shape.space = nil
         shapes.remove(at: index)
-        if isLocked { pending.append(.removeShape(shape)) } else { detach(shape) }
+        massMayHaveChanged = true
+        if isDeferringChanges { pending.append(.removeShape(shape)) } else { detach(shape); applyPendingChangesIfIdle() }
     }
 
     /// Whether the shape is in this space. The corresponding C function is `cpSpaceContainsShape`.
     public func contains(_ shape: Shape) -> Bool { shape.space === self }
+
+    // MARK: Constraints
+
+    /// Adds a constraint. Both its bodies must be in the space (or be ``staticBody``), and
+    /// at least one must be dynamic: the engine's solver aborts on a constraint between two
+    /// bodies of infinite mass ("Unsolvable constraint").
+    ///
+    /// - Throws: ``ChipmunkError/alreadyInThisSpace(_:)``, ``ChipmunkError/inAnotherSpace(_:)``,
+    ///   ``ChipmunkError/bodyNotInSpace`` or ``ChipmunkError/unsolvableConstraint``.
+    /// The corresponding C function is `cpSpaceAddConstraint`.
+    public func add(_ constraint: Constraint) throws(ChipmunkError) {
+        if let other = constraint.space {
+            throw other === self ? .alreadyInThisSpace(.constraint) : .inAnotherSpace(.constraint)
+        }
+        guard constraint.bodyA.space === self, constraint.bodyB.space === self else { throw .bodyNotInSpace }
+        guard constraint.bodyA.kind == .dynamic || constraint.bodyB.kind == .dynamic else { throw .unsolvableConstraint }
+        constraint.space = self
+        constraints.append(constraint)
+        if isDeferringChanges { pending.append(.addConstraint(constraint)) } else { attach(constraint) }
+    }
+
+    /// Removes a constraint.
+    ///
+    /// - Throws: ``ChipmunkError/notInThisSpace(_:)``. The corresponding C function is `cpSpaceRemoveConstraint`.
+    public func remove(_ constraint: Constraint) throws(ChipmunkError) {
+        guard constraint.space === self, let index = constraints.firstIndex(where: { $0 === constraint }) else {
+            throw .notInThisSpace(.constraint)
+        }
+        constraint.space = nil
+        constraints.remove(at: index)
+        if isDeferringChanges { pending.append(.removeConstraint(constraint)) } else { detach(constraint) }
+    }
+
+    /// Whether the constraint is in this space. The corresponding C function is `cpSpaceContainsConstraint`.
+    public func contains(_ constraint: Constraint) -> Bool { constraint.space === self }
 
     // MARK: Stepping
 
     /// Advances the simulation by `dt` seconds.
     ///
     /// Checks first what the engine would abort on during the step: the time step must be
-    /// positive and finite, gravity finite, and slop, bias and thresholds non-negative.
-    /// Changes made by callbacks during the step are applied before it returns, and the
-    /// first error a callback threw is rethrown then.
+    /// positive and finite, gravity finite, slop, bias and thresholds non-negative, and
+    /// every dynamic body must have a positive mass and moment. Changes made by callbacks
+    /// are applied, then post-step callbacks run, before it returns; the first error a
+    /// callback threw is rethrown then.
     ///
     /// - Throws: ``ChipmunkError`` for a bad parameter (nothing is simulated), or the
     ///   first error thrown by a callback (the step did complete).
-    /// The corresponding C function is `cpSpaceStep`.
+    /// The corresponding C function is `cpSpaceStep` (`cpHastySpaceStep` for the threaded solver).
     public func step(_ dt: Double) throws {
         try checkStepParameters(dt)
-        cpSpaceStep(handle, dt)
-        if !pending.isEmpty { applyPendingChanges() }
-        if let error = callbackError {
-            callbackError = nil
-            throw error
-        }
+        if massMayHaveChanged { try checkMasses() }
+        if storage.isHasty { cpHastySpaceStep(handle, dt) } else { cpSpaceStep(handle, dt) }
+        applyPendingChangesIfIdle()
+        if !postStepCallbacks.isEmpty { runPostStepCallbacks() }
+        try rethrowCallbackError()
     }
 
     private func checkStepParameters(_ dt: Double) throws(ChipmunkError) {
         guard dt > 0, dt.isFinite else {
             throw .invalidValue(property: "time step", value: "\(dt)", rule: "positive and finite")
         }
-        guard !isLocked else {
-            throw .invalidValue(property: "step", value: "called during a step, query or iteration", rule: "called outside callbacks")
-        }
+        guard !isDeferringChanges else { throw .spaceLocked(operation: "step the space") }
         try requireFinite(gravity, "gravity")
         try requireNonNegativeFinite(collisionSlop, "collision slop")
         try requireNonNegativeFinite(collisionBias, "collision bias")
@@ -255,36 +352,141 @@ public final class Space {
         }
     }
 
-    // MARK: Callbacks and deferred changes
+    /// "Body's mass and moment must be positive to simulate": a dynamic body's mass can
+    /// come from its shapes, and drop to zero when they go, so check before stepping
+    /// whenever anything that affects mass has changed.
+    private func checkMasses() throws(ChipmunkError) {
+        for body in bodies where body.kind == .dynamic {
+            let mass = body.mass, moment = body.moment
+            guard mass > 0, mass.isFinite, moment > 0, moment.isFinite else { throw .massless }
+        }
+        massMayHaveChanged = false
+    }
 
-    func recordCallbackError(_ error: any Error) {
-        if callbackError == nil { callbackError = error }
+    // MARK: Post-step callbacks
+
+    /// Runs `callback` once after the current step, or after the next one when no step is
+    /// running; a second callback with the same key before then is ignored, as in
+    /// Chipmunk. Inside it the space is unlocked: add, remove and query freely.
+    ///
+    /// - Returns: `false` if a callback with this key was already waiting.
+    /// The corresponding C function is `cpSpaceAddPostStepCallback`.
+    @discardableResult
+    public func addPostStepCallback(forKey key: AnyHashable, _ callback: @escaping (Space) throws -> Void) -> Bool {
+        guard !postStepCallbacks.contains(where: { $0.key == key }) else { return false }
+        postStepCallbacks.append((key, callback))
+        return true
+    }
+
+    private func runPostStepCallbacks() {
+        while !postStepCallbacks.isEmpty {
+            let callbacks = postStepCallbacks
+            postStepCallbacks.removeAll()
+            for callback in callbacks {
+                do { try callback.run(self) } catch { recordCallbackError(error) }
+            }
+        }
+    }
+
+    // MARK: Reindexing
+
+    /// Updates the spatial index of every static shape, after moving static bodies.
+    /// Deferred while changes are deferred. The corresponding C function is `cpSpaceReindexStatic`.
+    public func reindexStatic() {
+        if isDeferringChanges { pending.append(.reindex(staticBody)); return }
+        cpSpaceReindexStatic(handle)
+    }
+
+    /// Updates the spatial index of one shape in this space.
+    /// - Throws: ``ChipmunkError/notInThisSpace(_:)``. The corresponding C function is `cpSpaceReindexShape`.
+    public func reindex(_ shape: Shape) throws(ChipmunkError) {
+        guard shape.space === self else { throw .notInThisSpace(.shape) }
+        if isDeferringChanges { pending.append(.reindex(shape.body)); return }
+        cpSpaceReindexShape(handle, shape.handle)
+    }
+
+    /// Updates the spatial index of a body's shapes.
+    /// - Throws: ``ChipmunkError/notInThisSpace(_:)``. The corresponding C function is `cpSpaceReindexShapesForBody`.
+    public func reindexShapes(of body: Body) throws(ChipmunkError) {
+        guard body.space === self else { throw .notInThisSpace(.body) }
+        if isDeferringChanges { pending.append(.reindex(body)); return }
+        cpSpaceReindexShapesForBody(handle, body.handle)
     }
 
     /// A static body's shapes are indexed where they were; moving it needs a reindex.
     func reindexIfStatic(_ body: Body) {
         guard body.kind == .static else { return }
-        if isLocked { pending.append(.reindex(body)) } else { cpSpaceReindexShapesForBody(handle, body.handle) }
+        if isDeferringChanges { pending.append(.reindex(body)) } else { cpSpaceReindexShapesForBody(handle, body.handle) }
+    }
+
+    // MARK: Callbacks and deferred changes
+
+    /// Runs Swift code called back from the engine: changes it makes are deferred, an
+    /// error it throws is kept for the caller, and arbiters given to it expire after it.
+    @inline(__always)
+    func runCallback<Result>(orOnError fallback: Result, _ body: () throws -> Result) -> Result {
+        callbackDepth += 1
+        defer {
+            callbackDepth -= 1
+            arbiterGate.epoch &+= 1
+        }
+        do { return try body() } catch {
+            recordCallbackError(error)
+            return fallback
+        }
+    }
+
+    func recordCallbackError(_ error: any Error) {
+        if callbackError == nil { callbackError = error }
+    }
+
+    func rethrowCallbackError() throws {
+        if let error = callbackError {
+            callbackError = nil
+            throw error
+        }
+    }
+
+    /// Applies deferred changes once no engine call or callback is running. Removals can
+    /// run `separate` handlers that defer more changes; those are applied too.
+    func applyPendingChangesIfIdle() {
+        while !pending.isEmpty, !isDeferringChanges {
+            let changes = pending
+            pending.removeAll()
+            for change in changes {
+                switch change {
+                case .addBody(let body): attach(body)
+                case .removeBody(let body): detach(body)
+                case .addShape(let shape): attach(shape)
+                case .removeShape(let shape): detach(shape)
+                case .addConstraint(let constraint): attach(constraint)
+                case .removeConstraint(let constraint): detach(constraint)
+                case .reindex(let body):
+                    if body === staticBody { cpSpaceReindexStatic(handle) }
+                    else if body.space === self { cpSpaceReindexShapesForBody(handle, body.handle) }
+                }
+            }
+        }
     }
 
     // The engine-side add and remove, with the record of which C space holds each object.
+    // A removal can run `separate` handlers, hence the callback depth around it.
     private func attach(_ body: Body) { cpSpaceAddBody(handle, body.handle); body.engineSpace = storage }
     private func detach(_ body: Body) { cpSpaceRemoveBody(handle, body.handle); body.engineSpace = nil }
     private func attach(_ shape: Shape) { cpSpaceAddShape(handle, shape.handle); shape.engineSpace = storage }
-    private func detach(_ shape: Shape) { cpSpaceRemoveShape(handle, shape.handle); shape.engineSpace = nil }
-
-    private func applyPendingChanges() {
-        let changes = pending
-        pending.removeAll(keepingCapacity: true)
-        for change in changes {
-            switch change {
-            case .addBody(let body): attach(body)
-            case .removeBody(let body): detach(body)
-            case .addShape(let shape): attach(shape)
-            case .removeShape(let shape): detach(shape)
-            case .reindex(let body): if body.space === self { cpSpaceReindexShapesForBody(handle, body.handle) }
-            }
-        }
+    private func detach(_ shape: Shape) {
+        callbackDepth += 1
+        cpSpaceRemoveShape(handle, shape.handle)
+        callbackDepth -= 1
+        shape.engineSpace = nil
+    }
+    private func attach(_ constraint: Constraint) {
+        cpSpaceAddConstraint(handle, constraint.handle)
+        constraint.engineSpace = storage
+    }
+    private func detach(_ constraint: Constraint) {
+        cpSpaceRemoveConstraint(handle, constraint.handle)
+        constraint.engineSpace = nil
     }
 }
 

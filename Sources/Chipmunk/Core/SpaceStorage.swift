@@ -10,19 +10,25 @@ internal import CChipmunk
 /// only objects that outlive it are taken out one by one.
 final class SpaceStorage {
     let handle: UnsafeMutablePointer<cpSpace>
+    /// Whether this is a `cpHastySpace` (the threaded solver).
+    let isHasty: Bool
     private var orphanShapes: [UnsafeMutablePointer<cpShape>] = []
     private var orphanBodies: [UnsafeMutablePointer<cpBody>] = []
+    private var orphanConstraints: [UnsafeMutablePointer<cpConstraint>] = []
 
-    init() {
+    init(hasty: Bool) {
         _ = engineBannerSilenced
-        handle = cpSpaceNew()
+        isHasty = hasty
+        handle = hasty ? cpHastySpaceNew() : cpSpaceNew()
     }
 
     func adopt(_ shape: UnsafeMutablePointer<cpShape>) { orphanShapes.append(shape) }
     func adopt(_ body: UnsafeMutablePointer<cpBody>) { orphanBodies.append(body) }
+    func adopt(_ constraint: UnsafeMutablePointer<cpConstraint>) { orphanConstraints.append(constraint) }
 
     deinit {
-        cpSpaceFree(handle)
+        if isHasty { cpHastySpaceFree(handle) } else { cpSpaceFree(handle) }
+        for constraint in orphanConstraints { cpConstraintFree(constraint) }
         for shape in orphanShapes { cpShapeFree(shape) }
         for body in orphanBodies { cpBodyFree(body) }
     }

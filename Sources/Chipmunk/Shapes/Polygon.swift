@@ -29,6 +29,11 @@ public final class Polygon: Shape {
             throw .invalidValue(property: "polygon transform", value: "\(transform)", rule: "finite")
         }
         try requireNonNegativeFinite(radius, "radius")
+        // A hull with no area (all points on one line) gives the engine NaN centroids.
+        let hull = ConvexHull(of: vertices)
+        guard hull.count >= 3, Area.polygon(vertices: hull.vertices) > 0 else {
+            throw .invalidValue(property: "polygon vertices", value: "\(hull.count) hull points with no area", rule: "not all on one line")
+        }
         let handle = vertices.withUnsafeBufferPointer { buffer in
             buffer.withMemoryRebound(to: cpVect.self) {
                 cpPolyShapeNew(body.handle, Int32($0.count), $0.baseAddress, transform.cp, radius)!
@@ -38,9 +43,6 @@ public final class Polygon: Shape {
         try configure(friction: friction, elasticity: elasticity, collisionType: collisionType)
     }
 
-    private init(box body: Body, width: Double, height: Double, radius: Double) {
-        super.init(handle: cpBoxShapeNew(body.handle, width, height, radius), body: body)
-    }
 
     /// A `width` × `height` box centred on the body's origin.
     ///
@@ -54,9 +56,32 @@ public final class Polygon: Shape {
         try requireNonNegativeFinite(width, "box width")
         try requireNonNegativeFinite(height, "box height")
         try requireNonNegativeFinite(radius, "radius")
-        let box = Polygon(box: body, width: width, height: height, radius: radius)
+        let box = Polygon(boxHandle: cpBoxShapeNew(body.handle, width, height, radius), body: body)
         try box.configure(friction: friction, elasticity: elasticity, collisionType: collisionType)
         return box
+    }
+
+    /// A box covering `box`, in body coordinates.
+    ///
+    /// - Throws: ``ChipmunkError/invalidValue(property:value:rule:)`` for a non-finite or
+    ///   inside-out box, or a bad radius, friction or elasticity.
+    /// The corresponding C function is `cpBoxShapeNew2`.
+    public static func box(
+        body: Body, boundingBox box: BoundingBox, radius: Double = 0,
+        friction: Double = 0, elasticity: Double = 0, collisionType: UInt = 0
+    ) throws(ChipmunkError) -> Polygon {
+        guard box.left.isFinite, box.right.isFinite, box.bottom.isFinite, box.top.isFinite,
+              box.left <= box.right, box.bottom <= box.top else {
+            throw .invalidValue(property: "box", value: "\(box)", rule: "finite, with left ≤ right and bottom ≤ top")
+        }
+        try requireNonNegativeFinite(radius, "radius")
+        let shape = Polygon(boxHandle: cpBoxShapeNew2(body.handle, box.cp, radius), body: body)
+        try shape.configure(friction: friction, elasticity: elasticity, collisionType: collisionType)
+        return shape
+    }
+
+    private init(boxHandle handle: UnsafeMutablePointer<cpShape>, body: Body) {
+        super.init(handle: handle, body: body)
     }
 
     /// The hull's vertices, in body coordinates, counter-clockwise.

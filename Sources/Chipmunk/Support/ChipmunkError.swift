@@ -25,6 +25,17 @@ public enum ChipmunkError: Error, Equatable, Sendable {
     case notDynamic(property: String)
     /// A dynamic body needs a positive mass and moment before it can be simulated.
     case massless
+    /// The engine forbids this while a step, a query or a callback is running.
+    case spaceLocked(operation: String)
+    /// A constraint needs at least one dynamic body; the solver cannot solve one between
+    /// two bodies of infinite mass.
+    case unsolvableConstraint
+    /// The body cannot be put to sleep, for the reason given.
+    case cannotSleep(reason: String)
+    /// The object must be in a space for this.
+    case notInASpace(ObjectKind)
+    /// The engine keeps an arbiter's contact count; a new set must have as many points.
+    case contactCountMismatch(expected: Int, got: Int)
 }
 
 extension ChipmunkError: CustomStringConvertible {
@@ -46,7 +57,17 @@ extension ChipmunkError: CustomStringConvertible {
         case .notDynamic(let property):
             return "only a dynamic body has a \(property) to set"
         case .massless:
-            return "a dynamic body needs a positive, finite mass and moment before it is added to a space"
+            return "a dynamic body in the space has no positive, finite mass and moment: give it mass, or shapes with mass or density, before stepping"
+        case .spaceLocked(let operation):
+            return "cannot \(operation) during a step, a query or a callback; do it in a post-step callback"
+        case .unsolvableConstraint:
+            return "a constraint needs at least one dynamic body; the engine cannot solve one between two static or kinematic bodies"
+        case .cannotSleep(let reason):
+            return "cannot put the body to sleep: \(reason)"
+        case .notInASpace(let kind):
+            return "the \(kind) must be in a space for this"
+        case let .contactCountMismatch(expected, got):
+            return "the contact point set must keep its \(expected) points (got \(got))"
         }
     }
 }

@@ -1,0 +1,127 @@
+internal import CChipmunk
+
+/// What happens when shapes of two collision types touch.
+///
+/// Get one from ``Space/collisionHandler(between:and:)``, ``Space/wildcardCollisionHandler(for:)``
+/// or ``Space/defaultCollisionHandler``, and set the closures you need; `nil` restores
+/// the engine's behaviour. The closures run inside ``Space/step(_:)`` (and `separate` also
+/// when a touching shape is removed). Changes to the space made in them are deferred
+/// until the step ends, and an error they throw comes out of `step` once it has
+/// finished; `begin` and `preSolve` then count as having returned `true`.
+///
+/// ```swift
+/// let handler = space.collisionHandler(between: playerType, and: platformType)
+/// handler.preSolve = { arbiter in arbiter.normal.y < 0 }   // one-way platform
+/// ```
+/// The corresponding C type is `cpCollisionHandler`.
+public final class CollisionHandler {
+    let handle: UnsafeMutablePointer<cpCollisionHandler>
+    /// The space that owns this handler; the handler never outlives it.
+    unowned(unsafe) let space: Space
+
+    private let defaultBegin: cpCollisionBeginFunc?
+    private let defaultPreSolve: cpCollisionPreSolveFunc?
+    private let defaultPostSolve: cpCollisionPostSolveFunc?
+    private let defaultSeparate: cpCollisionSeparateFunc?
+
+    init(_ handle: UnsafeMutablePointer<cpCollisionHandler>, space: Space) {
+        self.handle = handle
+        self.space = space
+        defaultBegin = handle.pointee.beginFunc
+        defaultPreSolve = handle.pointee.preSolveFunc
+        defaultPostSolve = handle.pointee.postSolveFunc
+        defaultSeparate = handle.pointee.separateFunc
+        handle.pointee.userData = Unmanaged.passUnretained(self).toOpaque()
+    }
+
+    /// The first collision type (the wildcard value for the default handler).
+    public var typeA: UInt { handle.pointee.typeA }
+    /// The second collision type (the wildcard value for wildcard and default handlers).
+    public var typeB: UInt { handle.pointee.typeB }
+
+    /// Runs when two shapes first touch; return `false` to ignore the contact until they part.
+    public var begin: ((Arbiter) throws -> Bool)? {
+        didSet {
+            handle.pointee.beginFunc = begin == nil ? defaultBegin : { arbiter, _, data in
+                CollisionHandler.from(data).call(arbiter, fallback: true) { try $0.begin?($1) ?? true } ? 1 : 0
+            }
+        }
+    }
+
+    /// Runs every step the shapes touch, before solving; return `false` to skip this step.
+    public var preSolve: ((Arbiter) throws -> Bool)? {
+        didSet {
+            handle.pointee.preSolveFunc = preSolve == nil ? defaultPreSolve : { arbiter, _, data in
+                CollisionHandler.from(data).call(arbiter, fallback: true) { try $0.preSolve?($1) ?? true } ? 1 : 0
+            }
+        }
+    }
+
+    /// Runs every step the shapes touch, after solving: impulses and energy are known.
+    public var postSolve: ((Arbiter) throws -> Void)? {
+        didSet {
+            handle.pointee.postSolveFunc = postSolve == nil ? defaultPostSolve : { arbiter, _, data in
+                CollisionHandler.from(data).call(arbiter, fallback: ()) { try $0.postSolve?($1) }
+            }
+        }
+    }
+
+    /// Runs when the shapes stop touching, or one of them is removed (see ``Arbiter/isRemoval``).
+    public var separate: ((Arbiter) throws -> Void)? {
+        didSet {
+            handle.pointee.separateFunc = separate == nil ? defaultSeparate : { arbiter, _, data in
+                CollisionHandler.from(data).call(arbiter, fallback: ()) { try $0.separate?($1) }
+            }
+        }
+    }
+
+    @inline(__always)
+    private static func from(_ data: UnsafeMutableRawPointer?) -> CollisionHandler {
+        Unmanaged<CollisionHandler>.fromOpaque(data!).takeUnretainedValue()
+    }
+
+    @inline(__always)
+    private func call<Result>(_ arbiter: UnsafeMutablePointer<cpArbiter>?, fallback: Result,
+                              _ body: (CollisionHandler, Arbiter) throws -> Result) -> Result {
+        let space = self.space
+        guard !space.isTearingDown else { return fallback }
+        let arbiter = Arbiter(arbiter!, space: space)
+        return space.runCallback(orOnError: fallback) { try body(self, arbiter) }
+    }
+}
+
+@available(*, unavailable) extension CollisionHandler: Sendable {}
+
+extension Space {
+    /// The collision type that wildcard and default handlers stand for. The corresponding C constant is `CP_WILDCARD_COLLISION_TYPE`.
+    public static let wildcardCollisionType: UInt = CChipmunkWildcardCollisionType()
+
+    /// The handler for shapes of types `a` and `b` touching; created on first use. The pair
+    /// is unordered: `(b, a)` gives the same handler, whose arbiters list shapes in the
+    /// order ``CollisionHandler/typeA``, ``CollisionHandler/typeB``.
+    /// The corresponding C function is `cpSpaceAddCollisionHandler`.
+    public func collisionHandler(between a: UInt, and b: UInt) -> CollisionHandler {
+        handler(for: cpSpaceAddCollisionHandler(handle, a, b)!)
+    }
+
+    /// The handler for shapes of `type` touching anything; pair handlers call it by default.
+    /// The arbiter's first shape is of `type`. The corresponding C function is `cpSpaceAddWildcardHandler`.
+    public func wildcardCollisionHandler(for type: UInt) -> CollisionHandler {
+        handler(for: cpSpaceAddWildcardHandler(handle, type)!)
+    }
+
+    /// The handler for every pair that has no handler of its own.
+    /// The corresponding C function is `cpSpaceAddDefaultCollisionHandler`.
+    public var defaultCollisionHandler: CollisionHandler {
+        handler(for: cpSpaceAddDefaultCollisionHandler(handle)!)
+    }
+
+    /// The Swift box of a C handler; the engine returns the same C handler for the same
+    /// (unordered) pair, so the box is found by its address.
+    private func handler(for cHandler: UnsafeMutablePointer<cpCollisionHandler>) -> CollisionHandler {
+        if let existing = collisionHandlers[cHandler] { return existing }
+        let handler = CollisionHandler(cHandler, space: self)
+        collisionHandlers[cHandler] = handler
+        return handler
+    }
+}
