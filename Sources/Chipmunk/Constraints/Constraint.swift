@@ -46,7 +46,9 @@ public class Constraint {
         cpConstraintSetMaxForce(handle, force)
     }
 
-    /// The fraction of error left uncorrected after one second: `pow(1 - 0.1, 60)` by default.
+    /// The fraction of error left uncorrected after one second. The default is
+    /// 0.0017970074436457143: the engine computes `pow(1 - 0.1, 60)` from single-precision
+    /// literals.
     /// The corresponding C function is `cpConstraintGetErrorBias`.
     public var errorBias: Double { cpConstraintGetErrorBias(handle) }
 

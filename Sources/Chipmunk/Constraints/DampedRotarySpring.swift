@@ -1,6 +1,7 @@
 internal import CChipmunk
 
-/// A rotary spring with a damper: keeps the bodies' relative angle near `restAngle`.
+/// A rotary spring with a damper: keeps the relative angle `bodyA.angle - bodyB.angle`
+/// near `restAngle`.
 /// The corresponding C type is `cpDampedRotarySpring`.
 public final class DampedRotarySpring: Constraint {
     /// - Throws: ``ChipmunkError/invalidValue(property:value:rule:)`` for a non-finite rest
@@ -10,7 +11,9 @@ public final class DampedRotarySpring: Constraint {
         try requireFinite(restAngle, "rest angle")
         try requireNonNegativeFinite(stiffness, "stiffness")
         try requireNonNegativeFinite(damping, "damping")
-        super.init(handle: cpDampedRotarySpringNew(a.handle, b.handle, restAngle, stiffness, damping), bodyA: a, bodyB: b)
+        let handle = cpDampedRotarySpringNew(a.handle, b.handle, restAngle, stiffness, damping)!
+        defaultTorque = cpDampedRotarySpringGetSpringTorqueFunc(handle)
+        super.init(handle: handle, bodyA: a, bodyB: b)
     }
 
     /// The relative angle at rest. The corresponding C function is `cpDampedRotarySpringGetRestAngle`.
@@ -26,9 +29,11 @@ public final class DampedRotarySpring: Constraint {
     /// Changes the damping. The corresponding C function is `cpDampedRotarySpringSetDamping`.
     public func setDamping(_ value: Double) throws(ChipmunkError) { try requireNonNegativeFinite(value, "damping"); cpDampedRotarySpringSetDamping(handle, value) }
 
-    /// Replaces the spring law: given the spring and the relative angle, return the
-    /// torque. A non-finite result counts as 0 and makes ``Space/step(_:)`` throw once the
-    /// step ends. `nil` restores `(restAngle - angle) * stiffness`.
+    /// Replaces the spring law: given the spring and the relative angle
+    /// (`bodyA.angle - bodyB.angle`), return the torque. A non-finite result counts as 0
+    /// and makes ``Space/step(_:)`` throw once the step ends. `nil` restores the engine's
+    /// law, `(angle - restAngle) * stiffness`: note the sign, the opposite of
+    /// ``DampedSpring``'s `(restLength - distance) * stiffness`.
     /// The corresponding C function is `cpDampedRotarySpringSetSpringTorqueFunc`.
     public var torqueFunction: ((DampedRotarySpring, Double) throws -> Double)? {
         didSet {
@@ -45,5 +50,6 @@ public final class DampedRotarySpring: Constraint {
         }
     }
 
-    private lazy var defaultTorque = cpDampedRotarySpringGetSpringTorqueFunc(handle)
+    /// The engine's own law, captured before any closure replaces it.
+    private let defaultTorque: cpDampedRotarySpringTorqueFunc?
 }

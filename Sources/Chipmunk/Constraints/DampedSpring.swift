@@ -17,7 +17,9 @@ public final class DampedSpring: Constraint {
         try requireNonNegativeFinite(restLength, "rest length")
         try requireNonNegativeFinite(stiffness, "stiffness")
         try requireNonNegativeFinite(damping, "damping")
-        super.init(handle: cpDampedSpringNew(a.handle, b.handle, anchorA.cp, anchorB.cp, restLength, stiffness, damping), bodyA: a, bodyB: b)
+        let handle = cpDampedSpringNew(a.handle, b.handle, anchorA.cp, anchorB.cp, restLength, stiffness, damping)!
+        defaultForce = cpDampedSpringGetSpringForceFunc(handle)
+        super.init(handle: handle, bodyA: a, bodyB: b)
     }
 
     /// The anchor on body A. The corresponding C function is `cpDampedSpringGetAnchorA`.
@@ -56,5 +58,6 @@ public final class DampedSpring: Constraint {
         }
     }
 
-    private lazy var defaultForce = cpDampedSpringGetSpringForceFunc(handle)
+    /// The engine's own law, captured before any closure replaces it.
+    private let defaultForce: cpDampedSpringForceFunc?
 }

@@ -1,6 +1,7 @@
 internal import CChipmunk
 
-/// Keeps the bodies' angular velocities in a fixed ratio, like meshed gears.
+/// Keeps the bodies' angles in a fixed ratio, like meshed gears: the engine holds
+/// `ratio * bodyB.angle - bodyA.angle == phase`, so `bodyA` turns `ratio` times as fast.
 /// The corresponding C type is `cpGearJoint`.
 public final class GearJoint: Constraint {
     /// - Throws: ``ChipmunkError/invalidValue(property:value:rule:)`` for a non-finite phase,

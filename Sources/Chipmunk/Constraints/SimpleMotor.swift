@@ -1,6 +1,7 @@
 internal import CChipmunk
 
-/// Drives the bodies' relative angular velocity to `rate`; limit it with ``Constraint/setMaxForce(_:)``.
+/// Drives the relative angular velocity `bodyA.angularVelocity - bodyB.angularVelocity`
+/// to `rate`; limit its torque with ``Constraint/setMaxForce(_:)``.
 /// The corresponding C type is `cpSimpleMotor`.
 public final class SimpleMotor: Constraint {
     /// - Throws: ``ChipmunkError/invalidValue(property:value:rule:)`` unless `rate` is finite.

@@ -173,7 +173,8 @@ public final class Space {
         set { cpSpaceSetCollisionSlop(handle, newValue) }
     }
 
-    /// The fraction of overlap left uncorrected after one second. Default `pow(0.9, 60)`.
+    /// The fraction of overlap left uncorrected after one second. The default is
+    /// 0.0017970074436457143, `pow(1 - 0.1, 60)` computed from single-precision literals.
     /// Checked by ``step(_:)``. The corresponding C functions are `cpSpaceGetCollisionBias` and `cpSpaceSetCollisionBias`.
     public var collisionBias: Double {
         get { cpSpaceGetCollisionBias(handle) }

@@ -40,6 +40,10 @@ extension Space {
     /// Every shape a segment from `start` to `end`, swept with `radius`, touches, in no
     /// particular order (sort by ``SegmentQueryInfo/alpha`` for the order along it).
     ///
+    /// The engine finds candidates along the thin segment's path through shapes' bounding
+    /// boxes; `radius` widens the hit test but not that search, so a fat segment passing
+    /// beside a shape's box misses it.
+    ///
     /// - Throws: ``ChipmunkError/invalidValue(property:value:rule:)`` for non-finite ends or
     ///   a negative or non-finite radius. The corresponding C function is `cpSpaceSegmentQuery`.
     public func segmentQuery(from start: Vector, to end: Vector, radius: Double = 0, filter: ShapeFilter = .all) throws(ChipmunkError) -> [SegmentQueryInfo] {

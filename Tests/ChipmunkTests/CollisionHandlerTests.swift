@@ -1,0 +1,221 @@
+import Testing
+@testable import Chipmunk
+
+@Suite struct CollisionHandlerTests {
+    @Test func callbacksRunInOrderWithTheArbitersValues() throws {
+        let world = try BallOnFloor()
+        var events: [String] = []
+        var impulse = Vector.zero, energy = 0.0, normal = Vector.zero, contacts = 0
+        let handler = world.space.collisionHandler(between: BallOnFloor.ballType, and: BallOnFloor.floorType)
+        #expect(handler.typeA == BallOnFloor.ballType && handler.typeB == BallOnFloor.floorType)
+        handler.begin = { arbiter in
+            events.append("begin")
+            #expect(arbiter.isFirstContact)
+            #expect(arbiter.shapes.0 === world.ballShape && arbiter.shapes.1 === world.floor)
+            #expect(arbiter.bodies.0 === world.ball && arbiter.bodies.1 === world.space.staticBody)
+            normal = arbiter.normal
+            contacts = arbiter.count
+            return true
+        }
+        handler.preSolve = { _ in
+            if events.last != "preSolve" { events.append("preSolve") }
+            return true
+        }
+        handler.postSolve = { arbiter in
+            if events.last != "postSolve" { events.append("postSolve") }
+            impulse += arbiter.totalImpulse
+            energy += arbiter.totalKineticEnergy
+        }
+        handler.separate = { arbiter in
+            events.append("separate")
+            #expect(!arbiter.isRemoval)
+        }
+        try world.run(seconds: 1)
+        #expect(Array(events.prefix(3)) == ["begin", "preSolve", "postSolve"])
+        #expect(normal == [0, -1], "from the ball (first shape) down to the floor")
+        #expect(contacts == 1)
+        #expect(impulse.y > 0, "the floor pushed the ball up")
+        #expect(energy > 0)
+        #expect(abs(world.ball.position.y - 1) < 0.2, "resting on the floor")
+        // Lift it off: separate runs.
+        try world.ball.setPosition([0, 5])
+        try world.space.step(1.0 / 120)
+        #expect(events.last == "separate")
+    }
+
+    @Test func beginReturningFalseLetsShapesPassThrough() throws {
+        let world = try BallOnFloor()
+        world.space.collisionHandler(between: BallOnFloor.ballType, and: BallOnFloor.floorType).begin = { _ in false }
+        try world.run(seconds: 1)
+        #expect(world.ball.position.y < -10)
+    }
+
+    @Test func theSwappedPairIsTheSameHandler() throws {
+        let space = Space()
+        let one = space.collisionHandler(between: 1, and: 2)
+        let other = space.collisionHandler(between: 2, and: 1)
+        #expect(one === other)
+        #expect(space.defaultCollisionHandler === space.defaultCollisionHandler)
+        #expect(space.wildcardCollisionHandler(for: 1) !== one)
+    }
+
+    @Test func wildcardAndDefaultHandlers() throws {
+        // With no pair handler, the default handler calls the wildcard handlers of both types.
+        let world = try BallOnFloor()
+        var wildcardBegins = 0
+        world.space.wildcardCollisionHandler(for: BallOnFloor.floorType).begin = { arbiter in
+            #expect(arbiter.shapes.0 === world.floor, "the wildcard type's shape comes first")
+            wildcardBegins += 1
+            return true
+        }
+        try world.run(seconds: 1)
+        #expect(wildcardBegins == 1)
+        // A pair handler with no begin of its own calls the wildcard handlers; one that
+        // replaces begin calls them only if asked.
+        let second = try BallOnFloor()
+        var calledThrough = false
+        second.space.wildcardCollisionHandler(for: BallOnFloor.ballType).begin = { _ in calledThrough = true; return true }
+        second.space.collisionHandler(between: BallOnFloor.ballType, and: BallOnFloor.floorType).begin = { arbiter in
+            arbiter.callWildcardBegin(.a)
+        }
+        try second.run(seconds: 1)
+        #expect(calledThrough)
+        // Shapes with no handler of their own go to the default handler.
+        let third = try BallOnFloor()
+        third.ballShape.collisionType = 7
+        var fallback = 0
+        third.space.defaultCollisionHandler.begin = { _ in fallback += 1; return true }
+        try third.run(seconds: 1)
+        #expect(fallback == 1)
+    }
+
+    @Test func preSolveOverridesFrictionRestitutionAndSurfaceVelocity() throws {
+        let world = try BallOnFloor(height: 5, elasticity: 0)
+        var first = true
+        world.space.collisionHandler(between: BallOnFloor.ballType, and: BallOnFloor.floorType).preSolve = { arbiter in
+            #expect(arbiter.friction == 1)
+            #expect(arbiter.restitution == 0)
+            try arbiter.setRestitution(1)
+            if first {
+                first = false
+                #expect(throws: ChipmunkError.self) { try arbiter.setFriction(-1) }
+                #expect(throws: ChipmunkError.self) { try arbiter.setSurfaceVelocity([.nan, 0]) }
+            }
+            try arbiter.setSurfaceVelocity([10, 0])
+            #expect(arbiter.surfaceVelocity == [10, 0])
+            return true
+        }
+        var highest = 0.0
+        for step in 0..<240 {
+            try world.space.step(1.0 / 120)
+            if step > 60 { highest = max(highest, world.ball.position.y) }
+        }
+        #expect(highest > 3, "restitution 1 makes it bounce back up though both shapes say 0")
+        #expect(world.ball.position.x != 0, "the surface velocity pushed it sideways")
+    }
+
+    @Test func contactPointSetsCanBeReadAndWritten() throws {
+        let world = try BallOnFloor(height: 0.9)  // starts overlapping the floor by 0.1
+        var seen: ContactPointSet?
+        var mismatch: ChipmunkError?
+        world.space.collisionHandler(between: BallOnFloor.ballType, and: BallOnFloor.floorType).preSolve = { arbiter in
+            var set = arbiter.contactPointSet
+            if seen == nil { seen = set }
+            do { try arbiter.setContactPointSet(ContactPointSet(normal: set.normal, points: [])) } catch let error as ChipmunkError { mismatch = error }
+            set[0].distance = 0  // pretend there is no overlap
+            try arbiter.setContactPointSet(set)
+            return true
+        }
+        try world.space.step(1.0 / 120)
+        let set = try #require(seen)
+        #expect(set.count == 1 && set.normal == [0, -1])
+        #expect(abs(set[0].distance - -0.1) < 1e-9)
+        #expect(abs(set[0].pointA.y - -0.1) < 1e-9 && set[0].pointB.y == 0)
+        #expect(mismatch == .contactCountMismatch(expected: 1, got: 0))
+    }
+
+    @Test func ignoreSkipsTheContactUntilSeparation() throws {
+        let world = try BallOnFloor()
+        var preSolves = 0
+        let handler = world.space.collisionHandler(between: BallOnFloor.ballType, and: BallOnFloor.floorType)
+        handler.begin = { arbiter in arbiter.ignore(); return true }
+        handler.preSolve = { _ in preSolves += 1; return true }
+        try world.run(seconds: 1)
+        #expect(preSolves == 0)
+        #expect(world.ball.position.y < -10)
+    }
+
+    @Test func changesInsideCallbacksAreDeferred() throws {
+        let world = try BallOnFloor()
+        let spawned = try Body(mass: 1, moment: 1)
+        let spawnedShape = try Circle(body: spawned, radius: 0.5)
+        try spawned.setPosition([5, 5])
+        var lockedInBegin = false
+        world.space.collisionHandler(between: BallOnFloor.ballType, and: BallOnFloor.floorType).begin = { arbiter in
+            let space = arbiter.space
+            lockedInBegin = space.isDeferringChanges
+            try space.add(spawned)
+            try space.add(spawnedShape)
+            try space.remove(world.ballShape)   // the contact that is running
+            return true
+        }
+        try world.run(seconds: 1)
+        #expect(lockedInBegin)
+        #expect(world.space.contains(spawnedShape) && !world.space.contains(world.ballShape))
+        #expect(spawned.position.y < 5, "the engine has it and moves it")
+    }
+
+    @Test func separateDuringARemovalCanChangeTheSpace() throws {
+        let world = try BallOnFloor()
+        // The engine binds each contact to a handler as it steps: create it first.
+        let handler = world.space.collisionHandler(between: BallOnFloor.ballType, and: BallOnFloor.floorType)
+        try world.run(seconds: 1)  // resting: in contact
+        let extra = try Circle(body: world.ball, radius: 0.2, offset: [0, 0.5])
+        try world.space.add(extra)
+        var removals = 0
+        handler.separate = { arbiter in
+            #expect(arbiter.isRemoval)
+            removals += 1
+            // Removing another shape from inside separate, during a removal: deferred.
+            #expect(arbiter.space.isDeferringChanges)
+            try arbiter.space.remove(extra)
+        }
+        try world.space.remove(world.ballShape)
+        #expect(removals == 1)
+        #expect(!world.space.contains(extra) && extra.space == nil)
+        try world.space.step(1.0 / 120)
+    }
+
+    @Test func errorsInHandlersComeOutOfStepAfterIt() throws {
+        struct Refused: Error {}
+        let world = try BallOnFloor()
+        world.space.collisionHandler(between: BallOnFloor.ballType, and: BallOnFloor.floorType).begin = { _ in throw Refused() }
+        var thrown = 0
+        for _ in 0..<120 {
+            do { try world.space.step(1.0 / 120) } catch is Refused { thrown += 1 }
+        }
+        #expect(thrown == 1, "begin ran once; its error came out of that step")
+        #expect(abs(world.ball.position.y - 1) < 0.2, "the contact was accepted (begin counted as true)")
+    }
+
+    @Test func anArbiterKeptPastItsCallbackTraps() async {
+        await #expect(processExitsWith: .failure) {
+            let world = try BallOnFloor()
+            var kept: Arbiter?
+            world.space.collisionHandler(between: BallOnFloor.ballType, and: BallOnFloor.floorType).begin = { arbiter in
+                kept = arbiter
+                return true
+            }
+            try world.run(seconds: 1)
+            _ = kept?.count  // "An Arbiter is valid only inside the callback that received it"
+        }
+    }
+
+    @Test func eachArbiterListsABodysContacts() throws {
+        let world = try BallOnFloor()
+        try world.run(seconds: 1)
+        var found: [Shape] = []
+        try world.ball.eachArbiter { arbiter in found.append(arbiter.shapes.1) }
+        #expect(found.count == 1 && found[0] === world.floor)
+    }
+}
