@@ -17,6 +17,9 @@ public final class Scene {
     public let space: Space
     /// Gravity changes, in time order: the book's accelerometer tilt, made headless.
     public let gravitySchedule: [GravityChange]
+    /// The time step the scene is meant to run at: 1/120 s (the book's) unless it says
+    /// otherwise; Chipmunk's demos use 1/60 or 1/180. `chipmunk-sim run` uses it by default.
+    public let timeStep: Double
     /// Simulated time so far, in seconds.
     public private(set) var time: Double = 0
     /// Steps taken so far.
@@ -26,8 +29,12 @@ public final class Scene {
     /// Creates a scene from a built space.
     ///
     /// - Throws: ``SceneError`` if a change has a negative or non-finite time or a
-    ///   non-finite gravity. Changes are applied in time order; ties keep their order.
-    public init(name: String, space: Space, gravitySchedule: [GravityChange] = []) throws(SceneError) {
+    ///   non-finite gravity, or the time step is not positive and finite. Changes are
+    ///   applied in time order; ties keep their order.
+    public init(name: String, space: Space, gravitySchedule: [GravityChange] = [], timeStep: Double = 1.0 / 120.0) throws(SceneError) {
+        guard timeStep > 0, timeStep.isFinite else {
+            throw SceneError(source: name, location: "timeStep", reason: "must be positive and finite (got \(timeStep))")
+        }
         for (index, change) in gravitySchedule.enumerated() {
             guard change.time >= 0, change.time.isFinite else {
                 throw SceneError(source: name, location: "gravitySchedule[\(index)].time", reason: "must be zero or more, and finite (got \(change.time))")
@@ -38,6 +45,7 @@ public final class Scene {
         }
         self.name = name
         self.space = space
+        self.timeStep = timeStep
         self.gravitySchedule = gravitySchedule.enumerated()
             .sorted { ($0.element.time, $0.offset) < ($1.element.time, $1.offset) }
             .map(\.element)

@@ -20,14 +20,14 @@ struct Run: ParsableCommand {
     @Argument(help: "A built-in scene name (see `chipmunk-sim list`) or a scene file (.json).")
     var scene: String
 
-    @Option(help: "Steps to simulate. Default: 10 seconds' worth.")
+    @Option(help: "Steps to simulate. Default: 10 seconds' worth at the time step.")
     var steps: Int?
 
     @Option(help: "Simulated seconds, rounded to whole steps (instead of --steps).")
     var seconds: Double?
 
-    @Option(help: "The time step, as a fraction (1/120) or a decimal (0.005).", transform: TimeStep.parse)
-    var dt: TimeStep = TimeStep(seconds: 1.0 / 120.0, text: "1/120")
+    @Option(help: ArgumentHelp("The time step, as a fraction (1/120) or a decimal (0.005). Default: the scene's own (1/120 for the book's scenes, 1/60 or 1/180 for Chipmunk's demos).", valueName: "dt"), transform: TimeStep.parse)
+    var dt: TimeStep?
 
     @Option(help: "Record every Kth step (and always the last).")
     var every: Int = 1
@@ -47,22 +47,23 @@ struct Run: ParsableCommand {
             throw ValidationError("--seconds must be positive and finite (got \(seconds))")
         }
         if every < 1 { throw ValidationError("--every must be at least 1 (got \(every))") }
-        _ = try stepCount()
+        if let dt { _ = try stepCount(dt: dt.seconds) }
     }
 
-    /// The number of steps to take.
-    func stepCount() throws -> Int {
+    /// The number of steps to take at time step `dt`.
+    func stepCount(dt: Double) throws -> Int {
         if let steps { return steps }
-        let total = (seconds ?? 10) / dt.seconds
+        let total = (seconds ?? 10) / dt
         guard total.isFinite, total >= 0.5, total < Double(Int.max / 2) else {
-            throw ValidationError("--seconds \(seconds ?? 10) at --dt \(dt.text) is not a usable number of steps")
+            throw ValidationError("--seconds \(seconds ?? 10) at a time step of \(dt) s is not a usable number of steps")
         }
         return Int(total.rounded())
     }
 
     func run() throws {
-        let totalSteps = try stepCount()
         let scene = try SceneCatalog.scene(named: self.scene)
+        let dt = self.dt?.seconds ?? scene.timeStep
+        let totalSteps = try stepCount(dt: dt)
         let fd: Int32
         if output == "-" {
             fd = STDOUT_FILENO
@@ -78,7 +79,7 @@ struct Run: ParsableCommand {
         do {
             for step in 1...totalSteps {
                 do {
-                    try scene.step(dt.seconds)
+                    try scene.step(dt)
                 } catch {
                     // Keep what was computed: write it out, then report where the run stopped.
                     try? writer.finish()

@@ -14,7 +14,7 @@ import Testing
         }
     }
 
-    @Test(arguments: SceneCatalog.builtIn.map(\.name))
+    @Test(arguments: ["crate", "crates", "crates-tilt"])
     func swiftAndFileFormsAreBitIdentical(name: String) throws {
         let fromSwift = try SceneCatalog.scene(named: name)
         let fromFile = try SceneDescription.load(contentsOf: sceneFile("\(name).json")).makeScene()

@@ -89,6 +89,24 @@ import Testing
         #expect(file.status == 0 && file.stdout == builtIn.stdout)
     }
 
+    /// The nine demos each run 1,000 steps (at their own time step) with finite output.
+    @Test(arguments: ["pyramid-stack", "pyramid-topple", "tumble", "planet", "one-way", "joints", "theo-jansen", "chains", "buoyancy"])
+    func demosRunAThousandFiniteSteps(demo: String) throws {
+        let result = try Tool.sim("run", demo, "--steps", "1000", "--every", "100")
+        #expect(result.status == 0 && result.stderr.isEmpty)
+        let data = rows(result.stdout).dropFirst()
+        #expect(Set(data.map { $0[0] }) == Set(stride(from: 100, through: 1000, by: 100).map { Substring(String($0)) }))
+        #expect(data.allSatisfy { $0.count == 8 && $0[2...].allSatisfy { Double($0)?.isFinite == true } })
+    }
+
+    @Test func scenesRunAtTheirOwnTimeStepUnlessTold() throws {
+        // planet runs at 1/60: 10 seconds is 600 steps by default.
+        let byDefault = try Tool.sim("run", "planet", "--every", "100000")
+        #expect(rows(byDefault.stdout).last?.first == "600")
+        let told = try Tool.sim("run", "planet", "--seconds", "1", "--dt", "1/120", "--every", "100000")
+        #expect(rows(told.stdout).last?.first == "120")
+    }
+
     @Test func runsAreIdenticalAcrossProcesses() throws {
         let first = try Tool.sim("run", "crates-tilt", "--steps", "1200")
         let second = try Tool.sim("run", "crates-tilt", "--steps", "1200")
@@ -99,7 +117,7 @@ import Testing
 @Suite struct CommandErrorTests {
     /// Each bad input: a non-zero exit, one line on stderr naming what was wrong, nothing on stdout.
     @Test(arguments: [
-        (["run", "cratez"], "chipmunk-sim: cratez: no built-in scene has this name, and no such file exists (built-in: crate, crates, crates-tilt)"),
+        (["run", "cratez"], "chipmunk-sim: cratez: no built-in scene has this name, and no such file exists (built-in: crate, crates, crates-tilt, pyramid-stack, pyramid-topple, tumble, planet, one-way, joints, theo-jansen, chains, buoyancy)"),
         (["run", "crates", "--dt", "0"], "chipmunk-sim: The value '0' is invalid for '--dt <dt>': expected a positive, finite fraction such as 1/120 or a decimal such as 0.005"),
         (["run", "crates", "--dt", "1/0"], "chipmunk-sim: The value '1/0' is invalid for '--dt <dt>': expected a positive, finite fraction such as 1/120 or a decimal such as 0.005"),
         (["run", "crates", "--steps", "10", "--seconds", "1"], "chipmunk-sim: give --steps or --seconds, not both"),
@@ -139,7 +157,10 @@ import Testing
     @Test func listAndHelp() throws {
         let list = try Tool.sim("list")
         #expect(list.status == 0)
-        #expect(list.stdout.split(separator: "\n").map { $0.split(separator: " ").first! } == ["crate", "crates", "crates-tilt"])
+        #expect(list.stdout.split(separator: "\n").map { $0.split(separator: " ").first! } == [
+            "crate", "crates", "crates-tilt", "pyramid-stack", "pyramid-topple", "tumble", "planet", "one-way",
+            "joints", "theo-jansen", "chains", "buoyancy",
+        ])
         let help = try Tool.sim("run", "--help")
         #expect(help.status == 0)
         #expect(help.stdout.contains("USAGE: chipmunk-sim run <scene>") && help.stdout.contains("--every"))

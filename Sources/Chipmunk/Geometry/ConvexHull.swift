@@ -4,8 +4,8 @@ internal import CChipmunk
 /// polygons (QuickHull). The corresponding C function is `cpConvexHull`.
 ///
 /// ```swift
-/// let hull = ConvexHull(of: [[0, 0], [2, 0], [1, 1], [1, 0.2], [0, 2]])
-/// hull.vertices  // [[0, 0], [2, 0], [1, 1], [0, 2]]
+/// let hull = ConvexHull(of: [[0, 0], [2, 0], [1.5, 1.5], [1, 0.2], [0, 2]])
+/// hull.vertices  // [[0, 0], [2, 0], [1.5, 1.5], [0, 2]] (the inner point is dropped)
 /// ```
 public struct ConvexHull: RandomAccessCollection, Hashable, Sendable {
     /// The hull's vertices, counter-clockwise.

@@ -23,6 +23,8 @@ public struct SceneDescription: Hashable, Sendable, Codable {
     public var name: String
     /// One line on what the scene shows.
     public var summary: String?
+    /// The time step the scene is meant to run at; 1/120 s when absent.
+    public var timeStep: Double?
     public var gravity: Vector?
     public var iterations: Int?
     public var damping: Double?
@@ -40,7 +42,7 @@ public struct SceneDescription: Hashable, Sendable, Codable {
     public init(name: String) { self.name = name }
 
     private enum CodingKeys: String, CodingKey, CaseIterable {
-        case version, name, summary, gravity, iterations, damping, collisionSlop, collisionBias,
+        case version, name, summary, timeStep, gravity, iterations, damping, collisionSlop, collisionBias,
              collisionPersistence, idleSpeedThreshold, sleepTimeThreshold, gravitySchedule, staticShapes, bodies
     }
 
@@ -53,6 +55,7 @@ public struct SceneDescription: Hashable, Sendable, Codable {
         }
         name = try c.decode(String.self, forKey: .name)
         summary = try c.decodeIfPresent(String.self, forKey: .summary)
+        timeStep = try c.decodeIfPresent(Double.self, forKey: .timeStep)
         gravity = try c.decodeIfPresent(Vector.self, forKey: .gravity)
         iterations = try c.decodeIfPresent(Int.self, forKey: .iterations)
         damping = try c.decodeIfPresent(Double.self, forKey: .damping)

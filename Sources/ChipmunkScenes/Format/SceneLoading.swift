@@ -93,7 +93,7 @@ extension SceneDescription {
             }
         }
         do {
-            return try Scene(name: name, space: space, gravitySchedule: gravitySchedule ?? [])
+            return try Scene(name: name, space: space, gravitySchedule: gravitySchedule ?? [], timeStep: timeStep ?? 1.0 / 120.0)
         } catch {
             throw SceneError(source: source, location: error.location, reason: error.reason)
         }

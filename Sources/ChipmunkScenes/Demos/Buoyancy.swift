@@ -1,0 +1,84 @@
+import Chipmunk
+import Foundation
+
+extension Demos {
+    /// The density of the water in ``buoyancy()``.
+    public static let fluidDensity = 0.00014
+    /// The drag of the water in ``buoyancy()``.
+    public static let fluidDrag = 2.0
+
+    /// Buoyancy.c: boxes dropped into a tank whose water is a sensor; the water's
+    /// preSolve clips each box at the surface and applies buoyancy and drag to the part
+    /// under it. The demo's boxes are both light (0.3 × the water's density); here the
+    /// small one is heavy (3 ×), so that one floats and the other sinks.
+    public static func buoyancy() throws -> Scene {
+        let space = Space()
+        try space.setIterations(30)
+        space.gravity = [0, -500]
+        space.sleepTimeThreshold = 0.5
+        space.collisionSlop = 0.5
+        try DemoSupport.box(space, top: true)
+        // The tank: three walls, and the water, a sensor box of collision type 1.
+        let tank = BoundingBox(left: -300, bottom: -200, right: 100, top: 0)
+        try DemoSupport.wall(space, [tank.left, tank.bottom], [tank.left, tank.top], radius: 5)
+        try DemoSupport.wall(space, [tank.right, tank.bottom], [tank.right, tank.top], radius: 5)
+        try DemoSupport.wall(space, [tank.left, tank.bottom], [tank.right, tank.bottom], radius: 5)
+        let water = try Polygon.box(body: space.staticBody, boundingBox: tank, collisionType: 1)
+        water.isSensor = true
+        try space.add(water)
+
+        func box(width: Double, height: Double, density: Double, at position: Vector) throws {
+            let mass = density * fluidDensity * width * height
+            let body = try Body(mass: mass, moment: Moment.box(mass: mass, width: width, height: height))
+            try space.add(body)
+            try body.setPosition(position)
+            try body.setVelocity([0, -100])
+            try body.setAngularVelocity(1)
+            try space.add(Polygon.box(body: body, width: width, height: height, friction: 0.8))
+        }
+        try box(width: 200, height: 50, density: 0.3, at: [-50, -100])   // floats
+        try box(width: 40, height: 80, density: 3, at: [-200, -50])      // sinks
+
+        space.collisionHandler(between: 1, and: 0).preSolve = { arbiter in
+            let (water, shape) = arbiter.shapes
+            guard let poly = shape as? Polygon else { return true }
+            let body = poly.body
+            let level = water.boundingBox.top
+            // Clip the polygon at the water's surface.
+            let corners = poly.vertices.map(body.localToWorld)
+            var clipped: [Vector] = []
+            for i in corners.indices {
+                let a = corners[(i + corners.count - 1) % corners.count], b = corners[i]
+                if a.y < level { clipped.append(a) }
+                let aLevel = a.y - level, bLevel = b.y - level
+                if aLevel * bLevel < 0 {
+                    let t = abs(aLevel) / (abs(aLevel) + abs(bLevel))
+                    clipped.append(a.interpolated(to: b, t))
+                }
+            }
+            guard clipped.count >= 3 else { return true }
+            let area = Area.polygon(vertices: clipped)
+            let displacedMass = area * fluidDensity
+            let centroid = Centroid.polygon(vertices: clipped)
+            let space = arbiter.space
+            let dt = space.currentTimeStep
+            let g = space.gravity
+            // Buoyancy.
+            try body.applyImpulse(g * (-displacedMass * dt), atWorldPoint: centroid)
+            // Linear drag.
+            let vCentroid = body.velocity(atWorldPoint: centroid)
+            let n = vCentroid.normalized
+            let rcn = (centroid - body.position).cross(n)
+            let k = 1 / body.mass + rcn * rcn / body.moment
+            let damping = area * fluidDrag * fluidDensity
+            let vCoef = exp(-damping * dt * k)
+            try body.applyImpulse((vCentroid * vCoef - vCentroid) * (1 / k), atWorldPoint: centroid)
+            // Angular drag.
+            let cog = body.localToWorld(body.centerOfGravity)
+            let wDamping = Moment.polygon(mass: fluidDrag * fluidDensity * area, vertices: clipped, offset: -cog)
+            try body.setAngularVelocity(body.angularVelocity * exp(-wDamping * dt / body.moment))
+            return true
+        }
+        return try Scene(name: "buoyancy", space: space, timeStep: 1.0 / 180)
+    }
+}

@@ -1,0 +1,30 @@
+import Chipmunk
+
+/// Shared pieces of the ports of Chipmunk's demos (the C sources Debian ships under
+/// `/usr/share/doc/libchipmunk-dev/examples/`).
+enum DemoSupport {
+    /// The demos keep walls from being grabbed by the mouse with this filter: every
+    /// category but bit 31. Headless it changes nothing, but keeps the ports faithful.
+    static let notGrabbable: ShapeFilter = {
+        let grabbable = ShapeFilter.Categories(rawValue: 1 << 31)
+        return ShapeFilter(group: 0, categories: ShapeFilter.Categories.all.subtracting(grabbable),
+                           mask: ShapeFilter.Categories.all.subtracting(grabbable))
+    }()
+
+    /// A static wall segment as the demos make them: elasticity 1, friction 1.
+    @discardableResult
+    static func wall(_ space: Space, _ a: Vector, _ b: Vector, radius: Double = 0) throws -> Segment {
+        let shape = try Segment(body: space.staticBody, from: a, to: b, radius: radius, friction: 1, elasticity: 1)
+        shape.filter = notGrabbable
+        try space.add(shape)
+        return shape
+    }
+
+    /// The demos' 640 × 480 box: left, right and bottom walls (and the top one if asked).
+    static func box(_ space: Space, top: Bool = false) throws {
+        try wall(space, [-320, -240], [-320, 240])
+        try wall(space, [320, -240], [320, 240])
+        try wall(space, [-320, -240], [320, -240])
+        if top { try wall(space, [-320, 240], [320, 240]) }
+    }
+}
