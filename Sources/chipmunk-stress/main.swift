@@ -57,6 +57,41 @@ while created < target {
     for _ in 0..<5 { try space.step(1.0 / 60) }
     driver.velocityUpdate = nil
 
+    // Handlers, constraints, queries and post-step callbacks, all of which hold
+    // closures and C callbacks that must neither leak nor outlive their space.
+    let handler = space.collisionHandler(between: 1, and: 2)
+    var contacts = 0
+    handler.begin = { _ in contacts += 1; return true }
+    handler.postSolve = { arbiter in _ = arbiter.totalImpulse }
+    handler.separate = { arbiter in
+        if arbiter.isRemoval, let extra = pendingAdds.last { _ = extra }
+    }
+    for (_, shape) in balls.suffix(10) { shape.collisionType = 1 }
+    floor.collisionType = 2
+    let anchor = balls[21].0, swinger = balls[22].0
+    let pin = try PinJoint(anchor, swinger, anchorA: .zero, anchorB: .zero)
+    let spring = try DampedSpring(anchor, swinger, anchorA: .zero, anchorB: .zero, restLength: 3, stiffness: 10, damping: 1)
+    spring.forceFunction = { spring, distance in (spring.restLength - distance) * spring.stiffness }
+    let motor = try SimpleMotor(space.staticBody, balls[23].0, rate: 1)
+    motor.postSolve = { joint in
+        if joint.impulse > 1e9 { try joint.space?.remove(joint) }
+    }
+    try space.add(pin)
+    try space.add(spring)
+    try space.add(motor)
+    created += 3
+    space.addPostStepCallback(forKey: "tidy") { space in
+        if space.contains(pin) { try space.remove(pin) }
+    }
+    for _ in 0..<3 { try space.step(1.0 / 60) }
+    _ = try space.pointQuery([0, 2], maxDistance: 5)
+    _ = try space.segmentQuery(from: [-40, 3], to: [40, 3])
+    _ = try space.boundingBoxQuery(BoundingBox(left: -40, bottom: 0, right: 40, top: 10))
+    _ = space.shapeQuery(balls[24].1)
+    try balls[25].0.eachArbiter { arbiter in _ = arbiter.contactPointSet }
+    if round % 3 == 0 { try space.remove(spring) }   // some removed, some dropped with the space
+    _ = contacts
+
     // Objects misused: every refusal must leave nothing behind.
     _ = try? Body(mass: -1, moment: 1)
     _ = try? Circle(body: driver, radius: .nan)
