@@ -73,6 +73,7 @@ public struct GravityChange: Hashable, Sendable, Codable {
     /// The new gravity.
     public var gravity: Vector
 
+    /// Creates a change of gravity at `time`.
     public init(time: Double, gravity: Vector) {
         self.time = time
         self.gravity = gravity

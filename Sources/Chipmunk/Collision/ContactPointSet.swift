@@ -9,6 +9,7 @@ public struct ContactPoint: Hashable, Sendable {
     /// The signed distance between them: negative when the shapes overlap.
     public var distance: Double
 
+    /// Creates a contact point.
     public init(pointA: Vector, pointB: Vector, distance: Double) {
         self.pointA = pointA
         self.pointB = pointB
@@ -41,7 +42,9 @@ public struct ContactPointSet: RandomAccessCollection, Hashable, Sendable {
         count = points.count
     }
 
+    /// The first index, 0.
     public var startIndex: Int { 0 }
+    /// One past the last index: ``count``.
     public var endIndex: Int { count }
 
     /// The point at `index`; setting one changes the contact when written back with

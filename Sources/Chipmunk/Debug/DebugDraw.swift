@@ -2,7 +2,9 @@ internal import CChipmunk
 
 /// An RGBA colour, each channel 0 to 1. The corresponding C type is `cpSpaceDebugColor`.
 public struct DebugColor: Hashable, Sendable {
+    /// The channels, 0 to 1.
     public var red: Float, green: Float, blue: Float, alpha: Float
+    /// Creates a colour, opaque unless `alpha` says otherwise.
     public init(red: Float, green: Float, blue: Float, alpha: Float = 1) {
         self.red = red; self.green = green; self.blue = blue; self.alpha = alpha
     }
@@ -19,26 +21,38 @@ public struct DebugColor: Hashable, Sendable {
 /// ``fillColor(for:)`` has a default: the engine demos' scheme (sensors pale, sleeping
 /// bodies grey, static bodies dark, dynamic bodies a colour from the shape's hash).
 public protocol DebugDrawer {
+    /// Draws a circle shape; `angle` is its body's rotation, for drawing a radius line.
     mutating func drawCircle(center: Vector, angle: Double, radius: Double, outline: DebugColor, fill: DebugColor)
+    /// Draws a thin line: a constraint, or a spring.
     mutating func drawSegment(from a: Vector, to b: Vector, color: DebugColor)
+    /// Draws a segment shape with rounded ends of `radius`.
     mutating func drawFatSegment(from a: Vector, to b: Vector, radius: Double, outline: DebugColor, fill: DebugColor)
+    /// Draws a polygon shape, its corners rounded by `radius`.
     mutating func drawPolygon(_ vertices: [Vector], radius: Double, outline: DebugColor, fill: DebugColor)
+    /// Draws a dot: a contact point, or a constraint's anchor.
     mutating func drawDot(size: Double, at point: Vector, color: DebugColor)
     /// The fill colour of a shape.
     func fillColor(for shape: Shape) -> DebugColor
 }
 
 extension DebugDrawer {
+    /// The default: ``Shape/debugFillColor``, the engine demos' scheme.
     public func fillColor(for shape: Shape) -> DebugColor { shape.debugFillColor }
 }
 
 /// What ``Space/debugDraw(_:options:)`` draws. The corresponding C type is `cpSpaceDebugDrawFlags`.
 public struct DebugDrawOptions: OptionSet, Hashable, Sendable {
+    /// The `cpSpaceDebugDrawFlags` bits.
     public var rawValue: UInt32
+    /// Creates options from their bits.
     public init(rawValue: UInt32) { self.rawValue = rawValue }
+    /// Draw shapes.
     public static let shapes = DebugDrawOptions(rawValue: CP_SPACE_DEBUG_DRAW_SHAPES.rawValue)
+    /// Draw constraints.
     public static let constraints = DebugDrawOptions(rawValue: CP_SPACE_DEBUG_DRAW_CONSTRAINTS.rawValue)
+    /// Draw contact points.
     public static let collisionPoints = DebugDrawOptions(rawValue: CP_SPACE_DEBUG_DRAW_COLLISION_POINTS.rawValue)
+    /// Draw everything.
     public static let all: DebugDrawOptions = [.shapes, .constraints, .collisionPoints]
 }
 

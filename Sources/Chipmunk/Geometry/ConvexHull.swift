@@ -38,7 +38,10 @@ public struct ConvexHull: RandomAccessCollection, Hashable, Sendable {
         firstIndex = Int(first)
     }
 
+    /// The first index, 0.
     public var startIndex: Int { vertices.startIndex }
+    /// One past the last vertex.
     public var endIndex: Int { vertices.endIndex }
+    /// The vertex at `index`.
     public subscript(index: Int) -> Vector { vertices[index] }
 }

@@ -7,6 +7,7 @@ public struct Polyline: Hashable, Sendable {
     /// The points in order.
     public var points: [Vector]
 
+    /// Creates a polyline; repeat the first point at the end to close it.
     public init(_ points: [Vector]) { self.points = points }
 
     /// Whether the first and last points are the same. The corresponding C function is `cpPolylineIsClosed`.

@@ -2,6 +2,7 @@ internal import CChipmunk
 
 /// An axis-aligned bounding box. The corresponding C type is `cpBB`.
 public struct BoundingBox: Hashable, Sendable, Codable {
+    /// The box's edges: the smallest and largest x, the smallest and largest y.
     public var left: Double, bottom: Double, right: Double, top: Double
 
     /// Creates a box from its four edges.
@@ -20,7 +21,9 @@ public struct BoundingBox: Hashable, Sendable, Codable {
         self.init(center: center, halfWidth: radius, halfHeight: radius)
     }
 
+    /// The width, `right - left`.
     public var width: Double { right - left }
+    /// The height, `top - bottom`.
     public var height: Double { top - bottom }
     /// The centre point. The corresponding C function is `cpBBCenter`.
     public var center: Vector { Vector(x: left, y: bottom).interpolated(to: Vector(x: right, y: top), 0.5) }

@@ -5,6 +5,7 @@ internal import CChipmunk
 /// Used to place polygon vertices: `Transform.translation([-50, -50])` shifts a shape
 /// the way Chipmunk 6's polygon offset did. The corresponding C type is `cpTransform`.
 public struct Transform: Hashable, Sendable, Codable {
+    /// The matrix `[a c tx; b d ty]`: a point (x, y) maps to (a·x + c·y + tx, b·x + d·y + ty).
     public var a: Double, b: Double, c: Double, d: Double, tx: Double, ty: Double
 
     /// Creates a transform from its six matrix entries.

@@ -88,14 +88,23 @@ public struct Vector: Hashable, Sendable {
         self * (1.0 - t) + other * t
     }
 
+    /// Component-wise sum. The corresponding C function is `cpvadd`.
     @inlinable public static func + (a: Vector, b: Vector) -> Vector { Vector(x: a.x + b.x, y: a.y + b.y) }
+    /// Component-wise difference. The corresponding C function is `cpvsub`.
     @inlinable public static func - (a: Vector, b: Vector) -> Vector { Vector(x: a.x - b.x, y: a.y - b.y) }
+    /// The opposite vector. The corresponding C function is `cpvneg`.
     @inlinable public static prefix func - (a: Vector) -> Vector { Vector(x: -a.x, y: -a.y) }
+    /// Scales the vector. The corresponding C function is `cpvmult`.
     @inlinable public static func * (a: Vector, s: Double) -> Vector { Vector(x: a.x * s, y: a.y * s) }
+    /// Scales the vector. The corresponding C function is `cpvmult`.
     @inlinable public static func * (s: Double, a: Vector) -> Vector { a * s }
+    /// Divides each component by `s`.
     @inlinable public static func / (a: Vector, s: Double) -> Vector { Vector(x: a.x / s, y: a.y / s) }
+    /// Adds `b` to `a`.
     @inlinable public static func += (a: inout Vector, b: Vector) { a = a + b }
+    /// Subtracts `b` from `a`.
     @inlinable public static func -= (a: inout Vector, b: Vector) { a = a - b }
+    /// Scales `a` by `s`.
     @inlinable public static func *= (a: inout Vector, s: Double) { a = a * s }
 }
 

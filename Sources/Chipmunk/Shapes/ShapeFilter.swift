@@ -13,7 +13,9 @@ internal import CChipmunk
 public struct ShapeFilter: Hashable, Sendable {
     /// A set of up to 32 user-defined categories. The corresponding C type is `cpBitmask`.
     public struct Categories: OptionSet, Hashable, Sendable {
+        /// One bit per category.
         public var rawValue: UInt32
+        /// Creates a set from its bits.
         public init(rawValue: UInt32) { self.rawValue = rawValue }
         /// Every category. The corresponding C constant is `CP_ALL_CATEGORIES`.
         public static let all = Categories(rawValue: CChipmunkAllCategories())
@@ -31,6 +33,7 @@ public struct ShapeFilter: Hashable, Sendable {
     /// The categories this shape collides with.
     public var mask: Categories
 
+    /// Creates a filter; the defaults are the engine's: no group, all categories, all mask bits.
     public init(group: UInt = 0, categories: Categories = .all, mask: Categories = .all) {
         self.group = group
         self.categories = categories

@@ -5,8 +5,11 @@ import Foundation
 public enum SceneCatalog {
     /// A scene that can be built by name.
     public struct Entry: Sendable {
+        /// The name `chipmunk-sim run` takes.
         public let name: String
+        /// One line on what the scene shows.
         public let summary: String
+        /// Builds a new copy of the scene.
         public let make: @Sendable () throws -> Scene
     }
 

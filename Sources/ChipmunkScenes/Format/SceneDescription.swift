@@ -20,25 +20,36 @@ import Chipmunk
 public struct SceneDescription: Hashable, Sendable, Codable {
     /// The format version; 1, the only one so far, when absent.
     public var version: Int?
+    /// The scene's name.
     public var name: String
     /// One line on what the scene shows.
     public var summary: String?
     /// The time step the scene is meant to run at; 1/120 s when absent.
     public var timeStep: Double?
+    /// Gravity; `[0, 0]` when absent.
     public var gravity: Vector?
+    /// Solver iterations; 10 when absent.
     public var iterations: Int?
+    /// The fraction of velocity kept per second; 1 when absent.
     public var damping: Double?
+    /// The overlap allowed; 0.1 when absent.
     public var collisionSlop: Double?
+    /// The overlap left after one second; the engine's default when absent.
     public var collisionBias: Double?
+    /// Steps contact data is kept; 3 when absent.
     public var collisionPersistence: UInt?
+    /// The speed below which a body is idle; 0 (from gravity) when absent.
     public var idleSpeedThreshold: Double?
     /// Absent means infinity: sleeping off, the engine's default.
     public var sleepTimeThreshold: Double?
+    /// Gravity changes over simulated time.
     public var gravitySchedule: [GravityChange]?
     /// Shapes on the space's static body, created first.
     public var staticShapes: [ShapeDescription]?
+    /// The bodies, each added before its shapes.
     public var bodies: [BodyDescription]?
 
+    /// An empty scene named `name`.
     public init(name: String) { self.name = name }
 
     private enum CodingKeys: String, CodingKey, CaseIterable {
@@ -78,14 +89,21 @@ public struct BodyDescription: Hashable, Sendable, Codable {
     public var mass: Double?
     /// Required for a dynamic body: a number, or the moment of a shape for `mass`.
     public var moment: MomentDescription?
+    /// The body's position; the origin when absent.
     public var position: Vector?
+    /// The starting velocity; zero when absent.
     public var velocity: Vector?
+    /// The starting angle in radians; 0 when absent.
     public var angle: Double?
+    /// The starting angular velocity; 0 when absent.
     public var angularVelocity: Double?
+    /// The body's shapes, added right after it.
     public var shapes: [ShapeDescription]?
 
+    /// A body's kind as a scene file spells it.
     public enum Kind: String, Hashable, Sendable, Codable { case dynamic, kinematic, `static` }
 
+    /// Creates a body description.
     public init(kind: Kind? = nil, mass: Double? = nil, moment: MomentDescription? = nil, position: Vector? = nil, shapes: [ShapeDescription]? = nil) {
         self.kind = kind; self.mass = mass; self.moment = moment; self.position = position; self.shapes = shapes
     }
@@ -111,10 +129,15 @@ public struct BodyDescription: Hashable, Sendable, Codable {
 /// A moment of inertia: a number, or computed for the body's mass from a shape,
 /// such as `{"box": {"width": 100, "height": 100}}`.
 public enum MomentDescription: Hashable, Sendable, Codable {
+    /// The moment itself.
     case value(Double)
+    /// The moment of a solid box: `{"box": {"width": w, "height": h}}`.
     case box(width: Double, height: Double)
+    /// The moment of a circle or ring: `{"circle": {"innerRadius": r1, "outerRadius": r2, "offset": [x, y]}}`.
     case circle(innerRadius: Double, outerRadius: Double, offset: Vector)
+    /// The moment of a segment: `{"segment": {"from": [x, y], "to": [x, y], "radius": r}}`.
     case segment(from: Vector, to: Vector, radius: Double)
+    /// The moment of a polygon: `{"polygon": {"vertices": [...], "offset": [x, y], "radius": r}}`.
     case polygon(vertices: [Vector], offset: Vector, radius: Double)
 
     private enum Kind: String, CodingKey, CaseIterable { case box, circle, segment, polygon }
@@ -197,19 +220,28 @@ public enum MomentDescription: Hashable, Sendable, Codable {
 /// A shape: `{"type": "circle" | "segment" | "polygon" | "box", ...}` with the fields of its type,
 /// and optional `friction`, `elasticity` and `collisionType` (default 0).
 public struct ShapeDescription: Hashable, Sendable, Codable {
+    /// The shape's type and the fields of that type.
     public enum Geometry: Hashable, Sendable {
+        /// A circle centred at `offset` in body coordinates.
         case circle(radius: Double, offset: Vector)
+        /// A segment with rounded ends.
         case segment(from: Vector, to: Vector, radius: Double)
         /// `transform` places the vertices; the file gives it as `offset` (a translation) or `transform`.
         case polygon(vertices: [Vector], transform: Transform, radius: Double)
+        /// A box centred on the body.
         case box(width: Double, height: Double, radius: Double)
     }
 
+    /// What kind of shape, and its size and place.
     public var geometry: Geometry
+    /// Friction; 0 when absent.
     public var friction: Double?
+    /// Elasticity; 0 when absent.
     public var elasticity: Double?
+    /// Collision type; 0 when absent.
     public var collisionType: UInt?
 
+    /// Creates a shape description.
     public init(_ geometry: Geometry, friction: Double? = nil, elasticity: Double? = nil, collisionType: UInt? = nil) {
         self.geometry = geometry; self.friction = friction; self.elasticity = elasticity; self.collisionType = collisionType
     }

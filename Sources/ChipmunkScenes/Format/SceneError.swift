@@ -9,12 +9,14 @@ public struct SceneError: Error, Hashable, Sendable, CustomStringConvertible {
     /// What was wrong.
     public var reason: String
 
+    /// Creates an error.
     public init(source: String, location: String = "", reason: String) {
         self.source = source
         self.location = location
         self.reason = reason
     }
 
+    /// `source: location: reason`, on one line.
     public var description: String {
         location.isEmpty ? "\(source): \(reason)" : "\(source): \(location): \(reason)"
     }

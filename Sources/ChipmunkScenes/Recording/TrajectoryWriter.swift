@@ -20,6 +20,7 @@ public enum TrajectoryFormat: String, CaseIterable, Sendable {
 /// Output is buffered and written in 64 KiB chunks; call ``finish()`` at the end, and it
 /// is also safe to call after an error, so that what was computed is not lost.
 public struct TrajectoryWriter {
+    /// The output format.
     public let format: TrajectoryFormat
     private let fd: Int32
     private var buffer = ""
@@ -84,7 +85,9 @@ public struct TrajectoryWriter {
 
     /// Output could not be written (a full disk, a closed pipe).
     public struct WriteError: Error, CustomStringConvertible {
+        /// What the system said, such as "No space left on device".
         public var reason: String
+        /// One line: `cannot write the output: reason`.
         public var description: String { "cannot write the output: \(reason)" }
     }
 }
