@@ -7,6 +7,8 @@ let package = Package(
         .library(name: "Chipmunk", targets: ["Chipmunk"]),
         .library(name: "ChipmunkScenes", targets: ["ChipmunkScenes"]),
         .executable(name: "chipmunk-sim", targets: ["chipmunk-sim"]),
+        // Preloaded by scripts/bench.sh to count heap allocations in Swift and C runs alike.
+        .library(name: "chipmunk-malloc-counter", type: .dynamic, targets: ["ChipmunkMallocCounter"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -38,6 +40,14 @@ let package = Package(
             linkerSettings: [.linkedLibrary("chipmunk"), .linkedLibrary("m")]
         ),
 
+        // The benchmark worlds written against the raw C API, for scripts/bench.sh.
+        .executableTarget(
+            name: "chipmunk-bench-c",
+            dependencies: ["CChipmunk"],
+            linkerSettings: [.linkedLibrary("chipmunk"), .linkedLibrary("m")]
+        ),
+        .target(name: "ChipmunkMallocCounter", linkerSettings: [.linkedLibrary("dl")]),
+
         // Creates and removes many objects; run under valgrind by scripts/leaks.sh.
         .executableTarget(name: "chipmunk-stress", dependencies: ["Chipmunk"]),
 
@@ -45,7 +55,7 @@ let package = Package(
         .testTarget(name: "ChipmunkScenesTests", dependencies: ["ChipmunkScenes", "Chipmunk"]),
         .testTarget(
             name: "ChipmunkSimTests",
-            dependencies: ["chipmunk-sim", "chipmunk-reference"]
+            dependencies: ["chipmunk-sim", "chipmunk-reference", "chipmunk-bench-c"]
         ),
     ],
     swiftLanguageModes: [.v6]

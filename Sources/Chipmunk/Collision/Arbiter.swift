@@ -1,12 +1,5 @@
 internal import CChipmunk
 
-/// Decides whether an ``Arbiter`` may still be used: the space bumps `epoch` when its
-/// outermost callback returns, and forgets itself when it is dropped.
-final class ArbiterGate {
-    var epoch: UInt64 = 0
-    unowned(unsafe) var space: Space?
-}
-
 /// A contact between two shapes, as a collision handler sees it.
 ///
 /// An arbiter is valid only inside the callback that received it (or, for
@@ -21,13 +14,13 @@ final class ArbiterGate {
 /// ```
 public struct Arbiter {
     private let raw: UnsafeMutablePointer<cpArbiter>
-    private let gate: ArbiterGate
+    private let gate: CallbackState
     private let epoch: UInt64
 
-    init(_ handle: UnsafeMutablePointer<cpArbiter>, space: Space) {
+    init(_ handle: UnsafeMutablePointer<cpArbiter>, state: CallbackState) {
         raw = handle
-        gate = space.arbiterGate
-        epoch = gate.epoch
+        gate = state
+        epoch = state.epoch
     }
 
     /// The C arbiter, after checking that this value is still inside its callback.

@@ -104,8 +104,8 @@ public class Constraint {
 
     /// Runs a closure as an engine callback of this constraint's space.
     func callback<Result>(orOnError fallback: Result, _ body: (Constraint) throws -> Result) -> Result {
-        guard let space, !space.isTearingDown else { return fallback }
-        return space.runCallback(orOnError: fallback) { try body(self) }
+        guard let state = engineSpace?.callbacks, !state.isTearingDown else { return fallback }
+        return state.run(orOnError: fallback) { try body(self) }
     }
 
     @inline(__always)

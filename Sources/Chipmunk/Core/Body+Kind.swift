@@ -112,7 +112,7 @@ extension Body {
             withUnsafeMutablePointer(to: &context) { pointer in
                 cpBodyEachArbiter(handle, { _, arbiter, data in
                     let (space, body) = data!.assumingMemoryBound(to: (Space, (Arbiter) throws -> Void).self).pointee
-                    let arbiter = Arbiter(arbiter!, space: space)
+                    let arbiter = Arbiter(arbiter!, state: space.callbacks)
                     space.runCallback(orOnError: ()) { try body(arbiter) }
                 }, pointer)
             }

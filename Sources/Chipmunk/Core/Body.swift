@@ -243,8 +243,8 @@ public final class Body {
             } else {
                 cpBodySetVelocityUpdateFunc(handle) { body, gravity, damping, dt in
                     let this = Body.from(body!)
-                    guard let space = this.space, !space.isTearingDown else { return }
-                    space.runCallback(orOnError: ()) { try this.velocityUpdate?(this, Vector(gravity), damping, dt) }
+                    guard let state = this.engineSpace?.callbacks, !state.isTearingDown else { return }
+                    state.run(orOnError: ()) { try this.velocityUpdate?(this, Vector(gravity), damping, dt) }
                 }
             }
         }
@@ -260,8 +260,8 @@ public final class Body {
             } else {
                 cpBodySetPositionUpdateFunc(handle) { body, dt in
                     let this = Body.from(body!)
-                    guard let space = this.space, !space.isTearingDown else { return }
-                    space.runCallback(orOnError: ()) { try this.positionUpdate?(this, dt) }
+                    guard let state = this.engineSpace?.callbacks, !state.isTearingDown else { return }
+                    state.run(orOnError: ()) { try this.positionUpdate?(this, dt) }
                 }
             }
         }

@@ -46,15 +46,10 @@ public final class Space {
         case addConstraint(Constraint), removeConstraint(Constraint), reindex(Body)
     }
 
-    /// How many Swift callbacks are running inside engine calls right now.
-    private var callbackDepth = 0
-    /// The first error thrown by a callback since the last public call returned.
-    private var callbackError: (any Error)?
-    /// Validity of ``Arbiter`` values: bumped after every callback, so an arbiter kept
-    /// past its callback is recognised.
-    let arbiterGate = ArbiterGate()
+    /// Callback nesting, errors, arbiter validity and teardown, shared with the callbacks.
+    let callbacks: CallbackState
     /// Set while the space is being dropped: callbacks must not run then.
-    var isTearingDown = false
+    var isTearingDown: Bool { callbacks.isTearingDown }
     /// Whether something may have changed a dynamic body's mass since the last step.
     var massMayHaveChanged = false
 
@@ -69,9 +64,10 @@ public final class Space {
     public init() {
         storage = SpaceStorage(hasty: false)
         handle = storage.handle
+        callbacks = storage.callbacks
         staticBody = Body(staticBodyOf: storage)
         staticBody.space = self
-        arbiterGate.space = self
+        callbacks.space = self
     }
 
     /// Creates a space that runs the engine's threaded solver (`cpHastySpace`) on
@@ -91,16 +87,17 @@ public final class Space {
         storage = SpaceStorage(hasty: true)
         handle = storage.handle
         cpHastySpaceSetThreads(handle, UInt(threads))
+        callbacks = storage.callbacks
         staticBody = Body(staticBodyOf: storage)
         staticBody.space = self
-        arbiterGate.space = self
+        callbacks.space = self
     }
 
     deinit {
         // Callbacks must not run from here on: separate handlers fire when shapes are
         // removed, and might see objects that are already gone.
-        isTearingDown = true
-        arbiterGate.space = nil
+        callbacks.isTearingDown = true
+        callbacks.space = nil
         // Objects that outlive the space are taken out of the C space, so they point at no
         // freed memory and can join another space. The rest die with it: their C objects
         // go to the storage, which frees them after the C space. Constraints and shapes
@@ -216,7 +213,7 @@ public final class Space {
     public var threads: Int { storage.isHasty ? Int(cpHastySpaceGetThreads(handle)) : 0 }
 
     /// Whether adds and removes are deferred right now (see the type's documentation).
-    public var isDeferringChanges: Bool { callbackDepth > 0 || isLocked }
+    public var isDeferringChanges: Bool { callbacks.depth > 0 || isLocked }
 
     // MARK: Bodies
 
@@ -422,28 +419,17 @@ public final class Space {
 
     // MARK: Callbacks and deferred changes
 
-    /// Runs Swift code called back from the engine: changes it makes are deferred, an
-    /// error it throws is kept for the caller, and arbiters given to it expire after it.
+    /// Runs Swift code called back from the engine (see ``CallbackState/run(orOnError:_:)``).
     @inline(__always)
     func runCallback<Result>(orOnError fallback: Result, _ body: () throws -> Result) -> Result {
-        callbackDepth += 1
-        defer {
-            callbackDepth -= 1
-            arbiterGate.epoch &+= 1
-        }
-        do { return try body() } catch {
-            recordCallbackError(error)
-            return fallback
-        }
+        callbacks.run(orOnError: fallback, body)
     }
 
-    func recordCallbackError(_ error: any Error) {
-        if callbackError == nil { callbackError = error }
-    }
+    func recordCallbackError(_ error: any Error) { callbacks.record(error) }
 
     func rethrowCallbackError() throws {
-        if let error = callbackError {
-            callbackError = nil
+        if let error = callbacks.error {
+            callbacks.error = nil
             throw error
         }
     }
@@ -476,9 +462,10 @@ public final class Space {
     private func detach(_ body: Body) { cpSpaceRemoveBody(handle, body.handle); body.engineSpace = nil }
     private func attach(_ shape: Shape) { cpSpaceAddShape(handle, shape.handle); shape.engineSpace = storage }
     private func detach(_ shape: Shape) {
-        callbackDepth += 1
+        // A removal runs `separate` handlers; changes they make must wait.
+        callbacks.depth += 1
         cpSpaceRemoveShape(handle, shape.handle)
-        callbackDepth -= 1
+        callbacks.depth -= 1
         shape.engineSpace = nil
     }
     private func attach(_ constraint: Constraint) {

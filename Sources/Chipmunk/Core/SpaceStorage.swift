@@ -12,6 +12,9 @@ final class SpaceStorage {
     let handle: UnsafeMutablePointer<cpSpace>
     /// Whether this is a `cpHastySpace` (the threaded solver).
     let isHasty: Bool
+    /// The state the space's callbacks share; reached from bodies, shapes and constraints
+    /// through their ``Body/engineSpace``, without touching the ``Space``.
+    let callbacks = CallbackState()
     private var orphanShapes: [UnsafeMutablePointer<cpShape>] = []
     private var orphanBodies: [UnsafeMutablePointer<cpBody>] = []
     private var orphanConstraints: [UnsafeMutablePointer<cpConstraint>] = []

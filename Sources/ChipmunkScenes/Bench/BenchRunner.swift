@@ -1,0 +1,165 @@
+import Chipmunk
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// What a benchmark run does besides stepping.
+public enum BenchMode: String, CaseIterable, Sendable {
+    /// Step only.
+    case plain
+    /// After every step, read the position and angle of every dynamic body.
+    case reads
+    /// A default collision handler whose `begin` and `preSolve` count calls and accept.
+    case callbacks
+    /// Every 8 steps, 100 extra bodies are added, or the ones added 8 steps before removed.
+    case churn
+}
+
+/// One timed run of a benchmark world.
+public struct BenchResult: Sendable {
+    /// Wall time of the timed steps, in seconds.
+    public var seconds: Double
+    /// Steps taken.
+    public var steps: Int
+    /// Dynamic bodies in the world at the start.
+    public var bodies: Int
+    /// FNV-1a 64 of the final state (see ``BenchRunner/stateHash(of:)``).
+    public var hash: UInt64
+    /// Calls to the collision closures (`callbacks` mode).
+    public var callbacks: Int
+    /// The sum of everything read (`reads` mode), so the reads cannot be optimised away.
+    public var readSum: Double
+    /// Wall time spent in the reads alone (`reads` mode), in seconds: timed around each
+    /// step's read loop, so that the cost per read is not a difference of two noisy totals.
+    public var readSeconds: Double
+    /// Heap allocations during the timed steps, when a malloc counter is preloaded
+    /// (`scripts/bench.sh` preloads `libchipmunk-malloc-counter.so`); `nil` otherwise.
+    public var allocations: UInt64?
+
+    /// Milliseconds per step.
+    public var millisecondsPerStep: Double { seconds * 1000 / Double(steps) }
+}
+
+/// Builds benchmark worlds and times them; `chipmunk-sim bench` is its command line.
+public enum BenchRunner {
+    /// Builds `scene` and times `steps` steps in `mode`. `threads` 2 uses the engine's
+    /// threaded solver (not deterministic); 1 the plain one.
+    public static func run(_ scene: BenchScene, mode: BenchMode, steps: Int, threads: Int = 1) throws -> BenchResult {
+        let space = threads > 1 ? try Space(threads: threads) : Space()
+        let bodies = try scene.build(in: space)
+        // The count lives in a class, not a captured `var`: Swift checks exclusive access
+        // to a captured var that an escaping closure mutates on every call, which would
+        // add Swift's own cost, not the binding's, to the per-callback figure (the C twin
+        // increments a static).
+        let calls = CallCounter()
+        if mode == .callbacks {
+            let handler = space.defaultCollisionHandler
+            handler.begin = { _ in calls.value += 1; return true }
+            handler.preSolve = { _ in calls.value += 1; return true }
+        }
+        let counter = MallocCounter.shared
+        let allocationsBefore = counter?.count()
+        let start = monotonicSeconds()
+        let loop = try benchmarkLoop(space: space, scene: scene, mode: mode, steps: steps)
+        let seconds = monotonicSeconds() - start
+        let allocations = allocationsBefore.flatMap { before in counter?.count().map { $0 - before } }
+        return BenchResult(seconds: seconds, steps: steps, bodies: bodies.count, hash: stateHash(of: space),
+                           callbacks: calls.value, readSum: loop.sum, readSeconds: loop.readSeconds, allocations: allocations)
+    }
+
+    /// The timed loop, kept out of line so that callgrind can count it alone
+    /// (`--toggle-collect=*benchmarkLoop*`); `benchmark_loop` is its C twin.
+    @inline(never)
+    static func benchmarkLoop(space: Space, scene: BenchScene, mode: BenchMode, steps: Int) throws -> (sum: Double, readSeconds: Double) {
+        let dt = scene.timeStep
+        var sum = 0.0, readSeconds = 0.0
+        switch mode {
+        case .plain, .callbacks:
+            for _ in 0..<steps { try space.step(dt) }
+        case .reads:
+            let bodies = space.bodies
+            for _ in 0..<steps {
+                try space.step(dt)
+                let readStart = monotonicSeconds()
+                for body in bodies {
+                    let p = body.position
+                    sum += p.x + p.y + body.angle
+                }
+                readSeconds += monotonicSeconds() - readStart
+            }
+        case .churn:
+            var extras: [(Body, Shape)] = []
+            extras.reserveCapacity(100)
+            for step in 1...max(steps, 1) {
+                if step % 8 == 0 {
+                    if extras.isEmpty {
+                        for j in 0..<100 {
+                            let body = try Body(mass: 1, moment: Moment.circle(mass: 1, outerRadius: 0.15))
+                            try body.setPosition([-20 + 0.4 * Double(j), scene.churnHeight])
+                            try space.add(body)
+                            let shape = try Circle(body: body, radius: 0.15, friction: 0.6)
+                            try space.add(shape)
+                            extras.append((body, shape))
+                        }
+                    } else {
+                        for (body, shape) in extras {
+                            try space.remove(shape)
+                            try space.remove(body)
+                        }
+                        extras.removeAll(keepingCapacity: true)
+                    }
+                }
+                try space.step(dt)
+            }
+        }
+        return (sum, readSeconds)
+    }
+
+    /// FNV-1a 64 (offset basis 0xcbf29ce484222325, prime 0x100000001b3) over the
+    /// little-endian bytes of x, y and angle of every dynamic body, in creation order.
+    public static func stateHash(of space: Space) -> UInt64 {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for body in space.bodies where body.kind == .dynamic {
+            let p = body.position
+            for value in [p.x, p.y, body.angle] {
+                var bits = value.bitPattern.littleEndian
+                for _ in 0..<8 {
+                    hash ^= bits & 0xFF
+                    hash = hash &* 0x100_0000_01b3
+                    bits >>= 8
+                }
+            }
+        }
+        return hash
+    }
+
+    /// The hash as 16 lowercase hex digits.
+    public static func hex(_ hash: UInt64) -> String {
+        let digits = String(hash, radix: 16)
+        return String(repeating: "0", count: 16 - digits.count) + digits
+    }
+
+    static func monotonicSeconds() -> Double {
+        var ts = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &ts)
+        return Double(ts.tv_sec) + Double(ts.tv_nsec) * 1e-9
+    }
+}
+
+/// A call count that closures can bump without exclusivity checks (one thread only).
+final class CallCounter {
+    @exclusivity(unchecked) var value = 0
+}
+
+/// Reads the allocation count of `libchipmunk-malloc-counter.so` when it is preloaded
+/// (`LD_PRELOAD`); the same library counts for the C benchmark, so both are measured alike.
+struct MallocCounter: Sendable {
+    private let function: @convention(c) () -> UInt64
+
+    static let shared: MallocCounter? = {
+        guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "chipmunk_malloc_count") else { return nil }
+        return MallocCounter(function: unsafeBitCast(symbol, to: (@convention(c) () -> UInt64).self))
+    }()
+
+    func count() -> UInt64? { function() }
+}

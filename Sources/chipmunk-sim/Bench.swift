@@ -1,0 +1,124 @@
+import ArgumentParser
+import ChipmunkScenes
+import Dispatch
+import Synchronization
+
+struct Bench: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Time a benchmark world and print one JSON line per scene and mode.",
+        discussion: """
+            Worlds: \(BenchScene.allCases.map(\.rawValue).joined(separator: ", ")), or 'all'. Modes: \
+            \(BenchMode.allCases.map(\.rawValue).joined(separator: ", ")), or 'all'. Each line has scene, mode, bodies, \
+            steps, ms_per_step (the median of the repeats), and hash: FNV-1a 64 over the little-endian \
+            bytes of x, y and angle of every dynamic body after the last step, which the raw C \
+            engine (chipmunk-bench-c) matches. scripts/bench.sh runs Swift, C and pymunk side by side.
+
+            Example: chipmunk-sim bench pyramid40 --mode reads --repeat 5
+            """
+    )
+
+    @Argument(help: "A benchmark world, or 'all'.")
+    var scene: String
+
+    @Option(help: "Steps per run. Default: the world's own (500, or 200 for pyramid100 and jointgrid50).")
+    var steps: Int?
+
+    @Option(help: "plain, reads, callbacks, churn, or all.")
+    var mode: String = "plain"
+
+    @Option(help: "Solver threads: 1 (the plain solver) or 2 (the engine's threaded solver; not deterministic).")
+    var threads: Int = 1
+
+    @Option(help: "Independent worlds stepped at once, one thread each; reports their total throughput.")
+    var parallel: Int = 1
+
+    @Option(help: "Runs per scene and mode; ms_per_step is their median.")
+    var `repeat`: Int = 3
+
+    func scenes() throws -> [BenchScene] {
+        if scene == "all" { return BenchScene.allCases }
+        guard let one = BenchScene(rawValue: scene) else {
+            throw ValidationError("unknown benchmark world '\(scene)'; expected one of \(BenchScene.allCases.map(\.rawValue).joined(separator: ", ")) or all")
+        }
+        return [one]
+    }
+
+    func modes() throws -> [BenchMode] {
+        if mode == "all" { return BenchMode.allCases }
+        guard let one = BenchMode(rawValue: mode) else {
+            throw ValidationError("unknown mode '\(mode)'; expected one of \(BenchMode.allCases.map(\.rawValue).joined(separator: ", ")) or all")
+        }
+        return [one]
+    }
+
+    func validate() throws {
+        _ = try scenes()
+        _ = try modes()
+        if let steps, steps < 1 { throw ValidationError("--steps must be at least 1 (got \(steps))") }
+        if threads != 1, threads != 2 { throw ValidationError("--threads must be 1 or 2 (got \(threads)); the engine's threaded solver has at most 2") }
+        if !(1...64).contains(parallel) { throw ValidationError("--parallel must be 1 to 64 (got \(parallel))") }
+        if !(1...1000).contains(`repeat`) { throw ValidationError("--repeat must be 1 to 1000 (got \(`repeat`))") }
+    }
+
+    func run() throws {
+        for scene in try scenes() {
+            for mode in try modes() {
+                let steps = self.steps ?? scene.defaultSteps
+                var runs: [Run] = []
+                for _ in 0..<`repeat` { runs.append(try measure(scene, mode, steps)) }
+                print(Self.line(scene: scene, mode: mode, steps: steps, runs: runs, threads: threads, parallel: parallel))
+            }
+        }
+    }
+
+    /// One repeat: `parallel` worlds at once, each on its own thread.
+    struct Run {
+        var wallSeconds: Double
+        var results: [BenchResult]
+    }
+
+    func measure(_ scene: BenchScene, _ mode: BenchMode, _ steps: Int) throws -> Run {
+        let threads = self.threads
+        if parallel == 1 {
+            let result = try BenchRunner.run(scene, mode: mode, steps: steps, threads: threads)
+            return Run(wallSeconds: result.seconds, results: [result])
+        }
+        // Each world is built and stepped on its own thread; worlds share nothing.
+        let outcomes = Mutex<[Result<BenchResult, any Error>]>([])
+        let start = ContinuousClock.now
+        DispatchQueue.concurrentPerform(iterations: parallel) { _ in
+            let outcome = Result { try BenchRunner.run(scene, mode: mode, steps: steps, threads: threads) }
+            outcomes.withLock { $0.append(outcome) }
+        }
+        let wall = ContinuousClock.now - start
+        let results = try outcomes.withLock { try $0.map { try $0.get() } }
+        let seconds = Double(wall.components.seconds) + Double(wall.components.attoseconds) * 1e-18
+        return Run(wallSeconds: seconds, results: results)
+    }
+
+    static func line(scene: BenchScene, mode: BenchMode, steps: Int, runs: [Run], threads: Int, parallel: Int) -> String {
+        let perStep = runs.map { $0.wallSeconds * 1000 / Double(steps) }.sorted()
+        let median = perStep[perStep.count / 2] / 2 + perStep[(perStep.count - 1) / 2] / 2
+        let first = runs[0].results[0]
+        let hashes = Set(runs.flatMap { $0.results.map(\.hash) })
+        let throughput = Double(parallel * steps) / (median * Double(steps) / 1000)
+        var fields: [(String, String)] = [
+            ("scene", "\"\(scene.rawValue)\""), ("mode", "\"\(mode.rawValue)\""), ("bodies", "\(first.bodies)"),
+            ("steps", "\(steps)"), ("ms_per_step", "\(median)"), ("ms_per_step_min", "\(perStep[0])"),
+            ("hash", "\"\(BenchRunner.hex(first.hash))\""), ("threads", "\(threads)"), ("parallel", "\(parallel)"),
+            ("repeat", "\(runs.count)"), ("steps_per_second", "\(throughput)"),
+        ]
+        if hashes.count > 1 { fields.append(("hashes_differ", "true")) }
+        if mode == .callbacks { fields.append(("callbacks_per_step", "\(Double(first.callbacks) / Double(steps))")) }
+        if mode == .reads {
+            let readTimes = runs.flatMap { $0.results.map { $0.readSeconds * 1000 / Double(steps) } }.sorted()
+            fields.append(("read_ms_per_step", "\(readTimes[readTimes.count / 2])"))
+            fields.append(("read_sum", "\(first.readSum)"))
+        }
+        let allocations = runs.flatMap { $0.results.compactMap(\.allocations) }
+        if !allocations.isEmpty {
+            fields.append(("allocations_per_step", "\(Double(allocations.min()!) / Double(steps))"))
+        }
+        return "{" + fields.map { "\"\($0.0)\":\($0.1)" }.joined(separator: ",") + "}"
+    }
+}
