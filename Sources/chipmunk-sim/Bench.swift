@@ -83,17 +83,32 @@ struct Bench: ParsableCommand {
             let result = try BenchRunner.run(scene, mode: mode, steps: steps, threads: threads)
             return Run(wallSeconds: result.seconds, results: [result])
         }
-        // Each world is built and stepped on its own thread; worlds share nothing.
-        let outcomes = Mutex<[Result<BenchResult, any Error>]>([])
-        let start = ContinuousClock.now
+        // Each world is built and stepped on its own thread; worlds share nothing. All are
+        // built first, then start stepping together, and the wall time runs from that start
+        // to the last world's end: building is not timed, as for a single world.
+        let parallel = self.parallel
+        let ready = DispatchSemaphore(value: 0), go = DispatchSemaphore(value: 0)
+        let outcomes = Mutex<[Result<(result: BenchResult, end: Double), any Error>]>([])
+        let starts = Mutex<Double>(0)
+        DispatchQueue.global().async {
+            for _ in 0..<parallel { ready.wait() }
+            starts.withLock { $0 = BenchRunner.monotonicSeconds() }
+            for _ in 0..<parallel { go.signal() }
+        }
         DispatchQueue.concurrentPerform(iterations: parallel) { _ in
-            let outcome = Result { try BenchRunner.run(scene, mode: mode, steps: steps, threads: threads) }
+            let world = Result { try BenchRunner.PreparedWorld(scene, mode: mode, threads: threads) }
+            ready.signal()
+            go.wait()
+            let outcome = Result { () throws -> (result: BenchResult, end: Double) in
+                let result = try world.get().run(steps: steps)
+                return (result, BenchRunner.monotonicSeconds())
+            }
             outcomes.withLock { $0.append(outcome) }
         }
-        let wall = ContinuousClock.now - start
-        let results = try outcomes.withLock { try $0.map { try $0.get() } }
-        let seconds = Double(wall.components.seconds) + Double(wall.components.attoseconds) * 1e-18
-        return Run(wallSeconds: seconds, results: results)
+        let finished = try outcomes.withLock { try $0.map { try $0.get() } }
+        let start = starts.withLock { $0 }
+        let wall = finished.map(\.end).max()! - start
+        return Run(wallSeconds: wall, results: finished.map(\.result))
     }
 
     static func line(scene: BenchScene, mode: BenchMode, steps: Int, runs: [Run], threads: Int, parallel: Int) -> String {

@@ -127,8 +127,11 @@ public final class Body {
 
     // MARK: State
 
+    // The hot getters read the C struct's fields directly, as `cpBodyGetPosition` and the
+    // others do, saving a call through the PLT on every per-body read.
+
     /// The position of the body's origin, in world coordinates. The corresponding C function is `cpBodyGetPosition`.
-    public var position: Vector { Vector(cpBodyGetPosition(handle)) }
+    public var position: Vector { Vector(handle.pointee.p) }
 
     /// Moves the body. A static body in a space has its shapes reindexed.
     /// The corresponding C function is `cpBodySetPosition`.
@@ -139,7 +142,7 @@ public final class Body {
     }
 
     /// The linear velocity. The corresponding C function is `cpBodyGetVelocity`.
-    public var velocity: Vector { Vector(cpBodyGetVelocity(handle)) }
+    public var velocity: Vector { Vector(handle.pointee.v) }
 
     /// Sets the linear velocity. The corresponding C function is `cpBodySetVelocity`.
     public func setVelocity(_ velocity: Vector) throws(ChipmunkError) {
@@ -148,7 +151,7 @@ public final class Body {
     }
 
     /// The rotation, in radians, counter-clockwise. The corresponding C function is `cpBodyGetAngle`.
-    public var angle: Double { cpBodyGetAngle(handle) }
+    public var angle: Double { handle.pointee.a }
 
     /// Sets the rotation. The corresponding C function is `cpBodySetAngle`.
     public func setAngle(_ angle: Double) throws(ChipmunkError) {
@@ -158,7 +161,7 @@ public final class Body {
     }
 
     /// The angular velocity, in radians per second. The corresponding C function is `cpBodyGetAngularVelocity`.
-    public var angularVelocity: Double { cpBodyGetAngularVelocity(handle) }
+    public var angularVelocity: Double { handle.pointee.w }
 
     /// Sets the angular velocity. The corresponding C function is `cpBodySetAngularVelocity`.
     public func setAngularVelocity(_ angularVelocity: Double) throws(ChipmunkError) {

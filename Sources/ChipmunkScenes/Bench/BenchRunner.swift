@@ -45,26 +45,47 @@ public enum BenchRunner {
     /// Builds `scene` and times `steps` steps in `mode`. `threads` 2 uses the engine's
     /// threaded solver (not deterministic); 1 the plain one.
     public static func run(_ scene: BenchScene, mode: BenchMode, steps: Int, threads: Int = 1) throws -> BenchResult {
-        let space = threads > 1 ? try Space(threads: threads) : Space()
-        let bodies = try scene.build(in: space)
+        try PreparedWorld(scene, mode: mode, threads: threads).run(steps: steps)
+    }
+
+    /// A world built and ready to time, so that parallel runs can build first and then
+    /// start stepping together.
+    public final class PreparedWorld {
+        let scene: BenchScene
+        let mode: BenchMode
+        let space: Space
+        let bodies: Int
         // The count lives in a class, not a captured `var`: Swift checks exclusive access
         // to a captured var that an escaping closure mutates on every call, which would
         // add Swift's own cost, not the binding's, to the per-callback figure (the C twin
         // increments a static).
         let calls = CallCounter()
-        if mode == .callbacks {
-            let handler = space.defaultCollisionHandler
-            handler.begin = { _ in calls.value += 1; return true }
-            handler.preSolve = { _ in calls.value += 1; return true }
+
+        /// Builds the world (not timed).
+        public init(_ scene: BenchScene, mode: BenchMode, threads: Int = 1) throws {
+            self.scene = scene
+            self.mode = mode
+            space = threads > 1 ? try Space(threads: threads) : Space()
+            bodies = try scene.build(in: space).count
+            if mode == .callbacks {
+                let handler = space.defaultCollisionHandler
+                let calls = self.calls
+                handler.begin = { _ in calls.value += 1; return true }
+                handler.preSolve = { _ in calls.value += 1; return true }
+            }
         }
-        let counter = MallocCounter.shared
-        let allocationsBefore = counter?.count()
-        let start = monotonicSeconds()
-        let loop = try benchmarkLoop(space: space, scene: scene, mode: mode, steps: steps)
-        let seconds = monotonicSeconds() - start
-        let allocations = allocationsBefore.flatMap { before in counter?.count().map { $0 - before } }
-        return BenchResult(seconds: seconds, steps: steps, bodies: bodies.count, hash: stateHash(of: space),
-                           callbacks: calls.value, readSum: loop.sum, readSeconds: loop.readSeconds, allocations: allocations)
+
+        /// Times `steps` steps.
+        public func run(steps: Int) throws -> BenchResult {
+            let counter = MallocCounter.shared
+            let allocationsBefore = counter?.count()
+            let start = monotonicSeconds()
+            let loop = try benchmarkLoop(space: space, scene: scene, mode: mode, steps: steps)
+            let seconds = monotonicSeconds() - start
+            let allocations = allocationsBefore.flatMap { before in counter?.count().map { $0 - before } }
+            return BenchResult(seconds: seconds, steps: steps, bodies: bodies, hash: stateHash(of: space),
+                               callbacks: calls.value, readSum: loop.sum, readSeconds: loop.readSeconds, allocations: allocations)
+        }
     }
 
     /// The timed loop, kept out of line so that callgrind can count it alone
@@ -139,7 +160,8 @@ public enum BenchRunner {
         return String(repeating: "0", count: 16 - digits.count) + digits
     }
 
-    static func monotonicSeconds() -> Double {
+    /// A monotonic clock, in seconds.
+    public static func monotonicSeconds() -> Double {
         var ts = timespec()
         clock_gettime(CLOCK_MONOTONIC, &ts)
         return Double(ts.tv_sec) + Double(ts.tv_nsec) * 1e-9
