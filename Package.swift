@@ -28,6 +28,7 @@ let package = Package(
             name: "chipmunk-sim",
             dependencies: [
                 "ChipmunkScenes",
+                "ChipmunkBenchWorlds",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -40,12 +41,14 @@ let package = Package(
             linkerSettings: [.linkedLibrary("chipmunk"), .linkedLibrary("m")]
         ),
 
-        // The benchmark worlds written against the raw C API, for scripts/bench.sh.
-        .executableTarget(
-            name: "chipmunk-bench-c",
+        // The benchmark worlds written against the raw C API: a library that chipmunk-sim
+        // steps by turns with its Swift worlds (bench --against-c), and a command.
+        .target(
+            name: "ChipmunkBenchWorlds",
             dependencies: ["CChipmunk"],
             linkerSettings: [.linkedLibrary("chipmunk"), .linkedLibrary("m")]
         ),
+        .executableTarget(name: "chipmunk-bench-c", dependencies: ["ChipmunkBenchWorlds"], linkerSettings: [.linkedLibrary("dl")]),
         .target(name: "ChipmunkMallocCounter", linkerSettings: [.linkedLibrary("dl")]),
 
         // Creates and removes many objects; run under valgrind by scripts/leaks.sh.

@@ -1,4 +1,5 @@
 import ArgumentParser
+import ChipmunkBenchWorlds
 import ChipmunkScenes
 import Dispatch
 import Synchronization
@@ -35,6 +36,11 @@ struct Bench: ParsableCommand {
     @Option(help: "Runs per scene and mode; ms_per_step is their median.")
     var `repeat`: Int = 3
 
+    @Flag(help: """
+        Also step the raw C engine's twin of the world (chipmunk-bench-c's) in this process,         by turns with the Swift world, 10 steps at a time, so that noise on the machine falls         on both alike; adds c_ms_per_step, swift_c_ratio and c_hash.
+        """)
+    var againstC = false
+
     func scenes() throws -> [BenchScene] {
         if scene == "all" { return BenchScene.allCases }
         guard let one = BenchScene(rawValue: scene) else {
@@ -58,12 +64,21 @@ struct Bench: ParsableCommand {
         if threads != 1, threads != 2 { throw ValidationError("--threads must be 1 or 2 (got \(threads)); the engine's threaded solver has at most 2") }
         if !(1...64).contains(parallel) { throw ValidationError("--parallel must be 1 to 64 (got \(parallel))") }
         if !(1...1000).contains(`repeat`) { throw ValidationError("--repeat must be 1 to 1000 (got \(`repeat`))") }
+        if againstC, threads != 1 || parallel != 1 {
+            throw ValidationError("--against-c compares one world on the plain solver: use it without --threads and --parallel")
+        }
     }
 
     func run() throws {
         for scene in try scenes() {
             for mode in try modes() {
                 let steps = self.steps ?? scene.defaultSteps
+                if againstC {
+                    var pairs: [Pair] = []
+                    for _ in 0..<`repeat` { pairs.append(try measureAgainstC(scene, mode, steps)) }
+                    print(Self.line(scene: scene, mode: mode, steps: steps, pairs: pairs))
+                    continue
+                }
                 var runs: [Run] = []
                 for _ in 0..<`repeat` { runs.append(try measure(scene, mode, steps)) }
                 print(Self.line(scene: scene, mode: mode, steps: steps, runs: runs, threads: threads, parallel: parallel))
@@ -109,6 +124,72 @@ struct Bench: ParsableCommand {
         let start = starts.withLock { $0 }
         let wall = finished.map(\.end).max()! - start
         return Run(wallSeconds: wall, results: finished.map(\.result))
+    }
+
+    /// One repeat of a Swift world and its C twin stepped by turns.
+    struct Pair {
+        var swiftSeconds: Double
+        var cSeconds: Double
+        var hash: UInt64
+        var cHash: UInt64
+        var bodies: Int
+        var readSeconds: Double
+        var cReadSeconds: Double
+        var callbacks: Int
+        var cCallbacks: Int
+    }
+
+    func measureAgainstC(_ scene: BenchScene, _ mode: BenchMode, _ steps: Int) throws -> Pair {
+        let swift = try BenchRunner.PreparedWorld(scene, mode: mode)
+        guard let c = bench_world_new(scene.rawValue, mode.rawValue) else {
+            throw ValidationError("the C twin does not know \(scene.rawValue) in mode \(mode.rawValue)")
+        }
+        defer { bench_world_free(c) }
+        let chunk = 1
+        var swiftSeconds = 0.0, cSeconds = 0.0, done = 0, swiftFirst = true
+        while done < steps {
+            let n = Swift.min(chunk, steps - done)
+            if swiftFirst {
+                swiftSeconds += try swift.runChunk(steps: n)
+                cSeconds += bench_world_run(c, Int32(n))
+            } else {
+                cSeconds += bench_world_run(c, Int32(n))
+                swiftSeconds += try swift.runChunk(steps: n)
+            }
+            swiftFirst.toggle()
+            done += n
+        }
+        let result = try swift.run(steps: 0)
+        return Pair(swiftSeconds: swiftSeconds, cSeconds: cSeconds, hash: swift.hash, cHash: bench_world_hash(c),
+                    bodies: swift.bodyCount, readSeconds: result.readSeconds, cReadSeconds: bench_world_read_seconds(c),
+                    callbacks: result.callbacks, cCallbacks: bench_world_callbacks(c))
+    }
+
+    static func median(_ values: [Double]) -> Double {
+        let sorted = values.sorted()
+        return sorted[sorted.count / 2] / 2 + sorted[(sorted.count - 1) / 2] / 2
+    }
+
+    static func line(scene: BenchScene, mode: BenchMode, steps: Int, pairs: [Pair]) -> String {
+        let swift = median(pairs.map { $0.swiftSeconds * 1000 / Double(steps) })
+        let c = median(pairs.map { $0.cSeconds * 1000 / Double(steps) })
+        let ratio = median(pairs.map { $0.swiftSeconds / $0.cSeconds })
+        var fields: [(String, String)] = [
+            ("scene", "\"\(scene.rawValue)\""), ("mode", "\"\(mode.rawValue)\""), ("bodies", "\(pairs[0].bodies)"),
+            ("steps", "\(steps)"), ("ms_per_step", "\(swift)"), ("c_ms_per_step", "\(c)"), ("swift_c_ratio", "\(ratio)"),
+            ("hash", "\"\(BenchRunner.hex(pairs[0].hash))\""), ("c_hash", "\"\(BenchRunner.hex(pairs[0].cHash))\""),
+            ("threads", "1"), ("parallel", "1"), ("repeat", "\(pairs.count)"), ("chunk", "1"),
+        ]
+        if pairs.contains(where: { $0.hash != $0.cHash }) { fields.append(("hashes_differ", "true")) }
+        if mode == .reads {
+            fields.append(("read_ms_per_step", "\(median(pairs.map { $0.readSeconds * 1000 / Double(steps) }))"))
+            fields.append(("c_read_ms_per_step", "\(median(pairs.map { $0.cReadSeconds * 1000 / Double(steps) }))"))
+        }
+        if mode == .callbacks {
+            fields.append(("callbacks_per_step", "\(Double(pairs[0].callbacks) / Double(steps))"))
+            fields.append(("c_callbacks_per_step", "\(Double(pairs[0].cCallbacks) / Double(steps))"))
+        }
+        return "{" + fields.map { "\"\($0.0)\":\($0.1)" }.joined(separator: ",") + "}"
     }
 
     static func line(scene: BenchScene, mode: BenchMode, steps: Int, runs: [Run], threads: Int, parallel: Int) -> String {

@@ -57,6 +57,19 @@ import Testing
         #expect(line["hash"] as? String == single["hash"] as? String)
     }
 
+    /// --against-c steps the C twin by turns in the same process: same hash, both timed.
+    @Test(arguments: ["plain", "reads", "callbacks", "churn"])
+    func againstCStepsBothByTurns(mode: String) throws {
+        let line = try json(Tool.sim("bench", "pyramid20", "--mode", mode, "--steps", "45", "--against-c", "--repeat", "1"))
+        #expect(line["hash"] as? String == line["c_hash"] as? String)
+        #expect((line["swift_c_ratio"] as? Double ?? 0) > 0 && (line["c_ms_per_step"] as? Double ?? 0) > 0)
+        #expect(line["hashes_differ"] == nil)
+        let alone = try json(Tool.sim("bench", "pyramid20", "--mode", mode, "--steps", "45", "--repeat", "1"))
+        #expect(alone["hash"] as? String == line["hash"] as? String, "stepping in chunks changes nothing")
+        let bad = try Tool.sim("bench", "pyramid20", "--against-c", "--parallel", "2")
+        #expect(bad.status != 0 && bad.stderrLines.count == 1)
+    }
+
     @Test func theThreadedSolverRuns() throws {
         let line = try json(Tool.sim("bench", "pyramid20", "--steps", "20", "--threads", "2", "--repeat", "1"))
         #expect(line["threads"] as? Int == 2)

@@ -60,6 +60,8 @@ public enum BenchRunner {
         // add Swift's own cost, not the binding's, to the per-callback figure (the C twin
         // increments a static).
         let calls = CallCounter()
+        /// What the loop carries from one call of ``run(steps:)`` to the next.
+        var state = LoopState()
 
         /// Builds the world (not timed).
         public init(_ scene: BenchScene, mode: BenchMode, threads: Int = 1) throws {
@@ -75,30 +77,52 @@ public enum BenchRunner {
             }
         }
 
-        /// Times `steps` steps.
+        /// Times `steps` more steps; the result covers every step taken so far.
         public func run(steps: Int) throws -> BenchResult {
             let counter = MallocCounter.shared
             let allocationsBefore = counter?.count()
             let start = monotonicSeconds()
-            let loop = try benchmarkLoop(space: space, scene: scene, mode: mode, steps: steps)
+            try benchmarkLoop(space: space, scene: scene, mode: mode, steps: steps, state: &state)
             let seconds = monotonicSeconds() - start
             let allocations = allocationsBefore.flatMap { before in counter?.count().map { $0 - before } }
             return BenchResult(seconds: seconds, steps: steps, bodies: bodies, hash: stateHash(of: space),
-                               callbacks: calls.value, readSum: loop.sum, readSeconds: loop.readSeconds, allocations: allocations)
+                               callbacks: calls.value, readSum: state.sum, readSeconds: state.readSeconds, allocations: allocations)
         }
+
+        /// Takes `steps` more steps and returns only the seconds they took: for stepping
+        /// by turns with the C twin, where the hash is wanted once, at the end.
+        public func runChunk(steps: Int) throws -> Double {
+            let start = monotonicSeconds()
+            try benchmarkLoop(space: space, scene: scene, mode: mode, steps: steps, state: &state)
+            return monotonicSeconds() - start
+        }
+
+        /// The state hash now (see ``BenchRunner/stateHash(of:)``).
+        public var hash: UInt64 { stateHash(of: space) }
+        /// Dynamic bodies at the start.
+        public var bodyCount: Int { bodies }
+    }
+
+    /// What the timed loop carries between calls: the step count (churn adds and removes
+    /// on multiples of 8), churn's extra bodies, and the reads' sum and time.
+    struct LoopState {
+        var step = 0
+        var extras: [(Body, Shape)] = []
+        var sum = 0.0
+        var readSeconds = 0.0
     }
 
     /// The timed loop, kept out of line so that callgrind can count it alone
     /// (`--toggle-collect=*benchmarkLoop*`); `benchmark_loop` is its C twin.
     @inline(never)
-    static func benchmarkLoop(space: Space, scene: BenchScene, mode: BenchMode, steps: Int) throws -> (sum: Double, readSeconds: Double) {
+    static func benchmarkLoop(space: Space, scene: BenchScene, mode: BenchMode, steps: Int, state: inout LoopState) throws {
         let dt = scene.timeStep
-        var sum = 0.0, readSeconds = 0.0
         switch mode {
         case .plain, .callbacks:
             for _ in 0..<steps { try space.step(dt) }
         case .reads:
             let bodies = space.bodies
+            var sum = 0.0
             for _ in 0..<steps {
                 try space.step(dt)
                 let readStart = monotonicSeconds()
@@ -106,34 +130,35 @@ public enum BenchRunner {
                     let p = body.position
                     sum += p.x + p.y + body.angle
                 }
-                readSeconds += monotonicSeconds() - readStart
+                state.readSeconds += monotonicSeconds() - readStart
             }
+            state.sum += sum
         case .churn:
-            var extras: [(Body, Shape)] = []
-            extras.reserveCapacity(100)
-            for step in 1...max(steps, 1) {
-                if step % 8 == 0 {
-                    if extras.isEmpty {
+            for _ in 0..<steps {
+                state.step += 1
+                if state.step % 8 == 0 {
+                    if state.extras.isEmpty {
                         for j in 0..<100 {
                             let body = try Body(mass: 1, moment: Moment.circle(mass: 1, outerRadius: 0.15))
                             try body.setPosition([-20 + 0.4 * Double(j), scene.churnHeight])
                             try space.add(body)
                             let shape = try Circle(body: body, radius: 0.15, friction: 0.6)
                             try space.add(shape)
-                            extras.append((body, shape))
+                            state.extras.append((body, shape))
                         }
                     } else {
-                        for (body, shape) in extras {
+                        for (body, shape) in state.extras {
                             try space.remove(shape)
                             try space.remove(body)
                         }
-                        extras.removeAll(keepingCapacity: true)
+                        state.extras.removeAll(keepingCapacity: true)
                     }
                 }
                 try space.step(dt)
             }
+            return
         }
-        return (sum, readSeconds)
+        state.step += steps
     }
 
     /// FNV-1a 64 (offset basis 0xcbf29ce484222325, prime 0x100000001b3) over the
