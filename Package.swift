@@ -27,6 +27,7 @@ let package = Package(
         .executableTarget(
             name: "chipmunk-sim",
             dependencies: [
+                "Chipmunk",
                 "ChipmunkScenes",
                 "ChipmunkBenchWorlds",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),

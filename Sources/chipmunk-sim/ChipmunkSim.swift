@@ -1,4 +1,5 @@
 import ArgumentParser
+import Chipmunk
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -18,6 +19,8 @@ struct ChipmunkSim: ParsableCommand {
 
     /// Errors become one line on stderr (`chipmunk-sim: <reason>`), never a usage dump.
     static func main() {
+        // Bench's C worlds may create the first C space; the banner must not reach stdout.
+        Engine.silenceBanner()
         do {
             var command = try parseAsRoot()
             try command.run()

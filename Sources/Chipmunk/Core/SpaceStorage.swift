@@ -48,4 +48,11 @@ private let engineBannerSilenced: Void = {
 public enum Engine {
     /// The engine's version, such as "7.0.3". The corresponding C variable is `cpVersionString`.
     public static var version: String { String(cString: CChipmunkVersionString()) }
+
+    /// Makes sure Debian's debug banner ("Initializing cpSpace …") has been printed to
+    /// nowhere. The first ``Space`` does this by itself; call this first if C code of your
+    /// own creates a space before any ``Space`` exists and stdout carries data.
+    public static func silenceBanner() {
+        _ = engineBannerSilenced
+    }
 }
