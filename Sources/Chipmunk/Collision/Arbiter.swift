@@ -54,7 +54,9 @@ public struct Arbiter {
     }
 
     /// The contact points and normal. The corresponding C function is `cpArbiterGetContactPointSet`.
-    public var contactPointSet: ContactPointSet { ContactPointSet(cpArbiterGetContactPointSet(handle)) }
+    public var contactPointSet: ContactPointSet {
+        ContactPointSet(cpArbiterGetContactPointSet(handle))
+    }
 
     /// Replaces the contact points (in `preSolve`), to move or deepen contacts.
     ///
@@ -71,22 +73,32 @@ public struct Arbiter {
     }
 
     /// The number of contact points, 0 to 2. The corresponding C function is `cpArbiterGetCount`.
-    public var count: Int { Int(cpArbiterGetCount(handle)) }
+    public var count: Int {
+        Int(cpArbiterGetCount(handle))
+    }
 
     /// The collision normal, from the first shape to the second. The corresponding C function is `cpArbiterGetNormal`.
-    public var normal: Vector { Vector(cpArbiterGetNormal(handle)) }
+    public var normal: Vector {
+        Vector(cpArbiterGetNormal(handle))
+    }
 
     /// The impulse the solver applied this step (meaningful in `postSolve`).
     /// The corresponding C function is `cpArbiterTotalImpulse`.
-    public var totalImpulse: Vector { Vector(cpArbiterTotalImpulse(handle)) }
+    public var totalImpulse: Vector {
+        Vector(cpArbiterTotalImpulse(handle))
+    }
 
     /// The energy lost to the collision this step (meaningful in `postSolve`).
     /// The corresponding C function is `cpArbiterTotalKE`.
-    public var totalKineticEnergy: Double { cpArbiterTotalKE(handle) }
+    public var totalKineticEnergy: Double {
+        cpArbiterTotalKE(handle)
+    }
 
     /// The restitution used for this contact; set it in `preSolve` to override the shapes'.
     /// The corresponding C function is `cpArbiterGetRestitution`.
-    public var restitution: Double { cpArbiterGetRestitution(handle) }
+    public var restitution: Double {
+        cpArbiterGetRestitution(handle)
+    }
 
     /// Overrides the restitution. The corresponding C function is `cpArbiterSetRestitution`.
     /// - Throws: ``ChipmunkError/invalidValue(property:value:rule:)`` unless zero or more and finite.
@@ -96,7 +108,9 @@ public struct Arbiter {
     }
 
     /// The friction used for this contact. The corresponding C function is `cpArbiterGetFriction`.
-    public var friction: Double { cpArbiterGetFriction(handle) }
+    public var friction: Double {
+        cpArbiterGetFriction(handle)
+    }
 
     /// Overrides the friction. The corresponding C function is `cpArbiterSetFriction`.
     /// - Throws: ``ChipmunkError/invalidValue(property:value:rule:)`` unless zero or more and finite.
@@ -106,7 +120,9 @@ public struct Arbiter {
     }
 
     /// The relative surface velocity used for this contact. The corresponding C function is `cpArbiterGetSurfaceVelocity`.
-    public var surfaceVelocity: Vector { Vector(cpArbiterGetSurfaceVelocity(handle)) }
+    public var surfaceVelocity: Vector {
+        Vector(cpArbiterGetSurfaceVelocity(handle))
+    }
 
     /// Overrides the surface velocity. The corresponding C function is `cpArbiterSetSurfaceVelocity`.
     /// - Throws: ``ChipmunkError/invalidValue(property:value:rule:)`` unless finite.
@@ -116,16 +132,22 @@ public struct Arbiter {
     }
 
     /// Whether this is the first step the shapes touch. The corresponding C function is `cpArbiterIsFirstContact`.
-    public var isFirstContact: Bool { cpArbiterIsFirstContact(handle) != 0 }
+    public var isFirstContact: Bool {
+        cpArbiterIsFirstContact(handle) != 0
+    }
 
     /// Whether `separate` runs because a shape was removed, not because the shapes parted.
     /// The corresponding C function is `cpArbiterIsRemoval`.
-    public var isRemoval: Bool { cpArbiterIsRemoval(handle) != 0 }
+    public var isRemoval: Bool {
+        cpArbiterIsRemoval(handle) != 0
+    }
 
     /// Ignores the contact until the shapes separate (no more `preSolve` or `postSolve`).
     /// Return `false` from `begin` or `preSolve` as well to skip the current step.
     /// The corresponding C function is `cpArbiterIgnore`.
-    public func ignore() { _ = cpArbiterIgnore(handle) }
+    public func ignore() {
+        _ = cpArbiterIgnore(handle)
+    }
 
     /// Runs the wildcard `begin` handler of the first (`.a`) or second shape's type, as a
     /// handler that replaces the default should. The corresponding C functions are

@@ -37,7 +37,9 @@ public class Constraint {
 
     /// The largest force the constraint may apply: infinite by default.
     /// The corresponding C function is `cpConstraintGetMaxForce`.
-    public var maxForce: Double { cpConstraintGetMaxForce(handle) }
+    public var maxForce: Double {
+        cpConstraintGetMaxForce(handle)
+    }
 
     /// Limits the force. The corresponding C function is `cpConstraintSetMaxForce`.
     /// - Throws: ``ChipmunkError/invalidValue(property:value:rule:)`` unless zero or more (infinity allowed).
@@ -50,7 +52,9 @@ public class Constraint {
     /// 0.0017970074436457143: the engine computes `pow(1 - 0.1, 60)` from single-precision
     /// literals.
     /// The corresponding C function is `cpConstraintGetErrorBias`.
-    public var errorBias: Double { cpConstraintGetErrorBias(handle) }
+    public var errorBias: Double {
+        cpConstraintGetErrorBias(handle)
+    }
 
     /// Sets the error bias. The corresponding C function is `cpConstraintSetErrorBias`.
     /// - Throws: ``ChipmunkError/invalidValue(property:value:rule:)`` unless zero or more and finite.
@@ -61,7 +65,9 @@ public class Constraint {
 
     /// The fastest the constraint corrects error: infinite by default.
     /// The corresponding C function is `cpConstraintGetMaxBias`.
-    public var maxBias: Double { cpConstraintGetMaxBias(handle) }
+    public var maxBias: Double {
+        cpConstraintGetMaxBias(handle)
+    }
 
     /// Sets the max bias. The corresponding C function is `cpConstraintSetMaxBias`.
     /// - Throws: ``ChipmunkError/invalidValue(property:value:rule:)`` unless zero or more (infinity allowed).
@@ -79,7 +85,9 @@ public class Constraint {
 
     /// The impulse applied in the last step; divide by the step for a force.
     /// The corresponding C function is `cpConstraintGetImpulse`.
-    public var impulse: Double { cpConstraintGetImpulse(handle) }
+    public var impulse: Double {
+        cpConstraintGetImpulse(handle)
+    }
 
     /// Runs before the solver each step, inside ``Space/step(_:)``; change the constraint here.
     /// The corresponding C function is `cpConstraintSetPreSolveFunc`.

@@ -17,17 +17,32 @@ public final class DampedRotarySpring: Constraint {
     }
 
     /// The relative angle at rest. The corresponding C function is `cpDampedRotarySpringGetRestAngle`.
-    public var restAngle: Double { cpDampedRotarySpringGetRestAngle(handle) }
+    public var restAngle: Double {
+        cpDampedRotarySpringGetRestAngle(handle)
+    }
     /// Changes the rest angle. The corresponding C function is `cpDampedRotarySpringSetRestAngle`.
-    public func setRestAngle(_ value: Double) throws(ChipmunkError) { try requireFinite(value, "rest angle"); cpDampedRotarySpringSetRestAngle(handle, value) }
+    public func setRestAngle(_ value: Double) throws(ChipmunkError) {
+        try requireFinite(value, "rest angle")
+        cpDampedRotarySpringSetRestAngle(handle, value)
+    }
     /// The spring constant. The corresponding C function is `cpDampedRotarySpringGetStiffness`.
-    public var stiffness: Double { cpDampedRotarySpringGetStiffness(handle) }
+    public var stiffness: Double {
+        cpDampedRotarySpringGetStiffness(handle)
+    }
     /// Changes the spring constant. The corresponding C function is `cpDampedRotarySpringSetStiffness`.
-    public func setStiffness(_ value: Double) throws(ChipmunkError) { try requireNonNegativeFinite(value, "stiffness"); cpDampedRotarySpringSetStiffness(handle, value) }
+    public func setStiffness(_ value: Double) throws(ChipmunkError) {
+        try requireNonNegativeFinite(value, "stiffness")
+        cpDampedRotarySpringSetStiffness(handle, value)
+    }
     /// The damping. The corresponding C function is `cpDampedRotarySpringGetDamping`.
-    public var damping: Double { cpDampedRotarySpringGetDamping(handle) }
+    public var damping: Double {
+        cpDampedRotarySpringGetDamping(handle)
+    }
     /// Changes the damping. The corresponding C function is `cpDampedRotarySpringSetDamping`.
-    public func setDamping(_ value: Double) throws(ChipmunkError) { try requireNonNegativeFinite(value, "damping"); cpDampedRotarySpringSetDamping(handle, value) }
+    public func setDamping(_ value: Double) throws(ChipmunkError) {
+        try requireNonNegativeFinite(value, "damping")
+        cpDampedRotarySpringSetDamping(handle, value)
+    }
 
     /// Replaces the spring law: given the spring and the relative angle
     /// (`bodyA.angle - bodyB.angle`), return the torque. A non-finite result counts as 0

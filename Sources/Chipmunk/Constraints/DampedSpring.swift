@@ -23,21 +23,40 @@ public final class DampedSpring: Constraint {
     }
 
     /// The anchor on body A. The corresponding C function is `cpDampedSpringGetAnchorA`.
-    public var anchorA: Vector { Vector(cpDampedSpringGetAnchorA(handle)) }
+    public var anchorA: Vector {
+        Vector(cpDampedSpringGetAnchorA(handle))
+    }
     /// The anchor on body B. The corresponding C function is `cpDampedSpringGetAnchorB`.
-    public var anchorB: Vector { Vector(cpDampedSpringGetAnchorB(handle)) }
+    public var anchorB: Vector {
+        Vector(cpDampedSpringGetAnchorB(handle))
+    }
     /// The length at rest. The corresponding C function is `cpDampedSpringGetRestLength`.
-    public var restLength: Double { cpDampedSpringGetRestLength(handle) }
+    public var restLength: Double {
+        cpDampedSpringGetRestLength(handle)
+    }
     /// Changes the rest length. The corresponding C function is `cpDampedSpringSetRestLength`.
-    public func setRestLength(_ value: Double) throws(ChipmunkError) { try requireNonNegativeFinite(value, "rest length"); cpDampedSpringSetRestLength(handle, value) }
+    public func setRestLength(_ value: Double) throws(ChipmunkError) {
+        try requireNonNegativeFinite(value, "rest length")
+        cpDampedSpringSetRestLength(handle, value)
+    }
     /// The spring constant. The corresponding C function is `cpDampedSpringGetStiffness`.
-    public var stiffness: Double { cpDampedSpringGetStiffness(handle) }
+    public var stiffness: Double {
+        cpDampedSpringGetStiffness(handle)
+    }
     /// Changes the spring constant. The corresponding C function is `cpDampedSpringSetStiffness`.
-    public func setStiffness(_ value: Double) throws(ChipmunkError) { try requireNonNegativeFinite(value, "stiffness"); cpDampedSpringSetStiffness(handle, value) }
+    public func setStiffness(_ value: Double) throws(ChipmunkError) {
+        try requireNonNegativeFinite(value, "stiffness")
+        cpDampedSpringSetStiffness(handle, value)
+    }
     /// The damping. The corresponding C function is `cpDampedSpringGetDamping`.
-    public var damping: Double { cpDampedSpringGetDamping(handle) }
+    public var damping: Double {
+        cpDampedSpringGetDamping(handle)
+    }
     /// Changes the damping. The corresponding C function is `cpDampedSpringSetDamping`.
-    public func setDamping(_ value: Double) throws(ChipmunkError) { try requireNonNegativeFinite(value, "damping"); cpDampedSpringSetDamping(handle, value) }
+    public func setDamping(_ value: Double) throws(ChipmunkError) {
+        try requireNonNegativeFinite(value, "damping")
+        cpDampedSpringSetDamping(handle, value)
+    }
 
     /// Replaces Hooke's law: given the spring and the current distance between the
     /// anchors, return the force. A non-finite result counts as 0 and makes ``Space/step(_:)``

@@ -18,9 +18,16 @@ public final class GearJoint: Constraint {
     }
 
     /// The angular offset. The corresponding C function is `cpGearJointGetPhase`.
-    public var phase: Double { cpGearJointGetPhase(handle) }
+    public var phase: Double {
+        cpGearJointGetPhase(handle)
+    }
     /// The ratio of angular velocities. The corresponding C function is `cpGearJointGetRatio`.
-    public var ratio: Double { cpGearJointGetRatio(handle) }
+    public var ratio: Double {
+        cpGearJointGetRatio(handle)
+    }
     /// Changes the ratio. The corresponding C function is `cpGearJointSetRatio`.
-    public func setRatio(_ value: Double) throws(ChipmunkError) { try Self.checkRatio(value); cpGearJointSetRatio(handle, value) }
+    public func setRatio(_ value: Double) throws(ChipmunkError) {
+        try Self.checkRatio(value)
+        cpGearJointSetRatio(handle, value)
+    }
 }

@@ -13,11 +13,17 @@ public final class GrooveJoint: Constraint {
     }
 
     /// The groove's start on body A. The corresponding C function is `cpGrooveJointGetGrooveA`.
-    public var grooveA: Vector { Vector(cpGrooveJointGetGrooveA(handle)) }
+    public var grooveA: Vector {
+        Vector(cpGrooveJointGetGrooveA(handle))
+    }
     /// The groove's end on body A. The corresponding C function is `cpGrooveJointGetGrooveB`.
-    public var grooveB: Vector { Vector(cpGrooveJointGetGrooveB(handle)) }
+    public var grooveB: Vector {
+        Vector(cpGrooveJointGetGrooveB(handle))
+    }
     /// The anchor on body B. The corresponding C function is `cpGrooveJointGetAnchorB`.
-    public var anchorB: Vector { Vector(cpGrooveJointGetAnchorB(handle)) }
+    public var anchorB: Vector {
+        Vector(cpGrooveJointGetAnchorB(handle))
+    }
     /// Moves the groove. The corresponding C functions are `cpGrooveJointSetGrooveA` and `cpGrooveJointSetGrooveB`.
     public func setGroove(from a: Vector, to b: Vector) throws(ChipmunkError) {
         try requireFinite(a, "groove A")

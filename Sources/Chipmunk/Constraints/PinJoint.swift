@@ -13,15 +13,30 @@ public final class PinJoint: Constraint {
     }
 
     /// The anchor on body A. The corresponding C function is `cpPinJointGetAnchorA`.
-    public var anchorA: Vector { Vector(cpPinJointGetAnchorA(handle)) }
+    public var anchorA: Vector {
+        Vector(cpPinJointGetAnchorA(handle))
+    }
     /// Moves the anchor on body A. The corresponding C function is `cpPinJointSetAnchorA`.
-    public func setAnchorA(_ anchor: Vector) throws(ChipmunkError) { try requireFinite(anchor, "anchor A"); cpPinJointSetAnchorA(handle, anchor.cp) }
+    public func setAnchorA(_ anchor: Vector) throws(ChipmunkError) {
+        try requireFinite(anchor, "anchor A")
+        cpPinJointSetAnchorA(handle, anchor.cp)
+    }
     /// The anchor on body B. The corresponding C function is `cpPinJointGetAnchorB`.
-    public var anchorB: Vector { Vector(cpPinJointGetAnchorB(handle)) }
+    public var anchorB: Vector {
+        Vector(cpPinJointGetAnchorB(handle))
+    }
     /// Moves the anchor on body B. The corresponding C function is `cpPinJointSetAnchorB`.
-    public func setAnchorB(_ anchor: Vector) throws(ChipmunkError) { try requireFinite(anchor, "anchor B"); cpPinJointSetAnchorB(handle, anchor.cp) }
+    public func setAnchorB(_ anchor: Vector) throws(ChipmunkError) {
+        try requireFinite(anchor, "anchor B")
+        cpPinJointSetAnchorB(handle, anchor.cp)
+    }
     /// The distance kept. The corresponding C function is `cpPinJointGetDist`.
-    public var distance: Double { cpPinJointGetDist(handle) }
+    public var distance: Double {
+        cpPinJointGetDist(handle)
+    }
     /// Changes the distance kept. The corresponding C function is `cpPinJointSetDist`.
-    public func setDistance(_ distance: Double) throws(ChipmunkError) { try requireNonNegativeFinite(distance, "distance"); cpPinJointSetDist(handle, distance) }
+    public func setDistance(_ distance: Double) throws(ChipmunkError) {
+        try requireNonNegativeFinite(distance, "distance")
+        cpPinJointSetDist(handle, distance)
+    }
 }

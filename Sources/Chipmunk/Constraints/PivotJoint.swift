@@ -19,11 +19,21 @@ public final class PivotJoint: Constraint {
     }
 
     /// The anchor on body A. The corresponding C function is `cpPivotJointGetAnchorA`.
-    public var anchorA: Vector { Vector(cpPivotJointGetAnchorA(handle)) }
+    public var anchorA: Vector {
+        Vector(cpPivotJointGetAnchorA(handle))
+    }
     /// Moves the anchor on body A. The corresponding C function is `cpPivotJointSetAnchorA`.
-    public func setAnchorA(_ anchor: Vector) throws(ChipmunkError) { try requireFinite(anchor, "anchor A"); cpPivotJointSetAnchorA(handle, anchor.cp) }
+    public func setAnchorA(_ anchor: Vector) throws(ChipmunkError) {
+        try requireFinite(anchor, "anchor A")
+        cpPivotJointSetAnchorA(handle, anchor.cp)
+    }
     /// The anchor on body B. The corresponding C function is `cpPivotJointGetAnchorB`.
-    public var anchorB: Vector { Vector(cpPivotJointGetAnchorB(handle)) }
+    public var anchorB: Vector {
+        Vector(cpPivotJointGetAnchorB(handle))
+    }
     /// Moves the anchor on body B. The corresponding C function is `cpPivotJointSetAnchorB`.
-    public func setAnchorB(_ anchor: Vector) throws(ChipmunkError) { try requireFinite(anchor, "anchor B"); cpPivotJointSetAnchorB(handle, anchor.cp) }
+    public func setAnchorB(_ anchor: Vector) throws(ChipmunkError) {
+        try requireFinite(anchor, "anchor B")
+        cpPivotJointSetAnchorB(handle, anchor.cp)
+    }
 }

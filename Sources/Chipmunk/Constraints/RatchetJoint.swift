@@ -12,11 +12,20 @@ public final class RatchetJoint: Constraint {
     }
 
     /// The angle the ratchet has reached. The corresponding C function is `cpRatchetJointGetAngle`.
-    public var angle: Double { cpRatchetJointGetAngle(handle) }
+    public var angle: Double {
+        cpRatchetJointGetAngle(handle)
+    }
     /// Sets the angle reached. The corresponding C function is `cpRatchetJointSetAngle`.
-    public func setAngle(_ value: Double) throws(ChipmunkError) { try requireFinite(value, "angle"); cpRatchetJointSetAngle(handle, value) }
+    public func setAngle(_ value: Double) throws(ChipmunkError) {
+        try requireFinite(value, "angle")
+        cpRatchetJointSetAngle(handle, value)
+    }
     /// The offset of the clicks. The corresponding C function is `cpRatchetJointGetPhase`.
-    public var phase: Double { cpRatchetJointGetPhase(handle) }
+    public var phase: Double {
+        cpRatchetJointGetPhase(handle)
+    }
     /// The angle between clicks. The corresponding C function is `cpRatchetJointGetRatchet`.
-    public var ratchet: Double { cpRatchetJointGetRatchet(handle) }
+    public var ratchet: Double {
+        cpRatchetJointGetRatchet(handle)
+    }
 }

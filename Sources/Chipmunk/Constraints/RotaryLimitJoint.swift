@@ -17,9 +17,13 @@ public final class RotaryLimitJoint: Constraint {
     }
 
     /// The smallest relative angle. The corresponding C function is `cpRotaryLimitJointGetMin`.
-    public var min: Double { cpRotaryLimitJointGetMin(handle) }
+    public var min: Double {
+        cpRotaryLimitJointGetMin(handle)
+    }
     /// The largest relative angle. The corresponding C function is `cpRotaryLimitJointGetMax`.
-    public var max: Double { cpRotaryLimitJointGetMax(handle) }
+    public var max: Double {
+        cpRotaryLimitJointGetMax(handle)
+    }
     /// Changes both limits. The corresponding C functions are `cpRotaryLimitJointSetMin` and `cpRotaryLimitJointSetMax`.
     public func setLimits(min: Double, max: Double) throws(ChipmunkError) {
         try Self.checkLimits(min, max)

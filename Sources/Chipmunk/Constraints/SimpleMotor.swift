@@ -12,7 +12,12 @@ public final class SimpleMotor: Constraint {
     }
 
     /// The relative angular velocity driven to, in radians per second. The corresponding C function is `cpSimpleMotorGetRate`.
-    public var rate: Double { cpSimpleMotorGetRate(handle) }
+    public var rate: Double {
+        cpSimpleMotorGetRate(handle)
+    }
     /// Changes the rate. The corresponding C function is `cpSimpleMotorSetRate`.
-    public func setRate(_ value: Double) throws(ChipmunkError) { try requireFinite(value, "rate"); cpSimpleMotorSetRate(handle, value) }
+    public func setRate(_ value: Double) throws(ChipmunkError) {
+        try requireFinite(value, "rate")
+        cpSimpleMotorSetRate(handle, value)
+    }
 }

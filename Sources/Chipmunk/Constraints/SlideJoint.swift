@@ -19,13 +19,21 @@ public final class SlideJoint: Constraint {
     }
 
     /// The anchor on body A. The corresponding C function is `cpSlideJointGetAnchorA`.
-    public var anchorA: Vector { Vector(cpSlideJointGetAnchorA(handle)) }
+    public var anchorA: Vector {
+        Vector(cpSlideJointGetAnchorA(handle))
+    }
     /// The anchor on body B. The corresponding C function is `cpSlideJointGetAnchorB`.
-    public var anchorB: Vector { Vector(cpSlideJointGetAnchorB(handle)) }
+    public var anchorB: Vector {
+        Vector(cpSlideJointGetAnchorB(handle))
+    }
     /// The shortest distance allowed. The corresponding C function is `cpSlideJointGetMin`.
-    public var min: Double { cpSlideJointGetMin(handle) }
+    public var min: Double {
+        cpSlideJointGetMin(handle)
+    }
     /// The longest distance allowed. The corresponding C function is `cpSlideJointGetMax`.
-    public var max: Double { cpSlideJointGetMax(handle) }
+    public var max: Double {
+        cpSlideJointGetMax(handle)
+    }
     /// Changes both limits. The corresponding C functions are `cpSlideJointSetMin` and `cpSlideJointSetMax`.
     public func setLimits(min: Double, max: Double) throws(ChipmunkError) {
         try Self.checkLimits(min, max)

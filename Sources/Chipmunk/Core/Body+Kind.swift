@@ -34,7 +34,9 @@ extension Body {
     // MARK: Sleeping
 
     /// Whether the body is asleep. The corresponding C function is `cpBodyIsSleeping`.
-    public var isSleeping: Bool { cpBodyIsSleeping(handle) != 0 }
+    public var isSleeping: Bool {
+        cpBodyIsSleeping(handle) != 0
+    }
 
     /// Wakes the body (and the bodies it touches). Harmless on bodies that are awake; for a
     /// static body, wakes the bodies touching it. The corresponding C functions are
@@ -83,14 +85,20 @@ extension Body {
 
     /// The velocity of a point given in world coordinates, as if fixed to the body.
     /// The corresponding C function is `cpBodyGetVelocityAtWorldPoint`.
-    public func velocity(atWorldPoint point: Vector) -> Vector { Vector(cpBodyGetVelocityAtWorldPoint(handle, point.cp)) }
+    public func velocity(atWorldPoint point: Vector) -> Vector {
+        Vector(cpBodyGetVelocityAtWorldPoint(handle, point.cp))
+    }
 
     /// The velocity of a point given in body coordinates. The corresponding C function is `cpBodyGetVelocityAtLocalPoint`.
-    public func velocity(atLocalPoint point: Vector) -> Vector { Vector(cpBodyGetVelocityAtLocalPoint(handle, point.cp)) }
+    public func velocity(atLocalPoint point: Vector) -> Vector {
+        Vector(cpBodyGetVelocityAtLocalPoint(handle, point.cp))
+    }
 
     /// The kinetic energy, ½mv² + ½Iω² (0 for static and kinematic bodies, whose mass is infinite).
     /// The corresponding C function is `cpBodyKineticEnergy`.
-    public var kineticEnergy: Double { kind == .dynamic ? cpBodyKineticEnergy(handle) : 0 }
+    public var kineticEnergy: Double {
+        kind == .dynamic ? cpBodyKineticEnergy(handle) : 0
+    }
 
     // MARK: Attached objects
 

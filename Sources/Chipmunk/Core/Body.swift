@@ -94,7 +94,9 @@ public final class Body {
     // MARK: Mass
 
     /// The mass. The corresponding C function is `cpBodyGetMass`.
-    public var mass: Double { cpBodyGetMass(handle) }
+    public var mass: Double {
+        cpBodyGetMass(handle)
+    }
 
     /// Sets the mass of a dynamic body.
     /// - Throws: ``ChipmunkError/notDynamic(property:)`` for other kinds; ``ChipmunkError/invalidValue(property:value:rule:)``
@@ -106,7 +108,9 @@ public final class Body {
     }
 
     /// The moment of inertia. The corresponding C function is `cpBodyGetMoment`.
-    public var moment: Double { cpBodyGetMoment(handle) }
+    public var moment: Double {
+        cpBodyGetMoment(handle)
+    }
 
     /// Sets the moment of inertia of a dynamic body.
     /// - Throws: as ``setMass(_:)``. The corresponding C function is `cpBodySetMoment`.
@@ -117,7 +121,9 @@ public final class Body {
     }
 
     /// The centre of gravity, in body coordinates. The corresponding C function is `cpBodyGetCenterOfGravity`.
-    public var centerOfGravity: Vector { Vector(cpBodyGetCenterOfGravity(handle)) }
+    public var centerOfGravity: Vector {
+        Vector(cpBodyGetCenterOfGravity(handle))
+    }
 
     /// Sets the centre of gravity, in body coordinates. The corresponding C function is `cpBodySetCenterOfGravity`.
     public func setCenterOfGravity(_ cog: Vector) throws(ChipmunkError) {
@@ -170,7 +176,9 @@ public final class Body {
     }
 
     /// The force applied this step; the engine clears it after each step. The corresponding C function is `cpBodyGetForce`.
-    public var force: Vector { Vector(cpBodyGetForce(handle)) }
+    public var force: Vector {
+        Vector(cpBodyGetForce(handle))
+    }
 
     /// Replaces the force for the next step. The corresponding C function is `cpBodySetForce`.
     public func setForce(_ force: Vector) throws(ChipmunkError) {
@@ -179,7 +187,9 @@ public final class Body {
     }
 
     /// The torque applied this step; cleared after each step. The corresponding C function is `cpBodyGetTorque`.
-    public var torque: Double { cpBodyGetTorque(handle) }
+    public var torque: Double {
+        cpBodyGetTorque(handle)
+    }
 
     /// Replaces the torque for the next step. The corresponding C function is `cpBodySetTorque`.
     public func setTorque(_ torque: Double) throws(ChipmunkError) {
@@ -188,7 +198,9 @@ public final class Body {
     }
 
     /// The rotation as a unit vector (cos, sin). The corresponding C function is `cpBodyGetRotation`.
-    public var rotation: Vector { Vector(cpBodyGetRotation(handle)) }
+    public var rotation: Vector {
+        Vector(cpBodyGetRotation(handle))
+    }
 
     // MARK: Forces and impulses
 
@@ -225,10 +237,14 @@ public final class Body {
     // MARK: Coordinates
 
     /// Converts a point from body to world coordinates. The corresponding C function is `cpBodyLocalToWorld`.
-    public func localToWorld(_ point: Vector) -> Vector { Vector(cpBodyLocalToWorld(handle, point.cp)) }
+    public func localToWorld(_ point: Vector) -> Vector {
+        Vector(cpBodyLocalToWorld(handle, point.cp))
+    }
 
     /// Converts a point from world to body coordinates. The corresponding C function is `cpBodyWorldToLocal`.
-    public func worldToLocal(_ point: Vector) -> Vector { Vector(cpBodyWorldToLocal(handle, point.cp)) }
+    public func worldToLocal(_ point: Vector) -> Vector {
+        Vector(cpBodyWorldToLocal(handle, point.cp))
+    }
 
     // MARK: Custom integration
 

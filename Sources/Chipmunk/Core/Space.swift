@@ -139,7 +139,9 @@ public final class Space {
 
     /// The fraction of velocity each body keeps per second: 1 (the default) keeps all, 0.9 loses 10 %.
     /// The corresponding C function is `cpSpaceGetDamping`.
-    public var damping: Double { cpSpaceGetDamping(handle) }
+    public var damping: Double {
+        cpSpaceGetDamping(handle)
+    }
 
     /// Sets the damping.
     /// - Throws: ``ChipmunkError/invalidValue(property:value:rule:)`` unless zero or more and finite.
@@ -151,7 +153,9 @@ public final class Space {
 
     /// Solver iterations per step: more is stiffer and slower. The default is 10.
     /// The corresponding C function is `cpSpaceGetIterations`.
-    public var iterations: Int { Int(cpSpaceGetIterations(handle)) }
+    public var iterations: Int {
+        Int(cpSpaceGetIterations(handle))
+    }
 
     /// Sets the solver iterations.
     /// - Throws: ``ChipmunkError/invalidValue(property:value:rule:)`` unless 1 or more.
@@ -202,15 +206,21 @@ public final class Space {
     }
 
     /// The time step of the current or last call to ``step(_:)``. The corresponding C function is `cpSpaceGetCurrentTimeStep`.
-    public var currentTimeStep: Double { cpSpaceGetCurrentTimeStep(handle) }
+    public var currentTimeStep: Double {
+        cpSpaceGetCurrentTimeStep(handle)
+    }
 
     /// Whether the engine is inside a step or a query, when it forbids changes.
     /// The corresponding C function is `cpSpaceIsLocked`.
-    public var isLocked: Bool { cpSpaceIsLocked(handle) != 0 }
+    public var isLocked: Bool {
+        cpSpaceIsLocked(handle) != 0
+    }
 
     /// The threads of the threaded solver: 0 for a space made with ``init()``.
     /// The corresponding C function is `cpHastySpaceGetThreads`.
-    public var threads: Int { storage.isHasty ? Int(cpHastySpaceGetThreads(handle)) : 0 }
+    public var threads: Int {
+        storage.isHasty ? Int(cpHastySpaceGetThreads(handle)) : 0
+    }
 
     /// Whether adds and removes are deferred right now (see the type's documentation).
     public var isDeferringChanges: Bool { callbacks.depth > 0 || isLocked }

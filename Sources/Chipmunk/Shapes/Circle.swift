@@ -22,8 +22,12 @@ public final class Circle: Shape {
     }
 
     /// The radius. The corresponding C function is `cpCircleShapeGetRadius`.
-    public var radius: Double { cpCircleShapeGetRadius(handle) }
+    public var radius: Double {
+        cpCircleShapeGetRadius(handle)
+    }
 
     /// The centre, in body coordinates. The corresponding C function is `cpCircleShapeGetOffset`.
-    public var offset: Vector { Vector(cpCircleShapeGetOffset(handle)) }
+    public var offset: Vector {
+        Vector(cpCircleShapeGetOffset(handle))
+    }
 }

@@ -91,5 +91,7 @@ public final class Polygon: Shape {
     }
 
     /// The rounding radius. The corresponding C function is `cpPolyShapeGetRadius`.
-    public var radius: Double { cpPolyShapeGetRadius(handle) }
+    public var radius: Double {
+        cpPolyShapeGetRadius(handle)
+    }
 }

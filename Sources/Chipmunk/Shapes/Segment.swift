@@ -24,11 +24,19 @@ public final class Segment: Shape {
     }
 
     /// The first end, in body coordinates. The corresponding C function is `cpSegmentShapeGetA`.
-    public var start: Vector { Vector(cpSegmentShapeGetA(handle)) }
+    public var start: Vector {
+        Vector(cpSegmentShapeGetA(handle))
+    }
     /// The second end, in body coordinates. The corresponding C function is `cpSegmentShapeGetB`.
-    public var end: Vector { Vector(cpSegmentShapeGetB(handle)) }
+    public var end: Vector {
+        Vector(cpSegmentShapeGetB(handle))
+    }
     /// The unit normal, in body coordinates. The corresponding C function is `cpSegmentShapeGetNormal`.
-    public var normal: Vector { Vector(cpSegmentShapeGetNormal(handle)) }
+    public var normal: Vector {
+        Vector(cpSegmentShapeGetNormal(handle))
+    }
     /// The rounding radius. The corresponding C function is `cpSegmentShapeGetRadius`.
-    public var radius: Double { cpSegmentShapeGetRadius(handle) }
+    public var radius: Double {
+        cpSegmentShapeGetRadius(handle)
+    }
 }

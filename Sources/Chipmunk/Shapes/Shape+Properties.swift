@@ -4,7 +4,9 @@ extension Shape {
     // MARK: Mass from shapes
 
     /// The mass this shape gives its body (0 unless set). The corresponding C function is `cpShapeGetMass`.
-    public var mass: Double { cpShapeGetMass(handle) }
+    public var mass: Double {
+        cpShapeGetMass(handle)
+    }
 
     /// Gives the shape a mass. Once the shape is in a space, its body's mass, moment and
     /// centre of gravity are summed from its shapes that have mass, replacing any set
@@ -18,7 +20,9 @@ extension Shape {
     }
 
     /// The density (mass per unit area). The corresponding C function is `cpShapeGetDensity`.
-    public var density: Double { cpShapeGetDensity(handle) }
+    public var density: Double {
+        cpShapeGetDensity(handle)
+    }
 
     /// Gives the shape a mass from its area: `density × area`. See ``setMass(_:)``.
     /// The corresponding C function is `cpShapeSetDensity`.
@@ -37,13 +41,19 @@ extension Shape {
     }
 
     /// The moment of inertia this shape adds to its body. The corresponding C function is `cpShapeGetMoment`.
-    public var moment: Double { cpShapeGetMoment(handle) }
+    public var moment: Double {
+        cpShapeGetMoment(handle)
+    }
 
     /// The area, including rounding. The corresponding C function is `cpShapeGetArea`.
-    public var area: Double { cpShapeGetArea(handle) }
+    public var area: Double {
+        cpShapeGetArea(handle)
+    }
 
     /// The centroid, in body coordinates. The corresponding C function is `cpShapeGetCenterOfGravity`.
-    public var centerOfGravity: Vector { Vector(cpShapeGetCenterOfGravity(handle)) }
+    public var centerOfGravity: Vector {
+        Vector(cpShapeGetCenterOfGravity(handle))
+    }
 
     // MARK: Contact behaviour
 
@@ -56,7 +66,9 @@ extension Shape {
 
     /// The velocity of the shape's surface, for conveyor belts; only its tangential part counts.
     /// The corresponding C function is `cpShapeGetSurfaceVelocity`.
-    public var surfaceVelocity: Vector { Vector(cpShapeGetSurfaceVelocity(handle)) }
+    public var surfaceVelocity: Vector {
+        Vector(cpShapeGetSurfaceVelocity(handle))
+    }
 
     /// Sets the surface velocity. The corresponding C function is `cpShapeSetSurfaceVelocity`.
     /// - Throws: ``ChipmunkError/invalidValue(property:value:rule:)`` unless finite.
@@ -75,7 +87,9 @@ extension Shape {
     /// Recomputes and returns the bounding box from the body's current position.
     /// The corresponding C function is `cpShapeCacheBB`.
     @discardableResult
-    public func cacheBoundingBox() -> BoundingBox { BoundingBox(cpShapeCacheBB(handle)) }
+    public func cacheBoundingBox() -> BoundingBox {
+        BoundingBox(cpShapeCacheBB(handle))
+    }
 
     // MARK: Queries on one shape
 

@@ -29,7 +29,9 @@ public class Shape {
 
     /// The friction coefficient (Coulomb); the contact uses the product of both shapes'.
     /// The corresponding C function is `cpShapeGetFriction`.
-    public var friction: Double { cpShapeGetFriction(handle) }
+    public var friction: Double {
+        cpShapeGetFriction(handle)
+    }
 
     /// Sets the friction coefficient.
     /// - Throws: ``ChipmunkError/invalidValue(property:value:rule:)`` unless zero or more and finite.
@@ -41,7 +43,9 @@ public class Shape {
 
     /// The elasticity: 0 gives no bounce, 1 a perfect bounce; the contact uses the product of both shapes'.
     /// The corresponding C function is `cpShapeGetElasticity`.
-    public var elasticity: Double { cpShapeGetElasticity(handle) }
+    public var elasticity: Double {
+        cpShapeGetElasticity(handle)
+    }
 
     /// Sets the elasticity.
     /// - Throws: ``ChipmunkError/invalidValue(property:value:rule:)`` unless zero or more and finite.
@@ -59,7 +63,9 @@ public class Shape {
     }
 
     /// The bounding box, as of the last step or reindex. The corresponding C function is `cpShapeGetBB`.
-    public var boundingBox: BoundingBox { BoundingBox(cpShapeGetBB(handle)) }
+    public var boundingBox: BoundingBox {
+        BoundingBox(cpShapeGetBB(handle))
+    }
 
     /// Sets friction, elasticity and collision type together, checking each first.
     func configure(friction: Double, elasticity: Double, collisionType: UInt) throws(ChipmunkError) {
