@@ -121,7 +121,7 @@ extension Body {
                 cpBodyEachArbiter(handle, { _, arbiter, data in
                     let (space, body) = data!.assumingMemoryBound(to: (Space, (Arbiter) throws -> Void).self).pointee
                     let arbiter = Arbiter(arbiter!, state: space.callbacks)
-                    space.runCallback(orOnError: ()) { try body(arbiter) }
+                    space.callbacks.run(orOnError: ()) { try body(arbiter) }
                 }, pointer)
             }
         }

@@ -391,7 +391,7 @@ public final class Space {
             let callbacks = postStepCallbacks
             postStepCallbacks.removeAll()
             for callback in callbacks {
-                do { try callback.run(self) } catch { recordCallbackError(error) }
+                do { try callback.run(self) } catch { self.callbacks.record(error) }
             }
         }
     }
@@ -428,14 +428,6 @@ public final class Space {
     }
 
     // MARK: Callbacks and deferred changes
-
-    /// Runs Swift code called back from the engine (see ``CallbackState/run(orOnError:_:)``).
-    @inline(__always)
-    func runCallback<Result>(orOnError fallback: Result, _ body: () throws -> Result) -> Result {
-        callbacks.run(orOnError: fallback, body)
-    }
-
-    func recordCallbackError(_ error: any Error) { callbacks.record(error) }
 
     func rethrowCallbackError() throws {
         if let error = callbacks.error {
