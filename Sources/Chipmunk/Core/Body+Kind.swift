@@ -28,7 +28,7 @@ extension Body {
         case .static: type = CP_BODY_TYPE_STATIC
         }
         cpBodySetType(handle, type)
-        space?.massMayHaveChanged = true
+        space?.massMayHaveChanged(for: self)
     }
 
     // MARK: Sleeping

@@ -50,8 +50,9 @@ public final class Space {
     let callbacks: CallbackState
     /// Set while the space is being dropped: callbacks must not run then.
     var isTearingDown: Bool { callbacks.isTearingDown }
-    /// Whether something may have changed a dynamic body's mass since the last step.
-    var massMayHaveChanged = false
+    /// Bodies whose mass may have changed since the last step (added, kind changed,
+    /// shapes with mass added or removed); the step checks these, not every body.
+    private var bodiesToCheckForMass: [Body] = []
 
     /// Collision handler boxes by C handler, kept alive for the C handlers that point at them.
     var collisionHandlers: [UnsafeMutablePointer<cpCollisionHandler>: CollisionHandler] = [:]
@@ -237,7 +238,7 @@ public final class Space {
         if let other = body.space { throw other === self ? .alreadyInThisSpace(.body) : .inAnotherSpace(.body) }
         body.space = self
         bodies.append(body)
-        massMayHaveChanged = true
+        massMayHaveChanged(for: body)
         if isDeferringChanges { pending.append(.addBody(body)) } else { attach(body) }
     }
 
@@ -269,7 +270,7 @@ public final class Space {
         guard shape.body.space === self else { throw .bodyNotInSpace }
         shape.space = self
         shapes.append(shape)
-        massMayHaveChanged = true
+        if shape.mass > 0 { massMayHaveChanged(for: shape.body) }
         if isDeferringChanges { pending.append(.addShape(shape)) } else { attach(shape) }
     }
 
@@ -282,7 +283,7 @@ public final class Space {
         }
         shape.space = nil
         shapes.remove(at: index)
-        massMayHaveChanged = true
+        if shape.mass > 0 { massMayHaveChanged(for: shape.body) }
         if isDeferringChanges { pending.append(.removeShape(shape)) } else { detach(shape); applyPendingChangesIfIdle() }
     }
 
@@ -339,7 +340,7 @@ public final class Space {
     /// The corresponding C function is `cpSpaceStep` (`cpHastySpaceStep` for the threaded solver).
     public func step(_ dt: Double) throws {
         try checkStepParameters(dt)
-        if massMayHaveChanged { try checkMasses() }
+        if !bodiesToCheckForMass.isEmpty { try checkMasses() }
         if storage.isHasty { cpHastySpaceStep(handle, dt) } else { cpSpaceStep(handle, dt) }
         applyPendingChangesIfIdle()
         if !postStepCallbacks.isEmpty { runPostStepCallbacks() }
@@ -360,15 +361,21 @@ public final class Space {
         }
     }
 
+    /// Notes that a body's mass may have changed; the next step checks it.
+    func massMayHaveChanged(for body: Body) {
+        bodiesToCheckForMass.append(body)
+    }
+
     /// "Body's mass and moment must be positive to simulate": a dynamic body's mass can
-    /// come from its shapes, and drop to zero when they go, so check before stepping
-    /// whenever anything that affects mass has changed.
+    /// come from its shapes, and drop to zero when they go, so the bodies whose mass may
+    /// have changed are checked before stepping. A failed check leaves them to be checked
+    /// again at the next step.
     private func checkMasses() throws(ChipmunkError) {
-        for body in bodies where body.kind == .dynamic {
+        for body in bodiesToCheckForMass where body.space === self && body.kind == .dynamic {
             let mass = body.mass, moment = body.moment
             guard mass > 0, mass.isFinite, moment > 0, moment.isFinite else { throw .massless }
         }
-        massMayHaveChanged = false
+        bodiesToCheckForMass.removeAll(keepingCapacity: true)
     }
 
     // MARK: Post-step callbacks

@@ -16,7 +16,7 @@ extension Shape {
         try requireNonNegativeFinite(mass, "mass")
         if mass > 0 { try requireSolidForMass() }
         cpShapeSetMass(handle, mass)
-        space?.massMayHaveChanged = true
+        space?.massMayHaveChanged(for: body)
     }
 
     /// The density (mass per unit area). The corresponding C function is `cpShapeGetDensity`.
@@ -30,7 +30,7 @@ extension Shape {
         try requireNonNegativeFinite(density, "density")
         if density > 0 { try requireSolidForMass() }
         cpShapeSetDensity(handle, density)
-        space?.massMayHaveChanged = true
+        space?.massMayHaveChanged(for: body)
     }
 
     /// A shape with no area would give its body a NaN centre of gravity or moment.
