@@ -7,7 +7,7 @@ import Chipmunk
 /// bit-identical trajectories.
 ///
 /// ```swift
-/// let scene = try BookScenes.crates()
+/// let scene = BookScenes.crates()
 /// for _ in 0..<1200 { try scene.step(1.0 / 120) }
 /// ```
 public final class Scene {
@@ -28,20 +28,16 @@ public final class Scene {
 
     /// Creates a scene from a built space.
     ///
-    /// - Throws: ``SceneError`` if a change has a negative or non-finite time or a
-    ///   non-finite gravity, or the time step is not positive and finite. Changes are
-    ///   applied in time order; ties keep their order.
-    public init(name: String, space: Space, gravitySchedule: [GravityChange] = [], timeStep: Double = 1.0 / 120.0) throws(SceneError) {
-        guard timeStep > 0, timeStep.isFinite else {
-            throw SceneError(source: name, location: "timeStep", reason: "must be positive and finite (got \(timeStep))")
-        }
-        for (index, change) in gravitySchedule.enumerated() {
-            guard change.time >= 0, change.time.isFinite else {
-                throw SceneError(source: name, location: "gravitySchedule[\(index)].time", reason: "must be zero or more, and finite (got \(change.time))")
-            }
-            guard change.gravity.isFinite else {
-                throw SceneError(source: name, location: "gravitySchedule[\(index)].gravity", reason: "must be finite (got \(change.gravity))")
-            }
+    /// The time step must keep the rule of ``Parameter/spaceTimeStep``, and each change
+    /// a time of zero or more and a gravity that keeps ``Parameter/spaceGravity``; anything
+    /// else is a programming error (a scene file's loader checks these first). Changes are
+    /// applied in time order; ties keep their order.
+    public init(name: String, space: Space, gravitySchedule: [GravityChange] = [], timeStep: Double = 1.0 / 120.0) {
+        Parameter.spaceTimeStep.require(timeStep)
+        for change in gravitySchedule {
+            precondition(change.time >= 0 && change.time.isFinite,
+                         "Scene: a gravity change's time must be zero or more, and finite (got \(change.time))")
+            Parameter.spaceGravity.require(change.gravity)
         }
         self.name = name
         self.space = space
@@ -77,6 +73,16 @@ public struct GravityChange: Hashable, Sendable, Codable {
     public init(time: Double, gravity: Vector) {
         self.time = time
         self.gravity = gravity
+    }
+
+    private enum CodingKeys: String, CodingKey, CaseIterable { case time, gravity }
+
+    /// Decodes `{"time": t, "gravity": [x, y]}`, rejecting unknown keys.
+    public init(from decoder: any Decoder) throws {
+        try decoder.rejectUnknownKeys(CodingKeys.allCases.map(\.rawValue))
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        time = try c.decode(Double.self, forKey: .time)
+        gravity = try c.decode(Vector.self, forKey: .gravity)
     }
 
     /// The gravity the book's accelerometer handler sets for a device tilt:

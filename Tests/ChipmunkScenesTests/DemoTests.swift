@@ -14,7 +14,7 @@ import Testing
     }
 
     @Test func pyramidStackSettlesAndSleeps() throws {
-        let scene = try Demos.pyramidStack()
+        let scene = Demos.pyramidStack()
         #expect(scene.space.bodies.count == 106)
         var asleepAt: Double?
         try run(scene, seconds: 10, every: 0.25) { t in
@@ -27,7 +27,7 @@ import Testing
     }
 
     @Test func pyramidToppleFallsInOrder() throws {
-        let scene = try Demos.pyramidTopple()
+        let scene = Demos.pyramidTopple()
         let bottomRow = scene.space.bodies
             .filter { abs($0.position.y - -225) < 20 && ($0.shapes.first as? Polygon)?.vertices.contains { $0.y > 10 } == true }
             .sorted { $0.position.x < $1.position.x }
@@ -46,7 +46,7 @@ import Testing
     }
 
     @Test func tumbleTurnsItsContents() throws {
-        let scene = try Demos.tumble()
+        let scene = Demos.tumble()
         let box = scene.space.bodies[0]
         #expect(box.kind == .kinematic)
         let contents = Array(scene.space.bodies.dropFirst())
@@ -61,7 +61,7 @@ import Testing
     }
 
     @Test func planetsBodiesOrbit() throws {
-        let scene = try Demos.planet()
+        let scene = Demos.planet()
         let boxes = Array(scene.space.bodies.dropFirst())
         #expect(boxes.count == 30 && boxes.allSatisfy { $0.velocityUpdate != nil })
         let startAngles = boxes.map(\.position.angle)
@@ -79,7 +79,7 @@ import Testing
     }
 
     @Test func oneWayLetsTheBallUpThenHoldsIt() throws {
-        let scene = try Demos.oneWay()
+        let scene = Demos.oneWay()
         let ball = scene.space.bodies[0]
         var peak = -Double.infinity
         try run(scene, seconds: 6, every: 1.0 / 60) { _ in peak = max(peak, ball.position.y) }
@@ -91,7 +91,7 @@ import Testing
     }
 
     @Test func jointsGalleryHoldsEveryConstraint() throws {
-        let scene = try Demos.joints()
+        let scene = Demos.joints()
         let constraints = scene.space.constraints
         let kinds = Set(constraints.map { String(describing: type(of: $0)) })
         #expect(kinds == ["PinJoint", "SlideJoint", "PivotJoint", "GrooveJoint", "DampedSpring", "DampedRotarySpring",
@@ -104,7 +104,7 @@ import Testing
                 #expect(abs(a.localToWorld(pin.anchorA).distance(to: b.localToWorld(pin.anchorB)) - pin.distance) < 0.5)
             case let slide as SlideJoint:
                 let d = a.localToWorld(slide.anchorA).distance(to: b.localToWorld(slide.anchorB))
-                #expect(d >= slide.min - 0.5 && d <= slide.max + 0.5)
+                #expect(d >= slide.distance.lowerBound - 0.5 && d <= slide.distance.upperBound + 0.5)
             case let pivot as PivotJoint:
                 #expect(a.localToWorld(pivot.anchorA).distance(to: b.localToWorld(pivot.anchorB)) < 0.5)
             case let groove as GrooveJoint:
@@ -114,7 +114,7 @@ import Testing
                 // a − b is driven at rate π: ten seconds turn it by 10π.
                 #expect(abs((a.angle - b.angle) - motor.rate * 10) < 0.5)
             case let limit as RotaryLimitJoint:
-                #expect(a.angle - b.angle >= limit.min - 0.05 && a.angle - b.angle <= limit.max + 0.05)
+                #expect(a.angle - b.angle >= limit.angle.lowerBound - 0.05 && a.angle - b.angle <= limit.angle.upperBound + 0.05)
             case let gear as GearJoint:
                 #expect(abs(gear.ratio * b.angle - a.angle - gear.phase) < 0.05)
             default:
@@ -125,7 +125,7 @@ import Testing
     }
 
     @Test func theoJansenWalks() throws {
-        let scene = try Demos.theoJansen()
+        let scene = Demos.theoJansen()
         let chassis = scene.space.bodies[0]
         let start = chassis.position.x
         try run(scene, seconds: 4)
@@ -134,7 +134,7 @@ import Testing
     }
 
     @Test func chainsBreakUnderLoad() throws {
-        let scene = try Demos.chains()
+        let scene = Demos.chains()
         let links = scene.space.constraints.compactMap { $0 as? SlideJoint }
         #expect(links.count == 80)
         try run(scene, seconds: 2)
@@ -146,7 +146,7 @@ import Testing
     }
 
     @Test func buoyancyFloatsTheLightBoxAndSinksTheHeavyOne() throws {
-        let scene = try Demos.buoyancy()
+        let scene = Demos.buoyancy()
         let light = scene.space.bodies[0], heavy = scene.space.bodies[1]
         try run(scene, seconds: 8)
         // The light box (0.3 × the water's density, 50 high) floats with 30 % under the
@@ -158,7 +158,7 @@ import Testing
 
     @Test func everyBuiltInSceneRunsAThousandFiniteSteps() throws {
         for entry in SceneCatalog.builtIn {
-            let scene = try entry.make()
+            let scene = entry.make()
             for _ in 0..<1000 { try scene.step(scene.timeStep) }
             #expect(scene.space.bodies.allSatisfy { $0.position.isFinite && $0.velocity.isFinite && $0.angle.isFinite }, "\(entry.name)")
         }

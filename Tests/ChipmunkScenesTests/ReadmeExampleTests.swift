@@ -11,16 +11,14 @@ private func readmeExample() throws -> (Body, FixedStepper) {
     // A ball dropped on a ramp, driven by 60 Hz frames in fixed 1/120 s steps.
     let space = Space()
     space.gravity = [0, -1000]
-    let ramp = try Segment(body: space.staticBody, from: [0, 100], to: [300, 0], radius: 2, friction: 0.7)
-    try space.add(ramp)
+    space.add(Segment(body: space.staticBody, from: [0, 100], to: [300, 0], radius: 2, friction: 0.7))
 
-    let ball = try Body(mass: 1, moment: Moment.circle(mass: 1, outerRadius: 10))
-    try ball.setPosition([40, 200])
-    try space.add(ball)
-    try space.add(Circle(body: ball, radius: 10, friction: 0.7, elasticity: 0.5))
+    let ball = Body(mass: 1, moment: Moment.circle(mass: 1, outerRadius: 10))
+    ball.position = [40, 200]
+    space.add(ball, Circle(body: ball, radius: 10, friction: 0.7, elasticity: 0.5))
 
-    let scene = try Scene(name: "ramp", space: space)
-    var stepper = try FixedStepper()              // 1/120 s steps, at most 120 per frame
+    let scene = Scene(name: "ramp", space: space)
+    var stepper = FixedStepper()                  // 1/120 s steps, at most 120 per frame
     for _ in 0..<120 {                            // two seconds of 60 Hz frames
         let frame = try stepper.advance(by: 1.0 / 60) { try scene.step($0) }
         if frame.isOverBudget { print("physics used \(frame.cpuShare * 100) % of real time") }

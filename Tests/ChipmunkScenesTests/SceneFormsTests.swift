@@ -45,7 +45,7 @@ import Testing
     }
 
     @Test func theTiltScheduleSetsGravityAtItsTimes() throws {
-        let scene = try BookScenes.cratesTilt()
+        let scene = BookScenes.cratesTilt()
         var gravityAtStep: [Int: Vector] = [:]
         for step in 1...1200 {
             try scene.step(1.0 / 120)
@@ -59,14 +59,12 @@ import Testing
         #expect(gravityAtStep[961] == [0, -1000])
     }
 
-    @Test func aSceneSortsItsScheduleAndRejectsBadChanges() throws {
+    @Test func aSceneSortsItsSchedule() throws {
         let space = Space()
-        let scene = try Scene(name: "s", space: space, gravitySchedule: [
+        let scene = Scene(name: "s", space: space, gravitySchedule: [
             GravityChange(time: 0.02, gravity: [0, -2]), GravityChange(time: 0, gravity: [0, -1]),
         ])
         #expect(scene.gravitySchedule.map(\.time) == [0, 0.02])
-        #expect(throws: SceneError.self) { try Scene(name: "s", space: space, gravitySchedule: [GravityChange(time: -1, gravity: .zero)]) }
-        #expect(throws: SceneError.self) { try Scene(name: "s", space: space, gravitySchedule: [GravityChange(time: 1, gravity: [.nan, 0])]) }
     }
 
     @Test func descriptionsRoundTripThroughJSON() throws {

@@ -151,7 +151,7 @@ import Testing
         let result = try Tool.sim("run", path, "--steps", "1")
         #expect(result.status != 0 && result.stdout.isEmpty)
         let name = URL(fileURLWithPath: path).lastPathComponent
-        #expect(result.stderr == "chipmunk-sim: \(name): bodies[0].mass: must be positive and finite (got -1.0)\n")
+        #expect(result.stderr == "chipmunk-sim: \(name): bodies[0].mass: must be positive and finite, at least 5.6e-309 (got -1.0)\n")
     }
 
     @Test func listAndHelp() throws {

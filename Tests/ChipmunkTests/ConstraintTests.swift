@@ -5,10 +5,10 @@ import Testing
     private func twoBodies(gravity: Vector = .zero) throws -> (Space, Body, Body) {
         let space = Space()
         space.gravity = gravity
-        let a = try Body(mass: 1, moment: 1), b = try Body(mass: 1, moment: 1)
-        try b.setPosition([10, 0])
-        try space.add(a)
-        try space.add(b)
+        let a = Body(mass: 1, moment: 1), b = Body(mass: 1, moment: 1)
+        b.position = [10, 0]
+        space.add(a)
+        space.add(b)
         return (space, a, b)
     }
 
@@ -21,28 +21,25 @@ import Testing
     /// so it is 0.0017970074436457143, not pow(0.9, 60) = 0.0017970102999144172.
     @Test func defaults() throws {
         let (_, a, b) = try twoBodies()
-        let joint = try PinJoint(a, b, anchorA: .zero, anchorB: .zero)
+        let joint = PinJoint(a: a, b: b, anchorA: .zero, anchorB: .zero)
         #expect(joint.maxForce == .infinity)
         #expect(joint.errorBias == 0.0017970074436457143)
         #expect(joint.errorBias == Space().collisionBias)
         #expect(joint.maxBias == .infinity && joint.collideBodies)
         #expect(joint.bodyA === a && joint.bodyB === b && joint.impulse == 0)
-        try joint.setMaxForce(10)
-        try joint.setErrorBias(0.5)
-        try joint.setMaxBias(3)
+        joint.maxForce = 10
+        joint.errorBias = 0.5
+        joint.maxBias = 3
         joint.collideBodies = false
         #expect(joint.maxForce == 10 && joint.errorBias == 0.5 && joint.maxBias == 3 && !joint.collideBodies)
-        #expect(throws: ChipmunkError.self) { try joint.setMaxForce(-1) }
-        #expect(throws: ChipmunkError.self) { try joint.setErrorBias(.nan) }
-        #expect(throws: ChipmunkError.self) { try joint.setMaxBias(-.infinity) }
     }
 
     @Test func pinJointKeepsItsDistance() throws {
         let (space, a, b) = try twoBodies()
-        let pin = try PinJoint(a, b, anchorA: .zero, anchorB: .zero)
-        try space.add(pin)
+        let pin = PinJoint(a: a, b: b, anchorA: .zero, anchorB: .zero)
+        space.add(pin)
         #expect(pin.distance == 10)
-        try b.setVelocity([0, 5])
+        b.velocity = [0, 5]
         try run(space)
         #expect(abs(a.position.distance(to: b.position) - 10) < 0.01)
         #expect(pin.impulse != 0)
@@ -50,31 +47,29 @@ import Testing
 
     @Test func slideJointKeepsWithinLimits() throws {
         let (space, a, b) = try twoBodies()
-        let slide = try SlideJoint(a, b, anchorA: .zero, anchorB: .zero, min: 5, max: 12)
-        try space.add(slide)
-        try b.setVelocity([20, 0])
+        let slide = SlideJoint(a: a, b: b, anchorA: .zero, anchorB: .zero, distance: 5...12)
+        space.add(slide)
+        b.velocity = [20, 0]
         try run(space)
         #expect(a.position.distance(to: b.position) < 12.05)
-        #expect(throws: ChipmunkError.self) { try SlideJoint(a, b, anchorA: .zero, anchorB: .zero, min: 3, max: 2) }
-        #expect(throws: ChipmunkError.self) { try slide.setLimits(min: -1, max: 2) }
     }
 
     @Test func pivotJointHinges() throws {
         let (space, a, _) = try twoBodies(gravity: [0, -10])
-        try space.add(Circle(body: a, radius: 1))
-        let hinge = try PivotJoint(space.staticBody, a, pivot: [0, 5])
-        try space.add(hinge)
+        space.add(Circle(body: a, radius: 1))
+        let hinge = PivotJoint(a: space.staticBody, b: a, pivot: [0, 5])
+        space.add(hinge)
         try run(space)
         #expect(abs(a.localToWorld(hinge.anchorB).distance(to: [0, 5])) < 0.01)
-        let twoAnchors = try PivotJoint(space.staticBody, a, anchorA: [0, 5], anchorB: [0, 5])
+        let twoAnchors = PivotJoint(a: space.staticBody, b: a, anchorA: [0, 5], anchorB: [0, 5])
         #expect(twoAnchors.anchorA == [0, 5])
     }
 
     @Test func grooveJointHoldsItsAnchorInTheGroove() throws {
         let (space, a, b) = try twoBodies(gravity: [0, -10])
-        try a.setKind(.static)
-        let groove = try GrooveJoint(a, b, grooveA: [0, 0], grooveB: [20, 0], anchorB: .zero)
-        try space.add(groove)
+        a.kind = .static
+        let groove = GrooveJoint(a: a, b: b, grooveA: [0, 0], grooveB: [20, 0], anchorB: .zero)
+        space.add(groove)
         try run(space)
         #expect(abs(b.position.y) < 0.05, "held on the groove's line against gravity")
         #expect(groove.grooveB == [20, 0])
@@ -82,8 +77,8 @@ import Testing
 
     @Test func dampedSpringAndItsForceClosure() throws {
         let (space, a, b) = try twoBodies()
-        let spring = try DampedSpring(a, b, anchorA: .zero, anchorB: .zero, restLength: 5, stiffness: 10, damping: 1)
-        try space.add(spring)
+        let spring = DampedSpring(a: a, b: b, anchorA: .zero, anchorB: .zero, restLength: 5, stiffness: 10, damping: 1)
+        space.add(spring)
         try run(space, steps: 600)
         #expect(abs(a.position.distance(to: b.position) - 5) < 0.1, "settles at its rest length")
         var calls = 0
@@ -99,15 +94,13 @@ import Testing
         spring.forceFunction = nil
         try run(space, steps: 600)
         #expect(abs(a.position.distance(to: b.position) - 5) < 0.1, "the default law is back")
-        #expect(throws: ChipmunkError.self) { try spring.setDamping(-1) }   // "Damping must be positive"
-        #expect(throws: ChipmunkError.self) { try DampedSpring(a, b, anchorA: .zero, anchorB: .zero, restLength: 1, stiffness: .nan, damping: 0) }
     }
 
     @Test func dampedRotarySpringAndItsTorqueClosure() throws {
         let (space, a, b) = try twoBodies()
-        try a.setKind(.static)
-        let spring = try DampedRotarySpring(a, b, restAngle: 1, stiffness: 10, damping: 2)
-        try space.add(spring)
+        a.kind = .static
+        let spring = DampedRotarySpring(a: a, b: b, restAngle: 1, stiffness: 10, damping: 2)
+        space.add(spring)
         try run(space, steps: 600)
         // The relative angle is a − b, so b settles at −1.
         #expect(abs(b.angle - -1) < 0.01)
@@ -121,39 +114,37 @@ import Testing
 
     @Test func rotaryLimitRatchetGearAndMotor() throws {
         let (space, a, b) = try twoBodies()
-        try a.setKind(.static)
-        let motor = try SimpleMotor(a, b, rate: -2)   // a − b = −2, so b spins at 2
-        try space.add(motor)
+        a.kind = .static
+        let motor = SimpleMotor(a: a, b: b, rate: -2)   // a − b = −2, so b spins at 2
+        space.add(motor)
         try run(space, steps: 60)
         #expect(abs(b.angularVelocity - 2) < 1e-6)
-        let limit = try RotaryLimitJoint(a, b, min: -0.5, max: 0.5)
-        try space.add(limit)
+        let limit = RotaryLimitJoint(a: a, b: b, angle: -0.5...0.5)
+        space.add(limit)
         try run(space)
         #expect(b.angle <= 0.51)
-        try space.remove(limit)
-        try space.remove(motor)
+        space.remove(limit)
+        space.remove(motor)
 
         let (space2, c, d) = try twoBodies()
-        let gear = try GearJoint(c, d, phase: 0, ratio: 2)
-        try space2.add(gear)
-        try c.setAngularVelocity(3)
+        let gear = GearJoint(a: c, b: d, phase: 0, ratio: 2)
+        space2.add(gear)
+        c.angularVelocity = 3
         try run(space2, steps: 60)
         // The joint holds ratio · θB − θA = phase (and so ωA ≈ ratio · ωB, up to error correction).
         #expect(abs(c.angle - 2 * d.angle) < 1e-3)
         #expect(abs(c.angularVelocity - 2 * d.angularVelocity) < 0.05)
         #expect(c.angle > 0.5, "they turned")
-        #expect(throws: ChipmunkError.self) { try GearJoint(c, d, phase: 0, ratio: 0) }
-        #expect(throws: ChipmunkError.self) { try gear.setRatio(.infinity) }
 
         let (space3, e, f) = try twoBodies()
-        try e.setKind(.static)
-        let ratchet = try RatchetJoint(e, f, phase: 0, ratchet: .pi / 4)
-        try space3.add(ratchet)
-        try f.setAngularVelocity(5)
+        e.kind = .static
+        let ratchet = RatchetJoint(a: e, b: f, phase: 0, ratchet: .pi / 4)
+        space3.add(ratchet)
+        f.angularVelocity = 5
         try run(space3, steps: 30)
         let turned = f.angle
         #expect(turned > 1, "turns freely one way")
-        try f.setAngularVelocity(-5)
+        f.angularVelocity = -5
         try run(space3, steps: 30)
         #expect(f.angle > turned - .pi / 4 - 0.05, "and not back past the last click")
         #expect(ratchet.ratchet == .pi / 4)
@@ -164,40 +155,34 @@ import Testing
     @Test func twoNonDynamicBodiesAreRefused() throws {
         let space = Space()
         let kinematic = Body(kind: .kinematic)
-        try space.add(kinematic)
-        let pin = try PinJoint(space.staticBody, kinematic, anchorA: .zero, anchorB: .zero)
-        #expect(throws: ChipmunkError.unsolvableConstraint) { try space.add(pin) }
-        let body = try Body(mass: 1, moment: 1)
-        try space.add(body)
-        let pivot = try PivotJoint(space.staticBody, body, pivot: .zero)
-        try space.add(pivot)
-        #expect(throws: ChipmunkError.unsolvableConstraint) { try body.setKind(.kinematic) }
+        space.add(kinematic)
+        let pin = PinJoint(a: space.staticBody, b: kinematic, anchorA: .zero, anchorB: .zero)
+        let body = Body(mass: 1, moment: 1)
+        space.add(body)
+        let pivot = PivotJoint(a: space.staticBody, b: body, pivot: .zero)
+        space.add(pivot)
         try space.step(1.0 / 60)
     }
 
     @Test func membershipRules() throws {
         let (space, a, b) = try twoBodies()
-        let outsider = try Body(mass: 1, moment: 1)
-        #expect(throws: ChipmunkError.bodyNotInSpace) { try space.add(PinJoint(a, outsider, anchorA: .zero, anchorB: .zero)) }
-        let pin = try PinJoint(a, b, anchorA: .zero, anchorB: .zero)
-        try space.add(pin)
-        #expect(throws: ChipmunkError.alreadyInThisSpace(.constraint)) { try space.add(pin) }
-        #expect(throws: ChipmunkError.inAnotherSpace(.constraint)) { try Space().add(pin) }
-        try space.remove(pin)
-        #expect(throws: ChipmunkError.notInThisSpace(.constraint)) { try space.remove(pin) }
+        let outsider = Body(mass: 1, moment: 1)
+        let pin = PinJoint(a: a, b: b, anchorA: .zero, anchorB: .zero)
+        space.add(pin)
+        space.remove(pin)
     }
 
     @Test func preAndPostSolveCanBreakAJoint() throws {
         let (space, a, b) = try twoBodies(gravity: [0, -100])
-        try a.setKind(.static)
-        try b.setPosition([0, -10])   // hanging: the rod carries its full weight, 100
-        let pin = try PinJoint(a, b, anchorA: .zero, anchorB: .zero)
-        try space.add(pin)
+        a.kind = .static
+        b.position = [0, -10]   // hanging: the rod carries its full weight, 100
+        let pin = PinJoint(a: a, b: b, anchorA: .zero, anchorB: .zero)
+        space.add(pin)
         var preSolves = 0
         pin.preSolve = { _ in preSolves += 1 }
         pin.postSolve = { joint in
             // Break under load: the force exceeds 50. The removal is deferred to the step's end.
-            if joint.impulse / (1.0 / 60) > 50 { try joint.space?.remove(joint) }
+            if joint.impulse / (1.0 / 60) > 50 { joint.space?.remove(joint) }
         }
         try run(space, steps: 10)
         #expect(preSolves >= 1)

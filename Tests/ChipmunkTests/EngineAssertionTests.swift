@@ -8,23 +8,23 @@ import Testing
     // "You cannot manually reindex objects while the space is locked": deferred.
     // "This operation cannot be done safely during a call to cpSpaceStep()": constraints too.
     @Test func reindexingAndConstraintChangesInsideAStepAreDeferred() throws {
-        let world = try BallOnFloor()
+        let world = BallOnFloor()
         let ledge = Body(kind: .static)
-        try world.space.add(ledge)
-        let ledgeShape = try Segment(body: ledge, from: [20, 0], to: [30, 0])
-        try world.space.add(ledgeShape)
-        let partner = try Body(mass: 1, moment: 1)
-        try world.space.add(partner)
-        let joint = try PinJoint(world.ball, partner, anchorA: .zero, anchorB: .zero)
+        world.space.add(ledge)
+        let ledgeShape = Segment(body: ledge, from: [20, 0], to: [30, 0])
+        world.space.add(ledgeShape)
+        let partner = Body(mass: 1, moment: 1)
+        world.space.add(partner)
+        let joint = PinJoint(a: world.ball, b: partner, anchorA: .zero, anchorB: .zero)
         var ran = false
         world.ball.velocityUpdate = { body, gravity, damping, dt in
             if !ran {
                 ran = true
                 cpBodySetPositionForTests(ledge, 0, 3)
-                try body.space!.reindex(ledgeShape)
-                try body.space!.reindexShapes(of: ledge)
+                body.space!.reindex(ledgeShape)
+                body.space!.reindexShapes(of: ledge)
                 body.space!.reindexStatic()
-                try body.space!.add(joint)
+                body.space!.add(joint)
                 #expect(joint.space === body.space && body.space!.constraints.count == 1)
             }
             try body.updateVelocity(gravity: gravity, damping: damping, dt: dt)
@@ -33,7 +33,7 @@ import Testing
         #expect(ledgeShape.boundingBox.bottom == 3, "reindexed once the step ended")
         #expect(world.ball.constraints.first === joint, "the engine has the joint")
         world.ball.velocityUpdate = { body, gravity, damping, dt in
-            if body.space!.contains(joint) { try body.space!.remove(joint) }
+            if body.space!.contains(joint) { body.space!.remove(joint) }
             try body.updateVelocity(gravity: gravity, damping: damping, dt: dt)
         }
         try world.space.step(1.0 / 120)
@@ -53,12 +53,10 @@ import Testing
     // "Body's velocity is invalid" from the engine's own integration, reached through a
     // custom velocity function: updateVelocity checks what it would compute first.
     @Test func theDefaultIntegrationRefusesToOverflow() throws {
-        let body = try Body(mass: 1e-300, moment: 1)
-        try body.setForce([1e300, 0])
+        let body = Body(mass: 1e-300, moment: 1)
+        body.force = [1e300, 0]
         #expect(throws: ChipmunkError.self) { try body.updateVelocity(gravity: .zero, damping: 1, dt: 1) }
-        #expect(throws: ChipmunkError.self) { try body.updateVelocity(gravity: [.nan, 0], damping: 1, dt: 1) }
-        #expect(throws: ChipmunkError.self) { try body.updateVelocity(gravity: .zero, damping: -1, dt: 1) }
-        try body.setVelocity([Double.greatestFiniteMagnitude, 0])
+        body.velocity = [Double.greatestFiniteMagnitude, 0]
         #expect(throws: ChipmunkError.self) { try body.updatePosition(dt: 10) }
     }
 }

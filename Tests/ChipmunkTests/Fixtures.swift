@@ -6,18 +6,18 @@ struct BallOnFloor {
     let ball: Body
     let ballShape: Circle
     let floor: Segment
-    static let ballType: UInt = 1
-    static let floorType: UInt = 2
+    static let ballType: CollisionType = 1
+    static let floorType: CollisionType = 2
 
-    init(height: Double = 3, elasticity: Double = 0) throws {
+    init(height: Double = 3, elasticity: Double = 0) {
         space.gravity = [0, -100]
-        floor = try Segment(body: space.staticBody, from: [-10, 0], to: [10, 0], radius: 0, friction: 1, elasticity: elasticity, collisionType: Self.floorType)
-        try space.add(floor)
-        ball = try Body(mass: 1, moment: Moment.circle(mass: 1, outerRadius: 1))
-        try ball.setPosition([0, height])
-        try space.add(ball)
-        ballShape = try Circle(body: ball, radius: 1, friction: 1, elasticity: elasticity, collisionType: Self.ballType)
-        try space.add(ballShape)
+        floor = Segment(body: space.staticBody, from: [-10, 0], to: [10, 0], radius: 0, friction: 1, elasticity: elasticity, collisionType: Self.floorType)
+        space.add(floor)
+        ball = Body(mass: 1, moment: Moment.circle(mass: 1, outerRadius: 1))
+        ball.position = [0, height]
+        space.add(ball)
+        ballShape = Circle(body: ball, radius: 1, friction: 1, elasticity: elasticity, collisionType: Self.ballType)
+        space.add(ballShape)
     }
 
     func run(seconds: Double, dt: Double = 1.0 / 120) throws {

@@ -4,8 +4,8 @@ import Testing
 @Suite struct QueryTests {
     /// pymunk test_shapes: a circle of radius 5 at the origin.
     @Test func queriesOnOneShape() throws {
-        let body = try Body(mass: 1, moment: 1)
-        let circle = try Circle(body: body, radius: 5)
+        let body = Body(mass: 1, moment: 1)
+        let circle = Circle(body: body, radius: 5)
         circle.cacheBoundingBox()
         let point = circle.pointQuery([0, 0])
         #expect(point.point == [0, 0] && point.distance == -5 && point.gradient == [0, 1])
@@ -20,15 +20,15 @@ import Testing
     }
 
     @Test func shapesCollide() throws {
-        let a = try Circle(body: Body(mass: 1, moment: 1), radius: 1)
-        let bBody = try Body(mass: 1, moment: 1)
-        try bBody.setPosition([1.5, 0])
-        let b = try Circle(body: bBody, radius: 1)
+        let a = Circle(body: Body(mass: 1, moment: 1), radius: 1)
+        let bBody = Body(mass: 1, moment: 1)
+        bBody.position = [1.5, 0]
+        let b = Circle(body: bBody, radius: 1)
         a.cacheBoundingBox(); b.cacheBoundingBox()
         let contact = a.collide(with: b)
         #expect(contact.count == 1 && contact.normal == [1, 0])
         #expect(contact[0].distance == -0.5)
-        try bBody.setPosition([3, 0])
+        bBody.position = [3, 0]
         b.cacheBoundingBox()
         #expect(a.collide(with: b).isEmpty)
     }
@@ -38,10 +38,10 @@ import Testing
         var circles: [Circle] = []
         for i in 0..<5 {
             let body = Body(kind: .static)
-            try body.setPosition([Double(i) * 10, 0])
-            try space.add(body)
-            let circle = try Circle(body: body, radius: 1)
-            try space.add(circle)
+            body.position = [Double(i) * 10, 0]
+            space.add(body)
+            let circle = Circle(body: body, radius: 1)
+            space.add(circle)
             circles.append(circle)
         }
         return (space, circles)
@@ -49,14 +49,14 @@ import Testing
 
     @Test func spaceQueries() throws {
         let (space, c) = try row()
-        let near = try space.pointQuery([10.5, 0], maxDistance: 0)
+        let near = space.pointQuery([10.5, 0], maxDistance: 0)
         #expect(near.count == 1 && near[0].shape === c[1] && near[0].distance == -0.5)
         #expect(try space.pointQuery([15, 0], maxDistance: 4.5).map(\.shape).count == 2)
         let nearest = try #require(try space.pointQueryNearest([23, 0], maxDistance: .infinity))
         #expect(nearest.shape === c[2] && nearest.distance == 2)
         #expect(try space.pointQueryNearest([23, 0], maxDistance: 1) == nil)
 
-        let hits = try space.segmentQuery(from: [-5, 0], to: [45, 0]).sorted { $0.alpha < $1.alpha }
+        let hits = space.segmentQuery(from: [-5, 0], to: [45, 0]).sorted { $0.alpha < $1.alpha }
         #expect(hits.map { ObjectIdentifier($0.shape) } == c.map(ObjectIdentifier.init))
         let first = try #require(try space.segmentQueryFirst(from: [-5, 0], to: [45, 0]))
         #expect(first.shape === c[0] && abs(first.point.x - -1) < 1e-12 && first.alpha == 4.0 / 50)
@@ -68,19 +68,16 @@ import Testing
         // the radius does not widen that search, so a fat segment passing beside them misses.
         #expect(try space.segmentQuery(from: [-5, 5], to: [45, 5], radius: 4.5).isEmpty)
 
-        let boxed = try space.boundingBoxQuery(BoundingBox(left: 8, bottom: -1, right: 21, top: 1))
+        let boxed = space.boundingBoxQuery(BoundingBox(left: 8, bottom: -1, right: 21, top: 1))
         #expect(Set(boxed.map(ObjectIdentifier.init)) == Set([c[1], c[2]].map(ObjectIdentifier.init)))
 
         let probeBody = Body(kind: .kinematic)
-        try probeBody.setPosition([25, 0])
-        let probe = try Circle(body: probeBody, radius: 5)
+        probeBody.position = [25, 0]
+        let probe = Circle(body: probeBody, radius: 5)
         let overlaps = space.shapeQuery(probe)
         #expect(Set(overlaps.map { ObjectIdentifier($0.shape) }) == Set([c[2], c[3]].map(ObjectIdentifier.init)))
         #expect(overlaps.allSatisfy { $0.contacts.count == 1 })
 
-        #expect(throws: ChipmunkError.self) { try space.pointQuery([.nan, 0], maxDistance: 1) }
-        #expect(throws: ChipmunkError.self) { try space.pointQuery([0, 0], maxDistance: -1) }
-        #expect(throws: ChipmunkError.self) { try space.segmentQuery(from: [0, 0], to: [1, 0], radius: .nan) }
     }
 
     @Test func filtersAndSensors() throws {
@@ -89,7 +86,7 @@ import Testing
         c[1].filter = ShapeFilter(group: 0, categories: .category(1), mask: .all)
         c[2].isSensor = true
         let onlyCategoryOne = ShapeFilter(categories: .all, mask: .category(1))
-        let hits = try space.segmentQuery(from: [-5, 0], to: [45, 0], filter: onlyCategoryOne)
+        let hits = space.segmentQuery(from: [-5, 0], to: [45, 0], filter: onlyCategoryOne)
         #expect(hits.count == 1 && hits[0].shape === c[1])
         // The stock engine's rule: queries find sensors like any shape.
         #expect(try space.pointQuery([20, 0], maxDistance: 0).first?.shape === c[2])
@@ -103,7 +100,7 @@ import Testing
 
     /// The defaults: filter group 0 with all categories and mask bits set.
     @Test func defaultFilter() throws {
-        let shape = try Circle(body: Body(mass: 1, moment: 1), radius: 1)
+        let shape = Circle(body: Body(mass: 1, moment: 1), radius: 1)
         #expect(shape.filter == ShapeFilter(group: 0, categories: .all, mask: .all))
         #expect(shape.filter.categories.rawValue == UInt32.max && shape.filter.mask.rawValue == UInt32.max)
     }

@@ -20,7 +20,7 @@ import Testing
         #expect(a.perpendicular == [-4, 3])
         #expect(Vector(x: 1, y: 0).rotated(by: [0, 1]) == [0, 1])
         #expect(a.distance(to: [0, 0]) == 5)
-        #expect(a.interpolated(to: [5, 6], 0.5) == [4, 5])
+        #expect(a.interpolated(to: [5, 6], by: 0.5) == [4, 5])
     }
 
     @Test func codableAsATwoElementArray() throws {

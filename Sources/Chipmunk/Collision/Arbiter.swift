@@ -3,14 +3,14 @@ internal import CChipmunk
 /// A contact between two shapes, as a collision handler sees it.
 ///
 /// An arbiter is valid only inside the callback that received it (or, for
-/// ``Body/eachArbiter(_:)``, inside the closure); using one afterwards stops the program
+/// ``Body/forEachArbiter(_:)``, inside the closure); using one afterwards stops the program
 /// with a message saying so, rather than reading engine memory that has moved on. Copy
 /// out the values you need. The corresponding C type is `cpArbiter`.
 ///
 /// ```swift
-/// space.collisionHandler(between: ball, and: floor).postSolve = { arbiter in
+/// space.onCollision(between: ball, and: floor, postSolve: { arbiter in
 ///     if arbiter.isFirstContact { hits += arbiter.totalImpulse.length }
-/// }
+/// })
 /// ```
 public struct Arbiter {
     private let raw: UnsafeMutablePointer<cpArbiter>
@@ -53,23 +53,30 @@ public struct Arbiter {
         return (Body.from(a!), Body.from(b!))
     }
 
-    /// The contact points and normal. The corresponding C function is `cpArbiterGetContactPointSet`.
-    public var contactPointSet: ContactPointSet {
-        ContactPointSet(cpArbiterGetContactPointSet(handle))
-    }
-
-    /// Replaces the contact points (in `preSolve`), to move or deepen contacts.
+    /// The contact points and normal; set it in `preSolve` to move or deepen contacts.
     ///
-    /// - Throws: ``ChipmunkError/contactCountMismatch(expected:got:)`` if the count differs
-    ///   ("The number of contact points cannot be changed"), or
-    ///   ``ChipmunkError/invalidValue(property:value:rule:)`` for non-finite values.
-    /// The corresponding C function is `cpArbiterSetContactPointSet`.
-    public func setContactPointSet(_ set: ContactPointSet) throws(ChipmunkError) {
-        let count = Int(cpArbiterGetCount(handle))
-        guard set.count == count else { throw .contactCountMismatch(expected: count, got: set.count) }
-        guard set.isFinite else { throw .invalidValue(property: "contact point set", value: "non-finite values", rule: "finite") }
-        var c = set.cp
-        cpArbiterSetContactPointSet(handle, &c)
+    /// A new set must keep the arbiter's point count (the engine asserts "The number of
+    /// contact points cannot be changed"), finite values, and a unit normal; anything else
+    /// is a programming error.
+    ///
+    /// The corresponding C functions are `cpArbiterGetContactPointSet` and `cpArbiterSetContactPointSet`.
+    public var contactPointSet: ContactPointSet {
+        get { ContactPointSet(cpArbiterGetContactPointSet(handle)) }
+        nonmutating set {
+            let count = Int(cpArbiterGetCount(handle))
+            precondition(newValue.count == count,
+                         "Arbiter.contactPointSet must keep the arbiter's \(count) points (got \(newValue.count))")
+            for point in newValue {
+                Parameter.contactPoint.require(point.pointA)
+                Parameter.contactPoint.require(point.pointB)
+                Parameter.contactPoint.require(point.distance)
+            }
+            Parameter.contactPoint.require(newValue.normal)
+            precondition(abs(newValue.normal.length - 1) < 1e-6,
+                         "Arbiter.contactPointSet normal must be a unit vector (got length \(newValue.normal.length))")
+            var c = newValue.cp
+            cpArbiterSetContactPointSet(handle, &c)
+        }
     }
 
     /// The number of contact points, 0 to 2. The corresponding C function is `cpArbiterGetCount`.
@@ -94,41 +101,40 @@ public struct Arbiter {
         cpArbiterTotalKE(handle)
     }
 
-    /// The restitution used for this contact; set it in `preSolve` to override the shapes'.
-    /// The corresponding C function is `cpArbiterGetRestitution`.
+    /// The restitution used for this contact; set it in `preSolve` to override the
+    /// shapes' (rule: ``Parameter/arbiterRestitution``).
+    ///
+    /// The corresponding C functions are `cpArbiterGetRestitution` and `cpArbiterSetRestitution`.
     public var restitution: Double {
-        cpArbiterGetRestitution(handle)
+        get { cpArbiterGetRestitution(handle) }
+        nonmutating set {
+            Parameter.arbiterRestitution.require(newValue)
+            cpArbiterSetRestitution(handle, newValue)
+        }
     }
 
-    /// Overrides the restitution. The corresponding C function is `cpArbiterSetRestitution`.
-    /// - Throws: ``ChipmunkError/invalidValue(property:value:rule:)`` unless zero or more and finite.
-    public func setRestitution(_ value: Double) throws(ChipmunkError) {
-        try requireNonNegativeFinite(value, "restitution")
-        cpArbiterSetRestitution(handle, value)
-    }
-
-    /// The friction used for this contact. The corresponding C function is `cpArbiterGetFriction`.
+    /// The friction used for this contact; set it in `preSolve` to override the shapes'
+    /// (rule: ``Parameter/arbiterFriction``).
+    ///
+    /// The corresponding C functions are `cpArbiterGetFriction` and `cpArbiterSetFriction`.
     public var friction: Double {
-        cpArbiterGetFriction(handle)
+        get { cpArbiterGetFriction(handle) }
+        nonmutating set {
+            Parameter.arbiterFriction.require(newValue)
+            cpArbiterSetFriction(handle, newValue)
+        }
     }
 
-    /// Overrides the friction. The corresponding C function is `cpArbiterSetFriction`.
-    /// - Throws: ``ChipmunkError/invalidValue(property:value:rule:)`` unless zero or more and finite.
-    public func setFriction(_ value: Double) throws(ChipmunkError) {
-        try requireNonNegativeFinite(value, "friction")
-        cpArbiterSetFriction(handle, value)
-    }
-
-    /// The relative surface velocity used for this contact. The corresponding C function is `cpArbiterGetSurfaceVelocity`.
+    /// The relative surface velocity used for this contact; set it in `preSolve` to
+    /// override (rule: ``Parameter/arbiterSurfaceVelocity``).
+    ///
+    /// The corresponding C functions are `cpArbiterGetSurfaceVelocity` and `cpArbiterSetSurfaceVelocity`.
     public var surfaceVelocity: Vector {
-        Vector(cpArbiterGetSurfaceVelocity(handle))
-    }
-
-    /// Overrides the surface velocity. The corresponding C function is `cpArbiterSetSurfaceVelocity`.
-    /// - Throws: ``ChipmunkError/invalidValue(property:value:rule:)`` unless finite.
-    public func setSurfaceVelocity(_ value: Vector) throws(ChipmunkError) {
-        try requireFinite(value, "surface velocity")
-        cpArbiterSetSurfaceVelocity(handle, value.cp)
+        get { Vector(cpArbiterGetSurfaceVelocity(handle)) }
+        nonmutating set {
+            Parameter.arbiterSurfaceVelocity.require(newValue)
+            cpArbiterSetSurfaceVelocity(handle, newValue.cp)
+        }
     }
 
     /// Whether this is the first step the shapes touch. The corresponding C function is `cpArbiterIsFirstContact`.
@@ -150,29 +156,52 @@ public struct Arbiter {
     }
 
     /// Runs the wildcard `begin` handler of the first (`.a`) or second shape's type, as a
-    /// handler that replaces the default should. The corresponding C functions are
-    /// `cpArbiterCallWildcardBeginA` and `cpArbiterCallWildcardBeginB`.
+    /// handler that replaces the default should. A wildcard handler that calls itself this
+    /// way would recurse without end: that stops the program with a message.
+    ///
+    /// The corresponding C functions are `cpArbiterCallWildcardBeginA` and `cpArbiterCallWildcardBeginB`.
     public func callWildcardBegin(_ side: Side) -> Bool {
-        let space = self.space
-        return (side == .a ? cpArbiterCallWildcardBeginA(handle, space.handle) : cpArbiterCallWildcardBeginB(handle, space.handle)) != 0
+        callingWildcard { space in
+            (side == .a ? cpArbiterCallWildcardBeginA(handle, space) : cpArbiterCallWildcardBeginB(handle, space)) != 0
+        }
     }
 
-    /// Runs a wildcard `preSolve` handler. The corresponding C functions are `cpArbiterCallWildcardPreSolveA` and `…B`.
+    /// Runs a wildcard `preSolve` handler.
+    ///
+    /// The corresponding C functions are `cpArbiterCallWildcardPreSolveA` and `…B`.
     public func callWildcardPreSolve(_ side: Side) -> Bool {
-        let space = self.space
-        return (side == .a ? cpArbiterCallWildcardPreSolveA(handle, space.handle) : cpArbiterCallWildcardPreSolveB(handle, space.handle)) != 0
+        callingWildcard { space in
+            (side == .a ? cpArbiterCallWildcardPreSolveA(handle, space) : cpArbiterCallWildcardPreSolveB(handle, space)) != 0
+        }
     }
 
-    /// Runs a wildcard `postSolve` handler. The corresponding C functions are `cpArbiterCallWildcardPostSolveA` and `…B`.
+    /// Runs a wildcard `postSolve` handler.
+    ///
+    /// The corresponding C functions are `cpArbiterCallWildcardPostSolveA` and `…B`.
     public func callWildcardPostSolve(_ side: Side) {
-        let space = self.space
-        if side == .a { cpArbiterCallWildcardPostSolveA(handle, space.handle) } else { cpArbiterCallWildcardPostSolveB(handle, space.handle) }
+        callingWildcard { space in
+            if side == .a { cpArbiterCallWildcardPostSolveA(handle, space) } else { cpArbiterCallWildcardPostSolveB(handle, space) }
+        }
     }
 
-    /// Runs a wildcard `separate` handler. The corresponding C functions are `cpArbiterCallWildcardSeparateA` and `…B`.
+    /// Runs a wildcard `separate` handler.
+    ///
+    /// The corresponding C functions are `cpArbiterCallWildcardSeparateA` and `…B`.
     public func callWildcardSeparate(_ side: Side) {
+        callingWildcard { space in
+            if side == .a { cpArbiterCallWildcardSeparateA(handle, space) } else { cpArbiterCallWildcardSeparateB(handle, space) }
+        }
+    }
+
+    /// Counts nested wildcard calls: a handler reaches at most two levels (default, then
+    /// wildcard), so a deep nesting is a handler calling itself.
+    private func callingWildcard<Result>(_ body: (UnsafeMutablePointer<cpSpace>) -> Result) -> Result {
         let space = self.space
-        if side == .a { cpArbiterCallWildcardSeparateA(handle, space.handle) } else { cpArbiterCallWildcardSeparateB(handle, space.handle) }
+        gate.wildcardDepth += 1
+        defer { gate.wildcardDepth -= 1 }
+        precondition(gate.wildcardDepth <= 8,
+                     "Arbiter.callWildcard…: a wildcard handler called itself through the arbiter, which would recurse without end")
+        return body(space.handle)
     }
 
     /// Which of an arbiter's two shapes.

@@ -2,17 +2,19 @@ internal import CChipmunk
 
 /// What happens when shapes of two collision types touch.
 ///
-/// Get one from ``Space/collisionHandler(between:and:)``, ``Space/wildcardCollisionHandler(for:)``
-/// or ``Space/defaultCollisionHandler``, and set the closures you need; `nil` restores
+/// Set one up in one call with ``Space/onCollision(between:and:begin:preSolve:postSolve:separate:)``,
+/// or get it from ``Space/collisionHandler(between:and:)``, ``Space/wildcardCollisionHandler(for:)``
+/// or ``Space/defaultCollisionHandler`` and set the closures you need; `nil` restores
 /// the engine's behaviour. The closures run inside ``Space/step(_:)`` (and `separate` also
 /// when a touching shape is removed). Changes to the space made in them are deferred
 /// until the step ends, and an error they throw comes out of `step` once it has
 /// finished; `begin` and `preSolve` then count as having returned `true`.
 ///
 /// ```swift
-/// let handler = space.collisionHandler(between: playerType, and: platformType)
+/// let handler = space.collisionHandler(between: player, and: platform)
 /// handler.preSolve = { arbiter in arbiter.normal.y < 0 }   // one-way platform
 /// ```
+///
 /// The corresponding C type is `cpCollisionHandler`.
 public final class CollisionHandler {
     let handle: UnsafeMutablePointer<cpCollisionHandler>
@@ -34,10 +36,10 @@ public final class CollisionHandler {
         handle.pointee.userData = Unmanaged.passUnretained(self).toOpaque()
     }
 
-    /// The first collision type (the wildcard value for the default handler).
-    public var typeA: UInt { handle.pointee.typeA }
-    /// The second collision type (the wildcard value for wildcard and default handlers).
-    public var typeB: UInt { handle.pointee.typeB }
+    /// The first collision type (``CollisionType/wildcard`` for the default handler).
+    public var typeA: CollisionType { CollisionType(rawValue: handle.pointee.typeA) }
+    /// The second collision type (``CollisionType/wildcard`` for wildcard and default handlers).
+    public var typeB: CollisionType { CollisionType(rawValue: handle.pointee.typeB) }
 
     // The closures are read on every callback; a space is used from one thread at a time,
     // so their dynamic exclusivity checks (a third of the callback path's cost) are skipped.
@@ -98,24 +100,60 @@ public final class CollisionHandler {
 @available(*, unavailable) extension CollisionHandler: Sendable {}
 
 extension Space {
-    /// The collision type that wildcard and default handlers stand for. The corresponding C constant is `CP_WILDCARD_COLLISION_TYPE`.
-    public static let wildcardCollisionType: UInt = CChipmunkWildcardCollisionType()
+    /// Sets up what happens when shapes of two types touch, in one call, as pymunk's
+    /// `space.on_collision(a, b, begin=…, pre_solve=…)` does.
+    ///
+    /// With both types it is the handler for that pair; with `a` only, the wildcard
+    /// handler for `a` (shapes of type `a` touching anything); with neither, the default
+    /// handler. Only the closures given are set; the others keep what they had.
+    ///
+    /// ```swift
+    /// space.onCollision(between: ball, and: floor, postSolve: { arbiter in
+    ///     if arbiter.isFirstContact { hits += 1 }
+    /// })
+    /// ```
+    ///
+    /// The corresponding C functions are `cpSpaceAddCollisionHandler`,
+    /// `cpSpaceAddWildcardHandler` and `cpSpaceAddDefaultCollisionHandler`.
+    @discardableResult
+    public func onCollision(
+        between a: CollisionType? = nil, and b: CollisionType? = nil,
+        begin: ((Arbiter) throws -> Bool)? = nil, preSolve: ((Arbiter) throws -> Bool)? = nil,
+        postSolve: ((Arbiter) throws -> Void)? = nil, separate: ((Arbiter) throws -> Void)? = nil
+    ) -> CollisionHandler {
+        let handler: CollisionHandler
+        switch (a, b) {
+        case let (a?, b?): handler = collisionHandler(between: a, and: b)
+        case let (a?, nil): handler = wildcardCollisionHandler(for: a)
+        case (nil, nil): handler = defaultCollisionHandler
+        case (nil, _?): preconditionFailure("Space.onCollision: give type a for a wildcard handler, not only b")
+        }
+        if let begin { handler.begin = begin }
+        if let preSolve { handler.preSolve = preSolve }
+        if let postSolve { handler.postSolve = postSolve }
+        if let separate { handler.separate = separate }
+        return handler
+    }
 
     /// The handler for shapes of types `a` and `b` touching; created on first use. The pair
     /// is unordered: `(b, a)` gives the same handler, whose arbiters list shapes in the
     /// order ``CollisionHandler/typeA``, ``CollisionHandler/typeB``.
+    ///
     /// The corresponding C function is `cpSpaceAddCollisionHandler`.
-    public func collisionHandler(between a: UInt, and b: UInt) -> CollisionHandler {
-        handler(for: cpSpaceAddCollisionHandler(handle, a, b)!)
+    public func collisionHandler(between a: CollisionType, and b: CollisionType) -> CollisionHandler {
+        handler(for: cpSpaceAddCollisionHandler(handle, a.rawValue, b.rawValue)!)
     }
 
     /// The handler for shapes of `type` touching anything; pair handlers call it by default.
-    /// The arbiter's first shape is of `type`. The corresponding C function is `cpSpaceAddWildcardHandler`.
-    public func wildcardCollisionHandler(for type: UInt) -> CollisionHandler {
-        handler(for: cpSpaceAddWildcardHandler(handle, type)!)
+    /// The arbiter's first shape is of `type`.
+    ///
+    /// The corresponding C function is `cpSpaceAddWildcardHandler`.
+    public func wildcardCollisionHandler(for type: CollisionType) -> CollisionHandler {
+        handler(for: cpSpaceAddWildcardHandler(handle, type.rawValue)!)
     }
 
     /// The handler for every pair that has no handler of its own.
+    ///
     /// The corresponding C function is `cpSpaceAddDefaultCollisionHandler`.
     public var defaultCollisionHandler: CollisionHandler {
         handler(for: cpSpaceAddDefaultCollisionHandler(handle)!)

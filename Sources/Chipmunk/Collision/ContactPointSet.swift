@@ -48,7 +48,7 @@ public struct ContactPointSet: RandomAccessCollection, Hashable, Sendable {
     public var endIndex: Int { count }
 
     /// The point at `index`; setting one changes the contact when written back with
-    /// ``Arbiter/setContactPointSet(_:)``.
+    /// ``Arbiter/contactPointSet``.
     public subscript(index: Int) -> ContactPoint {
         get {
             precondition(index >= 0 && index < count, "Contact point index \(index) is out of range 0..<\(count)")
@@ -81,7 +81,16 @@ public struct ContactPointSet: RandomAccessCollection, Hashable, Sendable {
         return set
     }
 
-    var isFinite: Bool {
-        normal.isFinite && indices.allSatisfy { self[$0].pointA.isFinite && self[$0].pointB.isFinite && self[$0].distance.isFinite }
+    /// Equal when the normals, counts and points in use are equal; the slot a set of
+    /// fewer than two points does not use plays no part.
+    public static func == (lhs: ContactPointSet, rhs: ContactPointSet) -> Bool {
+        lhs.normal == rhs.normal && lhs.elementsEqual(rhs)
+    }
+
+    /// Hashes the normal and the points in use.
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(normal)
+        hasher.combine(count)
+        for point in self { hasher.combine(point) }
     }
 }

@@ -2,15 +2,20 @@ internal import CChipmunk
 
 /// A joint, spring or motor between two bodies: one of the ten kinds in this folder.
 ///
-/// A constraint holds both its bodies strongly; the space holds the constraint. Add it
-/// to a space after both bodies; at least one must be dynamic. Values the engine checks
-/// are set through throwing methods. The corresponding C type is `cpConstraint`.
+/// Every initialiser names its bodies `a:` and `b:`, and every parameter is a property
+/// checked against its ``Parameter`` rule:
 ///
 /// ```swift
-/// let hinge = try PivotJoint(space.staticBody, door, pivot: [0, 100])
-/// try space.add(hinge)
+/// let hinge = PivotJoint(a: space.staticBody, b: door, pivot: [0, 100])
+/// hinge.maxForce = 10_000
+/// space.add(hinge)
 /// ```
-public class Constraint {
+///
+/// A constraint holds both its bodies strongly; the space holds the constraint. Its two
+/// bodies must differ, be in the space before it, and at least one must be dynamic.
+///
+/// The corresponding C type is `cpConstraint`.
+public class Constraint: SpaceObject, CObjectOwner {
     let handle: UnsafeMutablePointer<cpConstraint>
 
     /// The first body.
@@ -21,62 +26,61 @@ public class Constraint {
     /// The space the constraint is in, if any. Weak: the space holds the constraint.
     public internal(set) weak var space: Space?
 
-    /// The C space the engine has this constraint in (it can lag ``space`` during a step).
-    var engineSpace: SpaceStorage?
+    var cSpace: OwnedCSpace?
 
-    init(handle: UnsafeMutablePointer<cpConstraint>, bodyA: Body, bodyB: Body) {
-        self.handle = handle
-        self.bodyA = bodyA
-        self.bodyB = bodyB
-        cpConstraintSetUserData(handle, Unmanaged.passUnretained(self).toOpaque())
+    /// Wraps a C constraint made by a subclass; `a` and `b` must be two different bodies
+    /// (the engine crashes removing a constraint whose bodies are the same).
+    init(_ makeHandle: () -> UnsafeMutablePointer<cpConstraint>, a: Body, b: Body) {
+        precondition(a !== b, "\(Self.self): a constraint joins two different bodies (a and b are the same body)")
+        self.handle = makeHandle()
+        self.bodyA = a
+        self.bodyB = b
+        cpConstraintSetUserData(handle, unretainedPointer)
     }
 
-    deinit {
-        if let engineSpace { engineSpace.adopt(handle) } else { cpConstraintFree(handle) }
-    }
+    deinit { releaseCObject() }
 
-    /// The largest force the constraint may apply: infinite by default.
-    /// The corresponding C function is `cpConstraintGetMaxForce`.
+    static func freeCObject(_ object: UnsafeMutablePointer<cpConstraint>) { cpConstraintFree(object) }
+
+    /// The largest force the constraint may apply: infinite by default
+    /// (rule: ``Parameter/constraintMaxForce``).
+    ///
+    /// The corresponding C functions are `cpConstraintGetMaxForce` and `cpConstraintSetMaxForce`.
     public var maxForce: Double {
-        cpConstraintGetMaxForce(handle)
-    }
-
-    /// Limits the force. The corresponding C function is `cpConstraintSetMaxForce`.
-    /// - Throws: ``ChipmunkError/invalidValue(property:value:rule:)`` unless zero or more (infinity allowed).
-    public func setMaxForce(_ force: Double) throws(ChipmunkError) {
-        guard force >= 0 else { throw .invalidValue(property: "max force", value: "\(force)", rule: "zero or more") }
-        cpConstraintSetMaxForce(handle, force)
+        get { cpConstraintGetMaxForce(handle) }
+        set {
+            Parameter.constraintMaxForce.require(newValue)
+            cpConstraintSetMaxForce(handle, newValue)
+        }
     }
 
     /// The fraction of error left uncorrected after one second. The default is
     /// 0.0017970074436457143: the engine computes `pow(1 - 0.1, 60)` from single-precision
-    /// literals.
-    /// The corresponding C function is `cpConstraintGetErrorBias`.
+    /// literals (rule: ``Parameter/constraintErrorBias``).
+    ///
+    /// The corresponding C functions are `cpConstraintGetErrorBias` and `cpConstraintSetErrorBias`.
     public var errorBias: Double {
-        cpConstraintGetErrorBias(handle)
+        get { cpConstraintGetErrorBias(handle) }
+        set {
+            Parameter.constraintErrorBias.require(newValue)
+            cpConstraintSetErrorBias(handle, newValue)
+        }
     }
 
-    /// Sets the error bias. The corresponding C function is `cpConstraintSetErrorBias`.
-    /// - Throws: ``ChipmunkError/invalidValue(property:value:rule:)`` unless zero or more and finite.
-    public func setErrorBias(_ bias: Double) throws(ChipmunkError) {
-        try requireNonNegativeFinite(bias, "error bias")
-        cpConstraintSetErrorBias(handle, bias)
-    }
-
-    /// The fastest the constraint corrects error: infinite by default.
-    /// The corresponding C function is `cpConstraintGetMaxBias`.
+    /// The fastest the constraint corrects error: infinite by default
+    /// (rule: ``Parameter/constraintMaxBias``).
+    ///
+    /// The corresponding C functions are `cpConstraintGetMaxBias` and `cpConstraintSetMaxBias`.
     public var maxBias: Double {
-        cpConstraintGetMaxBias(handle)
-    }
-
-    /// Sets the max bias. The corresponding C function is `cpConstraintSetMaxBias`.
-    /// - Throws: ``ChipmunkError/invalidValue(property:value:rule:)`` unless zero or more (infinity allowed).
-    public func setMaxBias(_ bias: Double) throws(ChipmunkError) {
-        guard bias >= 0 else { throw .invalidValue(property: "max bias", value: "\(bias)", rule: "zero or more") }
-        cpConstraintSetMaxBias(handle, bias)
+        get { cpConstraintGetMaxBias(handle) }
+        set {
+            Parameter.constraintMaxBias.require(newValue)
+            cpConstraintSetMaxBias(handle, newValue)
+        }
     }
 
     /// Whether the two bodies still collide with each other: `true` by default.
+    ///
     /// The corresponding C functions are `cpConstraintGetCollideBodies` and `cpConstraintSetCollideBodies`.
     public var collideBodies: Bool {
         get { cpConstraintGetCollideBodies(handle) != 0 }
@@ -84,12 +88,14 @@ public class Constraint {
     }
 
     /// The impulse applied in the last step; divide by the step for a force.
+    ///
     /// The corresponding C function is `cpConstraintGetImpulse`.
     public var impulse: Double {
         cpConstraintGetImpulse(handle)
     }
 
     /// Runs before the solver each step, inside ``Space/step(_:)``; change the constraint here.
+    ///
     /// The corresponding C function is `cpConstraintSetPreSolveFunc`.
     public var preSolve: ((Constraint) throws -> Void)? {
         didSet {
@@ -101,6 +107,7 @@ public class Constraint {
 
     /// Runs after the solver each step, inside ``Space/step(_:)``: read ``impulse`` here,
     /// for example to break a joint under load (remove it; the removal is deferred).
+    ///
     /// The corresponding C function is `cpConstraintSetPostSolveFunc`.
     public var postSolve: ((Constraint) throws -> Void)? {
         didSet {
@@ -112,13 +119,13 @@ public class Constraint {
 
     /// Runs a closure as an engine callback of this constraint's space.
     func callback<Result>(orOnError fallback: Result, _ body: (Constraint) throws -> Result) -> Result {
-        guard let state = engineSpace?.callbacks, !state.isTearingDown else { return fallback }
+        guard let state = cSpace?.callbacks, !state.isTearingDown else { return fallback }
         return state.run(orOnError: fallback) { try body(self) }
     }
 
     @inline(__always)
     static func from(_ handle: UnsafeMutablePointer<cpConstraint>) -> Constraint {
-        Unmanaged<Constraint>.fromOpaque(cpConstraintGetUserData(handle)!).takeUnretainedValue()
+        owner(of: cpConstraintGetUserData(handle))
     }
 }
 

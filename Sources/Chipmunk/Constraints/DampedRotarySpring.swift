@@ -2,46 +2,54 @@ internal import CChipmunk
 
 /// A rotary spring with a damper: keeps the relative angle `bodyA.angle - bodyB.angle`
 /// near `restAngle`.
+///
 /// The corresponding C type is `cpDampedRotarySpring`.
 public final class DampedRotarySpring: Constraint {
-    /// - Throws: ``ChipmunkError/invalidValue(property:value:rule:)`` for a non-finite rest
-    ///   angle, or a negative or non-finite stiffness or damping.
+    /// Joins `a` and `b` with a rotary spring.
+    ///
+    /// Rules: ``Parameter/rotarySpringRestAngle``, ``Parameter/springStiffness``,
+    /// ``Parameter/springDamping``.
+    ///
     /// The corresponding C function is `cpDampedRotarySpringNew`.
-    public init(_ a: Body, _ b: Body, restAngle: Double, stiffness: Double, damping: Double) throws(ChipmunkError) {
-        try requireFinite(restAngle, "rest angle")
-        try requireNonNegativeFinite(stiffness, "stiffness")
-        try requireNonNegativeFinite(damping, "damping")
-        let handle = cpDampedRotarySpringNew(a.handle, b.handle, restAngle, stiffness, damping)!
-        defaultTorque = cpDampedRotarySpringGetSpringTorqueFunc(handle)
-        super.init(handle: handle, bodyA: a, bodyB: b)
+    public init(a: Body, b: Body, restAngle: Double, stiffness: Double, damping: Double) {
+        Parameter.rotarySpringRestAngle.require(restAngle)
+        Parameter.springStiffness.require(stiffness)
+        Parameter.springDamping.require(damping)
+        super.init({ cpDampedRotarySpringNew(a.handle, b.handle, restAngle, stiffness, damping) }, a: a, b: b)
+        cpDampedRotarySpringSetSpringTorqueFunc(handle, CChipmunkGuardedSpringTorque)
     }
 
-    /// The relative angle at rest. The corresponding C function is `cpDampedRotarySpringGetRestAngle`.
+    /// The relative angle at rest (rule: ``Parameter/rotarySpringRestAngle``).
+    ///
+    /// The corresponding C functions are `cpDampedRotarySpringGetRestAngle` and `cpDampedRotarySpringSetRestAngle`.
     public var restAngle: Double {
-        cpDampedRotarySpringGetRestAngle(handle)
+        get { cpDampedRotarySpringGetRestAngle(handle) }
+        set {
+            Parameter.rotarySpringRestAngle.require(newValue)
+            cpDampedRotarySpringSetRestAngle(handle, newValue)
+        }
     }
-    /// Changes the rest angle. The corresponding C function is `cpDampedRotarySpringSetRestAngle`.
-    public func setRestAngle(_ value: Double) throws(ChipmunkError) {
-        try requireFinite(value, "rest angle")
-        cpDampedRotarySpringSetRestAngle(handle, value)
-    }
-    /// The spring constant. The corresponding C function is `cpDampedRotarySpringGetStiffness`.
+
+    /// The spring constant (rule: ``Parameter/springStiffness``).
+    ///
+    /// The corresponding C functions are `cpDampedRotarySpringGetStiffness` and `cpDampedRotarySpringSetStiffness`.
     public var stiffness: Double {
-        cpDampedRotarySpringGetStiffness(handle)
+        get { cpDampedRotarySpringGetStiffness(handle) }
+        set {
+            Parameter.springStiffness.require(newValue)
+            cpDampedRotarySpringSetStiffness(handle, newValue)
+        }
     }
-    /// Changes the spring constant. The corresponding C function is `cpDampedRotarySpringSetStiffness`.
-    public func setStiffness(_ value: Double) throws(ChipmunkError) {
-        try requireNonNegativeFinite(value, "stiffness")
-        cpDampedRotarySpringSetStiffness(handle, value)
-    }
-    /// The damping. The corresponding C function is `cpDampedRotarySpringGetDamping`.
+
+    /// The damping (rule: ``Parameter/springDamping``).
+    ///
+    /// The corresponding C functions are `cpDampedRotarySpringGetDamping` and `cpDampedRotarySpringSetDamping`.
     public var damping: Double {
-        cpDampedRotarySpringGetDamping(handle)
-    }
-    /// Changes the damping. The corresponding C function is `cpDampedRotarySpringSetDamping`.
-    public func setDamping(_ value: Double) throws(ChipmunkError) {
-        try requireNonNegativeFinite(value, "damping")
-        cpDampedRotarySpringSetDamping(handle, value)
+        get { cpDampedRotarySpringGetDamping(handle) }
+        set {
+            Parameter.springDamping.require(newValue)
+            cpDampedRotarySpringSetDamping(handle, newValue)
+        }
     }
 
     /// Replaces the spring law: given the spring and the relative angle
@@ -49,22 +57,19 @@ public final class DampedRotarySpring: Constraint {
     /// and makes ``Space/step(_:)`` throw once the step ends. `nil` restores the engine's
     /// law, `(angle - restAngle) * stiffness`: note the sign, the opposite of
     /// ``DampedSpring``'s `(restLength - distance) * stiffness`.
+    ///
     /// The corresponding C function is `cpDampedRotarySpringSetSpringTorqueFunc`.
     public var torqueFunction: ((DampedRotarySpring, Double) throws -> Double)? {
         didSet {
-            cpDampedRotarySpringSetSpringTorqueFunc(handle, torqueFunction == nil ? defaultTorque : { spring, angle in
+            guard torqueFunction != nil else { return cpDampedRotarySpringSetSpringTorqueFunc(handle, CChipmunkGuardedSpringTorque) }
+            cpDampedRotarySpringSetSpringTorqueFunc(handle) { spring, angle in
                 let this = Constraint.from(spring!) as! DampedRotarySpring
                 return this.callback(orOnError: 0) { _ in
                     let torque = try this.torqueFunction?(this, angle) ?? 0
-                    guard torque.isFinite else {
-                        throw ChipmunkError.invalidValue(property: "spring torque", value: "\(torque)", rule: "finite")
-                    }
+                    try Parameter.rotarySpringTorque.check(torque)
                     return torque
                 }
-            })
+            }
         }
     }
-
-    /// The engine's own law, captured before any closure replaces it.
-    private let defaultTorque: cpDampedRotarySpringTorqueFunc?
 }

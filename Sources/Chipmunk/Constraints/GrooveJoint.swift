@@ -1,34 +1,50 @@
 internal import CChipmunk
 
 /// Keeps an anchor on body B in a groove (a segment) on body A, like a pin in a slot.
+///
 /// The corresponding C type is `cpGrooveJoint`.
 public final class GrooveJoint: Constraint {
-    /// The groove runs from `grooveA` to `grooveB` on `a`; `anchorB` is on `b` (body coordinates).
+    /// The groove runs from `grooveA` to `grooveB` on `a`; `anchorB` is on `b`, in body
+    /// coordinates (rules: ``Parameter/grooveEnd``, ``Parameter/anchor``).
+    ///
     /// The corresponding C function is `cpGrooveJointNew`.
-    public init(_ a: Body, _ b: Body, grooveA: Vector, grooveB: Vector, anchorB: Vector) throws(ChipmunkError) {
-        try requireFinite(grooveA, "groove A")
-        try requireFinite(grooveB, "groove B")
-        try requireFinite(anchorB, "anchor B")
-        super.init(handle: cpGrooveJointNew(a.handle, b.handle, grooveA.cp, grooveB.cp, anchorB.cp), bodyA: a, bodyB: b)
+    public init(a: Body, b: Body, grooveA: Vector, grooveB: Vector, anchorB: Vector = .zero) {
+        Parameter.grooveEnd.require(grooveA)
+        Parameter.grooveEnd.require(grooveB)
+        Parameter.anchor.require(anchorB)
+        super.init({ cpGrooveJointNew(a.handle, b.handle, grooveA.cp, grooveB.cp, anchorB.cp) }, a: a, b: b)
     }
 
-    /// The groove's start on body A. The corresponding C function is `cpGrooveJointGetGrooveA`.
+    /// The groove's start on body A.
+    ///
+    /// The corresponding C functions are `cpGrooveJointGetGrooveA` and `cpGrooveJointSetGrooveA`.
     public var grooveA: Vector {
-        Vector(cpGrooveJointGetGrooveA(handle))
+        get { Vector(cpGrooveJointGetGrooveA(handle)) }
+        set {
+            Parameter.grooveEnd.require(newValue)
+            cpGrooveJointSetGrooveA(handle, newValue.cp)
+        }
     }
-    /// The groove's end on body A. The corresponding C function is `cpGrooveJointGetGrooveB`.
+
+    /// The groove's end on body A.
+    ///
+    /// The corresponding C functions are `cpGrooveJointGetGrooveB` and `cpGrooveJointSetGrooveB`.
     public var grooveB: Vector {
-        Vector(cpGrooveJointGetGrooveB(handle))
+        get { Vector(cpGrooveJointGetGrooveB(handle)) }
+        set {
+            Parameter.grooveEnd.require(newValue)
+            cpGrooveJointSetGrooveB(handle, newValue.cp)
+        }
     }
-    /// The anchor on body B. The corresponding C function is `cpGrooveJointGetAnchorB`.
+
+    /// The anchor on body B, in its coordinates.
+    ///
+    /// The corresponding C functions are `cpGrooveJointGetAnchorB` and `cpGrooveJointSetAnchorB`.
     public var anchorB: Vector {
-        Vector(cpGrooveJointGetAnchorB(handle))
-    }
-    /// Moves the groove. The corresponding C functions are `cpGrooveJointSetGrooveA` and `cpGrooveJointSetGrooveB`.
-    public func setGroove(from a: Vector, to b: Vector) throws(ChipmunkError) {
-        try requireFinite(a, "groove A")
-        try requireFinite(b, "groove B")
-        cpGrooveJointSetGrooveA(handle, a.cp)
-        cpGrooveJointSetGrooveB(handle, b.cp)
+        get { Vector(cpGrooveJointGetAnchorB(handle)) }
+        set {
+            Parameter.anchor.require(newValue)
+            cpGrooveJointSetAnchorB(handle, newValue.cp)
+        }
     }
 }

@@ -1,42 +1,49 @@
 internal import CChipmunk
 
 /// Keeps two anchor points a fixed distance apart, like a rigid rod.
+///
 /// The corresponding C type is `cpPinJoint`.
 public final class PinJoint: Constraint {
-    /// Joins `anchorA` on `a` and `anchorB` on `b` (body coordinates) at their current distance.
-    /// - Throws: ``ChipmunkError/invalidValue(property:value:rule:)`` for non-finite anchors.
+    /// Joins `anchorA` on `a` and `anchorB` on `b` (body coordinates) at their current
+    /// distance (rule: ``Parameter/anchor``).
+    ///
     /// The corresponding C function is `cpPinJointNew`.
-    public init(_ a: Body, _ b: Body, anchorA: Vector, anchorB: Vector) throws(ChipmunkError) {
-        try requireFinite(anchorA, "anchor A")
-        try requireFinite(anchorB, "anchor B")
-        super.init(handle: cpPinJointNew(a.handle, b.handle, anchorA.cp, anchorB.cp), bodyA: a, bodyB: b)
+    public init(a: Body, b: Body, anchorA: Vector = .zero, anchorB: Vector = .zero) {
+        Parameter.anchor.require(anchorA)
+        Parameter.anchor.require(anchorB)
+        super.init({ cpPinJointNew(a.handle, b.handle, anchorA.cp, anchorB.cp) }, a: a, b: b)
     }
 
-    /// The anchor on body A. The corresponding C function is `cpPinJointGetAnchorA`.
+    /// The anchor on body A, in its coordinates.
+    ///
+    /// The corresponding C functions are `cpPinJointGetAnchorA` and `cpPinJointSetAnchorA`.
     public var anchorA: Vector {
-        Vector(cpPinJointGetAnchorA(handle))
+        get { Vector(cpPinJointGetAnchorA(handle)) }
+        set {
+            Parameter.anchor.require(newValue)
+            cpPinJointSetAnchorA(handle, newValue.cp)
+        }
     }
-    /// Moves the anchor on body A. The corresponding C function is `cpPinJointSetAnchorA`.
-    public func setAnchorA(_ anchor: Vector) throws(ChipmunkError) {
-        try requireFinite(anchor, "anchor A")
-        cpPinJointSetAnchorA(handle, anchor.cp)
-    }
-    /// The anchor on body B. The corresponding C function is `cpPinJointGetAnchorB`.
+
+    /// The anchor on body B, in its coordinates.
+    ///
+    /// The corresponding C functions are `cpPinJointGetAnchorB` and `cpPinJointSetAnchorB`.
     public var anchorB: Vector {
-        Vector(cpPinJointGetAnchorB(handle))
+        get { Vector(cpPinJointGetAnchorB(handle)) }
+        set {
+            Parameter.anchor.require(newValue)
+            cpPinJointSetAnchorB(handle, newValue.cp)
+        }
     }
-    /// Moves the anchor on body B. The corresponding C function is `cpPinJointSetAnchorB`.
-    public func setAnchorB(_ anchor: Vector) throws(ChipmunkError) {
-        try requireFinite(anchor, "anchor B")
-        cpPinJointSetAnchorB(handle, anchor.cp)
-    }
-    /// The distance kept. The corresponding C function is `cpPinJointGetDist`.
+
+    /// The distance kept (rule: ``Parameter/pinDistance``).
+    ///
+    /// The corresponding C functions are `cpPinJointGetDist` and `cpPinJointSetDist`.
     public var distance: Double {
-        cpPinJointGetDist(handle)
-    }
-    /// Changes the distance kept. The corresponding C function is `cpPinJointSetDist`.
-    public func setDistance(_ distance: Double) throws(ChipmunkError) {
-        try requireNonNegativeFinite(distance, "distance")
-        cpPinJointSetDist(handle, distance)
+        get { cpPinJointGetDist(handle) }
+        set {
+            Parameter.pinDistance.require(newValue)
+            cpPinJointSetDist(handle, newValue)
+        }
     }
 }

@@ -1,39 +1,45 @@
 internal import CChipmunk
 
 /// Pins two bodies together at a point they rotate about, like a hinge.
+///
 /// The corresponding C type is `cpPivotJoint`.
 public final class PivotJoint: Constraint {
-    /// Joins the bodies at `pivot`, a point in world coordinates.
+    /// Joins the bodies at `pivot`, a point in world coordinates (rule: ``Parameter/pivot``).
+    ///
     /// The corresponding C function is `cpPivotJointNew`.
-    public init(_ a: Body, _ b: Body, pivot: Vector) throws(ChipmunkError) {
-        try requireFinite(pivot, "pivot")
-        super.init(handle: cpPivotJointNew(a.handle, b.handle, pivot.cp), bodyA: a, bodyB: b)
+    public init(a: Body, b: Body, pivot: Vector) {
+        Parameter.pivot.require(pivot)
+        super.init({ cpPivotJointNew(a.handle, b.handle, pivot.cp) }, a: a, b: b)
     }
 
-    /// Joins `anchorA` on `a` to `anchorB` on `b` (body coordinates).
+    /// Joins `anchorA` on `a` to `anchorB` on `b`, in body coordinates (rule: ``Parameter/anchor``).
+    ///
     /// The corresponding C function is `cpPivotJointNew2`.
-    public init(_ a: Body, _ b: Body, anchorA: Vector, anchorB: Vector) throws(ChipmunkError) {
-        try requireFinite(anchorA, "anchor A")
-        try requireFinite(anchorB, "anchor B")
-        super.init(handle: cpPivotJointNew2(a.handle, b.handle, anchorA.cp, anchorB.cp), bodyA: a, bodyB: b)
+    public init(a: Body, b: Body, anchorA: Vector, anchorB: Vector) {
+        Parameter.anchor.require(anchorA)
+        Parameter.anchor.require(anchorB)
+        super.init({ cpPivotJointNew2(a.handle, b.handle, anchorA.cp, anchorB.cp) }, a: a, b: b)
     }
 
-    /// The anchor on body A. The corresponding C function is `cpPivotJointGetAnchorA`.
+    /// The anchor on body A, in its coordinates.
+    ///
+    /// The corresponding C functions are `cpPivotJointGetAnchorA` and `cpPivotJointSetAnchorA`.
     public var anchorA: Vector {
-        Vector(cpPivotJointGetAnchorA(handle))
+        get { Vector(cpPivotJointGetAnchorA(handle)) }
+        set {
+            Parameter.anchor.require(newValue)
+            cpPivotJointSetAnchorA(handle, newValue.cp)
+        }
     }
-    /// Moves the anchor on body A. The corresponding C function is `cpPivotJointSetAnchorA`.
-    public func setAnchorA(_ anchor: Vector) throws(ChipmunkError) {
-        try requireFinite(anchor, "anchor A")
-        cpPivotJointSetAnchorA(handle, anchor.cp)
-    }
-    /// The anchor on body B. The corresponding C function is `cpPivotJointGetAnchorB`.
+
+    /// The anchor on body B, in its coordinates.
+    ///
+    /// The corresponding C functions are `cpPivotJointGetAnchorB` and `cpPivotJointSetAnchorB`.
     public var anchorB: Vector {
-        Vector(cpPivotJointGetAnchorB(handle))
-    }
-    /// Moves the anchor on body B. The corresponding C function is `cpPivotJointSetAnchorB`.
-    public func setAnchorB(_ anchor: Vector) throws(ChipmunkError) {
-        try requireFinite(anchor, "anchor B")
-        cpPivotJointSetAnchorB(handle, anchor.cp)
+        get { Vector(cpPivotJointGetAnchorB(handle)) }
+        set {
+            Parameter.anchor.require(newValue)
+            cpPivotJointSetAnchorB(handle, newValue.cp)
+        }
     }
 }

@@ -1,31 +1,48 @@
 internal import CChipmunk
 
 /// Lets the relative angle turn one way only, in clicks of `ratchet` radians, like a socket wrench.
+///
 /// The corresponding C type is `cpRatchetJoint`.
 public final class RatchetJoint: Constraint {
-    /// - Throws: ``ChipmunkError/invalidValue(property:value:rule:)`` unless phase and ratchet are finite.
+    /// Joins `a` and `b` with a ratchet (rules: ``Parameter/ratchetPhase``, ``Parameter/ratchetInterval``).
+    ///
     /// The corresponding C function is `cpRatchetJointNew`.
-    public init(_ a: Body, _ b: Body, phase: Double, ratchet: Double) throws(ChipmunkError) {
-        try requireFinite(phase, "phase")
-        try requireFinite(ratchet, "ratchet")
-        super.init(handle: cpRatchetJointNew(a.handle, b.handle, phase, ratchet), bodyA: a, bodyB: b)
+    public init(a: Body, b: Body, phase: Double, ratchet: Double) {
+        Parameter.ratchetPhase.require(phase)
+        Parameter.ratchetInterval.require(ratchet)
+        super.init({ cpRatchetJointNew(a.handle, b.handle, phase, ratchet) }, a: a, b: b)
     }
 
-    /// The angle the ratchet has reached. The corresponding C function is `cpRatchetJointGetAngle`.
+    /// The angle the ratchet has reached (rule: ``Parameter/ratchetAngle``).
+    ///
+    /// The corresponding C functions are `cpRatchetJointGetAngle` and `cpRatchetJointSetAngle`.
     public var angle: Double {
-        cpRatchetJointGetAngle(handle)
+        get { cpRatchetJointGetAngle(handle) }
+        set {
+            Parameter.ratchetAngle.require(newValue)
+            cpRatchetJointSetAngle(handle, newValue)
+        }
     }
-    /// Sets the angle reached. The corresponding C function is `cpRatchetJointSetAngle`.
-    public func setAngle(_ value: Double) throws(ChipmunkError) {
-        try requireFinite(value, "angle")
-        cpRatchetJointSetAngle(handle, value)
-    }
-    /// The offset of the clicks. The corresponding C function is `cpRatchetJointGetPhase`.
+
+    /// The offset of the clicks (rule: ``Parameter/ratchetPhase``).
+    ///
+    /// The corresponding C functions are `cpRatchetJointGetPhase` and `cpRatchetJointSetPhase`.
     public var phase: Double {
-        cpRatchetJointGetPhase(handle)
+        get { cpRatchetJointGetPhase(handle) }
+        set {
+            Parameter.ratchetPhase.require(newValue)
+            cpRatchetJointSetPhase(handle, newValue)
+        }
     }
-    /// The angle between clicks. The corresponding C function is `cpRatchetJointGetRatchet`.
+
+    /// The angle between clicks (rule: ``Parameter/ratchetInterval``).
+    ///
+    /// The corresponding C functions are `cpRatchetJointGetRatchet` and `cpRatchetJointSetRatchet`.
     public var ratchet: Double {
-        cpRatchetJointGetRatchet(handle)
+        get { cpRatchetJointGetRatchet(handle) }
+        set {
+            Parameter.ratchetInterval.require(newValue)
+            cpRatchetJointSetRatchet(handle, newValue)
+        }
     }
 }

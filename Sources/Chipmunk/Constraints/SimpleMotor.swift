@@ -1,23 +1,26 @@
 internal import CChipmunk
 
 /// Drives the relative angular velocity `bodyA.angularVelocity - bodyB.angularVelocity`
-/// to `rate`; limit its torque with ``Constraint/setMaxForce(_:)``.
+/// to `rate`; limit its torque with ``Constraint/maxForce``.
+///
 /// The corresponding C type is `cpSimpleMotor`.
 public final class SimpleMotor: Constraint {
-    /// - Throws: ``ChipmunkError/invalidValue(property:value:rule:)`` unless `rate` is finite.
+    /// Joins `a` and `b` with a motor (rule: ``Parameter/motorRate``).
+    ///
     /// The corresponding C function is `cpSimpleMotorNew`.
-    public init(_ a: Body, _ b: Body, rate: Double) throws(ChipmunkError) {
-        try requireFinite(rate, "rate")
-        super.init(handle: cpSimpleMotorNew(a.handle, b.handle, rate), bodyA: a, bodyB: b)
+    public init(a: Body, b: Body, rate: Double) {
+        Parameter.motorRate.require(rate)
+        super.init({ cpSimpleMotorNew(a.handle, b.handle, rate) }, a: a, b: b)
     }
 
-    /// The relative angular velocity driven to, in radians per second. The corresponding C function is `cpSimpleMotorGetRate`.
+    /// The relative angular velocity driven to, in radians per second (rule: ``Parameter/motorRate``).
+    ///
+    /// The corresponding C functions are `cpSimpleMotorGetRate` and `cpSimpleMotorSetRate`.
     public var rate: Double {
-        cpSimpleMotorGetRate(handle)
-    }
-    /// Changes the rate. The corresponding C function is `cpSimpleMotorSetRate`.
-    public func setRate(_ value: Double) throws(ChipmunkError) {
-        try requireFinite(value, "rate")
-        cpSimpleMotorSetRate(handle, value)
+        get { cpSimpleMotorGetRate(handle) }
+        set {
+            Parameter.motorRate.require(newValue)
+            cpSimpleMotorSetRate(handle, newValue)
+        }
     }
 }

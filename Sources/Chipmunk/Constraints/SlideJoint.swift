@@ -1,43 +1,55 @@
 internal import CChipmunk
 
 /// Keeps two anchor points between a minimum and a maximum distance, like a chain.
+///
 /// The corresponding C type is `cpSlideJoint`.
 public final class SlideJoint: Constraint {
-    /// - Throws: ``ChipmunkError/invalidValue(property:value:rule:)`` for non-finite anchors
-    ///   or limits, or `min` not in `0...max`. The corresponding C function is `cpSlideJointNew`.
-    public init(_ a: Body, _ b: Body, anchorA: Vector, anchorB: Vector, min: Double, max: Double) throws(ChipmunkError) {
-        try requireFinite(anchorA, "anchor A")
-        try requireFinite(anchorB, "anchor B")
-        try Self.checkLimits(min, max)
-        super.init(handle: cpSlideJointNew(a.handle, b.handle, anchorA.cp, anchorB.cp, min, max), bodyA: a, bodyB: b)
+    /// Joins `anchorA` on `a` and `anchorB` on `b` (body coordinates), keeping their
+    /// distance in `distance` (rules: ``Parameter/anchor``, ``Parameter/slideDistance``).
+    ///
+    /// The corresponding C function is `cpSlideJointNew`.
+    public init(a: Body, b: Body, anchorA: Vector = .zero, anchorB: Vector = .zero, distance: ClosedRange<Double>) {
+        Parameter.anchor.require(anchorA)
+        Parameter.anchor.require(anchorB)
+        Parameter.slideDistance.require(distance.lowerBound)
+        Parameter.slideDistance.require(distance.upperBound)
+        super.init({ cpSlideJointNew(a.handle, b.handle, anchorA.cp, anchorB.cp, distance.lowerBound, distance.upperBound) },
+                   a: a, b: b)
     }
 
-    private static func checkLimits(_ min: Double, _ max: Double) throws(ChipmunkError) {
-        try requireNonNegativeFinite(min, "min")
-        try requireNonNegativeFinite(max, "max")
-        guard min <= max else { throw .invalidValue(property: "min", value: "\(min)", rule: "at most max (\(max))") }
-    }
-
-    /// The anchor on body A. The corresponding C function is `cpSlideJointGetAnchorA`.
+    /// The anchor on body A, in its coordinates.
+    ///
+    /// The corresponding C functions are `cpSlideJointGetAnchorA` and `cpSlideJointSetAnchorA`.
     public var anchorA: Vector {
-        Vector(cpSlideJointGetAnchorA(handle))
+        get { Vector(cpSlideJointGetAnchorA(handle)) }
+        set {
+            Parameter.anchor.require(newValue)
+            cpSlideJointSetAnchorA(handle, newValue.cp)
+        }
     }
-    /// The anchor on body B. The corresponding C function is `cpSlideJointGetAnchorB`.
+
+    /// The anchor on body B, in its coordinates.
+    ///
+    /// The corresponding C functions are `cpSlideJointGetAnchorB` and `cpSlideJointSetAnchorB`.
     public var anchorB: Vector {
-        Vector(cpSlideJointGetAnchorB(handle))
+        get { Vector(cpSlideJointGetAnchorB(handle)) }
+        set {
+            Parameter.anchor.require(newValue)
+            cpSlideJointSetAnchorB(handle, newValue.cp)
+        }
     }
-    /// The shortest distance allowed. The corresponding C function is `cpSlideJointGetMin`.
-    public var min: Double {
-        cpSlideJointGetMin(handle)
-    }
-    /// The longest distance allowed. The corresponding C function is `cpSlideJointGetMax`.
-    public var max: Double {
-        cpSlideJointGetMax(handle)
-    }
-    /// Changes both limits. The corresponding C functions are `cpSlideJointSetMin` and `cpSlideJointSetMax`.
-    public func setLimits(min: Double, max: Double) throws(ChipmunkError) {
-        try Self.checkLimits(min, max)
-        cpSlideJointSetMin(handle, min)
-        cpSlideJointSetMax(handle, max)
+
+    /// The distances allowed between the anchors (rule: ``Parameter/slideDistance``).
+    ///
+    /// The corresponding C functions are `cpSlideJointGetMin`, `cpSlideJointGetMax`,
+    /// `cpSlideJointSetMin` and `cpSlideJointSetMax`.
+    public var distance: ClosedRange<Double> {
+        get { cpSlideJointGetMin(handle)...cpSlideJointGetMax(handle) }
+        set {
+            Parameter.slideDistance.require(newValue.lowerBound)
+            Parameter.slideDistance.require(newValue.upperBound)
+            cpSlideJointSetMin(handle, newValue.lowerBound)
+            cpSlideJointSetMax(handle, newValue.upperBound)
+        }
     }
 }

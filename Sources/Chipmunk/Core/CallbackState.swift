@@ -17,6 +17,8 @@ final class CallbackState {
     @exclusivity(unchecked) var isTearingDown = false
     /// The space; cleared when it is dropped.
     @exclusivity(unchecked) unowned(unsafe) var space: Space?
+    /// How deep `Arbiter.callWildcard…` calls are nested, to catch a handler calling itself.
+    var wildcardDepth = 0
     /// The first error a callback threw since it was last collected.
     var error: (any Error)?
 
@@ -24,15 +26,25 @@ final class CallbackState {
     /// error it throws is kept for the caller, and arbiters given to it expire after it.
     @inline(__always)
     func run<Result>(orOnError fallback: Result, _ body: () throws -> Result) -> Result {
+        deferring {
+            do { return try body() } catch {
+                record(error)
+                return fallback
+            }
+        }
+    }
+
+    /// Runs an engine call that may call back into Swift (a removal firing `separate`,
+    /// debug drawing) as if it were a callback: changes are deferred during it, and
+    /// arbiters handed out inside it expire with it.
+    @inline(__always)
+    func deferring<Result>(_ body: () -> Result) -> Result {
         depth += 1
         defer {
             depth -= 1
             if depth == 0 { epoch &+= 1 }
         }
-        do { return try body() } catch {
-            record(error)
-            return fallback
-        }
+        return body()
     }
 
     func record(_ error: any Error) {

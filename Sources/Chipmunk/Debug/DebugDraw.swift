@@ -82,7 +82,7 @@ extension Shape {
 extension Space {
     /// Feeds the space's shapes, constraints and contact points to `drawer`.
     ///
-    /// The space is locked while it draws: changes `drawer` makes are applied afterwards.
+    /// Changes `drawer` makes to the space are deferred until drawing ends.
     /// The corresponding C function is `cpSpaceDebugDraw`.
     public func debugDraw<Drawer: DebugDrawer>(
         _ drawer: inout Drawer, options: DebugDrawOptions = .all,
@@ -117,7 +117,9 @@ extension Space {
             c.colorForShape = { shape, data in
                 data!.assumingMemoryBound(to: (any DebugDrawer).self).pointee.fillColor(for: Shape.from(shape!)).cp
             }
-            cpSpaceDebugDraw(handle, &c)
+            // The engine draws contact points without locking the space: treat the whole
+            // call as a callback, so that changes the drawer makes wait for its end.
+            callbacks.deferring { cpSpaceDebugDraw(handle, &c) }
         }
         drawer = erased as! Drawer
         applyPendingChangesIfIdle()

@@ -10,8 +10,9 @@ internal import CChipmunk
 public struct ConvexHull: RandomAccessCollection, Hashable, Sendable {
     /// The hull's vertices, counter-clockwise.
     public let vertices: [Vector]
-    /// The index in the input of the hull's first vertex.
-    public let firstIndex: Int
+    /// The index in the input of the hull's first vertex (non-finite input points are
+    /// dropped before counting).
+    public let startingInputIndex: Int
 
     /// Computes the hull; points within `tolerance` of an edge are dropped.
     /// Non-finite points are ignored.
@@ -19,7 +20,7 @@ public struct ConvexHull: RandomAccessCollection, Hashable, Sendable {
         let finite = points.filter(\.isFinite)
         guard !finite.isEmpty else {
             vertices = []
-            firstIndex = 0
+            startingInputIndex = 0
             return
         }
         var result = [Vector](repeating: .zero, count: finite.count)
@@ -35,7 +36,7 @@ public struct ConvexHull: RandomAccessCollection, Hashable, Sendable {
             }
         }
         vertices = Array(result.prefix(Int(count)))
-        firstIndex = Int(first)
+        startingInputIndex = Int(first)
     }
 
     /// The first index, 0.

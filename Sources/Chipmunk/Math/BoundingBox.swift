@@ -21,12 +21,22 @@ public struct BoundingBox: Hashable, Sendable, Codable {
         self.init(center: center, halfWidth: radius, halfHeight: radius)
     }
 
+    /// Whether all four edges are finite, with `left ≤ right` and `bottom ≤ top`.
+    public var isValid: Bool {
+        left.isFinite && right.isFinite && bottom.isFinite && top.isFinite && left <= right && bottom <= top
+    }
+
+    /// Stops the program unless the box ``isValid``: the one check behind every box argument.
+    func requireValid(_ parameter: Parameter) {
+        precondition(isValid, "\(parameter) must be finite, with left ≤ right and bottom ≤ top (got \(self))")
+    }
+
     /// The width, `right - left`.
     public var width: Double { right - left }
     /// The height, `top - bottom`.
     public var height: Double { top - bottom }
     /// The centre point. The corresponding C function is `cpBBCenter`.
-    public var center: Vector { Vector(x: left, y: bottom).interpolated(to: Vector(x: right, y: top), 0.5) }
+    public var center: Vector { Vector(x: left, y: bottom).interpolated(to: Vector(x: right, y: top), by: 0.5) }
     /// The area. The corresponding C function is `cpBBArea`.
     public var area: Double { (right - left) * (top - bottom) }
 

@@ -84,7 +84,7 @@ public struct Vector: Hashable, Sendable {
 
     /// Linear interpolation: `self` at `t == 0`, `other` at `t == 1`. The corresponding C function is `cpvlerp`.
     @inlinable
-    public func interpolated(to other: Vector, _ t: Double) -> Vector {
+    public func interpolated(to other: Vector, by t: Double) -> Vector {
         self * (1.0 - t) + other * t
     }
 

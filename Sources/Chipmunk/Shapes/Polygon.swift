@@ -1,6 +1,6 @@
 internal import CChipmunk
 
-/// A convex polygon with optionally rounded corners. The corresponding C type is `cpPolyShape`.
+/// A convex polygon with optionally rounded corners.
 ///
 /// The engine keeps the convex hull of the vertices you give, so their winding does not
 /// matter. `transform` places them on the body; `Transform.translation(offset)` is
@@ -8,89 +8,107 @@ internal import CChipmunk
 ///
 /// ```swift
 /// // The book's crate: corners (0,0)…(w,h), shifted to centre the box on the body.
-/// let shape = try Polygon(body: body, vertices: [[0, 0], [0, 100], [100, 100], [100, 0]],
-///                         transform: .translation([-50, -50]))
+/// let shape = Polygon(body: body, vertices: [[0, 0], [0, 100], [100, 100], [100, 0]],
+///                     transform: .translation([-50, -50]))
 /// ```
+///
+/// The corresponding C type is `cpPolyShape`.
 public final class Polygon: Shape {
+    /// The most vertices a polygon takes. The engine copies them to the stack to build the
+    /// hull, 16 bytes each; this keeps that under 160 KiB, safe on a worker thread's stack
+    /// (the main thread overflowed at about 600,000 vertices).
+    public static let maxVertexCount = 10_000
+
     /// Creates a polygon from the convex hull of `vertices`, placed by `transform`.
     ///
-    /// - Throws: ``ChipmunkError/invalidValue(property:value:rule:)`` for fewer than three
-    ///   vertices, non-finite vertices or transform, a negative or non-finite radius, or a
-    ///   bad friction or elasticity. The corresponding C function is `cpPolyShapeNew`.
+    /// The vertices must make a polygon with an area; check vertices that arrive as data
+    /// with ``check(vertices:transform:radius:)`` first. Anything it would throw for is a
+    /// programming error here.
+    ///
+    /// The corresponding C function is `cpPolyShapeNew`.
     public init(
         body: Body, vertices: [Vector], transform: Transform = .identity, radius: Double = 0,
-        friction: Double = 0, elasticity: Double = 0, collisionType: UInt = 0
-    ) throws(ChipmunkError) {
-        guard vertices.count >= 3 else {
-            throw .invalidValue(property: "polygon vertices", value: "\(vertices.count)", rule: "at least 3")
-        }
-        for vertex in vertices { try requireFinite(vertex, "polygon vertex") }
-        guard transform.isFinite else {
-            throw .invalidValue(property: "polygon transform", value: "\(transform)", rule: "finite")
-        }
-        try requireNonNegativeFinite(radius, "radius")
-        // A hull with no area (all points on one line) gives the engine NaN centroids.
-        let hull = ConvexHull(of: vertices)
-        guard hull.count >= 3, Area.polygon(vertices: hull.vertices) > 0 else {
-            throw .invalidValue(property: "polygon vertices", value: "\(hull.count) hull points with no area", rule: "not all on one line")
+        friction: Double = 0, elasticity: Double = 0, collisionType: CollisionType = .default
+    ) {
+        do {
+            try Self.check(vertices: vertices, transform: transform, radius: radius)
+        } catch {
+            preconditionFailure("Polygon: \(error)")
         }
         let handle = vertices.withUnsafeBufferPointer { buffer in
             buffer.withMemoryRebound(to: cpVect.self) {
                 cpPolyShapeNew(body.handle, Int32($0.count), $0.baseAddress, transform.cp, radius)!
             }
         }
-        super.init(handle: handle, body: body)
-        try configure(friction: friction, elasticity: elasticity, collisionType: collisionType)
+        super.init(handle: handle, body: body, friction: friction, elasticity: elasticity, collisionType: collisionType)
     }
 
-
-    /// A `width` × `height` box centred on the body's origin.
+    /// Throws unless the arguments make a polygon: the way to check vertices that arrive
+    /// as data before ``init(body:vertices:transform:radius:friction:elasticity:collisionType:)``.
     ///
-    /// - Throws: ``ChipmunkError/invalidValue(property:value:rule:)`` for a negative or
-    ///   non-finite size or radius, or a bad friction or elasticity.
+    /// - Throws: ``ChipmunkError/invalidGeometry(_:)`` for fewer than 3 or more than
+    ///   ``maxVertexCount`` vertices, or a hull with no area (all points on one line after
+    ///   the transform); ``ChipmunkError/invalidValue(_:_:)`` for a non-finite vertex or
+    ///   transform, or a bad radius.
+    public static func check(vertices: [Vector], transform: Transform = .identity, radius: Double = 0) throws(ChipmunkError) {
+        guard vertices.count >= 3 else { throw .invalidGeometry(.tooFewVertices(vertices.count)) }
+        guard vertices.count <= maxVertexCount else { throw .invalidGeometry(.tooManyVertices(vertices.count)) }
+        for vertex in vertices { try Parameter.polygonVertex.check(vertex) }
+        for value in [transform.a, transform.b, transform.c, transform.d, transform.tx, transform.ty] {
+            try Parameter.polygonTransform.check(value)
+        }
+        try Parameter.polygonRadius.check(radius)
+        // A hull with no area gives the engine NaN centroids and moments.
+        let placed = vertices.map { transform.apply(toPoint: $0) }
+        guard placed.allSatisfy(\.isFinite) else { throw .invalidGeometry(.noArea) }
+        let hull = ConvexHull(of: placed)
+        let area = Area.polygon(vertices: hull.vertices)
+        guard hull.count >= 3, area > 0, area.isFinite else { throw .invalidGeometry(.noArea) }
+    }
+
+    /// A `width` × `height` box centred on the body's origin (rule: ``Parameter/boxSize``).
+    ///
     /// The corresponding C function is `cpBoxShapeNew`.
     public static func box(
         body: Body, width: Double, height: Double, radius: Double = 0,
-        friction: Double = 0, elasticity: Double = 0, collisionType: UInt = 0
-    ) throws(ChipmunkError) -> Polygon {
-        try requireNonNegativeFinite(width, "box width")
-        try requireNonNegativeFinite(height, "box height")
-        try requireNonNegativeFinite(radius, "radius")
-        let box = Polygon(boxHandle: cpBoxShapeNew(body.handle, width, height, radius), body: body)
-        try box.configure(friction: friction, elasticity: elasticity, collisionType: collisionType)
-        return box
+        friction: Double = 0, elasticity: Double = 0, collisionType: CollisionType = .default
+    ) -> Polygon {
+        Parameter.boxSize.require(width)
+        Parameter.boxSize.require(height)
+        Parameter.polygonRadius.require(radius)
+        return Polygon(boxHandle: cpBoxShapeNew(body.handle, width, height, radius), body: body,
+                       friction: friction, elasticity: elasticity, collisionType: collisionType)
     }
 
-    /// A box covering `box`, in body coordinates.
+    /// A box covering `box`, in body coordinates: finite, with `left ≤ right` and
+    /// `bottom ≤ top` (rule: ``Parameter/boxBounds``).
     ///
-    /// - Throws: ``ChipmunkError/invalidValue(property:value:rule:)`` for a non-finite or
-    ///   inside-out box, or a bad radius, friction or elasticity.
     /// The corresponding C function is `cpBoxShapeNew2`.
     public static func box(
         body: Body, boundingBox box: BoundingBox, radius: Double = 0,
-        friction: Double = 0, elasticity: Double = 0, collisionType: UInt = 0
-    ) throws(ChipmunkError) -> Polygon {
-        guard box.left.isFinite, box.right.isFinite, box.bottom.isFinite, box.top.isFinite,
-              box.left <= box.right, box.bottom <= box.top else {
-            throw .invalidValue(property: "box", value: "\(box)", rule: "finite, with left ≤ right and bottom ≤ top")
-        }
-        try requireNonNegativeFinite(radius, "radius")
-        let shape = Polygon(boxHandle: cpBoxShapeNew2(body.handle, box.cp, radius), body: body)
-        try shape.configure(friction: friction, elasticity: elasticity, collisionType: collisionType)
-        return shape
+        friction: Double = 0, elasticity: Double = 0, collisionType: CollisionType = .default
+    ) -> Polygon {
+        box.requireValid(.boxBounds)
+        Parameter.polygonRadius.require(radius)
+        return Polygon(boxHandle: cpBoxShapeNew2(body.handle, box.cp, radius), body: body,
+                       friction: friction, elasticity: elasticity, collisionType: collisionType)
     }
 
-    private init(boxHandle handle: UnsafeMutablePointer<cpShape>, body: Body) {
-        super.init(handle: handle, body: body)
+    private init(boxHandle handle: UnsafeMutablePointer<cpShape>, body: Body, friction: Double, elasticity: Double,
+                 collisionType: CollisionType) {
+        super.init(handle: handle, body: body, friction: friction, elasticity: elasticity, collisionType: collisionType)
     }
 
     /// The hull's vertices, in body coordinates, counter-clockwise.
+    ///
     /// The corresponding C functions are `cpPolyShapeGetCount` and `cpPolyShapeGetVert`.
     public var vertices: [Vector] {
         (0..<cpPolyShapeGetCount(handle)).map { Vector(cpPolyShapeGetVert(handle, $0)) }
     }
 
-    /// The rounding radius. The corresponding C function is `cpPolyShapeGetRadius`.
+    /// The rounding radius.
+    ///
+    /// The corresponding C function is `cpPolyShapeGetRadius`.
     public var radius: Double {
         cpPolyShapeGetRadius(handle)
     }

@@ -2,10 +2,18 @@ internal import CChipmunk
 
 /// The collision geometry attached to a body: ``Circle``, ``Segment`` or ``Polygon``.
 ///
-/// A shape holds its body strongly; the C shape is freed in `deinit`. Values the engine
-/// checks on assignment (friction, elasticity) are set through throwing methods.
+/// Every tunable is a property, checked against its ``Parameter`` rule:
+///
+/// ```swift
+/// let ball = Circle(body: body, radius: 10)
+/// ball.friction = 0.7
+/// ball.elasticity = 0.5
+/// ```
+///
+/// A shape holds its body strongly; the C shape is freed in `deinit`.
+///
 /// The corresponding C type is `cpShape`.
-public class Shape {
+public class Shape: SpaceObject, CObjectOwner {
     let handle: UnsafeMutablePointer<cpShape>
 
     /// The body the shape is attached to.
@@ -14,69 +22,72 @@ public class Shape {
     /// The space the shape is in, if any. Weak: the space holds the shape.
     public internal(set) weak var space: Space?
 
-    /// The C space the engine has this shape in (it can lag ``space`` during a step).
-    var engineSpace: SpaceStorage?
+    var cSpace: OwnedCSpace?
 
-    init(handle: UnsafeMutablePointer<cpShape>, body: Body) {
+    init(handle: UnsafeMutablePointer<cpShape>, body: Body, friction: Double, elasticity: Double,
+         collisionType: CollisionType) {
         self.handle = handle
         self.body = body
-        cpShapeSetUserData(handle, Unmanaged.passUnretained(self).toOpaque())
+        cpShapeSetUserData(handle, unretainedPointer)
+        self.friction = friction
+        self.elasticity = elasticity
+        self.collisionType = collisionType
     }
 
-    deinit {
-        if let engineSpace { engineSpace.adopt(handle) } else { cpShapeFree(handle) }
-    }
+    deinit { releaseCObject() }
+
+    static func freeCObject(_ object: UnsafeMutablePointer<cpShape>) { cpShapeFree(object) }
 
     /// The friction coefficient (Coulomb); the contact uses the product of both shapes'.
-    /// The corresponding C function is `cpShapeGetFriction`.
+    /// Rule: ``Parameter/shapeFriction``.
+    ///
+    /// The corresponding C functions are `cpShapeGetFriction` and `cpShapeSetFriction`.
     public var friction: Double {
-        cpShapeGetFriction(handle)
+        get { cpShapeGetFriction(handle) }
+        set {
+            Parameter.shapeFriction.require(newValue)
+            cpShapeSetFriction(handle, newValue)
+        }
     }
 
-    /// Sets the friction coefficient.
-    /// - Throws: ``ChipmunkError/invalidValue(property:value:rule:)`` unless zero or more and finite.
-    /// The corresponding C function is `cpShapeSetFriction`.
-    public func setFriction(_ friction: Double) throws(ChipmunkError) {
-        try requireNonNegativeFinite(friction, "friction")
-        cpShapeSetFriction(handle, friction)
-    }
-
-    /// The elasticity: 0 gives no bounce, 1 a perfect bounce; the contact uses the product of both shapes'.
-    /// The corresponding C function is `cpShapeGetElasticity`.
+    /// The elasticity: 0 gives no bounce, 1 a perfect bounce; the contact uses the product
+    /// of both shapes'. Rule: ``Parameter/shapeElasticity``.
+    ///
+    /// The corresponding C functions are `cpShapeGetElasticity` and `cpShapeSetElasticity`.
     public var elasticity: Double {
-        cpShapeGetElasticity(handle)
+        get { cpShapeGetElasticity(handle) }
+        set {
+            Parameter.shapeElasticity.require(newValue)
+            cpShapeSetElasticity(handle, newValue)
+        }
     }
 
-    /// Sets the elasticity.
-    /// - Throws: ``ChipmunkError/invalidValue(property:value:rule:)`` unless zero or more and finite.
-    /// The corresponding C function is `cpShapeSetElasticity`.
-    public func setElasticity(_ elasticity: Double) throws(ChipmunkError) {
-        try requireNonNegativeFinite(elasticity, "elasticity")
-        cpShapeSetElasticity(handle, elasticity)
-    }
-
-    /// A number that collision handlers use to pick the shapes they handle.
+    /// The type that collision handlers use to pick the shapes they handle.
+    ///
     /// The corresponding C functions are `cpShapeGetCollisionType` and `cpShapeSetCollisionType`.
-    public var collisionType: UInt {
-        get { cpShapeGetCollisionType(handle) }
-        set { cpShapeSetCollisionType(handle, newValue) }
+    public var collisionType: CollisionType {
+        get { CollisionType(rawValue: cpShapeGetCollisionType(handle)) }
+        set { cpShapeSetCollisionType(handle, newValue.rawValue) }
     }
 
-    /// The bounding box, as of the last step or reindex. The corresponding C function is `cpShapeGetBB`.
+    /// The bounding box, as of the last step or reindex.
+    ///
+    /// The corresponding C function is `cpShapeGetBB`.
     public var boundingBox: BoundingBox {
         BoundingBox(cpShapeGetBB(handle))
     }
 
-    /// Sets friction, elasticity and collision type together, checking each first.
-    func configure(friction: Double, elasticity: Double, collisionType: UInt) throws(ChipmunkError) {
-        try setFriction(friction)
-        try setElasticity(elasticity)
-        self.collisionType = collisionType
+    /// Recomputes and returns the bounding box from the body's current position.
+    ///
+    /// The corresponding C function is `cpShapeCacheBB`.
+    @discardableResult
+    public func cacheBoundingBox() -> BoundingBox {
+        BoundingBox(cpShapeCacheBB(handle))
     }
 
     @inline(__always)
     static func from(_ handle: UnsafeMutablePointer<cpShape>) -> Shape {
-        Unmanaged<Shape>.fromOpaque(cpShapeGetUserData(handle)!).takeUnretainedValue()
+        owner(of: cpShapeGetUserData(handle))
     }
 }
 

@@ -14,7 +14,7 @@ internal import Darwin
 ///
 /// ```swift
 /// var stepper = FixedStepper()                 // 1/120 s steps
-/// let report = try stepper.advance(space, by: frameDuration)
+/// let report = try stepper.advance(space, by: frameDuration)   // throws what step throws
 /// let alpha = report.interpolation             // draw between the last two states
 /// ```
 ///
@@ -50,19 +50,18 @@ public struct FixedStepper: Sendable {
     ///     (a page fault storm, a debugger pause) is caught up and a longer one dropped.
     ///   - cpuBudget: the physics share of real time past which a frame is flagged.
     ///   - clock: a CPU clock in seconds; inject one to make timing tests repeatable.
-    /// - Throws: ``ChipmunkError/invalidValue(property:value:rule:)`` for a step that is
-    ///   not positive and finite, a cap below 1, or a budget that is not positive.
+    ///
+    /// Rules: ``Parameter/stepperTimeStep``, ``Parameter/stepperMaxSteps``,
+    /// ``Parameter/stepperCPUBudget``.
     public init(
         timeStep: Double = 1.0 / 120.0,
         maxStepsPerFrame: Int = 120,
         cpuBudget: Double = 0.5,
-        clock: @escaping @Sendable () -> Double = threadCPUTime
-    ) throws(ChipmunkError) {
-        try requirePositiveFinite(timeStep, "time step")
-        guard maxStepsPerFrame >= 1 else {
-            throw .invalidValue(property: "max steps per frame", value: "\(maxStepsPerFrame)", rule: "at least 1")
-        }
-        try requirePositiveFinite(cpuBudget, "CPU budget")
+        clock: @escaping @Sendable () -> Double = FixedStepper.threadCPUTime
+    ) {
+        Parameter.stepperTimeStep.require(timeStep)
+        Parameter.stepperMaxSteps.require(maxStepsPerFrame)
+        Parameter.stepperCPUBudget.require(cpuBudget)
         self.timeStep = timeStep
         self.maxStepsPerFrame = maxStepsPerFrame
         self.cpuBudget = cpuBudget
@@ -75,12 +74,11 @@ public struct FixedStepper: Sendable {
     /// rethrown at once; the steps before it count, and the frame's remaining time stays
     /// accumulated.
     ///
-    /// - Throws: ``ChipmunkError/invalidValue(property:value:rule:)`` for a negative or
-    ///   non-finite duration (nothing is stepped), or what `step` throws.
-    public mutating func advance(by frameDuration: Double, step: (Double) throws -> Void) throws -> FrameReport {
-        guard frameDuration >= 0, frameDuration.isFinite else {
-            throw ChipmunkError.invalidValue(property: "frame duration", value: "\(frameDuration)", rule: "zero or more, and finite")
-        }
+    /// The duration must keep the rule of ``Parameter/frameDuration``.
+    ///
+    /// - Throws: what `step` throws.
+    public mutating func advance(by frameDuration: Double, step: (Double) throws -> Void) rethrows -> FrameReport {
+        Parameter.frameDuration.require(frameDuration)
         accumulatedTime += frameDuration
         let tolerance = timeStep * 1e-9
         let start = clock()
@@ -132,9 +130,11 @@ public struct FrameReport: Sendable, Hashable {
     public var interpolation: Double
 }
 
-/// This thread's CPU time in seconds, the default clock of ``FixedStepper``.
-@Sendable public func threadCPUTime() -> Double {
-    var ts = timespec()
-    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts)
-    return Double(ts.tv_sec) + Double(ts.tv_nsec) * 1e-9
+extension FixedStepper {
+    /// This thread's CPU time in seconds: the default clock.
+    @usableFromInline @Sendable static func threadCPUTime() -> Double {
+        var ts = timespec()
+        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts)
+        return Double(ts.tv_sec) + Double(ts.tv_nsec) * 1e-9
+    }
 }

@@ -1,103 +1,85 @@
-/// What kind of object an error is about.
-public enum ObjectKind: String, Sendable {
-    case body, shape, constraint
+/// What can go wrong with values that arrive as data, or while simulating.
+///
+/// The binding has one validation rule. A bad value written in code (a NaN position, a
+/// negative mass, adding an object twice) is a programming error and stops the program
+/// with a `precondition` message. Numbers that arrive as data are checked first with
+/// ``Parameter/check(_:)-(Double)`` or ``Polygon/check(vertices:transform:radius:)``,
+/// which throw these errors. What goes wrong while simulating throws from
+/// ``Space/step(_:)``, and leaves the space readable.
+///
+/// Every case carries data, not prose: match on it, and let ``description`` build the
+/// sentence.
+public enum ChipmunkError: Error, Hashable, Sendable {
+    /// `value` breaks the rule of `parameter` (``Parameter/rule``).
+    case invalidValue(Parameter, Double)
+    /// The points cannot make the shape or polyline asked for.
+    case invalidGeometry(GeometryProblem)
+    /// Step `step` (counting from 1) was refused because the dynamic body at index `body`
+    /// of ``Space/bodies`` has no positive, finite mass and moment (it has no mass of its
+    /// own, and its shapes give it none).
+    case massless(step: Int, body: Int)
+    /// Step `step` (counting from 1) was refused because it would make `quantity` of the
+    /// body at index `body` of ``Space/bodies`` non-finite: the simulation diverged.
+    /// `value` is what the body has now, or would have after the step.
+    case diverged(step: Int, body: Int, quantity: Body.Quantity, value: Double)
 }
 
-/// A misuse that the Swift layer stopped before it reached the engine.
-///
-/// Debian's Chipmunk is a debug build: every failed check in the C library prints
-/// "Aborting due to Chipmunk error" and calls `abort()`, which Swift cannot catch. The
-/// binding checks each rule first and throws one of these instead.
-public enum ChipmunkError: Error, Equatable, Sendable {
-    /// The object is already in this space.
-    case alreadyInThisSpace(ObjectKind)
-    /// The object is in another space; remove it there first.
-    case inAnotherSpace(ObjectKind)
-    /// The object is not in this space, so it cannot be removed from it.
-    case notInThisSpace(ObjectKind)
-    /// The space's own static body is part of the space; it cannot be added or removed.
-    case spaceStaticBody
-    /// A shape's body must be in the space (or be its static body) before the shape.
-    case bodyNotInSpace
-    /// A value the engine would reject: `property` must satisfy `rule`.
-    case invalidValue(property: String, value: String, rule: String)
-    /// Only dynamic bodies have a mass and moment that can be set.
-    case notDynamic(property: String)
-    /// A dynamic body needs a positive mass and moment before it can be simulated.
-    case massless
-    /// The engine forbids this while a step, a query or a callback is running.
-    case spaceLocked(operation: String)
-    /// A constraint needs at least one dynamic body; the solver cannot solve one between
-    /// two bodies of infinite mass.
-    case unsolvableConstraint
-    /// The body cannot be put to sleep, for the reason given.
-    case cannotSleep(reason: String)
-    /// The object must be in a space for this.
-    case notInASpace(ObjectKind)
-    /// The engine keeps an arbiter's contact count; a new set must have as many points.
-    case contactCountMismatch(expected: Int, got: Int)
+/// Why points cannot make a polygon, or a polyline cannot be decomposed.
+public enum GeometryProblem: Hashable, Sendable {
+    /// A polygon needs at least 3 vertices.
+    case tooFewVertices(Int)
+    /// More vertices than the engine can take: it builds the hull on the stack.
+    case tooManyVertices(Int)
+    /// The convex hull has no area: every point lies on one line, or the coordinates are
+    /// so large that the area overflows.
+    case noArea
+    /// Convex decomposition needs a closed polyline (first point equal to the last) with
+    /// at least 3 corners.
+    case notClosed(points: Int)
+    /// Convex decomposition needs counter-clockwise winding; a clockwise outline is a hole.
+    case clockwise
 }
 
 extension ChipmunkError: CustomStringConvertible {
-    /// A one-line reason, naming the rule that was broken.
+    /// One line naming what was wrong, with the values.
     public var description: String {
         switch self {
-        case .alreadyInThisSpace(let kind):
-            return "this \(kind) is already in this space; add it once"
-        case .inAnotherSpace(let kind):
-            return "this \(kind) is in another space; remove it there before adding it here"
-        case .notInThisSpace(let kind):
-            return "this \(kind) is not in this space, so it cannot be removed from it"
-        case .spaceStaticBody:
-            return "the space's static body belongs to the space; it cannot be added or removed"
-        case .bodyNotInSpace:
-            return "a shape's body must be added to the space before the shape"
-        case let .invalidValue(property, value, rule):
-            return "\(property) must be \(rule) (got \(value))"
-        case .notDynamic(let property):
-            return "only a dynamic body has a \(property) to set"
-        case .massless:
-            return "a dynamic body in the space has no positive, finite mass and moment: give it mass, or shapes with mass or density, before stepping"
-        case .spaceLocked(let operation):
-            return "cannot \(operation) during a step, a query or a callback; do it in a post-step callback"
-        case .unsolvableConstraint:
-            return "a constraint needs at least one dynamic body; the engine cannot solve one between two static or kinematic bodies"
-        case .cannotSleep(let reason):
-            return "cannot put the body to sleep: \(reason)"
-        case .notInASpace(let kind):
-            return "the \(kind) must be in a space for this"
-        case let .contactCountMismatch(expected, got):
-            return "the contact point set must keep its \(expected) points (got \(got))"
+        case let .invalidValue(parameter, _):
+            return "\(parameter) \(reason)"
+        case .invalidGeometry(let problem):
+            return problem.description
+        case let .massless(step, body):
+            return "step \(step): dynamic body \(body) has no positive, finite mass and moment; "
+                + "give it a mass, or shapes with mass or density"
+        case let .diverged(step, body, quantity, value):
+            return "step \(step): the simulation diverged: body \(body)'s \(quantity) would become \(value)"
         }
     }
 }
 
-// MARK: - Checks shared by every setter
-
-@inline(__always)
-func requireFinite(_ value: Double, _ property: String) throws(ChipmunkError) {
-    guard value.isFinite else {
-        throw .invalidValue(property: property, value: "\(value)", rule: "finite")
+extension ChipmunkError {
+    /// The description without the parameter's name, for messages that name the place
+    /// another way (a path in a scene file): `must be positive and finite (got -1.0)`.
+    public var reason: String {
+        guard case let .invalidValue(parameter, value) = self else { return description }
+        if case .wholeNumber = parameter.rule, value.rounded() == value, abs(value) < 1e18 {
+            return "must be \(parameter.rule) (got \(Int(value)))"
+        }
+        return "must be \(parameter.rule) (got \(value))"
     }
 }
 
-@inline(__always)
-func requireFinite(_ value: Vector, _ property: String) throws(ChipmunkError) {
-    guard value.isFinite else {
-        throw .invalidValue(property: property, value: "\(value)", rule: "finite")
-    }
-}
-
-@inline(__always)
-func requirePositiveFinite(_ value: Double, _ property: String) throws(ChipmunkError) {
-    guard value > 0, value.isFinite else {
-        throw .invalidValue(property: property, value: "\(value)", rule: "positive and finite")
-    }
-}
-
-@inline(__always)
-func requireNonNegativeFinite(_ value: Double, _ property: String) throws(ChipmunkError) {
-    guard value >= 0, value.isFinite else {
-        throw .invalidValue(property: property, value: "\(value)", rule: "zero or more, and finite")
+extension GeometryProblem: CustomStringConvertible {
+    /// The problem in words.
+    public var description: String {
+        switch self {
+        case .tooFewVertices(let count): return "a polygon needs at least 3 vertices (got \(count))"
+        case .tooManyVertices(let count):
+            return "a polygon may have at most \(Polygon.maxVertexCount) vertices (got \(count))"
+        case .noArea: return "the polygon's vertices enclose no area (all on one line, or too large to measure)"
+        case .notClosed(let points):
+            return "the polyline must be closed (first point = last) with at least 3 corners (got \(points) points)"
+        case .clockwise: return "the polyline winds clockwise; decomposition needs counter-clockwise (a clockwise outline is a hole)"
+        }
     }
 }

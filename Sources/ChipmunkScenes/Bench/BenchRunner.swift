@@ -67,7 +67,7 @@ public enum BenchRunner {
         public init(_ scene: BenchScene, mode: BenchMode, threads: Int = 1) throws {
             self.scene = scene
             self.mode = mode
-            space = threads > 1 ? try Space(threads: threads) : Space()
+            space = threads > 1 ? Space(threads: threads) : Space()
             bodies = try scene.build(in: space).count
             if mode == .callbacks {
                 let handler = space.defaultCollisionHandler
@@ -139,17 +139,17 @@ public enum BenchRunner {
                 if state.step % 8 == 0 {
                     if state.extras.isEmpty {
                         for j in 0..<100 {
-                            let body = try Body(mass: 1, moment: Moment.circle(mass: 1, outerRadius: 0.15))
-                            try body.setPosition([-20 + 0.4 * Double(j), scene.churnHeight])
-                            try space.add(body)
-                            let shape = try Circle(body: body, radius: 0.15, friction: 0.6)
-                            try space.add(shape)
+                            let body = Body(mass: 1, moment: Moment.circle(mass: 1, outerRadius: 0.15))
+                            body.position = [-20 + 0.4 * Double(j), scene.churnHeight]
+                            space.add(body)
+                            let shape = Circle(body: body, radius: 0.15, friction: 0.6)
+                            space.add(shape)
                             state.extras.append((body, shape))
                         }
                     } else {
                         for (body, shape) in state.extras {
-                            try space.remove(shape)
-                            try space.remove(body)
+                            space.remove(shape)
+                            space.remove(body)
                         }
                         state.extras.removeAll(keepingCapacity: true)
                     }

@@ -59,19 +59,19 @@ public enum BenchScene: String, CaseIterable, Sendable {
     /// friction 0.6.
     static func pyramid(_ rows: Int, in space: Space) throws -> [Body] {
         space.gravity = [0, -10]
-        try space.setIterations(10)
+        space.iterations = 10
         space.collisionSlop = 0.01
         let reach = Double(rows + 10)
-        try space.add(Segment(body: space.staticBody, from: [-reach, 0], to: [reach, 0], radius: 0, friction: 0.6))
+        space.add(Segment(body: space.staticBody, from: [-reach, 0], to: [reach, 0], radius: 0, friction: 0.6))
         var bodies: [Body] = []
         bodies.reserveCapacity(rows * (rows + 1) / 2)
         for row in 0..<rows {
             let n = rows - row
             for i in 0..<n {
-                let body = try Body(mass: 1, moment: Moment.box(mass: 1, width: 1, height: 1))
-                try body.setPosition([Double(i) - Double(n) / 2 + 0.5, 0.5 + Double(row)])
-                try space.add(body)
-                try space.add(Polygon.box(body: body, width: 1, height: 1, radius: 0, friction: 0.6))
+                let body = Body(mass: 1, moment: Moment.box(mass: 1, width: 1, height: 1))
+                body.position = [Double(i) - Double(n) / 2 + 0.5, 0.5 + Double(row)]
+                space.add(body)
+                space.add(Polygon.box(body: body, width: 1, height: 1, radius: 0, friction: 0.6))
                 bodies.append(body)
             }
         }
@@ -83,10 +83,10 @@ public enum BenchScene: String, CaseIterable, Sendable {
     /// (-290 + 580u, 20 + 1100v), u and v successive splitmix64 draws from seed 42.
     static func circles(in space: Space) throws -> [Body] {
         space.gravity = [0, -100]
-        try space.setIterations(10)
+        space.iterations = 10
         space.collisionSlop = 0.5
         for (a, b) in [(Vector(x: -300, y: 1200), Vector(x: -300, y: 0)), ([-300, 0], [300, 0]), ([300, 0], [300, 1200])] {
-            try space.add(Segment(body: space.staticBody, from: a, to: b, radius: 0, friction: 0.9))
+            space.add(Segment(body: space.staticBody, from: a, to: b, radius: 0, friction: 0.9))
         }
         var random = SplitMix64(seed: 42)
         var bodies: [Body] = []
@@ -94,10 +94,10 @@ public enum BenchScene: String, CaseIterable, Sendable {
         for _ in 0..<1000 {
             let u = random.nextUnit()
             let v = random.nextUnit()
-            let body = try Body(mass: 1, moment: Moment.circle(mass: 1, outerRadius: 5))
-            try body.setPosition([-290 + 580 * u, 20 + 1100 * v])
-            try space.add(body)
-            try space.add(Circle(body: body, radius: 5, friction: 0.9, elasticity: 0))
+            let body = Body(mass: 1, moment: Moment.circle(mass: 1, outerRadius: 5))
+            body.position = [-290 + 580 * u, 20 + 1100 * v]
+            space.add(body)
+            space.add(Circle(body: body, radius: 5, friction: 0.9, elasticity: 0))
             bodies.append(body)
         }
         return bodies
@@ -109,21 +109,21 @@ public enum BenchScene: String, CaseIterable, Sendable {
     /// (i - 0.5, -k) if i > 0, to the one above at (i, -k + 0.5) if k > 0.
     static func jointGrid(_ size: Int, in space: Space) throws -> [Body] {
         space.gravity = [0, -10]
-        try space.setIterations(10)
+        space.iterations = 10
         var bodies: [Body] = []
         bodies.reserveCapacity(size * size)
         for k in 0..<size {
             for i in 0..<size {
                 let x = Double(i), y = -Double(k)
-                let body = try Body(mass: 1, moment: Moment.circle(mass: 1, outerRadius: 0.4))
-                try body.setPosition([x, y])
-                try space.add(body)
-                let shape = try Circle(body: body, radius: 0.4)
+                let body = Body(mass: 1, moment: Moment.circle(mass: 1, outerRadius: 0.4))
+                body.position = [x, y]
+                space.add(body)
+                let shape = Circle(body: body, radius: 0.4)
                 shape.filter = ShapeFilter(group: 1)
-                try space.add(shape)
-                if k == 0, i % 8 == 0 { try space.add(PivotJoint(body, space.staticBody, pivot: [x, 0])) }
-                if i > 0 { try space.add(PivotJoint(body, bodies[bodies.count - 1], pivot: [x - 0.5, y])) }
-                if k > 0 { try space.add(PivotJoint(body, bodies[bodies.count - size], pivot: [x, y + 0.5])) }
+                space.add(shape)
+                if k == 0, i % 8 == 0 { space.add(PivotJoint(a: body, b: space.staticBody, pivot: [x, 0])) }
+                if i > 0 { space.add(PivotJoint(a: body, b: bodies[bodies.count - 1], pivot: [x - 0.5, y])) }
+                if k > 0 { space.add(PivotJoint(a: body, b: bodies[bodies.count - size], pivot: [x, y + 0.5])) }
                 bodies.append(body)
             }
         }

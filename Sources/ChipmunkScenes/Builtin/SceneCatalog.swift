@@ -10,7 +10,7 @@ public enum SceneCatalog {
         /// One line on what the scene shows.
         public let summary: String
         /// Builds a new copy of the scene.
-        public let make: @Sendable () throws -> Scene
+        public let make: @Sendable () -> Scene
     }
 
     /// Every built-in scene, in the order `chipmunk-sim list` shows them.
@@ -20,8 +20,8 @@ public enum SceneCatalog {
         Entry(name: "crates-tilt", summary: "The crates with the phone tilted every 2 s, as the accelerometer would", make: BookScenes.cratesTilt),
         Entry(name: "pyramid-stack", summary: "Chipmunk demo: 105 boxes settle into a pyramid and fall asleep", make: Demos.pyramidStack),
         Entry(name: "pyramid-topple", summary: "Chipmunk demo: a pyramid of dominoes, pushed once, topples in order", make: Demos.pyramidTopple),
-        Entry(name: "tumble", summary: "Chipmunk demo: a turning kinematic box tumbles the pieces inside it", make: { try Demos.tumble() }),
-        Entry(name: "planet", summary: "Chipmunk demo: boxes orbit a planet under inverse-square gravity (custom velocity function)", make: { try Demos.planet() }),
+        Entry(name: "tumble", summary: "Chipmunk demo: a turning kinematic box tumbles the pieces inside it", make: { Demos.tumble() }),
+        Entry(name: "planet", summary: "Chipmunk demo: boxes orbit a planet under inverse-square gravity (custom velocity function)", make: { Demos.planet() }),
         Entry(name: "one-way", summary: "Chipmunk demo: a ball passes up through a one-way platform, then lands on it", make: Demos.oneWay),
         Entry(name: "joints", summary: "Chipmunk demo: all ten constraint kinds in one gallery, and a car", make: Demos.joints),
         Entry(name: "theo-jansen", summary: "Chipmunk demo: a motor drives Theo Jansen's walking machine", make: Demos.theoJansen),
@@ -35,7 +35,7 @@ public enum SceneCatalog {
     /// read as a file.
     public static func scene(named nameOrPath: String) throws -> Scene {
         if let entry = builtIn.first(where: { $0.name == nameOrPath }) {
-            return try entry.make()
+            return entry.make()
         }
         let looksLikeFile = nameOrPath.contains("/") || nameOrPath.hasSuffix(".json")
         guard looksLikeFile || FileManager.default.fileExists(atPath: nameOrPath) else {

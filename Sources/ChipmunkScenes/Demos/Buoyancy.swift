@@ -11,33 +11,33 @@ extension Demos {
     /// preSolve clips each box at the surface and applies buoyancy and drag to the part
     /// under it. The demo's boxes are both light (0.3 × the water's density); here the
     /// small one is heavy (3 ×), so that one floats and the other sinks.
-    public static func buoyancy() throws -> Scene {
+    public static func buoyancy() -> Scene {
         let space = Space()
-        try space.setIterations(30)
+        space.iterations = 30
         space.gravity = [0, -500]
         space.sleepTimeThreshold = 0.5
         space.collisionSlop = 0.5
-        try DemoSupport.box(space, top: true)
+        DemoSupport.box(space, top: true)
         // The tank: three walls, and the water, a sensor box of collision type 1.
         let tank = BoundingBox(left: -300, bottom: -200, right: 100, top: 0)
-        try DemoSupport.wall(space, [tank.left, tank.bottom], [tank.left, tank.top], radius: 5)
-        try DemoSupport.wall(space, [tank.right, tank.bottom], [tank.right, tank.top], radius: 5)
-        try DemoSupport.wall(space, [tank.left, tank.bottom], [tank.right, tank.bottom], radius: 5)
-        let water = try Polygon.box(body: space.staticBody, boundingBox: tank, collisionType: 1)
+        DemoSupport.wall(space, [tank.left, tank.bottom], [tank.left, tank.top], radius: 5)
+        DemoSupport.wall(space, [tank.right, tank.bottom], [tank.right, tank.top], radius: 5)
+        DemoSupport.wall(space, [tank.left, tank.bottom], [tank.right, tank.bottom], radius: 5)
+        let water = Polygon.box(body: space.staticBody, boundingBox: tank, collisionType: 1)
         water.isSensor = true
-        try space.add(water)
+        space.add(water)
 
-        func box(width: Double, height: Double, density: Double, at position: Vector) throws {
+        func box(width: Double, height: Double, density: Double, at position: Vector) {
             let mass = density * fluidDensity * width * height
-            let body = try Body(mass: mass, moment: Moment.box(mass: mass, width: width, height: height))
-            try space.add(body)
-            try body.setPosition(position)
-            try body.setVelocity([0, -100])
-            try body.setAngularVelocity(1)
-            try space.add(Polygon.box(body: body, width: width, height: height, friction: 0.8))
+            let body = Body(mass: mass, moment: Moment.box(mass: mass, width: width, height: height))
+            space.add(body)
+            body.position = position
+            body.velocity = [0, -100]
+            body.angularVelocity = 1
+            space.add(Polygon.box(body: body, width: width, height: height, friction: 0.8))
         }
-        try box(width: 200, height: 50, density: 0.3, at: [-50, -100])   // floats
-        try box(width: 40, height: 80, density: 3, at: [-200, -50])      // sinks
+        box(width: 200, height: 50, density: 0.3, at: [-50, -100])   // floats
+        box(width: 40, height: 80, density: 3, at: [-200, -50])      // sinks
 
         space.collisionHandler(between: 1, and: 0).preSolve = { arbiter in
             let (water, shape) = arbiter.shapes
@@ -53,7 +53,7 @@ extension Demos {
                 let aLevel = a.y - level, bLevel = b.y - level
                 if aLevel * bLevel < 0 {
                     let t = abs(aLevel) / (abs(aLevel) + abs(bLevel))
-                    clipped.append(a.interpolated(to: b, t))
+                    clipped.append(a.interpolated(to: b, by: t))
                 }
             }
             guard clipped.count >= 3 else { return true }
@@ -64,21 +64,21 @@ extension Demos {
             let dt = space.currentTimeStep
             let g = space.gravity
             // Buoyancy.
-            try body.applyImpulse(g * (-displacedMass * dt), atWorldPoint: centroid)
+            body.applyImpulse(g * (-displacedMass * dt), at: centroid)
             // Linear drag.
-            let vCentroid = body.velocity(atWorldPoint: centroid)
+            let vCentroid = body.velocity(at: centroid)
             let n = vCentroid.normalized
             let rcn = (centroid - body.position).cross(n)
             let k = 1 / body.mass + rcn * rcn / body.moment
             let damping = area * fluidDrag * fluidDensity
             let vCoef = exp(-damping * dt * k)
-            try body.applyImpulse((vCentroid * vCoef - vCentroid) * (1 / k), atWorldPoint: centroid)
+            body.applyImpulse((vCentroid * vCoef - vCentroid) * (1 / k), at: centroid)
             // Angular drag.
             let cog = body.localToWorld(body.centerOfGravity)
             let wDamping = Moment.polygon(mass: fluidDrag * fluidDensity * area, vertices: clipped, offset: -cog)
-            try body.setAngularVelocity(body.angularVelocity * exp(-wDamping * dt / body.moment))
+            body.angularVelocity = body.angularVelocity * exp(-wDamping * dt / body.moment)
             return true
         }
-        return try Scene(name: "buoyancy", space: space, timeStep: 1.0 / 180)
+        return Scene(name: "buoyancy", space: space, timeStep: 1.0 / 180)
     }
 }

@@ -12,12 +12,12 @@ extension Demos {
     /// postSolve closure schedules the removal in a post-step callback. In the C demo you
     /// break links by dragging chains with the mouse; headless, a weight of mass 1,000
     /// (100,000 under gravity 100) hangs from the third chain, which breaks.
-    public static func chains() throws -> Scene {
+    public static func chains() -> Scene {
         let space = Space()
-        try space.setIterations(30)
+        space.iterations = 30
         space.gravity = [0, -100]
         space.sleepTimeThreshold = 0.5
-        try DemoSupport.box(space, top: true)
+        DemoSupport.box(space, top: true)
         let mass = 1.0, width = 20.0, height = 30.0, spacing = width * 0.3
         let chainCount = 8, linkCount = 10
         var bottoms: [Body] = []
@@ -26,44 +26,44 @@ extension Demos {
             for j in 0..<linkCount {
                 let pos = Vector(x: 40 * (Double(i) - Double(chainCount - 1) / 2),
                                  y: 240 - (Double(j) + 0.5) * height - Double(j + 1) * spacing)
-                let body = try Body(mass: mass, moment: Moment.box(mass: mass, width: width, height: height))
-                try space.add(body)
-                try body.setPosition(pos)
-                try space.add(Segment(body: body, from: [0, (height - width) / 2], to: [0, (width - height) / 2],
+                let body = Body(mass: mass, moment: Moment.box(mass: mass, width: width, height: height))
+                space.add(body)
+                body.position = pos
+                space.add(Segment(body: body, from: [0, (height - width) / 2], to: [0, (width - height) / 2],
                                       radius: width / 2, friction: 0.8))
                 let link: SlideJoint
                 if let previous {
-                    link = try SlideJoint(body, previous, anchorA: [0, height / 2], anchorB: [0, -height / 2], min: 0, max: spacing)
+                    link = SlideJoint(a: body, b: previous, anchorA: [0, height / 2], anchorB: [0, -height / 2], distance: 0...spacing)
                 } else {
-                    link = try SlideJoint(body, space.staticBody, anchorA: [0, height / 2], anchorB: [pos.x, 240], min: 0, max: spacing)
+                    link = SlideJoint(a: body, b: space.staticBody, anchorA: [0, height / 2], anchorB: [pos.x, 240], distance: 0...spacing)
                 }
-                try link.setMaxForce(chainBreakingForce)
+                link.maxForce = chainBreakingForce
                 link.collideBodies = false
                 link.postSolve = { joint in
                     guard let space = joint.space else { return }
                     let force = joint.impulse / space.currentTimeStep
                     if force > 0.9 * joint.maxForce {
                         space.addPostStepCallback(forKey: ObjectIdentifier(joint)) { space in
-                            if space.contains(joint) { try space.remove(joint) }
+                            if space.contains(joint) { space.remove(joint) }
                         }
                     }
                 }
-                try space.add(link)
+                space.add(link)
                 previous = body
             }
             if let previous { bottoms.append(previous) }
         }
-        let weight = try Body(mass: chainWeight, moment: Moment.circle(mass: chainWeight, outerRadius: 10))
-        try space.add(weight)
-        try weight.setPosition(bottoms[2].position + [0, -height / 2 - 12])
-        try space.add(Circle(body: weight, radius: 10, friction: 0.9))
-        try space.add(PivotJoint(bottoms[2], weight, anchorA: [0, -height / 2], anchorB: [0, 10]))
+        let weight = Body(mass: chainWeight, moment: Moment.circle(mass: chainWeight, outerRadius: 10))
+        space.add(weight)
+        weight.position = bottoms[2].position + [0, -height / 2 - 12]
+        space.add(Circle(body: weight, radius: 10, friction: 0.9))
+        space.add(PivotJoint(a: bottoms[2], b: weight, anchorA: [0, -height / 2], anchorB: [0, 10]))
         let radius = 15.0
-        let ball = try Body(mass: 10, moment: Moment.circle(mass: 10, outerRadius: radius))
-        try space.add(ball)
-        try ball.setPosition([0, -240 + radius + 5])
-        try ball.setVelocity([0, 300])
-        try space.add(Circle(body: ball, radius: radius, friction: 0.9, elasticity: 0))
-        return try Scene(name: "chains", space: space, timeStep: 1.0 / 180)
+        let ball = Body(mass: 10, moment: Moment.circle(mass: 10, outerRadius: radius))
+        space.add(ball)
+        ball.position = [0, -240 + radius + 5]
+        ball.velocity = [0, 300]
+        space.add(Circle(body: ball, radius: radius, friction: 0.9, elasticity: 0))
+        return Scene(name: "chains", space: space, timeStep: 1.0 / 180)
     }
 }

@@ -13,18 +13,18 @@ enum DemoSupport {
 
     /// A static wall segment as the demos make them: elasticity 1, friction 1.
     @discardableResult
-    static func wall(_ space: Space, _ a: Vector, _ b: Vector, radius: Double = 0) throws -> Segment {
-        let shape = try Segment(body: space.staticBody, from: a, to: b, radius: radius, friction: 1, elasticity: 1)
+    static func wall(_ space: Space, _ a: Vector, _ b: Vector, radius: Double = 0) -> Segment {
+        let shape = Segment(body: space.staticBody, from: a, to: b, radius: radius, friction: 1, elasticity: 1)
         shape.filter = notGrabbable
-        try space.add(shape)
+        space.add(shape)
         return shape
     }
 
     /// The demos' 640 × 480 box: left, right and bottom walls (and the top one if asked).
-    static func box(_ space: Space, top: Bool = false) throws {
-        try wall(space, [-320, -240], [-320, 240])
-        try wall(space, [320, -240], [320, 240])
-        try wall(space, [-320, -240], [320, -240])
-        if top { try wall(space, [-320, 240], [320, 240]) }
+    static func box(_ space: Space, top: Bool = false) {
+        wall(space, [-320, -240], [-320, 240])
+        wall(space, [320, -240], [320, 240])
+        wall(space, [-320, -240], [320, -240])
+        if top { wall(space, [-320, 240], [320, 240]) }
     }
 }

@@ -8,12 +8,12 @@ extension Demos {
     /// Planet.c: 30 boxes orbit a spinning planet of radius 70 under inverse-square
     /// gravity, given by a custom velocity function on each box. They start on circular
     /// orbits, at positions from a seeded generator.
-    public static func planet(seed: UInt64 = 1) throws -> Scene {
+    public static func planet(seed: UInt64 = 1) -> Scene {
         let space = Space()
-        try space.setIterations(20)
+        space.iterations = 20
         let planet = Body(kind: .kinematic)
-        try space.add(planet)
-        try planet.setAngularVelocity(0.2)
+        space.add(planet)
+        planet.angularVelocity = 0.2
         var random = SplitMix64(seed: seed)
         let size = 10.0, mass = 1.0
         let vertices: [Vector] = [[-size, -size], [-size, size], [size, size], [size, -size]]
@@ -24,25 +24,25 @@ extension Demos {
                 pos = Vector(x: random.nextUnit() * (640 - 2 * reach) - (320 - reach),
                              y: random.nextUnit() * (480 - 2 * reach) - (240 - reach))
             } while pos.length < 85
-            let body = try Body(mass: mass, moment: Moment.polygon(mass: mass, vertices: vertices))
+            let body = Body(mass: mass, moment: Moment.polygon(mass: mass, vertices: vertices))
             body.velocityUpdate = { body, _, damping, dt in
                 let p = body.position
                 let squared = p.lengthSquared
                 let g = p * (-planetGravity / (squared * squared.squareRoot()))
                 try body.updateVelocity(gravity: g, damping: damping, dt: dt)
             }
-            try space.add(body)
-            try body.setPosition(pos)
+            space.add(body)
+            body.position = pos
             let r = pos.length
             let v = (planetGravity / r).squareRoot() / r
-            try body.setVelocity(pos.perpendicular * v)
-            try body.setAngularVelocity(v)
-            try body.setAngle(pos.angle)
-            try space.add(Polygon(body: body, vertices: vertices, friction: 0.7, elasticity: 0))
+            body.velocity = pos.perpendicular * v
+            body.angularVelocity = v
+            body.angle = pos.angle
+            space.add(Polygon(body: body, vertices: vertices, friction: 0.7, elasticity: 0))
         }
-        let surface = try Circle(body: planet, radius: 70, friction: 1, elasticity: 1)
+        let surface = Circle(body: planet, radius: 70, friction: 1, elasticity: 1)
         surface.filter = DemoSupport.notGrabbable
-        try space.add(surface)
-        return try Scene(name: "planet", space: space, timeStep: 1.0 / 60)
+        space.add(surface)
+        return Scene(name: "planet", space: space, timeStep: 1.0 / 60)
     }
 }

@@ -8,23 +8,23 @@ extension Demos {
     /// ones. In the C demo you click to knock it over; headless, the first standing
     /// domino of the bottom row gets a push (an impulse of 60 to the right, at its top)
     /// at the start, and the rest fall in order.
-    public static func pyramidTopple() throws -> Scene {
+    public static func pyramidTopple() -> Scene {
         let space = Space()
-        try space.setIterations(30)
+        space.iterations = 30
         space.gravity = [0, -300]
         space.sleepTimeThreshold = 0.5
         space.collisionSlop = 0.5
-        try DemoSupport.wall(space, [-600, -240], [600, -240])
+        DemoSupport.wall(space, [-600, -240], [600, -240])
         let h = dominoHeight, w = dominoWidth
-        func domino(_ pos: Vector, flipped: Bool) throws -> Body {
+        func domino(_ pos: Vector, flipped: Bool) -> Body {
             let radius = 0.5
-            let body = try Body(mass: 1, moment: Moment.box(mass: 1, width: w, height: h))
-            try space.add(body)
-            try body.setPosition(pos)
+            let body = Body(mass: 1, moment: Moment.box(mass: 1, width: w, height: h))
+            space.add(body)
+            body.position = pos
             let shape = flipped
-                ? try Polygon.box(body: body, width: h, height: w, radius: 0, friction: 0.6, elasticity: 0)
-                : try Polygon.box(body: body, width: w - radius * 2, height: h, radius: radius, friction: 0.6, elasticity: 0)
-            try space.add(shape)
+                ? Polygon.box(body: body, width: h, height: w, radius: 0, friction: 0.6, elasticity: 0)
+                : Polygon.box(body: body, width: w - radius * 2, height: h, radius: radius, friction: 0.6, elasticity: 0)
+            space.add(shape)
             return body
         }
         let n = 12
@@ -33,19 +33,19 @@ extension Demos {
             for j in 0..<(n - i) {
                 let offset = Vector(x: (Double(j) - Double(n - 1 - i) * 0.5) * 1.5 * h,
                                     y: (Double(i) + 0.5) * (h + 2 * w) - w - 240)
-                let upright = try domino(offset, flipped: false)
+                let upright = domino(offset, flipped: false)
                 if i == 0, j == 0 { first = upright }
-                _ = try domino(offset + [0, (h + w) / 2], flipped: true)
-                if j == 0 { _ = try domino(offset + [0.5 * (w - h), h + w], flipped: false) }
+                _ = domino(offset + [0, (h + w) / 2], flipped: true)
+                if j == 0 { _ = domino(offset + [0.5 * (w - h), h + w], flipped: false) }
                 if j != n - i - 1 {
-                    _ = try domino(offset + [h * 0.75, (h + 3 * w) / 2], flipped: true)
+                    _ = domino(offset + [h * 0.75, (h + 3 * w) / 2], flipped: true)
                 } else {
-                    _ = try domino(offset + [0.5 * (h - w), h + w], flipped: false)
+                    _ = domino(offset + [0.5 * (h - w), h + w], flipped: false)
                 }
             }
         }
         // The push that the demo's mouse would give, at the top of the first domino.
-        if let first { try first.applyImpulse([60, 0], atWorldPoint: first.position + [0, h / 2]) }
-        return try Scene(name: "pyramid-topple", space: space, timeStep: 1.0 / 180)
+        if let first { first.applyImpulse([60, 0], at: first.position + [0, h / 2]) }
+        return Scene(name: "pyramid-topple", space: space, timeStep: 1.0 / 180)
     }
 }

@@ -3,17 +3,17 @@ import Chipmunk
 extension Demos {
     /// Tumble.c: a kinematic box 400 wide turns at 0.4 rad/s and tumbles 21 pieces
     /// (boxes, capsules or pairs of balls, picked by a seeded generator) inside it.
-    public static func tumble(seed: UInt64 = 1) throws -> Scene {
+    public static func tumble(seed: UInt64 = 1) -> Scene {
         let space = Space()
         space.gravity = [0, -600]
         let box = Body(kind: .kinematic)
-        try space.add(box)
-        try box.setAngularVelocity(0.4)
+        space.add(box)
+        box.angularVelocity = 0.4
         let corners: [Vector] = [[-200, -200], [-200, 200], [200, 200], [200, -200]]
         for index in corners.indices {
-            let wall = try Segment(body: box, from: corners[index], to: corners[(index + 1) % 4], radius: 0, friction: 1, elasticity: 1)
+            let wall = Segment(body: box, from: corners[index], to: corners[(index + 1) % 4], radius: 0, friction: 1, elasticity: 1)
             wall.filter = DemoSupport.notGrabbable
-            try space.add(wall)
+            space.add(wall)
         }
         var random = SplitMix64(seed: seed)
         let mass = 1.0, width = 30.0, height = 60.0
@@ -22,26 +22,26 @@ extension Demos {
                 let pos = Vector(x: Double(i) * width - 150, y: Double(j) * height - 150)
                 switch Int(random.nextUnit() * 3) {
                 case 0:
-                    let body = try Body(mass: mass, moment: Moment.box(mass: mass, width: width, height: height))
-                    try space.add(body)
-                    try body.setPosition(pos)
-                    try space.add(Polygon.box(body: body, width: width, height: height, friction: 0.7, elasticity: 0))
+                    let body = Body(mass: mass, moment: Moment.box(mass: mass, width: width, height: height))
+                    space.add(body)
+                    body.position = pos
+                    space.add(Polygon.box(body: body, width: width, height: height, friction: 0.7, elasticity: 0))
                 case 1:
-                    let body = try Body(mass: mass, moment: Moment.box(mass: mass, width: width, height: height))
-                    try space.add(body)
-                    try body.setPosition(pos)
-                    try space.add(Segment(body: body, from: [0, (height - width) / 2], to: [0, (width - height) / 2],
+                    let body = Body(mass: mass, moment: Moment.box(mass: mass, width: width, height: height))
+                    space.add(body)
+                    body.position = pos
+                    space.add(Segment(body: body, from: [0, (height - width) / 2], to: [0, (width - height) / 2],
                                           radius: width / 2, friction: 0.7, elasticity: 0))
                 default:
                     for dy in [(height - width) / 2, (width - height) / 2] {
-                        let body = try Body(mass: mass, moment: Moment.circle(mass: mass, outerRadius: width / 2))
-                        try space.add(body)
-                        try body.setPosition(pos + [0, dy])
-                        try space.add(Circle(body: body, radius: width / 2, friction: 0.7, elasticity: 0))
+                        let body = Body(mass: mass, moment: Moment.circle(mass: mass, outerRadius: width / 2))
+                        space.add(body)
+                        body.position = pos + [0, dy]
+                        space.add(Circle(body: body, radius: width / 2, friction: 0.7, elasticity: 0))
                     }
                 }
             }
         }
-        return try Scene(name: "tumble", space: space, timeStep: 1.0 / 180)
+        return Scene(name: "tumble", space: space, timeStep: 1.0 / 180)
     }
 }

@@ -37,7 +37,7 @@ public struct SceneDescription: Hashable, Sendable, Codable {
     /// The overlap left after one second; the engine's default when absent.
     public var collisionBias: Double?
     /// Steps contact data is kept; 3 when absent.
-    public var collisionPersistence: UInt?
+    public var collisionPersistence: Int?
     /// The speed below which a body is idle; 0 (from gravity) when absent.
     public var idleSpeedThreshold: Double?
     /// Absent means infinity: sleeping off, the engine's default.
@@ -68,11 +68,11 @@ public struct SceneDescription: Hashable, Sendable, Codable {
         summary = try c.decodeIfPresent(String.self, forKey: .summary)
         timeStep = try c.decodeIfPresent(Double.self, forKey: .timeStep)
         gravity = try c.decodeIfPresent(Vector.self, forKey: .gravity)
-        iterations = try c.decodeIfPresent(Int.self, forKey: .iterations)
+        iterations = try c.decodeWholeNumberIfPresent(forKey: .iterations)
         damping = try c.decodeIfPresent(Double.self, forKey: .damping)
         collisionSlop = try c.decodeIfPresent(Double.self, forKey: .collisionSlop)
         collisionBias = try c.decodeIfPresent(Double.self, forKey: .collisionBias)
-        collisionPersistence = try c.decodeIfPresent(UInt.self, forKey: .collisionPersistence)
+        collisionPersistence = try c.decodeWholeNumberIfPresent(forKey: .collisionPersistence)
         idleSpeedThreshold = try c.decodeIfPresent(Double.self, forKey: .idleSpeedThreshold)
         sleepTimeThreshold = try c.decodeIfPresent(Double.self, forKey: .sleepTimeThreshold)
         gravitySchedule = try c.decodeIfPresent([GravityChange].self, forKey: .gravitySchedule)
@@ -266,7 +266,7 @@ public struct ShapeDescription: Hashable, Sendable, Codable {
         case "polygon":
             own = [.vertices, .offset, .transform, .radius]
             let offset = try c.decodeIfPresent(Vector.self, forKey: .offset)
-            let transform = try c.decodeIfPresent(Transform.self, forKey: .transform)
+            let transform = try c.decodeIfPresent(StrictTransform.self, forKey: .transform)?.transform
             if offset != nil, transform != nil {
                 throw DecodingError.dataCorruptedError(forKey: .transform, in: c, debugDescription: "give 'offset' or 'transform', not both")
             }
@@ -283,7 +283,7 @@ public struct ShapeDescription: Hashable, Sendable, Codable {
         try decoder.rejectUnknownKeys((own + [.type, .friction, .elasticity, .collisionType]).map(\.rawValue))
         friction = try c.decodeIfPresent(Double.self, forKey: .friction)
         elasticity = try c.decodeIfPresent(Double.self, forKey: .elasticity)
-        collisionType = try c.decodeIfPresent(UInt.self, forKey: .collisionType)
+        collisionType = try c.decodeWholeNumberIfPresent(forKey: .collisionType).map(UInt.init)
     }
 
     public func encode(to encoder: any Encoder) throws {

@@ -51,121 +51,158 @@ extension SceneDescription {
 
     /// Builds the scene: a new ``Space`` with everything in the description.
     ///
+    /// Every value is checked with ``Parameter/check(_:)-(Double)`` (and polygons with
+    /// ``Polygon/check(vertices:transform:radius:)``) before it reaches the API, so no
+    /// file can stop the program.
+    ///
     /// - Parameter source: names the scene in errors, such as its file name; the scene's name by default.
-    /// - Throws: ``SceneError`` naming the first value the engine would reject.
+    /// - Throws: ``SceneError`` naming the first value the engine would reject, by its path.
     public func makeScene(source: String? = nil) throws(SceneError) -> Scene {
-        let source = source ?? name
+        let check = SceneCheck(source: source ?? name)
         let space = Space()
-        func fail(_ location: String, _ error: ChipmunkError) -> SceneError {
-            let field = error.property.map { "\(location).\($0)" } ?? location
-            return SceneError(source: source, location: field, reason: error.reason)
+        if let gravity { space.gravity = try check(.spaceGravity, gravity, at: "") }
+        if let collisionSlop { space.collisionSlop = try check(.spaceCollisionSlop, collisionSlop, at: "") }
+        if let collisionBias { space.collisionBias = try check(.spaceCollisionBias, collisionBias, at: "") }
+        if let collisionPersistence {
+            space.collisionPersistence = Int(try check(.spaceCollisionPersistence, Double(collisionPersistence), at: ""))
         }
-        if let gravity { space.gravity = gravity }
-        if let collisionSlop { space.collisionSlop = collisionSlop }
-        if let collisionBias { space.collisionBias = collisionBias }
-        if let collisionPersistence { space.collisionPersistence = collisionPersistence }
-        if let idleSpeedThreshold { space.idleSpeedThreshold = idleSpeedThreshold }
-        if let sleepTimeThreshold { space.sleepTimeThreshold = sleepTimeThreshold }
-        if let iterations {
-            do { try space.setIterations(iterations) } catch { throw SceneError(source: source, location: "iterations", reason: error.reason) }
-        }
-        if let damping {
-            do { try space.setDamping(damping) } catch { throw SceneError(source: source, location: "damping", reason: error.reason) }
-        }
-        // The step checks these too; checking now names the field.
-        for (field, ok) in [("gravity", space.gravity.isFinite),
-                            ("collisionSlop", space.collisionSlop >= 0 && space.collisionSlop.isFinite),
-                            ("collisionBias", space.collisionBias >= 0 && space.collisionBias.isFinite),
-                            ("idleSpeedThreshold", space.idleSpeedThreshold >= 0 && space.idleSpeedThreshold.isFinite),
-                            ("sleepTimeThreshold", space.sleepTimeThreshold >= 0)] where !ok {
-            throw SceneError(source: source, location: field, reason: "must be finite and not negative")
+        if let idleSpeedThreshold { space.idleSpeedThreshold = try check(.spaceIdleSpeedThreshold, idleSpeedThreshold, at: "") }
+        if let sleepTimeThreshold { space.sleepTimeThreshold = try check(.spaceSleepTimeThreshold, sleepTimeThreshold, at: "") }
+        if let iterations { space.iterations = Int(try check(.spaceIterations, Double(iterations), at: "")) }
+        if let damping { space.damping = try check(.spaceDamping, damping, at: "") }
+        let timeStep = try check(.spaceTimeStep, self.timeStep ?? 1.0 / 120.0, at: "")
+        for (index, change) in (gravitySchedule ?? []).enumerated() {
+            let location = "gravitySchedule[\(index)]"
+            _ = try check(.spaceGravity, change.gravity, at: location)
+            guard change.time >= 0, change.time.isFinite else {
+                throw SceneError(source: check.source, location: "\(location).time", reason: "must be zero or more, and finite (got \(change.time))")
+            }
         }
         for (index, shape) in (staticShapes ?? []).enumerated() {
-            do { try space.add(shape.makeShape(on: space.staticBody)) } catch { throw fail("staticShapes[\(index)]", error) }
+            space.add(try shape.makeShape(on: space.staticBody, check: check, at: "staticShapes[\(index)]"))
         }
         for (index, description) in (bodies ?? []).enumerated() {
             let location = "bodies[\(index)]"
-            let body: Body
-            do { body = try description.makeBody() } catch { throw SceneError(source: source, location: "\(location).\(error.location)", reason: error.reason) }
-            do { try space.add(body) } catch { throw fail(location, error) }
+            let body = try description.makeBody(check: check, at: location)
+            space.add(body)
             for (shapeIndex, shape) in (description.shapes ?? []).enumerated() {
-                do { try space.add(shape.makeShape(on: body)) } catch { throw fail("\(location).shapes[\(shapeIndex)]", error) }
+                space.add(try shape.makeShape(on: body, check: check, at: "\(location).shapes[\(shapeIndex)]"))
             }
         }
-        do {
-            return try Scene(name: name, space: space, gravitySchedule: gravitySchedule ?? [], timeStep: timeStep ?? 1.0 / 120.0)
-        } catch {
-            throw SceneError(source: source, location: error.location, reason: error.reason)
+        return Scene(name: name, space: space, gravitySchedule: gravitySchedule ?? [], timeStep: timeStep)
+    }
+}
+
+/// Checks the values of one scene file, naming each by its path in the file.
+struct SceneCheck {
+    let source: String
+
+    /// The JSON key of each parameter a scene file can set: the one table that turns an
+    /// API parameter into a path in the file.
+    static let jsonKeys: [Parameter: String] = [
+        .spaceGravity: "gravity", .spaceCollisionSlop: "collisionSlop", .spaceCollisionBias: "collisionBias",
+        .spaceCollisionPersistence: "collisionPersistence", .spaceIdleSpeedThreshold: "idleSpeedThreshold",
+        .spaceSleepTimeThreshold: "sleepTimeThreshold", .spaceIterations: "iterations", .spaceDamping: "damping",
+        .spaceTimeStep: "timeStep",
+        .bodyMass: "mass", .bodyMoment: "moment", .bodyPosition: "position", .bodyVelocity: "velocity",
+        .bodyAngle: "angle", .bodyAngularVelocity: "angularVelocity",
+        .shapeFriction: "friction", .shapeElasticity: "elasticity", .circleRadius: "radius", .circleOffset: "offset",
+        .segmentEnd: "from", .segmentRadius: "radius", .polygonVertex: "vertices", .polygonTransform: "transform",
+        .polygonRadius: "radius", .boxSize: "width",
+    ]
+
+    /// The path of `parameter` under `location`.
+    func path(_ parameter: Parameter, at location: String, key: String? = nil) -> String {
+        let key = key ?? Self.jsonKeys[parameter] ?? parameter.rawValue
+        return location.isEmpty ? key : "\(location).\(key)"
+    }
+
+    /// The error for `error`, raised by the value at `location`.
+    func error(_ error: ChipmunkError, at location: String, key: String? = nil) -> SceneError {
+        switch error {
+        case .invalidValue(let parameter, _):
+            return SceneError(source: source, location: path(parameter, at: location, key: key), reason: error.reason)
+        default:
+            return SceneError(source: source, location: key.map { "\(location).\($0)" } ?? location, reason: error.reason)
         }
+    }
+
+    /// Returns `value` if it keeps the rule of `parameter`; throws an error at its path otherwise.
+    func callAsFunction(_ parameter: Parameter, _ value: Double, at location: String, key: String? = nil) throws(SceneError) -> Double {
+        do { try parameter.check(value) } catch { throw self.error(error, at: location, key: key) }
+        return value
+    }
+
+    /// Returns `value` if both components keep the rule of `parameter`.
+    func callAsFunction(_ parameter: Parameter, _ value: Vector, at location: String, key: String? = nil) throws(SceneError) -> Vector {
+        do { try parameter.check(value) } catch { throw self.error(error, at: location, key: key) }
+        return value
     }
 }
 
 extension BodyDescription {
-    /// Creates the body (not yet in a space). Errors carry the field that was wrong.
-    func makeBody() throws(FieldError) -> Body {
+    /// Creates the body (not yet in a space), every value checked.
+    func makeBody(check: SceneCheck, at location: String) throws(SceneError) -> Body {
         let body: Body
         switch kind ?? .dynamic {
         case .dynamic:
-            guard let mass else { throw FieldError(location: "mass", reason: "is required for a dynamic body") }
-            guard let moment else { throw FieldError(location: "moment", reason: "is required for a dynamic body") }
-            do { body = try Body(mass: mass, moment: moment.moment(forMass: mass)) }
-            catch { throw FieldError(location: error.property ?? "mass", reason: error.reason) }
+            guard let mass else { throw SceneError(source: check.source, location: "\(location).mass", reason: "is required for a dynamic body") }
+            guard let moment else { throw SceneError(source: check.source, location: "\(location).moment", reason: "is required for a dynamic body") }
+            body = Body(mass: try check(.bodyMass, mass, at: location),
+                        moment: try check(.bodyMoment, moment.moment(forMass: mass), at: location))
         case .kinematic, .static:
             if mass != nil || moment != nil {
-                throw FieldError(location: mass != nil ? "mass" : "moment", reason: "only a dynamic body has one")
+                throw SceneError(source: check.source, location: "\(location).\(mass != nil ? "mass" : "moment")",
+                                 reason: "only a dynamic body has one")
             }
             body = Body(kind: kind == .kinematic ? .kinematic : .static)
         }
-        do {
-            if let position { try body.setPosition(position) }
-            if let velocity { try body.setVelocity(velocity) }
-            if let angle { try body.setAngle(angle) }
-            if let angularVelocity { try body.setAngularVelocity(angularVelocity) }
-        } catch {
-            throw FieldError(location: error.property ?? "body", reason: error.reason)
-        }
+        if let position { body.position = try check(.bodyPosition, position, at: location) }
+        if let velocity { body.velocity = try check(.bodyVelocity, velocity, at: location) }
+        if let angle { body.angle = try check(.bodyAngle, angle, at: location) }
+        if let angularVelocity { body.angularVelocity = try check(.bodyAngularVelocity, angularVelocity, at: location) }
         return body
-    }
-
-    struct FieldError: Error {
-        var location: String
-        var reason: String
     }
 }
 
 extension ShapeDescription {
-    /// Creates the shape on `body`.
-    public func makeShape(on body: Body) throws(ChipmunkError) -> Shape {
-        let friction = friction ?? 0, elasticity = elasticity ?? 0, type = collisionType ?? 0
+    /// Creates the shape on `body`, every value checked.
+    func makeShape(on body: Body, check: SceneCheck, at location: String) throws(SceneError) -> Shape {
+        let friction = try check(.shapeFriction, friction ?? 0, at: location)
+        let elasticity = try check(.shapeElasticity, elasticity ?? 0, at: location)
+        let type = CollisionType(rawValue: collisionType ?? 0)
         switch geometry {
         case let .circle(radius, offset):
-            return try Circle(body: body, radius: radius, offset: offset, friction: friction, elasticity: elasticity, collisionType: type)
+            return Circle(body: body, radius: try check(.circleRadius, radius, at: location),
+                          offset: try check(.circleOffset, offset, at: location),
+                          friction: friction, elasticity: elasticity, collisionType: type)
         case let .segment(a, b, radius):
-            return try Segment(body: body, from: a, to: b, radius: radius, friction: friction, elasticity: elasticity, collisionType: type)
+            return Segment(body: body, from: try check(.segmentEnd, a, at: location, key: "from"),
+                           to: try check(.segmentEnd, b, at: location, key: "to"),
+                           radius: try check(.segmentRadius, radius, at: location),
+                           friction: friction, elasticity: elasticity, collisionType: type)
         case let .polygon(vertices, transform, radius):
-            return try Polygon(body: body, vertices: vertices, transform: transform, radius: radius, friction: friction, elasticity: elasticity, collisionType: type)
+            do {
+                try Polygon.check(vertices: vertices, transform: transform, radius: radius)
+            } catch {
+                throw check.error(error, at: location, key: error.isAboutVertices ? "vertices" : nil)
+            }
+            return Polygon(body: body, vertices: vertices, transform: transform, radius: radius,
+                           friction: friction, elasticity: elasticity, collisionType: type)
         case let .box(width, height, radius):
-            return try Polygon.box(body: body, width: width, height: height, radius: radius, friction: friction, elasticity: elasticity, collisionType: type)
+            return Polygon.box(body: body, width: try check(.boxSize, width, at: location, key: "width"),
+                               height: try check(.boxSize, height, at: location, key: "height"),
+                               radius: try check(.polygonRadius, radius, at: location),
+                               friction: friction, elasticity: elasticity, collisionType: type)
         }
     }
 }
 
 extension ChipmunkError {
-    /// The property named by an invalid-value error, as a scene file spells it.
-    var property: String? {
-        guard case .invalidValue(let property, _, _) = self else { return nil }
-        let fileKeys = ["polygon vertices": "vertices", "polygon vertex": "vertices", "polygon transform": "transform",
-                        "segment start": "from", "segment end": "to", "box width": "width", "box height": "height"]
-        if let key = fileKeys[property] { return key }
-        let words = property.split(separator: " ")
-        guard let first = words.first else { return nil }
-        return first + words.dropFirst().map { $0.prefix(1).uppercased() + $0.dropFirst() }.joined()
-    }
-
-    /// The error without the property name, for messages that give the location first.
-    var reason: String {
-        guard case let .invalidValue(_, value, rule) = self else { return description }
-        return "must be \(rule) (got \(value))"
+    /// Whether a polygon check failed on the vertex list as a whole.
+    fileprivate var isAboutVertices: Bool {
+        if case .invalidGeometry = self { return true }
+        return false
     }
 }
 

@@ -1,3 +1,5 @@
+import Chipmunk
+
 /// A coding key for any string: used to list the keys a JSON object really has.
 struct AnyCodingKey: CodingKey {
     var stringValue: String
@@ -17,5 +19,38 @@ extension Decoder {
                 codingPath: codingPath + [key],
                 debugDescription: "unknown key '\(key.stringValue)'; expected one of \(expected)"))
         }
+    }
+}
+
+extension KeyedDecodingContainer {
+    /// Decodes a whole number in `0...UInt32.max` as a JSON number, so that `1.5` or `-1`
+    /// is an error at its path rather than a bare "not in the correct format".
+    func decodeWholeNumberIfPresent(forKey key: Key) throws -> Int? {
+        guard let value = try decodeIfPresent(Double.self, forKey: key) else { return nil }
+        guard value.rounded() == value else {
+            throw DecodingError.dataCorruptedError(forKey: key, in: self, debugDescription: "must be a whole number (got \(value))")
+        }
+        guard value >= 0, value <= Double(UInt32.max) else {
+            throw DecodingError.dataCorruptedError(
+                forKey: key, in: self, debugDescription: "must be a whole number from 0 to \(UInt32.max) (got \(value))")
+        }
+        return Int(value)
+    }
+}
+
+/// A transform as a scene file spells it, `{"a":…, "b":…, "c":…, "d":…, "tx":…, "ty":…}`,
+/// with unknown keys rejected.
+struct StrictTransform: Decodable {
+    var transform: Transform
+
+    private enum CodingKeys: String, CodingKey, CaseIterable { case a, b, c, d, tx, ty }
+
+    init(from decoder: any Decoder) throws {
+        try decoder.rejectUnknownKeys(CodingKeys.allCases.map(\.rawValue))
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        transform = Transform(
+            a: try c.decode(Double.self, forKey: .a), b: try c.decode(Double.self, forKey: .b),
+            c: try c.decode(Double.self, forKey: .c), d: try c.decode(Double.self, forKey: .d),
+            tx: try c.decode(Double.self, forKey: .tx), ty: try c.decode(Double.self, forKey: .ty))
     }
 }

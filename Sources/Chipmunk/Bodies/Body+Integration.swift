@@ -1,0 +1,53 @@
+internal import CChipmunk
+
+extension Body {
+    /// The engine's own velocity integration (gravity, damping, force), for use inside
+    /// ``velocityUpdate``.
+    ///
+    /// - Throws: ``ChipmunkError/diverged(step:body:quantity:value:)`` if the result would
+    ///   not be finite, or ``ChipmunkError/massless(step:body:)``; the body is unchanged.
+    ///   `step` then rethrows it.
+    ///
+    /// The corresponding C function is `cpBodyUpdateVelocity`.
+    public func updateVelocity(gravity: Vector, damping: Double, dt: Double) throws(ChipmunkError) {
+        Parameter.integrationGravity.require(gravity)
+        Parameter.integrationDamping.require(damping)
+        Parameter.integrationTimeStep.require(dt)
+        if kind == .dynamic {
+            guard mass > 0, moment > 0 else { throw .massless(step: stepNumber, body: indexInSpace) }
+            // The engine asserts on the result, so compute it first, with the engine's arithmetic.
+            let body = handle.pointee
+            let v = velocity * damping + (gravity + Vector(body.f) * body.m_inv) * dt
+            if !v.isFinite { throw diverged(.velocity, v.x.isFinite ? v.y : v.x) }
+            let w = body.w * damping + body.t * body.i_inv * dt
+            if !w.isFinite { throw diverged(.angularVelocity, w) }
+        }
+        cpBodyUpdateVelocity(handle, gravity.cp, damping, dt)
+    }
+
+    /// The engine's own position integration, for use inside ``positionUpdate``.
+    ///
+    /// - Throws: ``ChipmunkError/diverged(step:body:quantity:value:)`` if the result would
+    ///   not be finite; the body is unchanged.
+    ///
+    /// The corresponding C function is `cpBodyUpdatePosition`.
+    public func updatePosition(dt: Double) throws(ChipmunkError) {
+        Parameter.integrationTimeStep.require(dt)
+        let body = handle.pointee
+        let p = position + (velocity + Vector(body.v_bias)) * dt
+        if !p.isFinite { throw diverged(.position, p.x.isFinite ? p.y : p.x) }
+        let a = angle + (body.w + body.w_bias) * dt
+        if !a.isFinite { throw diverged(.angle, a) }
+        cpBodyUpdatePosition(handle, dt)
+    }
+
+    /// The number of the step running now, counting from 1, for errors.
+    private var stepNumber: Int { (space?.stepsTaken ?? 0) + 1 }
+
+    /// The body's index in its space's ``Space/bodies``, for errors; -1 outside a space.
+    var indexInSpace: Int { space?.bodies.firstIndex { $0 === self } ?? -1 }
+
+    private func diverged(_ quantity: Quantity, _ value: Double) -> ChipmunkError {
+        .diverged(step: stepNumber, body: indexInSpace, quantity: quantity, value: value)
+    }
+}

@@ -1,0 +1,55 @@
+internal import CChipmunk
+
+extension Body {
+    /// The body's kind; it can change while the body is in a space.
+    ///
+    /// Becoming dynamic, a body takes its mass from its shapes (zero if none have mass or
+    /// density): give it a mass and moment before the next step, or ``Space/step(_:)``
+    /// throws ``ChipmunkError/massless(step:body:)``. Becoming static or kinematic, it
+    /// stops. A sleeping body is woken first (the engine crashes otherwise).
+    ///
+    /// Setting it is a programming error on a space's own static body, during a step, a
+    /// query or a callback, or when a constraint would then join two non-dynamic bodies.
+    ///
+    /// The corresponding C functions are `cpBodyGetType` and `cpBodySetType`.
+    public var kind: Kind {
+        get { Kind(cpBodyGetType(handle)) }
+        set {
+            guard newValue != kind else { return }
+            precondition(!isSpaceStaticBody, "Body.kind cannot be changed on a space's own static body")
+            if let space {
+                precondition(!space.isDeferringChanges,
+                             "Body.kind cannot change during a step, a query or a callback; change it in a post-step callback")
+            }
+            if newValue != .dynamic {
+                for constraint in constraints {
+                    let other = constraint.bodyA === self ? constraint.bodyB : constraint.bodyA
+                    precondition(other.kind == .dynamic,
+                                 "Body.kind cannot become \(newValue): a constraint would join two non-dynamic bodies, which the engine cannot solve")
+                }
+            }
+            // cpBodySetType changes the kind before waking the body, and crashes on a sleeping one.
+            if isSleeping { cpBodyActivate(handle) }
+            cpBodySetType(handle, newValue.cp)
+            space?.massMayHaveChanged(for: self)
+        }
+    }
+}
+
+extension Body.Kind {
+    init(_ type: cpBodyType) {
+        switch type {
+        case CP_BODY_TYPE_KINEMATIC: self = .kinematic
+        case CP_BODY_TYPE_STATIC: self = .static
+        default: self = .dynamic
+        }
+    }
+
+    var cp: cpBodyType {
+        switch self {
+        case .dynamic: return CP_BODY_TYPE_DYNAMIC
+        case .kinematic: return CP_BODY_TYPE_KINEMATIC
+        case .static: return CP_BODY_TYPE_STATIC
+        }
+    }
+}

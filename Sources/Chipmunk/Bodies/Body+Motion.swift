@@ -1,0 +1,83 @@
+internal import CChipmunk
+
+extension Body {
+    // MARK: Forces and impulses
+
+    /// Adds a force at a point in world coordinates; off-centre forces add torque.
+    ///
+    /// Forces add up until the step clears them; a sum that overflows makes the next
+    /// ``Space/step(_:)`` throw ``ChipmunkError/diverged(step:body:quantity:value:)``.
+    ///
+    /// The corresponding C function is `cpBodyApplyForceAtWorldPoint`.
+    public func applyForce(_ force: Vector, at point: Vector) {
+        Parameter.appliedForce.require(force)
+        Parameter.applicationPoint.require(point)
+        cpBodyApplyForceAtWorldPoint(handle, force.cp, point.cp)
+    }
+
+    /// Adds a force at a point in body coordinates.
+    ///
+    /// The corresponding C function is `cpBodyApplyForceAtLocalPoint`.
+    public func applyForce(_ force: Vector, atLocalPoint point: Vector) {
+        Parameter.appliedForce.require(force)
+        Parameter.applicationPoint.require(point)
+        cpBodyApplyForceAtLocalPoint(handle, force.cp, point.cp)
+    }
+
+    /// Applies an impulse at a point in world coordinates, changing velocity at once.
+    ///
+    /// The corresponding C function is `cpBodyApplyImpulseAtWorldPoint`.
+    public func applyImpulse(_ impulse: Vector, at point: Vector) {
+        Parameter.appliedImpulse.require(impulse)
+        Parameter.applicationPoint.require(point)
+        cpBodyApplyImpulseAtWorldPoint(handle, impulse.cp, point.cp)
+    }
+
+    /// Applies an impulse at a point in body coordinates.
+    ///
+    /// The corresponding C function is `cpBodyApplyImpulseAtLocalPoint`.
+    public func applyImpulse(_ impulse: Vector, atLocalPoint point: Vector) {
+        Parameter.appliedImpulse.require(impulse)
+        Parameter.applicationPoint.require(point)
+        cpBodyApplyImpulseAtLocalPoint(handle, impulse.cp, point.cp)
+    }
+
+    // MARK: Coordinates
+
+    /// Converts a point from body to world coordinates.
+    ///
+    /// The corresponding C function is `cpBodyLocalToWorld`.
+    public func localToWorld(_ point: Vector) -> Vector {
+        Vector(cpBodyLocalToWorld(handle, point.cp))
+    }
+
+    /// Converts a point from world to body coordinates.
+    ///
+    /// The corresponding C function is `cpBodyWorldToLocal`.
+    public func worldToLocal(_ point: Vector) -> Vector {
+        Vector(cpBodyWorldToLocal(handle, point.cp))
+    }
+
+    // MARK: Derived quantities
+
+    /// The velocity of a point given in world coordinates, as if fixed to the body.
+    ///
+    /// The corresponding C function is `cpBodyGetVelocityAtWorldPoint`.
+    public func velocity(at point: Vector) -> Vector {
+        Vector(cpBodyGetVelocityAtWorldPoint(handle, point.cp))
+    }
+
+    /// The velocity of a point given in body coordinates.
+    ///
+    /// The corresponding C function is `cpBodyGetVelocityAtLocalPoint`.
+    public func velocity(atLocalPoint point: Vector) -> Vector {
+        Vector(cpBodyGetVelocityAtLocalPoint(handle, point.cp))
+    }
+
+    /// The kinetic energy, ½mv² + ½Iω² (0 for static and kinematic bodies, whose mass is infinite).
+    ///
+    /// The corresponding C function is `cpBodyKineticEnergy`.
+    public var kineticEnergy: Double {
+        kind == .dynamic ? cpBodyKineticEnergy(handle) : 0
+    }
+}

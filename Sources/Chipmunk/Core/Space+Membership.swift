@@ -1,0 +1,202 @@
+internal import CChipmunk
+
+extension Space {
+    /// Adds bodies, shapes and constraints, in any mix: `space.add(body, shape)`.
+    ///
+    /// Bodies are added first, then shapes, then constraints, each in the order given, so
+    /// a shape and its body can come in one call. While changes are deferred (see the type's
+    /// documentation) the engine sees them when the operation ends.
+    ///
+    /// Breaking a rule is a programming error that stops the program with a message: an
+    /// object may be added once, to one space; a space's static body is never added; a
+    /// shape's body, and both bodies of a constraint, must be in this space (or be its
+    /// ``staticBody``); a constraint needs at least one dynamic body.
+    ///
+    /// The corresponding C functions are `cpSpaceAddBody`, `cpSpaceAddShape` and `cpSpaceAddConstraint`.
+    public func add(_ objects: any SpaceObject...) {
+        add(contentsOf: objects)
+    }
+
+    /// Adds every object in `objects`, as ``add(_:)`` does.
+    public func add(contentsOf objects: [any SpaceObject]) {
+        for object in objects { Self.requireKnownKind(object) }
+        for case let body as Body in objects { add(body: body) }
+        for case let shape as Shape in objects { add(shape: shape) }
+        for case let constraint as Constraint in objects { add(constraint: constraint) }
+    }
+
+    /// Removes bodies, shapes and constraints, in any mix: `space.remove(body, shape)`.
+    ///
+    /// Constraints are removed first, then shapes, then bodies. A body can leave only when
+    /// none of its shapes and constraints stays in the space; removing what is not in the
+    /// space, or the space's static body, is a programming error. Removing a shape ends its
+    /// contacts, so `separate` handlers run.
+    ///
+    /// The corresponding C functions are `cpSpaceRemoveBody`, `cpSpaceRemoveShape` and `cpSpaceRemoveConstraint`.
+    public func remove(_ objects: any SpaceObject...) {
+        remove(contentsOf: objects)
+    }
+
+    /// Removes every object in `objects`, as ``remove(_:)`` does.
+    public func remove(contentsOf objects: [any SpaceObject]) {
+        for object in objects { Self.requireKnownKind(object) }
+        for case let constraint as Constraint in objects { remove(constraint: constraint) }
+        for case let shape as Shape in objects { remove(shape: shape) }
+        for case let body as Body in objects { remove(body: body) }
+        applyPendingChangesIfIdle()
+    }
+
+    /// Whether the object is in this space (the static body counts).
+    ///
+    /// The corresponding C functions are `cpSpaceContainsBody`, `cpSpaceContainsShape` and `cpSpaceContainsConstraint`.
+    public func contains(_ object: any SpaceObject) -> Bool { object.space === self }
+
+    /// Whether adds and removes are deferred right now (see the type's documentation).
+    var isDeferringChanges: Bool { callbacks.depth > 0 || isLocked }
+
+    private static func requireKnownKind(_ object: any SpaceObject) {
+        precondition(object is Body || object is Shape || object is Constraint,
+                     "Space.add/remove take a Body, a Shape or a Constraint (got \(type(of: object)))")
+    }
+
+    private func requireNew(_ object: any SpaceObject, _ kind: String) {
+        if let other = object.space {
+            preconditionFailure(other === self
+                ? "Space.add: this \(kind) is already in this space; add it once"
+                : "Space.add: this \(kind) is in another space; remove it there first")
+        }
+    }
+
+    private func add(body: Body) {
+        precondition(!body.isSpaceStaticBody, "Space.add: a space's static body is part of its space; it is never added")
+        requireNew(body, "body")
+        body.space = self
+        bodies.append(body)
+        massMayHaveChanged(for: body)
+        if isDeferringChanges { pending.append(.addBody(body)) } else { attach(body) }
+    }
+
+    private func add(shape: Shape) {
+        requireNew(shape, "shape")
+        precondition(shape.body.space === self,
+                     "Space.add: a shape's body must be in the space (or be its staticBody) before the shape")
+        shape.space = self
+        shapes.append(shape)
+        shape.body.attachmentCount += 1
+        if shape.mass > 0 { massMayHaveChanged(for: shape.body) }
+        if isDeferringChanges { pending.append(.addShape(shape)) } else { attach(shape) }
+    }
+
+    private func add(constraint: Constraint) {
+        requireNew(constraint, "constraint")
+        precondition(constraint.bodyA.space === self && constraint.bodyB.space === self,
+                     "Space.add: both bodies of a constraint must be in the space (or be its staticBody) before it")
+        precondition(constraint.bodyA.kind == .dynamic || constraint.bodyB.kind == .dynamic,
+                     "Space.add: a constraint needs at least one dynamic body; the engine cannot solve one between two static or kinematic bodies")
+        constraint.space = self
+        constraints.append(constraint)
+        constraint.bodyA.attachmentCount += 1
+        constraint.bodyB.attachmentCount += 1
+        if isDeferringChanges { pending.append(.addConstraint(constraint)) } else { attach(constraint) }
+    }
+
+    private func remove(body: Body) {
+        precondition(!body.isSpaceStaticBody, "Space.remove: a space's static body is part of its space; it is never removed")
+        guard body.space === self, let index = bodies.firstIndex(where: { $0 === body }) else {
+            preconditionFailure("Space.remove: this body is not in this space")
+        }
+        precondition(body.attachmentCount == 0,
+                     "Space.remove: \(body.attachmentCount) of this body's shapes and constraints are still in the space; remove them first, or in the same call")
+        body.space = nil
+        bodies.remove(at: index)
+        if isDeferringChanges { pending.append(.removeBody(body)) } else { detach(body) }
+    }
+
+    private func remove(shape: Shape) {
+        guard shape.space === self, let index = shapes.firstIndex(where: { $0 === shape }) else {
+            preconditionFailure("Space.remove: this shape is not in this space")
+        }
+        shape.space = nil
+        shapes.remove(at: index)
+        shape.body.attachmentCount -= 1
+        if shape.mass > 0 { massMayHaveChanged(for: shape.body) }
+        if isDeferringChanges { pending.append(.removeShape(shape)) } else { detach(shape) }
+    }
+
+    private func remove(constraint: Constraint) {
+        guard constraint.space === self, let index = constraints.firstIndex(where: { $0 === constraint }) else {
+            preconditionFailure("Space.remove: this constraint is not in this space")
+        }
+        constraint.space = nil
+        constraints.remove(at: index)
+        constraint.bodyA.attachmentCount -= 1
+        constraint.bodyB.attachmentCount -= 1
+        if isDeferringChanges { pending.append(.removeConstraint(constraint)) } else { detach(constraint) }
+    }
+
+    // MARK: Deferred changes
+
+    /// A change made while changes were deferred, applied once the outermost operation ends.
+    enum PendingChange {
+        case addBody(Body), removeBody(Body), addShape(Shape), removeShape(Shape)
+        case addConstraint(Constraint), removeConstraint(Constraint), reindex(Body)
+    }
+
+    /// Applies deferred changes once no engine call or callback is running. Removals can
+    /// run `separate` handlers that defer more changes; those are applied too.
+    func applyPendingChangesIfIdle() {
+        while !pending.isEmpty, !isDeferringChanges {
+            let changes = pending
+            pending.removeAll()
+            for change in changes {
+                switch change {
+                case .addBody(let body): attach(body)
+                case .removeBody(let body): detach(body)
+                case .addShape(let shape): attach(shape)
+                case .removeShape(let shape): detach(shape)
+                case .addConstraint(let constraint): attach(constraint)
+                case .removeConstraint(let constraint): detach(constraint)
+                case .reindex(let body):
+                    if body === staticBody {
+                        cpSpaceReindexStatic(handle)
+                    } else if body.space === self {
+                        cpSpaceReindexShapesForBody(handle, body.handle)
+                    }
+                }
+            }
+        }
+    }
+
+    // The engine-side add and remove, with the record of which C space holds each object.
+    private func attach(_ body: Body) {
+        cpSpaceAddBody(handle, body.handle)
+        body.cSpace = cSpace
+    }
+
+    func detach(_ body: Body) {
+        cpSpaceRemoveBody(handle, body.handle)
+        body.cSpace = nil
+    }
+
+    private func attach(_ shape: Shape) {
+        cpSpaceAddShape(handle, shape.handle)
+        shape.cSpace = cSpace
+    }
+
+    func detach(_ shape: Shape) {
+        // A removal runs `separate` handlers: changes they make must wait, and their
+        // arbiters expire with the removal.
+        callbacks.deferring { cpSpaceRemoveShape(handle, shape.handle) }
+        shape.cSpace = nil
+    }
+
+    private func attach(_ constraint: Constraint) {
+        cpSpaceAddConstraint(handle, constraint.handle)
+        constraint.cSpace = cSpace
+    }
+
+    func detach(_ constraint: Constraint) {
+        cpSpaceRemoveConstraint(handle, constraint.handle)
+        constraint.cSpace = nil
+    }
+}

@@ -1,0 +1,229 @@
+/// Every value the binding checks before it reaches the engine, with the rule it must keep.
+///
+/// This is the one validation mechanism of the binding. Setting a property or calling an
+/// initialiser with a value that breaks its rule is a programming error: the program stops
+/// with a `precondition` whose message names the parameter, the rule and the value, as
+/// `Array` does for an index out of range, and never reaches the engine's own abort.
+/// Code that handles untrusted numbers (a file, a command line, a sweep) asks first:
+///
+/// ```swift
+/// try Parameter.bodyMass.check(massFromFile)     // throws ChipmunkError.invalidValue
+/// body.mass = massFromFile                        // cannot trap now
+/// if Parameter.shapeFriction.accepts(x) { shape.friction = x }
+/// ```
+public enum Parameter: String, Sendable, Hashable, CaseIterable, CustomStringConvertible {
+    // Body
+    case bodyMass = "Body.mass"
+    case bodyMoment = "Body.moment"
+    case bodyCenterOfGravity = "Body.centerOfGravity"
+    case bodyPosition = "Body.position"
+    case bodyVelocity = "Body.velocity"
+    case bodyAngle = "Body.angle"
+    case bodyAngularVelocity = "Body.angularVelocity"
+    case bodyForce = "Body.force"
+    case bodyTorque = "Body.torque"
+    case appliedForce = "Body.applyForce force"
+    case appliedImpulse = "Body.applyImpulse impulse"
+    case applicationPoint = "Body.applyForce/applyImpulse point"
+    case integrationGravity = "Body.updateVelocity gravity"
+    case integrationDamping = "Body.updateVelocity damping"
+    case integrationTimeStep = "Body.updateVelocity/updatePosition dt"
+
+    // Shapes
+    case shapeFriction = "Shape.friction"
+    case shapeElasticity = "Shape.elasticity"
+    case shapeSurfaceVelocity = "Shape.surfaceVelocity"
+    case shapeMass = "Shape.mass"
+    case shapeDensity = "Shape.density"
+    case circleRadius = "Circle.radius"
+    case circleOffset = "Circle.offset"
+    case segmentEnd = "Segment.start/end"
+    case segmentRadius = "Segment.radius"
+    case segmentNeighbor = "Segment.neighbors"
+    case polygonVertex = "Polygon.vertices"
+    case polygonTransform = "Polygon.transform"
+    case polygonRadius = "Polygon.radius"
+    case boxSize = "Polygon.box width/height"
+    case boxBounds = "Polygon.box boundingBox"
+
+    // Space
+    case spaceGravity = "Space.gravity"
+    case spaceDamping = "Space.damping"
+    case spaceIterations = "Space.iterations"
+    case spaceCollisionSlop = "Space.collisionSlop"
+    case spaceCollisionBias = "Space.collisionBias"
+    case spaceCollisionPersistence = "Space.collisionPersistence"
+    case spaceIdleSpeedThreshold = "Space.idleSpeedThreshold"
+    case spaceSleepTimeThreshold = "Space.sleepTimeThreshold"
+    case spaceTimeStep = "Space.step dt"
+    case spatialHashCellSize = "Space.useSpatialHash cellSize"
+    case spatialHashCount = "Space.useSpatialHash count"
+
+    // Constraints
+    case constraintMaxForce = "Constraint.maxForce"
+    case constraintErrorBias = "Constraint.errorBias"
+    case constraintMaxBias = "Constraint.maxBias"
+    case anchor = "Constraint.anchorA/anchorB"
+    case pinDistance = "PinJoint.distance"
+    case slideDistance = "SlideJoint.distance"
+    case pivot = "PivotJoint.pivot"
+    case grooveEnd = "GrooveJoint.groove"
+    case springRestLength = "DampedSpring.restLength"
+    case springStiffness = "DampedSpring/DampedRotarySpring.stiffness"
+    case springDamping = "DampedSpring/DampedRotarySpring.damping"
+    case springForce = "DampedSpring.forceFunction result"
+    case rotarySpringRestAngle = "DampedRotarySpring.restAngle"
+    case rotarySpringTorque = "DampedRotarySpring.torqueFunction result"
+    case rotaryLimitAngle = "RotaryLimitJoint.angle"
+    case ratchetPhase = "RatchetJoint.phase"
+    case ratchetInterval = "RatchetJoint.ratchet"
+    case ratchetAngle = "RatchetJoint.angle"
+    case gearPhase = "GearJoint.phase"
+    case gearRatio = "GearJoint.ratio"
+    case motorRate = "SimpleMotor.rate"
+
+    // Contacts and queries
+    case arbiterRestitution = "Arbiter.restitution"
+    case arbiterFriction = "Arbiter.friction"
+    case arbiterSurfaceVelocity = "Arbiter.surfaceVelocity"
+    case contactPoint = "Arbiter.contactPointSet"
+    case queryPoint = "query point"
+    case queryDistance = "query maxDistance"
+    case queryRadius = "query radius"
+    case queryBox = "query box"
+
+    // Stepping
+    case stepperTimeStep = "FixedStepper.timeStep"
+    case stepperMaxSteps = "FixedStepper.maxStepsPerFrame"
+    case stepperCPUBudget = "FixedStepper.cpuBudget"
+    case frameDuration = "FixedStepper.advance frameDuration"
+
+    /// The most solver iterations a space takes: enough for any stiff scene, and a bound
+    /// that keeps a mistyped value (a million) from turning one step into minutes.
+    public static let maxIterations = 1_000
+
+    /// The rule the parameter's values must keep.
+    public var rule: Rule {
+        switch self {
+        case .bodyMass, .bodyMoment:
+            return .positiveWithFiniteInverse
+        case .gearRatio:
+            return .nonZeroWithFiniteInverse
+        case .bodyCenterOfGravity, .bodyPosition, .bodyVelocity, .bodyAngle, .bodyAngularVelocity, .bodyForce,
+            .bodyTorque, .appliedForce, .appliedImpulse, .applicationPoint, .integrationGravity, .shapeSurfaceVelocity,
+            .circleOffset, .segmentEnd, .segmentNeighbor, .polygonVertex, .polygonTransform, .boxBounds, .spaceGravity,
+            .anchor, .pivot, .grooveEnd, .springForce, .rotarySpringRestAngle, .rotarySpringTorque, .rotaryLimitAngle,
+            .ratchetPhase, .ratchetInterval, .ratchetAngle, .gearPhase, .motorRate, .arbiterSurfaceVelocity,
+            .contactPoint, .queryPoint, .queryBox:
+            return .finite
+        case .integrationDamping, .shapeFriction, .shapeElasticity, .shapeMass, .shapeDensity, .circleRadius,
+            .segmentRadius, .polygonRadius, .boxSize, .spaceDamping, .spaceCollisionSlop, .spaceCollisionBias,
+            .spaceIdleSpeedThreshold, .constraintErrorBias, .pinDistance, .slideDistance, .springRestLength,
+            .springStiffness, .springDamping, .arbiterRestitution, .arbiterFriction, .queryRadius, .frameDuration:
+            return .nonNegativeFinite
+        case .constraintMaxForce, .constraintMaxBias, .queryDistance:
+            return .nonNegative
+        case .spaceSleepTimeThreshold:
+            return .positive
+        case .integrationTimeStep, .spaceTimeStep, .stepperTimeStep, .stepperCPUBudget, .spatialHashCellSize:
+            return .positiveFinite
+        case .spaceIterations: return .wholeNumber(1...Self.maxIterations)
+        case .spaceCollisionPersistence: return .wholeNumber(1...Int(UInt32.max))
+        case .spatialHashCount: return .wholeNumber(1...10_000_000)
+        case .stepperMaxSteps: return .wholeNumber(1...Int(Int32.max))
+        }
+    }
+
+    /// The parameter as the API spells it, such as `Body.mass`.
+    public var description: String { rawValue }
+
+    /// Whether `value` keeps the rule.
+    @inlinable
+    public func accepts(_ value: Double) -> Bool { rule.accepts(value) }
+
+    /// Whether both components keep the rule.
+    @inlinable
+    public func accepts(_ value: Vector) -> Bool { rule.accepts(value.x) && rule.accepts(value.y) }
+
+    /// Throws unless `value` keeps the rule: the way to check untrusted numbers first.
+    /// - Throws: ``ChipmunkError/invalidValue(_:_:)`` with this parameter and the value.
+    public func check(_ value: Double) throws(ChipmunkError) {
+        guard rule.accepts(value) else { throw .invalidValue(self, value) }
+    }
+
+    /// Throws unless both components keep the rule; the error carries the first that does not.
+    public func check(_ value: Vector) throws(ChipmunkError) {
+        try check(value.x)
+        try check(value.y)
+    }
+
+    /// Stops the program unless `value` keeps the rule: the check behind every setter.
+    @inline(__always)
+    package func require(_ value: Double) {
+        precondition(rule.accepts(value), ChipmunkError.invalidValue(self, value).description)
+    }
+
+    /// Stops the program unless both components keep the rule.
+    @inline(__always)
+    package func require(_ value: Vector) {
+        require(value.x)
+        require(value.y)
+    }
+
+    /// A whole-number parameter (iterations, persistence): stops unless in range.
+    @inline(__always)
+    package func require(_ value: Int) {
+        precondition(rule.accepts(Double(value)), ChipmunkError.invalidValue(self, Double(value)).description)
+    }
+}
+
+/// What a parameter's values must be.
+public enum Rule: Sendable, Hashable, CustomStringConvertible {
+    /// Neither NaN nor infinite.
+    case finite
+    /// Greater than zero and finite.
+    case positiveFinite
+    /// Greater than zero, finite, and with a finite inverse: the engine divides by it, so
+    /// a value below about 5.6e-309 would make it infinite.
+    case positiveWithFiniteInverse
+    /// Not zero, finite, and with a finite inverse (the engine divides by it).
+    case nonZeroWithFiniteInverse
+    /// Zero or more, and finite.
+    case nonNegativeFinite
+    /// Zero or more; infinity allowed (for "no limit").
+    case nonNegative
+    /// Greater than zero; infinity allowed (for "never").
+    case positive
+    /// A whole number in the range.
+    case wholeNumber(ClosedRange<Int>)
+
+    /// Whether `value` keeps the rule.
+    @inlinable
+    public func accepts(_ value: Double) -> Bool {
+        switch self {
+        case .finite: return value.isFinite
+        case .positiveFinite: return value > 0 && value.isFinite
+        case .positiveWithFiniteInverse: return value > 0 && value.isFinite && (1 / value).isFinite
+        case .nonZeroWithFiniteInverse: return value != 0 && value.isFinite && (1 / value).isFinite
+        case .nonNegativeFinite: return value >= 0 && value.isFinite
+        case .nonNegative: return value >= 0
+        case .positive: return value > 0
+        case .wholeNumber(let range):
+            return value.rounded() == value && value >= Double(range.lowerBound) && value <= Double(range.upperBound)
+        }
+    }
+
+    /// The rule in words, to follow "must be".
+    public var description: String {
+        switch self {
+        case .finite: return "finite"
+        case .positiveFinite: return "positive and finite"
+        case .positiveWithFiniteInverse: return "positive and finite, at least 5.6e-309"
+        case .nonZeroWithFiniteInverse: return "non-zero and finite, with a finite inverse"
+        case .nonNegativeFinite: return "zero or more, and finite"
+        case .nonNegative: return "zero or more (infinity allowed)"
+        case .positive: return "greater than zero (infinity allowed)"
+        case .wholeNumber(let range): return "a whole number from \(range.lowerBound) to \(range.upperBound)"
+        }
+    }
+}

@@ -1,0 +1,300 @@
+import Testing
+@testable import Chipmunk
+
+/// Every misuse written in code stops in a Swift `precondition` whose message names the
+/// type, the property or rule, and the value, before any engine call: each case runs in a
+/// child process, and the test reads its standard error. docs/engine-assertions.md maps
+/// each of the engine's abort messages to one of these.
+@Suite struct PreconditionTests {
+    /// What a child process printed on standard error.
+    private func stderr(_ result: ExitTest.Result?) -> String {
+        String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
+    }
+
+    private func expect(_ result: ExitTest.Result?, says text: String, sourceLocation: SourceLocation = #_sourceLocation) {
+        let output = stderr(result)
+        #expect(output.contains(text), "standard error: \(output.prefix(400))", sourceLocation: sourceLocation)
+        #expect(!output.contains("Aborting due to Chipmunk error"), "the engine's abort was reached", sourceLocation: sourceLocation)
+    }
+
+    // "You have already added this body/shape/constraint to this space"
+    @Test func addingTwice() async {
+        let body = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let space = Space(), body = Body(mass: 1, moment: 1)
+            space.add(body)
+            space.add(body)
+        }
+        expect(body, says: "Space.add: this body is already in this space; add it once")
+        let shape = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let space = Space(), body = Body(mass: 1, moment: 1)
+            let circle = Circle(body: body, radius: 1)
+            space.add(body, circle, circle)
+        }
+        expect(shape, says: "Space.add: this shape is already in this space")
+    }
+
+    // "… to another space"
+    @Test func addingToASecondSpace() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let body = Body(mass: 1, moment: 1)
+            Space().add(body)  // the first space is gone, so the body is free again
+            let space = Space()
+            space.add(body)
+            Space().add(body)
+        }
+        expect(result, says: "Space.add: this body is in another space; remove it there first")
+    }
+
+    // "Cannot remove a body/shape/constraint that was not added to the space"
+    @Test func removingWhatIsNotThere() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            Space().remove(Body(mass: 1, moment: 1))
+        }
+        expect(result, says: "Space.remove: this body is not in this space")
+    }
+
+    // "Cannot remove the designated static body"
+    @Test func theStaticBodyIsNeverAddedOrRemoved() async {
+        let removed = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let space = Space()
+            space.remove(space.staticBody)
+        }
+        expect(removed, says: "Space.remove: a space's static body is part of its space")
+        let added = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let space = Space()
+            Space().add(space.staticBody)
+        }
+        expect(added, says: "Space.add: a space's static body is part of its space")
+    }
+
+    @Test func aShapeNeedsItsBodyInTheSpace() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let body = Body(mass: 1, moment: 1)
+            Space().add(Circle(body: body, radius: 1))
+        }
+        expect(result, says: "Space.add: a shape's body must be in the space")
+    }
+
+    // Issue: a body removed while its shapes stay read freed memory at teardown.
+    @Test func aBodyLeavesOnlyAfterItsShapes() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let space = Space(), body = Body(mass: 1, moment: 1)
+            space.add(body, Circle(body: body, radius: 1))
+            space.remove(body)
+        }
+        expect(result, says: "Space.remove: 1 of this body's shapes and constraints are still in the space")
+    }
+
+    // "Constraint is attached to a NULL body" cannot be written; these can:
+    @Test func constraintRules() async {
+        let outside = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let space = Space(), a = Body(mass: 1, moment: 1)
+            space.add(a)
+            space.add(PinJoint(a: a, b: Body(mass: 1, moment: 1)))
+        }
+        expect(outside, says: "Space.add: both bodies of a constraint must be in the space")
+        // "Unsolvable constraint." in the solver
+        let unsolvable = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let space = Space(), ledge = Body(kind: .static)
+            space.add(ledge)
+            space.add(PivotJoint(a: space.staticBody, b: ledge, pivot: .zero))
+        }
+        expect(unsolvable, says: "a constraint needs at least one dynamic body")
+        // The engine crashes removing a constraint whose two bodies are one.
+        let same = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let a = Body(mass: 1, moment: 1)
+            _ = PinJoint(a: a, b: a)
+        }
+        expect(same, says: "PinJoint: a constraint joins two different bodies")
+        let kind = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let space = Space(), a = Body(mass: 1, moment: 1)
+            space.add(a, PivotJoint(a: space.staticBody, b: a, pivot: .zero))
+            a.kind = .kinematic
+        }
+        expect(kind, says: "Body.kind cannot become kinematic: a constraint would join two non-dynamic bodies")
+    }
+
+    // "Mass must be positive and finite", "Moment of Inertia must be positive",
+    // "Body's mass/moment is NaN/negative"; below 5.6e-309 the inverse overflows and the
+    // first step would abort with "Body's velocity is invalid".
+    @Test func badMass() async {
+        let negative = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            _ = Body(mass: -1, moment: 1)
+        }
+        expect(negative, says: "Body.mass must be positive and finite, at least 5.6e-309 (got -1.0)")
+        let tiny = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            Body(mass: 1, moment: 1).moment = 1e-320
+        }
+        expect(tiny, says: "Body.moment must be positive and finite, at least 5.6e-309 (got 1e-320)")
+        // "You cannot set the mass of kinematic or static bodies"
+        let kinematic = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            Body(kind: .kinematic).mass = 1
+        }
+        expect(kinematic, says: "Body.mass can be set only on a dynamic body (this one is kinematic)")
+    }
+
+    // "Body's position/velocity/angle/angular velocity/force/torque is invalid"
+    @Test func nonFiniteBodyState() async {
+        let position = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            Body(mass: 1, moment: 1).position = [.nan, 0]
+        }
+        expect(position, says: "Body.position must be finite (got nan)")
+        let torque = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            Body(mass: 1, moment: 1).torque = -.infinity
+        }
+        expect(torque, says: "Body.torque must be finite (got -inf)")
+        let impulse = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            Body(mass: 1, moment: 1).applyImpulse([0, .infinity], at: .zero)
+        }
+        expect(impulse, says: "Body.applyImpulse impulse must be finite (got inf)")
+    }
+
+    // "Friction must be positive", "Elasticity must be positive"
+    @Test func badShapeValues() async {
+        let friction = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            Circle(body: Body(mass: 1, moment: 1), radius: 1).friction = -0.5
+        }
+        expect(friction, says: "Shape.friction must be zero or more, and finite (got -0.5)")
+        let radius = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            _ = Circle(body: Body(mass: 1, moment: 1), radius: .nan)
+        }
+        expect(radius, says: "Circle.radius must be zero or more, and finite (got nan)")
+        let line = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            _ = Polygon(body: Body(mass: 1, moment: 1), vertices: [[0, 0], [1, 1], [2, 2]])
+        }
+        expect(line, says: "Polygon: the polygon's vertices enclose no area")
+        let huge = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            _ = Polygon(body: Body(mass: 1, moment: 1), vertices: (0..<600_000).map { Vector(angle: Double($0)) })
+        }
+        expect(huge, says: "Polygon: a polygon may have at most 10000 vertices (got 600000)")
+    }
+
+    // "Iterations must be positive and non-zero", "Damping must be positive"; and the
+    // values the engine reads only inside the step, refused when set.
+    @Test func badSpaceParameters() async {
+        let iterations = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            Space().iterations = 1_000_000
+        }
+        expect(iterations, says: "Space.iterations must be a whole number from 1 to 1000 (got 1000000)")
+        let damping = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            Space().damping = -1
+        }
+        expect(damping, says: "Space.damping must be zero or more, and finite (got -1.0)")
+        let gravity = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            Space().gravity = [0, .nan]
+        }
+        expect(gravity, says: "Space.gravity must be finite (got nan)")
+        let persistence = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            Space().collisionPersistence = 0
+        }
+        expect(persistence, says: "Space.collisionPersistence must be a whole number from 1 to 4294967295 (got 0)")
+        // "Internal error: Attempting to deactivate a non-dynamic body" came from 0.
+        let sleep = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            Space().sleepTimeThreshold = 0
+        }
+        expect(sleep, says: "Space.sleepTimeThreshold must be greater than zero (infinity allowed) (got 0.0)")
+        let dt = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            try? Space().step(0)
+        }
+        expect(dt, says: "Space.step dt must be positive and finite (got 0.0)")
+        let threads = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            _ = Space(threads: 3)
+        }
+        expect(threads, says: "Space(threads:) takes 1 or 2 threads (got 3)")
+    }
+
+    // "This operation cannot be done safely during a call to cpSpaceStep()": stepping
+    // from inside a step or from a post-step callback would recurse.
+    @Test func steppingInsideAStepOrAPostStepCallback() async {
+        let inside = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let space = Space(), body = Body(mass: 1, moment: 1)
+            space.add(body)
+            body.positionUpdate = { body, dt in try body.space?.step(dt) }
+            try? space.step(1.0 / 60)
+        }
+        expect(inside, says: "Space.step cannot run inside a step, a query or a callback")
+        let postStep = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let space = Space()
+            space.addPostStepCallback(forKey: 1) { space in try space.step(1.0 / 60) }
+            try? space.step(1.0 / 60)
+        }
+        expect(postStep, says: "Space.step cannot run inside a post-step callback")
+    }
+
+    // "Sleeping is not enabled on the space", "Non-dynamic bodies cannot be put to sleep",
+    // "Bodies cannot be put to sleep during a query or a call to cpSpaceStep()".
+    @Test func sleepingRules() async {
+        let disabled = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let space = Space(), body = Body(mass: 1, moment: 1)
+            space.add(body)
+            body.sleep()
+        }
+        expect(disabled, says: "Body.sleep: sleeping is not enabled")
+        let kinematic = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            Body(kind: .kinematic).sleep()
+        }
+        expect(kinematic, says: "Body.sleep: only dynamic bodies sleep (this one is kinematic)")
+        let locked = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let space = Space(), body = Body(mass: 1, moment: 1)
+            space.sleepTimeThreshold = 1
+            space.add(body)
+            body.positionUpdate = { body, dt in
+                body.sleep()
+                try body.updatePosition(dt: dt)
+            }
+            try? space.step(1.0 / 60)
+        }
+        expect(locked, says: "Body.sleep cannot run during a step, a query or a callback")
+    }
+
+    // "The number of contact points cannot be changed"; a normal of length 1e300 made the
+    // solver's impulses overflow.
+    @Test func contactPointSets() async {
+        let count = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let world = BallOnFloor(height: 0.9)
+            world.space.onCollision(preSolve: { arbiter in
+                arbiter.contactPointSet = ContactPointSet(normal: [0, -1], points: [])
+                return true
+            })
+            try? world.space.step(1.0 / 120)
+        }
+        expect(count, says: "Arbiter.contactPointSet must keep the arbiter's 1 points (got 0)")
+        let normal = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let world = BallOnFloor(height: 0.9)
+            world.space.onCollision(preSolve: { arbiter in
+                var set = arbiter.contactPointSet
+                set.normal = [0, 1e300]
+                arbiter.contactPointSet = set
+                return true
+            })
+            try? world.space.step(1.0 / 120)
+        }
+        expect(normal, says: "Arbiter.contactPointSet normal must be a unit vector")
+    }
+
+    // A wildcard handler calling itself through the arbiter recursed without end.
+    @Test func aWildcardHandlerCallingItself() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let world = BallOnFloor(height: 0.9)
+            world.space.onCollision(between: BallOnFloor.ballType, begin: { $0.callWildcardBegin(.a) })
+            try? world.space.step(1.0 / 120)
+        }
+        expect(result, says: "a wildcard handler called itself through the arbiter")
+    }
+
+    // "Constraint … ratio": the engine divides by it; 1e-320 overflowed.
+    @Test func badConstraintValues() async {
+        let ratio = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            _ = GearJoint(a: Body(mass: 1, moment: 1), b: Body(mass: 1, moment: 1), phase: 0, ratio: 1e-320)
+        }
+        expect(ratio, says: "GearJoint.ratio must be non-zero and finite, with a finite inverse (got 1e-320)")
+        let stiffness = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            _ = DampedSpring(a: Body(mass: 1, moment: 1), b: Body(mass: 1, moment: 1), restLength: 1, stiffness: .nan, damping: 0)
+        }
+        expect(stiffness, says: "DampedSpring/DampedRotarySpring.stiffness must be zero or more, and finite (got nan)")
+        let stepper = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            _ = FixedStepper(timeStep: 0)
+        }
+        expect(stepper, says: "FixedStepper.timeStep must be positive and finite (got 0.0)")
+    }
+}

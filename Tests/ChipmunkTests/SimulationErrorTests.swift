@@ -1,0 +1,103 @@
+import Testing
+@testable import Chipmunk
+
+/// What goes wrong while simulating throws from `step`, names the step, the body and the
+/// quantity, and leaves the space readable; data is checked with `Parameter.check`.
+@Suite struct SimulationErrorTests {
+    @Test func aMasslessBodyIsNamed() throws {
+        let space = Space()
+        space.add(Body(mass: 1, moment: 1), Body(kind: .dynamic))
+        #expect(throws: ChipmunkError.massless(step: 1, body: 1)) { try space.step(1.0 / 60) }
+        space.bodies[1].mass = 1
+        space.bodies[1].moment = 1
+        try space.step(1.0 / 60)
+        #expect(space.stepsTaken == 1)
+    }
+
+    /// ENGINE.md: a DampedSpring on a 1 kg body at 60 Hz with stiffness above about 4m/dt²
+    /// (14,400) and no damping aborts the engine ("Body's velocity is invalid") within a
+    /// few hundred steps. Here the step that would do so is refused instead.
+    @Test func aStiffSpringDivergesIntoAnError() throws {
+        let space = Space()
+        let body = Body(mass: 1, moment: 1)
+        body.position = [10, 0]
+        space.add(body, DampedSpring(a: space.staticBody, b: body, restLength: 0, stiffness: 20_000, damping: 0))
+        var failure: ChipmunkError?
+        for _ in 0..<2_000 {
+            do { try space.step(1.0 / 60) } catch let error as ChipmunkError {
+                failure = error
+                break
+            }
+        }
+        let error = try #require(failure)
+        guard case let .diverged(step, index, quantity, value) = error else {
+            Issue.record("expected a divergence, got \(error)")
+            return
+        }
+        #expect(step == space.stepsTaken + 1 && step > 100 && step < 1_000, "step \(step)")
+        #expect(index == 0 && !value.isFinite)
+        #expect([Body.Quantity.position, .velocity].contains(quantity))
+        #expect(error.description.hasPrefix("step \(step): the simulation diverged: body 0's"))
+        #expect(body.position.isFinite, "the space is left as it was before the refused step")
+        #expect(throws: ChipmunkError.self) { try space.step(1.0 / 60) }
+    }
+
+    @Test func forcesSummedPastTheLargestDouble() throws {
+        let space = Space()
+        let body = Body(mass: 1, moment: 1)
+        space.add(body)
+        body.applyForce([1e308, 0], at: .zero)
+        body.applyForce([1e308, 0], at: .zero)
+        #expect(throws: ChipmunkError.diverged(step: 1, body: 0, quantity: .force, value: .infinity)) {
+            try space.step(1.0 / 60)
+        }
+    }
+
+    @Test func hugeValuesThatOverflowInTheStep() throws {
+        let fast = Space(), body = Body(mass: 1, moment: 1)
+        body.velocity = [1e308, 0]
+        body.position = [1e308, 0]
+        fast.add(body)
+        #expect(throws: ChipmunkError.diverged(step: 1, body: 0, quantity: .position, value: .infinity)) {
+            try fast.step(100)
+        }
+        let heavy = Space()
+        heavy.gravity = [0, -1e308]
+        heavy.add(Body(mass: 1, moment: 1))
+        #expect(throws: ChipmunkError.diverged(step: 1, body: 0, quantity: .velocity, value: -.infinity)) {
+            try heavy.step(2)
+        }
+        let spinning = Space(), kinematic = Body(kind: .kinematic)
+        kinematic.angularVelocity = 1e308
+        kinematic.angle = 1e308
+        spinning.add(kinematic)
+        #expect(throws: ChipmunkError.diverged(step: 1, body: 0, quantity: .angle, value: .infinity)) {
+            try spinning.step(10)
+        }
+    }
+
+    /// Issue: `cpBodySetType` on a sleeping body crashed inside the engine.
+    @Test func aSleepingBodyCanBeFrozen() throws {
+        let world = BallOnFloor()
+        world.space.sleepTimeThreshold = 0.5
+        for _ in 0..<300 { try world.space.step(1.0 / 60) }
+        #expect(world.ball.isSleeping)
+        world.ball.kind = .static
+        #expect(world.ball.kind == .static && !world.ball.isSleeping)
+        world.ball.kind = .kinematic
+        try world.space.step(1.0 / 60)
+    }
+
+    @Test func dataIsCheckedWithParameterCheck() throws {
+        #expect(throws: ChipmunkError.invalidValue(.bodyMass, -1)) { try Parameter.bodyMass.check(-1) }
+        #expect(throws: ChipmunkError.invalidValue(.spaceGravity, .infinity)) { try Parameter.spaceGravity.check([0, .infinity]) }
+        try Parameter.spaceIterations.check(1_000)
+        #expect(!Parameter.spaceIterations.accepts(1_001) && !Parameter.spaceIterations.accepts(1.5))
+        #expect(Parameter.constraintMaxForce.accepts(.infinity) && !Parameter.shapeFriction.accepts(.infinity))
+        #expect(ChipmunkError.invalidValue(.bodyMass, -1).description == "Body.mass must be positive and finite, at least 5.6e-309 (got -1.0)")
+        // Every parameter names its type and has a rule that accepts some value.
+        for parameter in Parameter.allCases {
+            #expect(parameter.accepts(1) || parameter.accepts(0.5), "\(parameter)")
+        }
+    }
+}
