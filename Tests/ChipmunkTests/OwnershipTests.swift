@@ -92,8 +92,6 @@ import Testing
         #expect(ground.space == nil && wall.space == nil)
         #expect(ground.position == .zero)
         #expect(wall.body === ground && wall.end == [10, 0])
-        // Neither can join another space: the static body belongs to its (gone) space.
-        let other = Space()
     }
 
     /// Objects still referenced when their space goes are taken out of it first, so they

@@ -34,11 +34,11 @@ import Testing
             Issue.record("expected a divergence, got \(error)")
             return
         }
-        #expect(step == space.stepsTaken + 1 && step > 100 && step < 1_000, "step \(step)")
+        #expect(step == space.stepsTaken && step > 100 && step < 1_000, "step \(step): the step ran, without the spring's impulse")
         #expect(index == 0 && !value.isFinite)
         #expect([Body.Quantity.position, .velocity].contains(quantity))
         #expect(error.description.hasPrefix("step \(step): the simulation diverged: body 0's"))
-        #expect(body.position.isFinite, "the space is left as it was before the refused step")
+        #expect(body.position.isFinite && body.velocity.isFinite, "the space stays readable")
         #expect(throws: ChipmunkError.self) { try space.step(1.0 / 60) }
     }
 
