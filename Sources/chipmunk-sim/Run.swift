@@ -1,4 +1,5 @@
 import ArgumentParser
+import Chipmunk
 import ChipmunkScenes
 #if canImport(Glibc)
 import Glibc
@@ -83,7 +84,8 @@ struct Run: ParsableCommand {
                 } catch {
                     // Keep what was computed: write it out, then report where the run stopped.
                     try? writer.finish()
-                    throw RunError("step \(step) failed: \(error)")
+                    // The engine's own errors name their step; others get it here.
+                    throw RunError(error is ChipmunkError ? "\(error)" : "step \(step) failed: \(error)")
                 }
                 if step % every == 0 || step == totalSteps {
                     try writer.record(step: step, space: scene.space)
