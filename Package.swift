@@ -12,6 +12,9 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        .package(url: "https://github.com/apple/swift-system", from: "1.4.0"),
+        // `swift package generate-documentation` builds the DocC catalog.
+        .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.4.0"),
     ],
     targets: [
         // C bridge: Debian's libchipmunk-dev (no pkg-config file ships, so the module map links it).
@@ -21,7 +24,10 @@ let package = Package(
         .target(name: "Chipmunk", dependencies: ["CChipmunk"]),
 
         // Scenes as data (JSON) and as Swift code, and trajectory recording.
-        .target(name: "ChipmunkScenes", dependencies: ["Chipmunk"]),
+        .target(
+            name: "ChipmunkScenes",
+            dependencies: ["Chipmunk", .product(name: "SystemPackage", package: "swift-system")]
+        ),
 
         // The command-line tool.
         .executableTarget(
@@ -31,6 +37,7 @@ let package = Package(
                 "ChipmunkScenes",
                 "ChipmunkBenchWorlds",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "SystemPackage", package: "swift-system"),
             ]
         ),
 

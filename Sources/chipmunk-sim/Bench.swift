@@ -19,13 +19,13 @@ struct Bench: ParsableCommand {
     )
 
     @Argument(help: "A benchmark world, or 'all'.")
-    var scene: String
+    var scene: Selection<BenchScene>
 
     @Option(help: "Steps per run. Default: the world's own (500, or 200 for pyramid100 and jointgrid50).")
     var steps: Int?
 
-    @Option(help: "plain, reads, callbacks, churn, or all.")
-    var mode: String = "plain"
+    @Option(help: "What each step does besides stepping, or 'all'.")
+    var mode: Selection<BenchMode> = .one(.plain)
 
     @Option(help: "Solver threads: 1 (the plain solver) or 2 (the engine's threaded solver; not deterministic).")
     var threads: Int = 1
@@ -39,25 +39,7 @@ struct Bench: ParsableCommand {
     @Flag(help: "Also step the raw C engine's twin of the world in this process, by turns with the Swift world, one step at a time, so that noise on the machine falls on both alike; adds c_ms_per_step, swift_c_ratio and c_hash.")
     var againstC = false
 
-    func scenes() throws -> [BenchScene] {
-        if scene == "all" { return BenchScene.allCases }
-        guard let one = BenchScene(rawValue: scene) else {
-            throw ValidationError("unknown benchmark world '\(scene)'; expected one of \(BenchScene.allCases.map(\.rawValue).joined(separator: ", ")) or all")
-        }
-        return [one]
-    }
-
-    func modes() throws -> [BenchMode] {
-        if mode == "all" { return BenchMode.allCases }
-        guard let one = BenchMode(rawValue: mode) else {
-            throw ValidationError("unknown mode '\(mode)'; expected one of \(BenchMode.allCases.map(\.rawValue).joined(separator: ", ")) or all")
-        }
-        return [one]
-    }
-
     func validate() throws {
-        _ = try scenes()
-        _ = try modes()
         if let steps, steps < 1 { throw ValidationError("--steps must be at least 1 (got \(steps))") }
         if threads != 1, threads != 2 { throw ValidationError("--threads must be 1 or 2 (got \(threads)); the engine's threaded solver has at most 2") }
         if !(1...64).contains(parallel) { throw ValidationError("--parallel must be 1 to 64 (got \(parallel))") }
@@ -68,8 +50,8 @@ struct Bench: ParsableCommand {
     }
 
     func run() throws {
-        for scene in try scenes() {
-            for mode in try modes() {
+        for scene in scene.items {
+            for mode in mode.items {
                 let steps = self.steps ?? scene.defaultSteps
                 if againstC {
                     var pairs: [Pair] = []
@@ -217,5 +199,39 @@ struct Bench: ParsableCommand {
             fields.append(("allocations_per_step", "\(Double(allocations.min()!) / Double(steps))"))
         }
         return "{" + fields.map { "\"\($0.0)\":\($0.1)" }.joined(separator: ",") + "}"
+    }
+}
+
+/// One item of a `CaseIterable` choice given by name on the command line, or `all`.
+enum Selection<Item: RawRepresentable & CaseIterable & Sendable>: ExpressibleByArgument, Sendable
+where Item.RawValue == String {
+    case all
+    case one(Item)
+
+    init?(argument: String) {
+        if argument == "all" {
+            self = .all
+        } else if let item = Item(rawValue: argument) {
+            self = .one(item)
+        } else {
+            return nil
+        }
+    }
+
+    static var allValueStrings: [String] { Item.allCases.map(\.rawValue) + ["all"] }
+
+    var defaultValueDescription: String {
+        switch self {
+        case .all: return "all"
+        case .one(let item): return item.rawValue
+        }
+    }
+
+    /// The items chosen, in their declared order.
+    var items: [Item] {
+        switch self {
+        case .all: return Array(Item.allCases)
+        case .one(let item): return [item]
+        }
     }
 }

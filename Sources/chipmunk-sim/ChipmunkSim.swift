@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 import Chipmunk
 #if canImport(Glibc)
 import Glibc
@@ -17,6 +18,18 @@ struct ChipmunkSim: ParsableCommand {
         subcommands: [Run.self, List.self, Bench.self]
     )
 
+    /// A message on one line; a bulleted list ("- a", "- b") becomes "a, b".
+    static func oneLine(_ message: String) -> String {
+        var parts: [String] = [], items: [String] = []
+        for line in message.split(separator: "\n").map({ $0.trimmingCharacters(in: .whitespaces) }) where !line.isEmpty {
+            if line.hasPrefix("- ") { items.append(String(line.dropFirst(2))); continue }
+            if !items.isEmpty { parts.append(items.joined(separator: ", ")); items = [] }
+            parts.append(line)
+        }
+        if !items.isEmpty { parts.append(items.joined(separator: ", ")) }
+        return parts.joined(separator: " ")
+    }
+
     /// Errors become one line on stderr (`chipmunk-sim: <reason>`), never a usage dump.
     static func main() {
         // Bench's C worlds may create the first C space; the banner must not reach stdout.
@@ -30,10 +43,10 @@ struct ChipmunkSim: ParsableCommand {
                 print(fullMessage(for: error))
                 Glibc.exit(0)
             }
-            let message = message(for: error).split(separator: "\n").joined(separator: " ")
+            let message = oneLine(message(for: error))
             let line = "chipmunk-sim: \(message)\n"
             _ = line.withCString { write(STDERR_FILENO, $0, strlen($0)) }
-            Glibc.exit(code == .validationFailure ? 64 : code.rawValue)
+            Glibc.exit(code.rawValue)
         }
     }
 }

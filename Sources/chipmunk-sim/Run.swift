@@ -1,9 +1,8 @@
 import ArgumentParser
 import Chipmunk
 import ChipmunkScenes
-#if canImport(Glibc)
-import Glibc
-#endif
+import Foundation
+import SystemPackage
 
 struct Run: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -14,23 +13,27 @@ struct Run: ParsableCommand {
             from 0 in creation order, dynamic bodies only. Numbers are shortest round-trip \
             decimals, so they parse back to the exact doubles.
 
+            A built-in name wins over a file of the same name: write ./crate to run a file \
+            called crate. If a step fails (a simulation that diverges), every row computed \
+            before it is written, and the one-line error names the step and the body.
+
             Example: chipmunk-sim run crates --steps 1200 --every 120
             """
     )
 
-    @Argument(help: "A built-in scene name (see `chipmunk-sim list`) or a scene file (.json).")
+    @Argument(help: "A built-in scene name (see `chipmunk-sim list`), or a scene file (.json, or any path with a '/').")
     var scene: String
 
-    @Option(help: "Steps to simulate. Default: 10 seconds' worth at the time step.")
+    @Option(parsing: .unconditional, help: "Steps to simulate. Default: 10 seconds' worth at the time step.")
     var steps: Int?
 
-    @Option(help: "Simulated seconds, rounded to whole steps (instead of --steps).")
+    @Option(parsing: .unconditional, help: "Simulated seconds, rounded to whole steps (instead of --steps).")
     var seconds: Double?
 
-    @Option(help: ArgumentHelp("The time step, as a fraction (1/120) or a decimal (0.005). Default: the scene's own (1/120 for the book's scenes, 1/60 or 1/180 for Chipmunk's demos).", valueName: "dt"), transform: TimeStep.parse)
+    @Option(parsing: .unconditional, help: ArgumentHelp("The time step, as a fraction (1/120) or a decimal (0.005). Default: the scene's own (1/120 for the book's scenes, 1/60 or 1/180 for Chipmunk's demos).", valueName: "dt"), transform: TimeStep.parse)
     var dt: TimeStep?
 
-    @Option(help: "Record every Kth step (and always the last).")
+    @Option(parsing: .unconditional, help: "Record every Kth step (and always the last).")
     var every: Int = 1
 
     @Option(help: "Output format: csv or jsonl.")
@@ -65,18 +68,10 @@ struct Run: ParsableCommand {
         let scene = try SceneCatalog.scene(named: self.scene)
         let dt = self.dt?.seconds ?? scene.timeStep
         let totalSteps = try stepCount(dt: dt)
-        let fd: Int32
-        if output == "-" {
-            fd = STDOUT_FILENO
-        } else {
-            fd = open(output, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
-            guard fd >= 0 else {
-                throw ValidationError("cannot open --output \(output): \(String(cString: strerror(errno)))")
-            }
-        }
-        defer { if fd != STDOUT_FILENO { close(fd) } }
+        let out = try openOutput()
+        defer { if out != .standardOutput { try? out.close() } }
 
-        var writer = TrajectoryWriter(format: format, fileDescriptor: fd)
+        var writer = TrajectoryWriter(format: format, output: out)
         do {
             for step in 1...totalSteps {
                 do {
@@ -94,6 +89,24 @@ struct Run: ParsableCommand {
             try writer.finish()
         } catch let error as TrajectoryWriter.WriteError {
             throw RunError("cannot write the output after step \(scene.stepCount): \(error.reason)")
+        }
+    }
+
+    /// Standard output, or the `--output` file, which must not be the scene file itself.
+    private func openOutput() throws -> FileDescriptor {
+        guard output != "-" else { return .standardOutput }
+        if let sceneFile = try? FileManager.default.attributesOfItem(atPath: scene),
+           let target = try? FileManager.default.attributesOfItem(atPath: output),
+           sceneFile[.systemNumber] as? Int == target[.systemNumber] as? Int,
+           sceneFile[.systemFileNumber] as? Int == target[.systemFileNumber] as? Int {
+            throw ValidationError("--output \(output) is the scene file being read; choose another file")
+        }
+        do {
+            return try FileDescriptor.open(
+                FilePath(output), .writeOnly, options: [.create, .truncate],
+                permissions: [.ownerReadWrite, .groupRead, .otherRead])
+        } catch {
+            throw ValidationError("cannot open --output \(output): \(error)")
         }
     }
 }

@@ -79,8 +79,8 @@ import Testing
     }
 
     @Test(arguments: [
-        (["bench", "pyramid30"], "chipmunk-sim: unknown benchmark world 'pyramid30'; expected one of pyramid20, pyramid40, pyramid100, circles1000, jointgrid50 or all"),
-        (["bench", "pyramid20", "--mode", "fast"], "chipmunk-sim: unknown mode 'fast'; expected one of plain, reads, callbacks, churn or all"),
+        (["bench", "pyramid30"], "chipmunk-sim: The value 'pyramid30' is invalid for '<scene>'. Please provide one of the following: pyramid20, pyramid40, pyramid100, circles1000, jointgrid50, all"),
+        (["bench", "pyramid20", "--mode", "fast"], "chipmunk-sim: The value 'fast' is invalid for '--mode <mode>'. Please provide one of 'plain', 'reads', 'callbacks', 'churn' or 'all'."),
         (["bench", "pyramid20", "--threads", "3"], "chipmunk-sim: --threads must be 1 or 2 (got 3); the engine's threaded solver has at most 2"),
         (["bench", "pyramid20", "--parallel", "0"], "chipmunk-sim: --parallel must be 1 to 64 (got 0)"),
         (["bench", "pyramid20", "--steps", "0"], "chipmunk-sim: --steps must be at least 1 (got 0)"),

@@ -129,12 +129,41 @@ import Testing
         (["run", "crates", "--output", "/nonexistent/out.csv"], "chipmunk-sim: cannot open --output /nonexistent/out.csv: No such file or directory"),
         (["run", "/nonexistent/scene.json"], "chipmunk-sim: /nonexistent/scene.json: cannot read the file (The file doesn’t exist.)"),
         (["fly"], "chipmunk-sim: Unexpected argument 'fly'"),
+        (["run", "crates", "--steps", "-1"], "chipmunk-sim: --steps must be at least 1 (got -1)"),
+        (["run", "crates", "--every", "-3"], "chipmunk-sim: --every must be at least 1 (got -3)"),
+        (["run", "/tmp"], "chipmunk-sim: /tmp: is a directory, not a scene file"),
+        (["run", "/dev/zero"], "chipmunk-sim: /dev/zero: is not a regular file (a FIFO, device or socket); give a .json file"),
     ])
     func oneLineOnStderr(arguments: [String], expected: String) throws {
         let result = try Tool.run("chipmunk-sim", arguments)
         #expect(result.status != 0)
         #expect(result.stdout.isEmpty)
         #expect(result.stderr == expected + "\n")
+    }
+
+    @Test func theOutputIsNeverTheSceneFile() throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("self-\(UUID().uuidString).json").path
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let scene = #"{"name": "one", "bodies": [{"mass": 1, "moment": 1}]}"#
+        try scene.write(toFile: path, atomically: true, encoding: .utf8)
+        let result = try Tool.sim("run", path, "--steps", "1", "--output", path)
+        #expect(result.status != 0)
+        #expect(result.stderr == "chipmunk-sim: --output \(path) is the scene file being read; choose another file\n")
+        #expect(try String(contentsOfFile: path, encoding: .utf8) == scene, "the scene file is untouched")
+    }
+
+    /// A run that diverges: the rows before the failing step are kept, and one line names
+    /// the step and the body.
+    @Test func aDivergingRunKeepsItsRowsAndNamesTheStep() throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("runaway-\(UUID().uuidString).json").path
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        try #"{"name": "runaway", "gravity": [0, -1e308], "bodies": [{"mass": 1, "moment": 1, "position": [0, -1e308]}]}"#
+            .write(toFile: path, atomically: true, encoding: .utf8)
+        let result = try Tool.sim("run", path, "--steps", "1000")
+        #expect(result.status == 1)
+        #expect(result.stderr == "chipmunk-sim: step 153: the simulation diverged: body 0's position would become -inf\n")
+        let rows = result.stdout.split(separator: "\n")
+        #expect(rows.count == 1 + 152 && rows.last!.hasPrefix("152,0,"), "every step before the failing one")
     }
 
     @Test func aFullDiskIsReportedWithTheStepReached() throws {

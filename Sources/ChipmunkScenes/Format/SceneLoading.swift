@@ -6,6 +6,17 @@ extension SceneDescription {
     ///
     /// - Throws: ``SceneError`` naming the file, where in it, and what was wrong.
     public static func load(contentsOf url: URL) throws(SceneError) -> SceneDescription {
+        // Reading a directory fails, a FIFO blocks and /dev/zero never ends: look first.
+        if let attributes = try? FileManager.default.attributesOfItem(atPath: url.resolvingSymlinksInPath().path) {
+            let type = attributes[.type] as? FileAttributeType
+            if type == .typeDirectory { throw SceneError(source: url.path, reason: "is a directory, not a scene file") }
+            if type != .typeRegular {
+                throw SceneError(source: url.path, reason: "is not a regular file (a FIFO, device or socket); give a .json file")
+            }
+            if let size = attributes[.size] as? Int, size > maxFileSize {
+                throw SceneError(source: url.path, reason: "is \(size) bytes; a scene file may be at most \(maxFileSize) bytes")
+            }
+        }
         let data: Data
         do {
             data = try Data(contentsOf: url)
@@ -15,6 +26,9 @@ extension SceneDescription {
         }
         return try decode(data, source: url.lastPathComponent)
     }
+
+    /// The largest scene file read: 64 MiB.
+    public static let maxFileSize = 64 << 20
 
     /// Decodes a scene from JSON; `source` names it in errors.
     public static func decode(_ data: Data, source: String) throws(SceneError) -> SceneDescription {

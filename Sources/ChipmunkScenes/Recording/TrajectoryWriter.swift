@@ -1,7 +1,5 @@
 import Chipmunk
-#if canImport(Glibc)
-import Glibc
-#endif
+import SystemPackage
 
 /// How trajectories are written.
 public enum TrajectoryFormat: String, CaseIterable, Sendable {
@@ -22,16 +20,16 @@ public enum TrajectoryFormat: String, CaseIterable, Sendable {
 public struct TrajectoryWriter {
     /// The output format.
     public let format: TrajectoryFormat
-    private let fd: Int32
+    private let output: FileDescriptor
     private var buffer = ""
 
     /// The CSV header.
     public static let csvHeader = "step,body,x,y,angle,vx,vy,w"
 
-    /// Writes to an open file descriptor, such as 1 (standard output). The writer does not close it.
-    public init(format: TrajectoryFormat, fileDescriptor: Int32) {
+    /// Writes to an open file descriptor, such as `.standardOutput`. The writer does not close it.
+    public init(format: TrajectoryFormat, output: FileDescriptor) {
         self.format = format
-        self.fd = fileDescriptor
+        self.output = output
         buffer.reserveCapacity(1 << 16)
         if format == .csv { buffer += Self.csvHeader + "\n" }
     }
@@ -62,20 +60,17 @@ public struct TrajectoryWriter {
     /// Writes out what is buffered.
     public mutating func flush() throws(WriteError) {
         guard !buffer.isEmpty else { return }
-        let failure: Int32? = buffer.withUTF8 { bytes in
-            var offset = 0
-            while offset < bytes.count {
-                let written = write(fd, bytes.baseAddress! + offset, bytes.count - offset)
-                if written < 0 {
-                    if errno == EINTR { continue }
-                    return errno
-                }
-                offset += written
+        // writeAll retries interrupted and partial writes.
+        let failure: Errno? = buffer.withUTF8 { bytes in
+            do {
+                _ = try output.writeAll(UnsafeRawBufferPointer(bytes))
+                return nil
+            } catch {
+                return error as? Errno ?? .ioError
             }
-            return nil
         }
         buffer.removeAll(keepingCapacity: true)
-        if let failure { throw WriteError(reason: String(cString: strerror(failure))) }
+        if let failure { throw WriteError(reason: failure.description) }
     }
 
     /// Writes out what is buffered. Safe to call after an error, to keep what was computed.
