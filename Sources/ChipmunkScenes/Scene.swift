@@ -35,8 +35,9 @@ public final class Scene {
     public init(name: String, space: Space, gravitySchedule: [GravityChange] = [], timeStep: Double = 1.0 / 120.0) {
         Parameter.spaceTimeStep.require(timeStep)
         for change in gravitySchedule {
-            precondition(change.time >= 0 && change.time.isFinite,
-                         "Scene: a gravity change's time must be zero or more, and finite (got \(change.time))")
+            precondition(
+                change.time >= 0 && change.time.isFinite,
+                "Scene: a gravity change's time must be zero or more, and finite (got \(change.time))")
             Parameter.spaceGravity.require(change.gravity)
         }
         self.name = name

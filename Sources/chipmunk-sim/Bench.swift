@@ -9,7 +9,8 @@ struct Bench: ParsableCommand {
         abstract: "Time a benchmark world and print one JSON line per scene and mode.",
         discussion: """
             Worlds: \(BenchScene.allCases.map(\.rawValue).joined(separator: ", ")), or 'all'. Modes: \
-            \(BenchMode.allCases.map(\.rawValue).joined(separator: ", ")), or 'all'. Each line has scene, mode, bodies, \
+            \(BenchMode.allCases.map(\.rawValue).joined(separator: ", ")), or 'all'. Each line has scene, mode, \
+            bodies, \
             steps, ms_per_step (the median of the repeats), and hash: FNV-1a 64 over the little-endian \
             bytes of x, y and angle of every dynamic body after the last step, which the raw C \
             engine (chipmunk-bench-c) matches. scripts/bench.sh runs Swift, C and pymunk side by side.
@@ -36,16 +37,25 @@ struct Bench: ParsableCommand {
     @Option(help: "Runs per scene and mode; ms_per_step is their median.")
     var `repeat`: Int = 3
 
-    @Flag(help: "Also step the raw C engine's twin of the world in this process, by turns with the Swift world, one step at a time, so that noise on the machine falls on both alike; adds c_ms_per_step, swift_c_ratio and c_hash.")
+    @Flag(help: ArgumentHelp(Self.againstCHelp))
     var againstC = false
+
+    private static let againstCHelp =
+        "Also step the raw C engine's twin of the world in this process, by turns with the Swift world, "
+        + "one step at a time, so that noise on the machine falls on both alike; "
+        + "adds c_ms_per_step, swift_c_ratio and c_hash."
 
     func validate() throws {
         if let steps, steps < 1 { throw ValidationError("--steps must be at least 1 (got \(steps))") }
-        if threads != 1, threads != 2 { throw ValidationError("--threads must be 1 or 2 (got \(threads)); the engine's threaded solver has at most 2") }
+        if threads != 1, threads != 2 {
+            throw ValidationError(
+                "--threads must be 1 or 2 (got \(threads)); the engine's threaded solver has at most 2")
+        }
         if !(1...64).contains(parallel) { throw ValidationError("--parallel must be 1 to 64 (got \(parallel))") }
         if !(1...1000).contains(`repeat`) { throw ValidationError("--repeat must be 1 to 1000 (got \(`repeat`))") }
         if againstC, threads != 1 || parallel != 1 {
-            throw ValidationError("--against-c compares one world on the plain solver: use it without --threads and --parallel")
+            throw ValidationError(
+                "--against-c compares one world on the plain solver: use it without --threads and --parallel")
         }
     }
 
@@ -61,7 +71,8 @@ struct Bench: ParsableCommand {
                 }
                 var runs: [Run] = []
                 for _ in 0..<`repeat` { runs.append(try measure(scene, mode, steps)) }
-                print(Self.line(scene: scene, mode: mode, steps: steps, runs: runs, threads: threads, parallel: parallel))
+                print(
+                    Self.line(scene: scene, mode: mode, steps: steps, runs: runs, threads: threads, parallel: parallel))
             }
         }
     }
@@ -82,7 +93,8 @@ struct Bench: ParsableCommand {
         // built first, then start stepping together, and the wall time runs from that start
         // to the last world's end: building is not timed, as for a single world.
         let parallel = self.parallel
-        let ready = DispatchSemaphore(value: 0), go = DispatchSemaphore(value: 0)
+        let ready = DispatchSemaphore(value: 0)
+        let go = DispatchSemaphore(value: 0)
         let outcomes = Mutex<[Result<(result: BenchResult, end: Double), any Error>]>([])
         let starts = Mutex<Double>(0)
         DispatchQueue.global().async {
@@ -129,7 +141,10 @@ struct Bench: ParsableCommand {
         let swift = try BenchRunner.PreparedWorld(scene, mode: mode)
         defer { bench_world_free(c) }
         let chunk = 1
-        var swiftSeconds = 0.0, cSeconds = 0.0, done = 0, swiftFirst = true
+        var swiftSeconds = 0.0
+        var cSeconds = 0.0
+        var done = 0
+        var swiftFirst = true
         while done < steps {
             let n = Swift.min(chunk, steps - done)
             if swiftFirst {
@@ -143,9 +158,10 @@ struct Bench: ParsableCommand {
             done += n
         }
         let result = try swift.run(steps: 0)
-        return Pair(swiftSeconds: swiftSeconds, cSeconds: cSeconds, hash: swift.hash, cHash: bench_world_hash(c),
-                    bodies: swift.bodyCount, readSeconds: result.readSeconds, cReadSeconds: bench_world_read_seconds(c),
-                    callbacks: result.callbacks, cCallbacks: bench_world_callbacks(c))
+        return Pair(
+            swiftSeconds: swiftSeconds, cSeconds: cSeconds, hash: swift.hash, cHash: bench_world_hash(c),
+            bodies: swift.bodyCount, readSeconds: result.readSeconds, cReadSeconds: bench_world_read_seconds(c),
+            callbacks: result.callbacks, cCallbacks: bench_world_callbacks(c))
     }
 
     static func median(_ values: [Double]) -> Double {
@@ -159,7 +175,8 @@ struct Bench: ParsableCommand {
         let ratio = median(pairs.map { $0.swiftSeconds / $0.cSeconds })
         var fields: [(String, String)] = [
             ("scene", "\"\(scene.rawValue)\""), ("mode", "\"\(mode.rawValue)\""), ("bodies", "\(pairs[0].bodies)"),
-            ("steps", "\(steps)"), ("ms_per_step", "\(swift)"), ("c_ms_per_step", "\(c)"), ("swift_c_ratio", "\(ratio)"),
+            ("steps", "\(steps)"), ("ms_per_step", "\(swift)"), ("c_ms_per_step", "\(c)"),
+            ("swift_c_ratio", "\(ratio)"),
             ("hash", "\"\(BenchRunner.hex(pairs[0].hash))\""), ("c_hash", "\"\(BenchRunner.hex(pairs[0].cHash))\""),
             ("threads", "1"), ("parallel", "1"), ("repeat", "\(pairs.count)"), ("chunk", "1"),
         ]
@@ -175,7 +192,8 @@ struct Bench: ParsableCommand {
         return "{" + fields.map { "\"\($0.0)\":\($0.1)" }.joined(separator: ",") + "}"
     }
 
-    static func line(scene: BenchScene, mode: BenchMode, steps: Int, runs: [Run], threads: Int, parallel: Int) -> String {
+    static func line(scene: BenchScene, mode: BenchMode, steps: Int, runs: [Run], threads: Int, parallel: Int) -> String
+    {
         let perStep = runs.map { $0.wallSeconds * 1000 / Double(steps) }.sorted()
         let median = perStep[perStep.count / 2] / 2 + perStep[(perStep.count - 1) / 2] / 2
         let first = runs[0].results[0]

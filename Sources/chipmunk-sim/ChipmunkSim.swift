@@ -2,7 +2,7 @@ import ArgumentParser
 import Foundation
 import Chipmunk
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// `chipmunk-sim`: headless Chipmunk2D runs from the command line.
@@ -20,10 +20,18 @@ struct ChipmunkSim: ParsableCommand {
 
     /// A message on one line; a bulleted list ("- a", "- b") becomes "a, b".
     static func oneLine(_ message: String) -> String {
-        var parts: [String] = [], items: [String] = []
-        for line in message.split(separator: "\n").map({ $0.trimmingCharacters(in: .whitespaces) }) where !line.isEmpty {
-            if line.hasPrefix("- ") { items.append(String(line.dropFirst(2))); continue }
-            if !items.isEmpty { parts.append(items.joined(separator: ", ")); items = [] }
+        var parts: [String] = []
+        var items: [String] = []
+        for line in message.split(separator: "\n").map({ $0.trimmingCharacters(in: .whitespaces) }) where !line.isEmpty
+        {
+            if line.hasPrefix("- ") {
+                items.append(String(line.dropFirst(2)))
+                continue
+            }
+            if !items.isEmpty {
+                parts.append(items.joined(separator: ", "))
+                items = []
+            }
             parts.append(line)
         }
         if !items.isEmpty { parts.append(items.joined(separator: ", ")) }

@@ -2,7 +2,8 @@ import ArgumentParser
 import ChipmunkScenes
 
 struct List: ParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "Name the built-in scenes, one per line, with what each shows.")
+    static let configuration = CommandConfiguration(
+        abstract: "Name the built-in scenes, one per line, with what each shows.")
 
     func run() {
         let width = SceneCatalog.builtIn.map(\.name.count).max() ?? 0

@@ -30,7 +30,12 @@ struct Run: ParsableCommand {
     @Option(parsing: .unconditional, help: "Simulated seconds, rounded to whole steps (instead of --steps).")
     var seconds: Double?
 
-    @Option(parsing: .unconditional, help: ArgumentHelp("The time step, as a fraction (1/120) or a decimal (0.005). Default: the scene's own (1/120 for the book's scenes, 1/60 or 1/180 for Chipmunk's demos).", valueName: "dt"), transform: TimeStep.parse)
+    @Option(
+        parsing: .unconditional,
+        help: ArgumentHelp(
+            "The time step, as a fraction (1/120) or a decimal (0.005). Default: the scene's own "
+                + "(1/120 for the book's scenes, 1/60 or 1/180 for Chipmunk's demos).",
+            valueName: "dt"), transform: TimeStep.parse)
     var dt: TimeStep?
 
     @Option(parsing: .unconditional, help: "Record every Kth step (and always the last).")
@@ -59,7 +64,8 @@ struct Run: ParsableCommand {
         if let steps { return steps }
         let total = (seconds ?? 10) / dt
         guard total.isFinite, total >= 0.5, total < Double(Int.max / 2) else {
-            throw ValidationError("--seconds \(seconds ?? 10) at a time step of \(dt) s is not a usable number of steps")
+            throw ValidationError(
+                "--seconds \(seconds ?? 10) at a time step of \(dt) s is not a usable number of steps")
         }
         return Int(total.rounded())
     }
@@ -96,9 +102,10 @@ struct Run: ParsableCommand {
     private func openOutput() throws -> FileDescriptor {
         guard output != "-" else { return .standardOutput }
         if let sceneFile = try? FileManager.default.attributesOfItem(atPath: scene),
-           let target = try? FileManager.default.attributesOfItem(atPath: output),
-           sceneFile[.systemNumber] as? Int == target[.systemNumber] as? Int,
-           sceneFile[.systemFileNumber] as? Int == target[.systemFileNumber] as? Int {
+            let target = try? FileManager.default.attributesOfItem(atPath: output),
+            sceneFile[.systemNumber] as? Int == target[.systemNumber] as? Int,
+            sceneFile[.systemFileNumber] as? Int == target[.systemFileNumber] as? Int
+        {
             throw ValidationError("--output \(output) is the scene file being read; choose another file")
         }
         do {
@@ -133,8 +140,11 @@ struct TimeStep: ExpressibleByArgument, CustomStringConvertible {
         switch parts.count {
         case 1: value = Double(argument)
         case 2:
-            if let numerator = Double(parts[0]), let denominator = Double(parts[1]) { value = numerator / denominator }
-            else { value = nil }
+            if let numerator = Double(parts[0]), let denominator = Double(parts[1]) {
+                value = numerator / denominator
+            } else {
+                value = nil
+            }
         default: value = nil
         }
         guard let value, value > 0, value.isFinite else { return nil }

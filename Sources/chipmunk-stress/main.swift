@@ -61,16 +61,21 @@ while created < target {
     // closures and C callbacks that must neither leak nor outlive their space.
     let handler = space.collisionHandler(between: 1, and: 2)
     var contacts = 0
-    handler.begin = { _ in contacts += 1; return true }
+    handler.begin = { _ in
+        contacts += 1
+        return true
+    }
     handler.postSolve = { arbiter in _ = arbiter.totalImpulse }
     handler.separate = { arbiter in
         if arbiter.isRemoval, let extra = pendingAdds.last { _ = extra }
     }
     for (_, shape) in balls.suffix(10) { shape.collisionType = 1 }
     floor.collisionType = 2
-    let anchor = balls[21].0, swinger = balls[22].0
+    let anchor = balls[21].0
+    let swinger = balls[22].0
     let pin = PinJoint(a: anchor, b: swinger, anchorA: .zero, anchorB: .zero)
-    let spring = DampedSpring(a: anchor, b: swinger, anchorA: .zero, anchorB: .zero, restLength: 3, stiffness: 10, damping: 1)
+    let spring = DampedSpring(
+        a: anchor, b: swinger, anchorA: .zero, anchorB: .zero, restLength: 3, stiffness: 10, damping: 1)
     spring.forceFunction = { spring, distance in (spring.restLength - distance) * spring.stiffness }
     let motor = SimpleMotor(a: space.staticBody, b: balls[23].0, rate: 1)
     motor.postSolve = { joint in
@@ -89,7 +94,7 @@ while created < target {
     _ = space.boundingBoxQuery(BoundingBox(left: -40, bottom: 0, right: 40, top: 10))
     _ = space.shapeQuery(balls[24].1)
     try balls[25].0.forEachArbiter { arbiter in _ = arbiter.contactPointSet }
-    if round % 3 == 0 { space.remove(spring) }   // some removed, some dropped with the space
+    if round % 3 == 0 { space.remove(spring) }  // some removed, some dropped with the space
     _ = contacts
 
     // A step refused for divergence must leave nothing behind either.

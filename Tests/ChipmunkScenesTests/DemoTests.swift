@@ -4,7 +4,9 @@ import Testing
 
 /// Each of Chipmunk's demos, ported, shows what it exists to show.
 @Suite struct DemoTests {
-    private func run(_ scene: Scene, seconds: Double, every: Double? = nil, _ probe: (Double) throws -> Void = { _ in }) throws {
+    private func run(_ scene: Scene, seconds: Double, every: Double? = nil, _ probe: (Double) throws -> Void = { _ in })
+        throws
+    {
         let steps = Int((seconds / scene.timeStep).rounded())
         let stride = every.map { max(1, Int(($0 / scene.timeStep).rounded())) } ?? steps
         for step in 1...steps {
@@ -29,7 +31,9 @@ import Testing
     @Test func pyramidToppleFallsInOrder() throws {
         let scene = Demos.pyramidTopple()
         let bottomRow = scene.space.bodies
-            .filter { abs($0.position.y - -225) < 20 && ($0.shapes.first as? Polygon)?.vertices.contains { $0.y > 10 } == true }
+            .filter {
+                abs($0.position.y - -225) < 20 && ($0.shapes.first as? Polygon)?.vertices.contains { $0.y > 10 } == true
+            }
             .sorted { $0.position.x < $1.position.x }
         #expect(bottomRow.count == 12)
         var fellAt: [Double?] = Array(repeating: nil, count: bottomRow.count)
@@ -65,7 +69,8 @@ import Testing
         let boxes = Array(scene.space.bodies.dropFirst())
         #expect(boxes.count == 30 && boxes.allSatisfy { $0.velocityUpdate != nil })
         let startAngles = boxes.map(\.position.angle)
-        var lowest = Double.infinity, highest = 0.0
+        var lowest = Double.infinity
+        var highest = 0.0
         try run(scene, seconds: 5, every: 0.1) { _ in
             for box in boxes {
                 lowest = min(lowest, box.position.length)
@@ -94,11 +99,15 @@ import Testing
         let scene = Demos.joints()
         let constraints = scene.space.constraints
         let kinds = Set(constraints.map { String(describing: type(of: $0)) })
-        #expect(kinds == ["PinJoint", "SlideJoint", "PivotJoint", "GrooveJoint", "DampedSpring", "DampedRotarySpring",
-                          "RotaryLimitJoint", "RatchetJoint", "GearJoint", "SimpleMotor"], "all ten kinds")
+        #expect(
+            kinds == [
+                "PinJoint", "SlideJoint", "PivotJoint", "GrooveJoint", "DampedSpring", "DampedRotarySpring",
+                "RotaryLimitJoint", "RatchetJoint", "GearJoint", "SimpleMotor",
+            ], "all ten kinds")
         try run(scene, seconds: 10)
         for constraint in constraints {
-            let a = constraint.bodyA, b = constraint.bodyB
+            let a = constraint.bodyA
+            let b = constraint.bodyB
             switch constraint {
             case let pin as PinJoint:
                 #expect(abs(a.localToWorld(pin.anchorA).distance(to: b.localToWorld(pin.anchorB)) - pin.distance) < 0.5)
@@ -114,7 +123,9 @@ import Testing
                 // a − b is driven at rate π: ten seconds turn it by 10π.
                 #expect(abs((a.angle - b.angle) - motor.rate * 10) < 0.5)
             case let limit as RotaryLimitJoint:
-                #expect(a.angle - b.angle >= limit.angle.lowerBound - 0.05 && a.angle - b.angle <= limit.angle.upperBound + 0.05)
+                #expect(
+                    a.angle - b.angle >= limit.angle.lowerBound - 0.05
+                        && a.angle - b.angle <= limit.angle.upperBound + 0.05)
             case let gear as GearJoint:
                 #expect(abs(gear.ratio * b.angle - a.angle - gear.phase) < 0.05)
             default:
@@ -147,7 +158,8 @@ import Testing
 
     @Test func buoyancyFloatsTheLightBoxAndSinksTheHeavyOne() throws {
         let scene = Demos.buoyancy()
-        let light = scene.space.bodies[0], heavy = scene.space.bodies[1]
+        let light = scene.space.bodies[0]
+        let heavy = scene.space.bodies[1]
         try run(scene, seconds: 8)
         // The light box (0.3 × the water's density, 50 high) floats with 30 % under the
         // surface at y = 0: its centre near 0 - 15 + 25 = 10.
@@ -160,7 +172,9 @@ import Testing
         for entry in SceneCatalog.builtIn {
             let scene = entry.make()
             for _ in 0..<1000 { try scene.step(scene.timeStep) }
-            #expect(scene.space.bodies.allSatisfy { $0.position.isFinite && $0.velocity.isFinite && $0.angle.isFinite }, "\(entry.name)")
+            #expect(
+                scene.space.bodies.allSatisfy { $0.position.isFinite && $0.velocity.isFinite && $0.angle.isFinite },
+                "\(entry.name)")
         }
     }
 }

@@ -18,8 +18,8 @@ private func readmeExample() throws -> (Body, FixedStepper) {
     space.add(ball, Circle(body: ball, radius: 10, friction: 0.7, elasticity: 0.5))
 
     let scene = Scene(name: "ramp", space: space)
-    var stepper = FixedStepper()                  // 1/120 s steps, at most 120 per frame
-    for _ in 0..<120 {                            // two seconds of 60 Hz frames
+    var stepper = FixedStepper()  // 1/120 s steps, at most 120 per frame
+    for _ in 0..<120 {  // two seconds of 60 Hz frames
         let frame = try stepper.advance(by: 1.0 / 60) { try scene.step($0) }
         if frame.isOverBudget { print("physics used \(frame.cpuShare * 100) % of real time") }
     }
@@ -47,7 +47,8 @@ private func readmeExample() throws -> (Body, FixedStepper) {
         let readmeLines = block.split(separator: "\n", omittingEmptySubsequences: false)
             .filter { !$0.hasPrefix("import ") }
             .drop { $0.isEmpty }
-        let region = source.components(separatedBy: "// README-EXAMPLE-BEGIN\n")[1].components(separatedBy: "    // README-EXAMPLE-END")[0]
+        let region = source.components(separatedBy: "// README-EXAMPLE-BEGIN\n")[1].components(
+            separatedBy: "    // README-EXAMPLE-END")[0]
         let sourceLines = region.split(separator: "\n", omittingEmptySubsequences: false)
             .map { $0.hasPrefix("    ") ? $0.dropFirst(4) : $0 }
         #expect(Array(readmeLines).map(String.init) == sourceLines.map(String.init))

@@ -14,44 +14,110 @@ import Testing
     }
 
     @Test(arguments: [
-        (#"{"name": "x", "bodies": [{"mass": -1, "moment": 1}]}"#, "bad.json: bodies[0].mass: must be positive and finite, at least 5.6e-309 (got -1.0)"),
-        (#"{"name": "x", "bodies": [{"mass": 1, "moment": 0}]}"#, "bad.json: bodies[0].moment: must be positive and finite, at least 5.6e-309 (got 0.0)"),
+        (
+            #"{"name": "x", "bodies": [{"mass": -1, "moment": 1}]}"#,
+            "bad.json: bodies[0].mass: must be positive and finite, at least 5.6e-309 (got -1.0)"
+        ),
+        (
+            #"{"name": "x", "bodies": [{"mass": 1, "moment": 0}]}"#,
+            "bad.json: bodies[0].moment: must be positive and finite, at least 5.6e-309 (got 0.0)"
+        ),
         (#"{"name": "x", "bodies": [{"moment": 1}]}"#, "bad.json: bodies[0].mass: is required for a dynamic body"),
-        (#"{"name": "x", "bodies": [{"kind": "static", "mass": 1}]}"#, "bad.json: bodies[0].mass: only a dynamic body has one"),
-        (#"{"name": "x", "bodies": [{"mass": "heavy", "moment": 1}]}"#, "bad.json: bodies[0].mass: expected a number, found a string"),
-        (#"{"name": "x", "bodies": [{"mass": 1, "moment": 1, "shapes": [{"type": "circle", "radius": 1, "fricton": 0.5}]}]}"#,
-         "bad.json: bodies[0].shapes[0].fricton: unknown key 'fricton'; expected one of 'radius', 'offset', 'type', 'friction', 'elasticity', 'collisionType'"),
-        (#"{"name": "x", "bodies": [{"mass": 1, "moment": 1, "shapes": [{"type": "hexagon"}]}]}"#,
-         "bad.json: bodies[0].shapes[0].type: unknown shape type 'hexagon'; expected 'circle', 'segment', 'polygon' or 'box'"),
-        (#"{"name": "x", "bodies": [{"mass": 1, "moment": {"box": {"width": 1}}}]}"#, "bad.json: bodies[0].moment.box.height: is required"),
-        (#"{"name": "x", "bodies": [{"mass": 1, "moment": {"cube": {}}}]}"#, "bad.json: bodies[0].moment.cube: unknown key 'cube'; expected one of 'box', 'circle', 'segment', 'polygon'"),
-        (#"{"name": "x", "bodies": [{"mass": 1, "moment": 1, "position": [1, 2, 3]}]}"#, "bad.json: bodies[0].position[2]: A vector has exactly two numbers, [x, y]"),
-        (#"{"name": "x", "bodies": [{"mass": 1, "moment": 1, "velocity": [0, 1e308], "shapes": [{"type": "polygon", "vertices": [[0, 0], [1, 0]]}]}]}"#,
-         "bad.json: bodies[0].shapes[0].vertices: a polygon needs at least 3 vertices (got 2)"),
-        (#"{"name": "x", "staticShapes": [{"type": "segment", "from": [0, 0], "to": [1, 0], "friction": -2}]}"#,
-         "bad.json: staticShapes[0].friction: must be zero or more, and finite (got -2.0)"),
+        (
+            #"{"name": "x", "bodies": [{"kind": "static", "mass": 1}]}"#,
+            "bad.json: bodies[0].mass: only a dynamic body has one"
+        ),
+        (
+            #"{"name": "x", "bodies": [{"mass": "heavy", "moment": 1}]}"#,
+            "bad.json: bodies[0].mass: expected a number, found a string"
+        ),
+        (
+            #"{"name": "x", "bodies": [{"mass": 1, "moment": 1, "shapes": [{"type": "circle", "radius": 1, "fricton": 0.5}]}]}"#,
+            "bad.json: bodies[0].shapes[0].fricton: unknown key 'fricton'; expected one of 'radius', 'offset', 'type', 'friction', 'elasticity', 'collisionType'"
+        ),
+        (
+            #"{"name": "x", "bodies": [{"mass": 1, "moment": 1, "shapes": [{"type": "hexagon"}]}]}"#,
+            "bad.json: bodies[0].shapes[0].type: unknown shape type 'hexagon'; expected 'circle', 'segment', 'polygon' or 'box'"
+        ),
+        (
+            #"{"name": "x", "bodies": [{"mass": 1, "moment": {"box": {"width": 1}}}]}"#,
+            "bad.json: bodies[0].moment.box.height: is required"
+        ),
+        (
+            #"{"name": "x", "bodies": [{"mass": 1, "moment": {"cube": {}}}]}"#,
+            "bad.json: bodies[0].moment.cube: unknown key 'cube'; expected one of 'box', 'circle', 'segment', 'polygon'"
+        ),
+        (
+            #"{"name": "x", "bodies": [{"mass": 1, "moment": 1, "position": [1, 2, 3]}]}"#,
+            "bad.json: bodies[0].position[2]: A vector has exactly two numbers, [x, y]"
+        ),
+        (
+            #"{"name": "x", "bodies": [{"mass": 1, "moment": 1, "velocity": [0, 1e308], "shapes": [{"type": "polygon", "vertices": [[0, 0], [1, 0]]}]}]}"#,
+            "bad.json: bodies[0].shapes[0].vertices: a polygon needs at least 3 vertices (got 2)"
+        ),
+        (
+            #"{"name": "x", "staticShapes": [{"type": "segment", "from": [0, 0], "to": [1, 0], "friction": -2}]}"#,
+            "bad.json: staticShapes[0].friction: must be zero or more, and finite (got -2.0)"
+        ),
         (#"{"name": "x", "iterations": 0}"#, "bad.json: iterations: must be a whole number from 1 to 1000 (got 0)"),
-        (#"{"name": "x", "iterations": 2147483648}"#, "bad.json: iterations: must be a whole number from 1 to 1000 (got 2147483648)"),
+        (
+            #"{"name": "x", "iterations": 2147483648}"#,
+            "bad.json: iterations: must be a whole number from 1 to 1000 (got 2147483648)"
+        ),
         (#"{"name": "x", "iterations": 1.5}"#, "bad.json: iterations: must be a whole number (got 1.5)"),
-        (#"{"name": "x", "iterations": -1}"#, "bad.json: iterations: must be a whole number from 0 to 4294967295 (got -1.0)"),
-        (#"{"name": "x", "collisionPersistence": 4294967296}"#, "bad.json: collisionPersistence: must be a whole number from 0 to 4294967295 (got 4294967296.0)"),
-        (#"{"name": "x", "collisionPersistence": 0}"#, "bad.json: collisionPersistence: must be a whole number from 1 to 4294967295 (got 0)"),
-        (#"{"name": "k", "sleepTimeThreshold": 0, "bodies": [{"kind": "kinematic"}]}"#, "bad.json: sleepTimeThreshold: must be greater than zero (infinity allowed) (got 0.0)"),
-        (#"{"name": "x", "bodies": [{"mass": 1e-320, "moment": 1}]}"#, "bad.json: bodies[0].mass: must be positive and finite, at least 5.6e-309 (got 1e-320)"),
-        (#"{"name": "x", "gravitySchedule": [{"time": 1, "gravty": [0, 0]}]}"#, "bad.json: gravitySchedule[0].gravty: unknown key 'gravty'; expected one of 'time', 'gravity'"),
-        (#"{"name": "x", "bodies": [{"mass": 1, "moment": 1, "shapes": [{"type": "polygon", "vertices": [[0, 0], [1, 0], [0, 1]], "transform": {"a": 1, "b": 0, "c": 0, "d": 1, "tx": 0, "tz": 0}}]}]}"#,
-         "bad.json: bodies[0].shapes[0].transform.tz: unknown key 'tz'; expected one of 'a', 'b', 'c', 'd', 'tx', 'ty'"),
-        (#"{"name": "x", "bodies": [{"mass": 1, "moment": 1, "shapes": [{"type": "polygon", "vertices": [[0, 0], [1, 1], [2, 2]]}]}]}"#,
-         "bad.json: bodies[0].shapes[0].vertices: the polygon's vertices enclose no area (all on one line, or too large to measure)"),
+        (
+            #"{"name": "x", "iterations": -1}"#,
+            "bad.json: iterations: must be a whole number from 0 to 4294967295 (got -1.0)"
+        ),
+        (
+            #"{"name": "x", "collisionPersistence": 4294967296}"#,
+            "bad.json: collisionPersistence: must be a whole number from 0 to 4294967295 (got 4294967296.0)"
+        ),
+        (
+            #"{"name": "x", "collisionPersistence": 0}"#,
+            "bad.json: collisionPersistence: must be a whole number from 1 to 4294967295 (got 0)"
+        ),
+        (
+            #"{"name": "k", "sleepTimeThreshold": 0, "bodies": [{"kind": "kinematic"}]}"#,
+            "bad.json: sleepTimeThreshold: must be greater than zero (infinity allowed) (got 0.0)"
+        ),
+        (
+            #"{"name": "x", "bodies": [{"mass": 1e-320, "moment": 1}]}"#,
+            "bad.json: bodies[0].mass: must be positive and finite, at least 5.6e-309 (got 1e-320)"
+        ),
+        (
+            #"{"name": "x", "gravitySchedule": [{"time": 1, "gravty": [0, 0]}]}"#,
+            "bad.json: gravitySchedule[0].gravty: unknown key 'gravty'; expected one of 'time', 'gravity'"
+        ),
+        (
+            #"{"name": "x", "bodies": [{"mass": 1, "moment": 1, "shapes": [{"type": "polygon", "vertices": [[0, 0], [1, 0], [0, 1]], "transform": {"a": 1, "b": 0, "c": 0, "d": 1, "tx": 0, "tz": 0}}]}]}"#,
+            "bad.json: bodies[0].shapes[0].transform.tz: unknown key 'tz'; expected one of 'a', 'b', 'c', 'd', 'tx', 'ty'"
+        ),
+        (
+            #"{"name": "x", "bodies": [{"mass": 1, "moment": 1, "shapes": [{"type": "polygon", "vertices": [[0, 0], [1, 1], [2, 2]]}]}]}"#,
+            "bad.json: bodies[0].shapes[0].vertices: the polygon's vertices enclose no area (all on one line, or too large to measure)"
+        ),
         (#"{"name": "x", "damping": -0.5}"#, "bad.json: damping: must be zero or more, and finite (got -0.5)"),
-        (#"{"name": "x", "collisionSlop": -1}"#, "bad.json: collisionSlop: must be zero or more, and finite (got -1.0)"),
-        (#"{"name": "x", "gravitySchedule": [{"time": -1, "gravity": [0, 0]}]}"#, "bad.json: gravitySchedule[0].time: must be zero or more, and finite (got -1.0)"),
-        (#"{"name": "x", "version": 2}"#, "bad.json: version: format version 2 is not supported; this build reads version 1"),
+        (
+            #"{"name": "x", "collisionSlop": -1}"#,
+            "bad.json: collisionSlop: must be zero or more, and finite (got -1.0)"
+        ),
+        (
+            #"{"name": "x", "gravitySchedule": [{"time": -1, "gravity": [0, 0]}]}"#,
+            "bad.json: gravitySchedule[0].time: must be zero or more, and finite (got -1.0)"
+        ),
+        (
+            #"{"name": "x", "version": 2}"#,
+            "bad.json: version: format version 2 is not supported; this build reads version 1"
+        ),
         (#"{"bodies": []}"#, "bad.json: name: is required"),
         (#"[]"#, "bad.json: expected a JSON object, found an array"),
         (#"{"name": "x", "bodies": ["#, "bad.json: not valid JSON: Unexpected end of file during JSON parse"),
         ("{\"name\": \"x\",\n \"bodies\": [1,,]}", "bad.json: not valid JSON: Invalid value at line 2, column 15"),
-        (#"{"name": "x", "gravity": [0, 1e309]}"#, "bad.json: not valid JSON: Number 1e309 is not representable in Swift"),
+        (
+            #"{"name": "x", "gravity": [0, 1e309]}"#,
+            "bad.json: not valid JSON: Number 1e309 is not representable in Swift"
+        ),
     ])
     func oneLineNamingThePlace(json: String, expected: String) {
         #expect(error(json) == expected)
@@ -61,6 +127,9 @@ import Testing
         let missing = #expect(throws: SceneError.self) { try SceneCatalog.scene(named: "/nonexistent/scene.json") }
         #expect(missing?.description.hasPrefix("/nonexistent/scene.json: cannot read the file") == true)
         let unknown = #expect(throws: SceneError.self) { try SceneCatalog.scene(named: "cratez") }
-        #expect(unknown?.description.hasPrefix("cratez: no built-in scene has this name, and no such file exists (built-in: crate, crates, crates-tilt, pyramid-stack") == true)
+        #expect(
+            unknown?.description.hasPrefix(
+                "cratez: no built-in scene has this name, and no such file exists (built-in: crate, crates, crates-tilt, pyramid-stack"
+            ) == true)
     }
 }

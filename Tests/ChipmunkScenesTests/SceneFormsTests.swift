@@ -9,7 +9,8 @@ import Testing
     /// The exact state of every dynamic body, as bit patterns.
     private func state(_ scene: Scene) -> [UInt64] {
         scene.space.bodies.filter { $0.kind == .dynamic }.flatMap { body -> [UInt64] in
-            let p = body.position, v = body.velocity
+            let p = body.position
+            let v = body.velocity
             return [p.x, p.y, body.angle, v.x, v.y, body.angularVelocity].map(\.bitPattern)
         }
     }
@@ -34,8 +35,10 @@ import Testing
     }
 
     @Test func everySceneFileLoadsAndRuns() throws {
-        let files = try FileManager.default.contentsOfDirectory(atPath: packageRoot.appendingPathComponent("Scenes").path)
-            .filter { $0.hasSuffix(".json") }
+        let files = try FileManager.default.contentsOfDirectory(
+            atPath: packageRoot.appendingPathComponent("Scenes").path
+        )
+        .filter { $0.hasSuffix(".json") }
         #expect(files.count >= 3)
         for file in files {
             let scene = try SceneDescription.load(contentsOf: sceneFile(file)).makeScene()
@@ -53,7 +56,7 @@ import Testing
         }
         // Step 240 starts at t = 239/120 < 2 s; step 241 starts at t = 2 s.
         #expect(gravityAtStep[240] == [0, -1000])
-        #expect(gravityAtStep[241] == [500, -500])   // ax 0.5, ay 0.5: (ay*1000, -ax*1000)
+        #expect(gravityAtStep[241] == [500, -500])  // ax 0.5, ay 0.5: (ay*1000, -ax*1000)
         #expect(gravityAtStep[481] == [-500, -500])
         #expect(gravityAtStep[721] == [0, 1000])
         #expect(gravityAtStep[961] == [0, -1000])
@@ -61,9 +64,11 @@ import Testing
 
     @Test func aSceneSortsItsSchedule() throws {
         let space = Space()
-        let scene = Scene(name: "s", space: space, gravitySchedule: [
-            GravityChange(time: 0.02, gravity: [0, -2]), GravityChange(time: 0, gravity: [0, -1]),
-        ])
+        let scene = Scene(
+            name: "s", space: space,
+            gravitySchedule: [
+                GravityChange(time: 0.02, gravity: [0, -2]), GravityChange(time: 0, gravity: [0, -1]),
+            ])
         #expect(scene.gravitySchedule.map(\.time) == [0, 0.02])
     }
 

@@ -11,8 +11,10 @@ import Testing
     }
 
     @Test(arguments: [
-        ("pyramid20", "plain", 60), ("pyramid40", "plain", 30), ("pyramid100", "plain", 5), ("circles1000", "plain", 40),
-        ("jointgrid50", "plain", 20), ("pyramid20", "reads", 40), ("pyramid20", "callbacks", 40), ("pyramid40", "churn", 40),
+        ("pyramid20", "plain", 60), ("pyramid40", "plain", 30), ("pyramid100", "plain", 5),
+        ("circles1000", "plain", 40),
+        ("jointgrid50", "plain", 20), ("pyramid20", "reads", 40), ("pyramid20", "callbacks", 40),
+        ("pyramid40", "churn", 40),
         ("circles1000", "churn", 40),
     ])
     func hashesMatchTheRawCEngine(scene: String, mode: String, steps: Int) throws {
@@ -43,7 +45,9 @@ import Testing
         for key in ["scene", "mode", "bodies", "steps", "ms_per_step", "hash", "threads", "parallel", "repeat"] {
             #expect(line[key] != nil, "\(key)")
         }
-        #expect(line["scene"] as? String == "pyramid20" && line["mode"] as? String == "plain" && line["repeat"] as? Int == 3)
+        #expect(
+            line["scene"] as? String == "pyramid20" && line["mode"] as? String == "plain" && line["repeat"] as? Int == 3
+        )
         #expect((line["ms_per_step"] as? Double ?? 0) > 0)
         let all = try Tool.sim("bench", "all", "--mode", "all", "--steps", "2", "--repeat", "1")
         #expect(all.stdout.split(separator: "\n").count == 5 * 4, "one line per world and mode")
@@ -79,9 +83,18 @@ import Testing
     }
 
     @Test(arguments: [
-        (["bench", "pyramid30"], "chipmunk-sim: The value 'pyramid30' is invalid for '<scene>'. Please provide one of the following: pyramid20, pyramid40, pyramid100, circles1000, jointgrid50, all"),
-        (["bench", "pyramid20", "--mode", "fast"], "chipmunk-sim: The value 'fast' is invalid for '--mode <mode>'. Please provide one of 'plain', 'reads', 'callbacks', 'churn' or 'all'."),
-        (["bench", "pyramid20", "--threads", "3"], "chipmunk-sim: --threads must be 1 or 2 (got 3); the engine's threaded solver has at most 2"),
+        (
+            ["bench", "pyramid30"],
+            "chipmunk-sim: The value 'pyramid30' is invalid for '<scene>'. Please provide one of the following: pyramid20, pyramid40, pyramid100, circles1000, jointgrid50, all"
+        ),
+        (
+            ["bench", "pyramid20", "--mode", "fast"],
+            "chipmunk-sim: The value 'fast' is invalid for '--mode <mode>'. Please provide one of 'plain', 'reads', 'callbacks', 'churn' or 'all'."
+        ),
+        (
+            ["bench", "pyramid20", "--threads", "3"],
+            "chipmunk-sim: --threads must be 1 or 2 (got 3); the engine's threaded solver has at most 2"
+        ),
         (["bench", "pyramid20", "--parallel", "0"], "chipmunk-sim: --parallel must be 1 to 64 (got 0)"),
         (["bench", "pyramid20", "--steps", "0"], "chipmunk-sim: --steps must be at least 1 (got 0)"),
         (["bench", "pyramid20", "--repeat", "0"], "chipmunk-sim: --repeat must be 1 to 1000 (got 0)"),

@@ -10,13 +10,17 @@ import Testing
         let c = try Tool.reference(scene, "1200")
         #expect(swift.status == 0 && c.status == 0)
         #expect(swift.stderr.isEmpty)
-        let a = rows(swift.stdout), b = rows(c.stdout)
+        let a = rows(swift.stdout)
+        let b = rows(c.stdout)
         #expect(a.first == ["step", "body", "x", "y", "angle", "vx", "vy", "w"])
         #expect(a.count == b.count && a.count == 1 + 1200 * (scene == "crate" ? 1 : 5))
         var mismatches = 0
         for (rowA, rowB) in zip(a.dropFirst(), b.dropFirst()) {
             #expect(rowA.count == 8)
-            guard rowA[0] == rowB[0], rowA[1] == rowB[1] else { mismatches += 1; continue }
+            guard rowA[0] == rowB[0], rowA[1] == rowB[1] else {
+                mismatches += 1
+                continue
+            }
             for (x, y) in zip(rowA[2...], rowB[2...]) where Double(x)!.bitPattern != Double(y)!.bitPattern {
                 mismatches += 1
             }
@@ -27,7 +31,9 @@ import Testing
     @Test func theCrateLandsOnTheKnownValues() throws {
         // ENGINE.md: after 120 steps, y = -245.83333333333354 and vy = -1000.0000000000017.
         let result = try Tool.sim("run", "crate", "--steps", "120", "--every", "120")
-        #expect(result.stdout == "step,body,x,y,angle,vx,vy,w\n120,0,150.0,-245.83333333333354,0.0,0.0,-1000.0000000000017,0.0\n")
+        #expect(
+            result.stdout
+                == "step,body,x,y,angle,vx,vy,w\n120,0,150.0,-245.83333333333354,0.0,0.0,-1000.0000000000017,0.0\n")
     }
 
     @Test func stdoutCarriesOnlyData() throws {
@@ -68,9 +74,13 @@ import Testing
         let lines = try jsonl.split(separator: "\n").map { try JSONDecoder().decode(Line.self, from: Data($0.utf8)) }
         #expect(lines.map(\.step) == [25, 50])
         let fromJSON = lines.flatMap { line in
-            line.bodies.map { b in ["\(line.step)", "\(b.body)"] + [b.x, b.y, b.angle, b.vx, b.vy, b.w].map { "\($0.bitPattern)" } }
+            line.bodies.map { b in
+                ["\(line.step)", "\(b.body)"] + [b.x, b.y, b.angle, b.vx, b.vy, b.w].map { "\($0.bitPattern)" }
+            }
         }
-        let fromCSV = csv.dropFirst().map { row in [String(row[0]), String(row[1])] + row[2...].map { "\(Double($0)!.bitPattern)" } }
+        let fromCSV = csv.dropFirst().map { row in
+            [String(row[0]), String(row[1])] + row[2...].map { "\(Double($0)!.bitPattern)" }
+        }
         #expect(fromJSON == fromCSV)
     }
 
@@ -90,7 +100,9 @@ import Testing
     }
 
     /// The nine demos each run 1,000 steps (at their own time step) with finite output.
-    @Test(arguments: ["pyramid-stack", "pyramid-topple", "tumble", "planet", "one-way", "joints", "theo-jansen", "chains", "buoyancy"])
+    @Test(arguments: [
+        "pyramid-stack", "pyramid-topple", "tumble", "planet", "one-way", "joints", "theo-jansen", "chains", "buoyancy",
+    ])
     func demosRunAThousandFiniteSteps(demo: String) throws {
         let result = try Tool.sim("run", demo, "--steps", "1000", "--every", "100")
         #expect(result.status == 0 && result.stderr.isEmpty)
@@ -117,22 +129,43 @@ import Testing
 @Suite struct CommandErrorTests {
     /// Each bad input: a non-zero exit, one line on stderr naming what was wrong, nothing on stdout.
     @Test(arguments: [
-        (["run", "cratez"], "chipmunk-sim: cratez: no built-in scene has this name, and no such file exists (built-in: crate, crates, crates-tilt, pyramid-stack, pyramid-topple, tumble, planet, one-way, joints, theo-jansen, chains, buoyancy)"),
-        (["run", "crates", "--dt", "0"], "chipmunk-sim: The value '0' is invalid for '--dt <dt>': expected a positive, finite fraction such as 1/120 or a decimal such as 0.005"),
-        (["run", "crates", "--dt", "1/0"], "chipmunk-sim: The value '1/0' is invalid for '--dt <dt>': expected a positive, finite fraction such as 1/120 or a decimal such as 0.005"),
+        (
+            ["run", "cratez"],
+            "chipmunk-sim: cratez: no built-in scene has this name, and no such file exists (built-in: crate, crates, crates-tilt, pyramid-stack, pyramid-topple, tumble, planet, one-way, joints, theo-jansen, chains, buoyancy)"
+        ),
+        (
+            ["run", "crates", "--dt", "0"],
+            "chipmunk-sim: The value '0' is invalid for '--dt <dt>': expected a positive, finite fraction such as 1/120 or a decimal such as 0.005"
+        ),
+        (
+            ["run", "crates", "--dt", "1/0"],
+            "chipmunk-sim: The value '1/0' is invalid for '--dt <dt>': expected a positive, finite fraction such as 1/120 or a decimal such as 0.005"
+        ),
         (["run", "crates", "--steps", "10", "--seconds", "1"], "chipmunk-sim: give --steps or --seconds, not both"),
         (["run", "crates", "--steps", "0"], "chipmunk-sim: --steps must be at least 1 (got 0)"),
         (["run", "crates", "--steps", "ten"], "chipmunk-sim: The value 'ten' is invalid for '--steps <steps>'"),
         (["run", "crates", "--seconds=-1"], "chipmunk-sim: --seconds must be positive and finite (got -1.0)"),
         (["run", "crates", "--every", "0"], "chipmunk-sim: --every must be at least 1 (got 0)"),
-        (["run", "crates", "--format", "xml"], "chipmunk-sim: The value 'xml' is invalid for '--format <format>'. Please provide one of 'csv' and 'jsonl'."),
-        (["run", "crates", "--output", "/nonexistent/out.csv"], "chipmunk-sim: cannot open --output /nonexistent/out.csv: No such file or directory"),
-        (["run", "/nonexistent/scene.json"], "chipmunk-sim: /nonexistent/scene.json: cannot read the file (The file doesn’t exist.)"),
+        (
+            ["run", "crates", "--format", "xml"],
+            "chipmunk-sim: The value 'xml' is invalid for '--format <format>'. Please provide one of 'csv' and 'jsonl'."
+        ),
+        (
+            ["run", "crates", "--output", "/nonexistent/out.csv"],
+            "chipmunk-sim: cannot open --output /nonexistent/out.csv: No such file or directory"
+        ),
+        (
+            ["run", "/nonexistent/scene.json"],
+            "chipmunk-sim: /nonexistent/scene.json: cannot read the file (The file doesn’t exist.)"
+        ),
         (["fly"], "chipmunk-sim: Unexpected argument 'fly'"),
         (["run", "crates", "--steps", "-1"], "chipmunk-sim: --steps must be at least 1 (got -1)"),
         (["run", "crates", "--every", "-3"], "chipmunk-sim: --every must be at least 1 (got -3)"),
         (["run", "/tmp"], "chipmunk-sim: /tmp: is a directory, not a scene file"),
-        (["run", "/dev/zero"], "chipmunk-sim: /dev/zero: is not a regular file (a FIFO, device or socket); give a .json file"),
+        (
+            ["run", "/dev/zero"],
+            "chipmunk-sim: /dev/zero: is not a regular file (a FIFO, device or socket); give a .json file"
+        ),
     ])
     func oneLineOnStderr(arguments: [String], expected: String) throws {
         let result = try Tool.run("chipmunk-sim", arguments)
@@ -155,13 +188,16 @@ import Testing
     /// A run that diverges: the rows before the failing step are kept, and one line names
     /// the step and the body.
     @Test func aDivergingRunKeepsItsRowsAndNamesTheStep() throws {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("runaway-\(UUID().uuidString).json").path
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("runaway-\(UUID().uuidString).json")
+            .path
         defer { try? FileManager.default.removeItem(atPath: path) }
-        try #"{"name": "runaway", "gravity": [0, -1e308], "bodies": [{"mass": 1, "moment": 1, "position": [0, -1e308]}]}"#
+        try
+            #"{"name": "runaway", "gravity": [0, -1e308], "bodies": [{"mass": 1, "moment": 1, "position": [0, -1e308]}]}"#
             .write(toFile: path, atomically: true, encoding: .utf8)
         let result = try Tool.sim("run", path, "--steps", "1000")
         #expect(result.status == 1)
-        #expect(result.stderr == "chipmunk-sim: step 153: the simulation diverged: body 0's position would become -inf\n")
+        #expect(
+            result.stderr == "chipmunk-sim: step 153: the simulation diverged: body 0's position would become -inf\n")
         let rows = result.stdout.split(separator: "\n")
         #expect(rows.count == 1 + 152 && rows.last!.hasPrefix("152,0,"), "every step before the failing one")
     }
@@ -176,20 +212,24 @@ import Testing
     @Test func badSceneFilesNameTheProblem() throws {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("bad-\(UUID().uuidString).json").path
         defer { try? FileManager.default.removeItem(atPath: path) }
-        try #"{"name": "bad", "bodies": [{"mass": -1, "moment": 1}]}"#.write(toFile: path, atomically: true, encoding: .utf8)
+        try #"{"name": "bad", "bodies": [{"mass": -1, "moment": 1}]}"#.write(
+            toFile: path, atomically: true, encoding: .utf8)
         let result = try Tool.sim("run", path, "--steps", "1")
         #expect(result.status != 0 && result.stdout.isEmpty)
         let name = URL(fileURLWithPath: path).lastPathComponent
-        #expect(result.stderr == "chipmunk-sim: \(name): bodies[0].mass: must be positive and finite, at least 5.6e-309 (got -1.0)\n")
+        #expect(
+            result.stderr
+                == "chipmunk-sim: \(name): bodies[0].mass: must be positive and finite, at least 5.6e-309 (got -1.0)\n")
     }
 
     @Test func listAndHelp() throws {
         let list = try Tool.sim("list")
         #expect(list.status == 0)
-        #expect(list.stdout.split(separator: "\n").map { $0.split(separator: " ").first! } == [
-            "crate", "crates", "crates-tilt", "pyramid-stack", "pyramid-topple", "tumble", "planet", "one-way",
-            "joints", "theo-jansen", "chains", "buoyancy",
-        ])
+        #expect(
+            list.stdout.split(separator: "\n").map { $0.split(separator: " ").first! } == [
+                "crate", "crates", "crates-tilt", "pyramid-stack", "pyramid-topple", "tumble", "planet", "one-way",
+                "joints", "theo-jansen", "chains", "buoyancy",
+            ])
         let help = try Tool.sim("run", "--help")
         #expect(help.status == 0)
         #expect(help.stdout.contains("USAGE: chipmunk-sim run <scene>") && help.stdout.contains("--every"))

@@ -25,10 +25,12 @@ struct Tool {
         process.executableURL = productsFolder.appendingPathComponent(name)
         process.arguments = arguments
         process.currentDirectoryURL = packageRoot
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("chipmunk-sim-tests-\(UUID().uuidString)")
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "chipmunk-sim-tests-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
-        let out = folder.appendingPathComponent("stdout"), err = folder.appendingPathComponent("stderr")
+        let out = folder.appendingPathComponent("stdout")
+        let err = folder.appendingPathComponent("stderr")
         _ = FileManager.default.createFile(atPath: out.path, contents: nil)
         _ = FileManager.default.createFile(atPath: err.path, contents: nil)
         process.standardOutput = try FileHandle(forWritingTo: out)
@@ -36,9 +38,10 @@ struct Tool {
         process.standardInput = FileHandle.nullDevice
         try process.run()
         process.waitUntilExit()
-        return Result(status: process.terminationStatus,
-                      stdout: try String(contentsOf: out, encoding: .utf8),
-                      stderr: try String(contentsOf: err, encoding: .utf8))
+        return Result(
+            status: process.terminationStatus,
+            stdout: try String(contentsOf: out, encoding: .utf8),
+            stderr: try String(contentsOf: err, encoding: .utf8))
     }
 
     static func sim(_ arguments: String...) throws -> Result { try run("chipmunk-sim", arguments) }

@@ -34,8 +34,12 @@ import Testing
         #expect(throws: ChipmunkError.invalidGeometry(.noArea)) {
             try Polygon.check(vertices: [[0, 0], [1, 1], [2, 2], [3, 3]])
         }
-        #expect(throws: ChipmunkError.invalidGeometry(.tooFewVertices(2))) { try Polygon.check(vertices: [[0, 0], [1, 1]]) }
-        #expect(throws: ChipmunkError.invalidValue(.polygonVertex, .infinity)) { try Polygon.check(vertices: [[0, 0], [1, 1], [.infinity, 0]]) }
+        #expect(throws: ChipmunkError.invalidGeometry(.tooFewVertices(2))) {
+            try Polygon.check(vertices: [[0, 0], [1, 1]])
+        }
+        #expect(throws: ChipmunkError.invalidValue(.polygonVertex, .infinity)) {
+            try Polygon.check(vertices: [[0, 0], [1, 1], [.infinity, 0]])
+        }
         #expect(throws: ChipmunkError.invalidGeometry(.noArea)) {
             try Polygon.check(vertices: [[0, 0], [1, 0], [0, 1]], transform: .scale(x: 0, y: 1))
         }
@@ -75,9 +79,9 @@ import Testing
         let body = Body(mass: 2, moment: 3)
         body.velocity = [1, 0]
         body.angularVelocity = 2
-        #expect(body.velocity(atLocalPoint: [0, 1]) == [-1, 0])   // v + ω × r = (1,0) + 2·(-1,0)
+        #expect(body.velocity(atLocalPoint: [0, 1]) == [-1, 0])  // v + ω × r = (1,0) + 2·(-1,0)
         #expect(body.velocity(at: [1, 0]) == [1, 2])
-        #expect(body.kineticEnergy == 2 * 1 * 1 + 3 * 2 * 2)       // m v² + I ω² (the engine omits the ½)
+        #expect(body.kineticEnergy == 2 * 1 * 1 + 3 * 2 * 2)  // m v² + I ω² (the engine omits the ½)
         #expect(Body(kind: .static).kineticEnergy == 0)
     }
 
@@ -104,10 +108,12 @@ import Testing
 
     @Test func bodiesListTheirShapesAndConstraints() throws {
         let space = Space()
-        let a = Body(mass: 1, moment: 1), b = Body(mass: 1, moment: 1)
+        let a = Body(mass: 1, moment: 1)
+        let b = Body(mass: 1, moment: 1)
         space.add(a)
         space.add(b)
-        let shape1 = Circle(body: a, radius: 1), shape2 = Circle(body: a, radius: 2)
+        let shape1 = Circle(body: a, radius: 1)
+        let shape2 = Circle(body: a, radius: 2)
         #expect(a.shapes.isEmpty, "the engine links shapes to bodies when they join a space")
         space.add(shape1)
         space.add(shape2)
@@ -209,7 +215,8 @@ import Testing
         }
         let hasty = Space(threads: 1)
         #expect(hasty.threads == 1 && hasty.isThreaded && Space().threads == 1 && !Space().isThreaded)
-        let a = try pyramid(Space()), b = try pyramid(hasty)
+        let a = try pyramid(Space())
+        let b = try pyramid(hasty)
         // One thread of the threaded solver gives the same bits as the plain solver.
         #expect(zip(a, b).allSatisfy { $0.position == $1.position && $0.angle == $1.angle })
         let two = Space(threads: 2)

@@ -5,7 +5,10 @@ import Testing
     @Test func callbacksRunInOrderWithTheArbitersValues() throws {
         let world = BallOnFloor()
         var events: [String] = []
-        var impulse = Vector.zero, energy = 0.0, normal = Vector.zero, contacts = 0
+        var impulse = Vector.zero
+        var energy = 0.0
+        var normal = Vector.zero
+        var contacts = 0
         let handler = world.space.collisionHandler(between: BallOnFloor.ballType, and: BallOnFloor.floorType)
         #expect(handler.typeA == BallOnFloor.ballType && handler.typeB == BallOnFloor.floorType)
         handler.begin = { arbiter in
@@ -74,7 +77,10 @@ import Testing
         // replaces begin calls them only if asked.
         let second = BallOnFloor()
         var calledThrough = false
-        second.space.wildcardCollisionHandler(for: BallOnFloor.ballType).begin = { _ in calledThrough = true; return true }
+        second.space.wildcardCollisionHandler(for: BallOnFloor.ballType).begin = { _ in
+            calledThrough = true
+            return true
+        }
         second.space.collisionHandler(between: BallOnFloor.ballType, and: BallOnFloor.floorType).begin = { arbiter in
             arbiter.callWildcardBegin(.a)
         }
@@ -84,7 +90,10 @@ import Testing
         let third = BallOnFloor()
         third.ballShape.collisionType = 7
         var fallback = 0
-        third.space.defaultCollisionHandler.begin = { _ in fallback += 1; return true }
+        third.space.defaultCollisionHandler.begin = { _ in
+            fallback += 1
+            return true
+        }
         try third.run(seconds: 1)
         #expect(fallback == 1)
     }
@@ -133,8 +142,14 @@ import Testing
         let world = BallOnFloor()
         var preSolves = 0
         let handler = world.space.collisionHandler(between: BallOnFloor.ballType, and: BallOnFloor.floorType)
-        handler.begin = { arbiter in arbiter.ignore(); return true }
-        handler.preSolve = { _ in preSolves += 1; return true }
+        handler.begin = { arbiter in
+            arbiter.ignore()
+            return true
+        }
+        handler.preSolve = { _ in
+            preSolves += 1
+            return true
+        }
         try world.run(seconds: 1)
         #expect(preSolves == 0)
         #expect(world.ball.position.y < -10)
@@ -151,7 +166,7 @@ import Testing
             lockedInBegin = space.isDeferringChanges
             space.add(spawned)
             space.add(spawnedShape)
-            space.remove(world.ballShape)   // the contact that is running
+            space.remove(world.ballShape)  // the contact that is running
             return true
         }
         try world.run(seconds: 1)
@@ -184,7 +199,9 @@ import Testing
     @Test func errorsInHandlersComeOutOfStepAfterIt() throws {
         struct Refused: Error {}
         let world = BallOnFloor()
-        world.space.collisionHandler(between: BallOnFloor.ballType, and: BallOnFloor.floorType).begin = { _ in throw Refused() }
+        world.space.collisionHandler(between: BallOnFloor.ballType, and: BallOnFloor.floorType).begin = { _ in
+            throw Refused()
+        }
         var thrown = 0
         for _ in 0..<120 {
             do { try world.space.step(1.0 / 120) } catch is Refused { thrown += 1 }

@@ -5,7 +5,8 @@ import Testing
     private func twoBodies(gravity: Vector = .zero) throws -> (Space, Body, Body) {
         let space = Space()
         space.gravity = gravity
-        let a = Body(mass: 1, moment: 1), b = Body(mass: 1, moment: 1)
+        let a = Body(mass: 1, moment: 1)
+        let b = Body(mass: 1, moment: 1)
         b.position = [10, 0]
         space.add(a)
         space.add(b)
@@ -84,7 +85,7 @@ import Testing
         var calls = 0
         spring.forceFunction = { spring, distance in
             calls += 1
-            return (8 - distance) * spring.stiffness   // a different rest length, 8
+            return (8 - distance) * spring.stiffness  // a different rest length, 8
         }
         try run(space, steps: 600)
         #expect(calls == 600)
@@ -115,7 +116,7 @@ import Testing
     @Test func rotaryLimitRatchetGearAndMotor() throws {
         let (space, a, b) = try twoBodies()
         a.kind = .static
-        let motor = SimpleMotor(a: a, b: b, rate: -2)   // a − b = −2, so b spins at 2
+        let motor = SimpleMotor(a: a, b: b, rate: -2)  // a − b = −2, so b spins at 2
         space.add(motor)
         try run(space, steps: 60)
         #expect(abs(b.angularVelocity - 2) < 1e-6)
@@ -175,7 +176,7 @@ import Testing
     @Test func preAndPostSolveCanBreakAJoint() throws {
         let (space, a, b) = try twoBodies(gravity: [0, -100])
         a.kind = .static
-        b.position = [0, -10]   // hanging: the rod carries its full weight, 100
+        b.position = [0, -10]  // hanging: the rod carries its full weight, 100
         let pin = PinJoint(a: a, b: b, anchorA: .zero, anchorB: .zero)
         space.add(pin)
         var preSolves = 0

@@ -45,7 +45,8 @@ import Testing
     // bounds, as Array does, and stops with a message.
     @Test func aContactIndexOutOfRangeStopsWithAMessage() async {
         await #expect(processExitsWith: .failure) {
-            let set = ContactPointSet(normal: [0, 1], points: [ContactPoint(pointA: .zero, pointB: .zero, distance: 0)])
+            let set = ContactPointSet(
+                normal: [0, 1], points: [ContactPoint(pointA: .zero, pointB: .zero, distance: 0)])
             _ = set[1]
         }
     }

@@ -27,8 +27,10 @@ import Testing
         let body = Body(mass: 100, moment: Moment.box(mass: 100, width: 100, height: 100))
         body.position = [150, 250]
         space.add(body)
-        space.add(Polygon(body: body, vertices: [[0, 0], [0, 100], [100, 100], [100, 0]],
-                              transform: .translation([-50, -50]), friction: 0.5, elasticity: 0.8))
+        space.add(
+            Polygon(
+                body: body, vertices: [[0, 0], [0, 100], [100, 100], [100, 0]],
+                transform: .translation([-50, -50]), friction: 0.5, elasticity: 0.8))
         for _ in 0..<120 { try space.step(1.0 / 120.0) }
         #expect(body.position.y == -245.83333333333354)
         #expect(body.velocity.y == -1000.0000000000017)
@@ -46,7 +48,8 @@ import Testing
         let segment = Segment(body: body, from: [0, 0], to: [10, 0], radius: 1)
         #expect(segment.start == [0, 0] && segment.end == [10, 0] && segment.radius == 1)
         #expect(segment.normal == [0, -1])
-        let crate = Polygon(body: body, vertices: [[0, 0], [0, 10], [10, 10], [10, 0]], transform: .translation([-5, -5]), radius: 0.5)
+        let crate = Polygon(
+            body: body, vertices: [[0, 0], [0, 10], [10, 10], [10, 0]], transform: .translation([-5, -5]), radius: 0.5)
         #expect(Set(crate.vertices) == Set([[-5, -5], [-5, 5], [5, 5], [5, -5]] as [Vector]))
         #expect(crate.radius == 0.5)
     }

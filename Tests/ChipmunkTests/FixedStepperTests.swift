@@ -6,7 +6,8 @@ import Testing
     private func makeSpace() throws -> (Space, Body) {
         let space = Space()
         space.gravity = [0, -1000]
-        space.add(Segment(body: space.staticBody, from: [-100, 0], to: [100, 0], radius: 1, friction: 0.5, elasticity: 0.8))
+        space.add(
+            Segment(body: space.staticBody, from: [-100, 0], to: [100, 0], radius: 1, friction: 0.5, elasticity: 0.8))
         let body = Body(mass: 1, moment: Moment.box(mass: 1, width: 10, height: 10))
         body.position = [0, 50]
         body.angularVelocity = 3

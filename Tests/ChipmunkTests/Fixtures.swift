@@ -11,7 +11,9 @@ struct BallOnFloor {
 
     init(height: Double = 3, elasticity: Double = 0) {
         space.gravity = [0, -100]
-        floor = Segment(body: space.staticBody, from: [-10, 0], to: [10, 0], radius: 0, friction: 1, elasticity: elasticity, collisionType: Self.floorType)
+        floor = Segment(
+            body: space.staticBody, from: [-10, 0], to: [10, 0], radius: 0, friction: 1, elasticity: elasticity,
+            collisionType: Self.floorType)
         space.add(floor)
         ball = Body(mass: 1, moment: Moment.circle(mass: 1, outerRadius: 1))
         ball.position = [0, height]

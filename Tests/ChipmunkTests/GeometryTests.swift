@@ -42,10 +42,14 @@ import Testing
         let total = pieces.reduce(0) { $0 + Area.polygon(vertices: $1.points) }
         #expect(abs(total - 3) < 1e-12)
         // "Cannot decompose an open polygon"
-        #expect(throws: ChipmunkError.self) { try Polyline([[0, 0], [2, 0], [2, 1], [0, 1]]).convexDecomposition(tolerance: 0) }
+        #expect(throws: ChipmunkError.self) {
+            try Polyline([[0, 0], [2, 0], [2, 1], [0, 1]]).convexDecomposition(tolerance: 0)
+        }
         // "Winding is backwards"
         #expect(throws: ChipmunkError.self) { try Polyline(l.points.reversed()).convexDecomposition(tolerance: 0) }
-        #expect(throws: ChipmunkError.self) { try Polyline([[0, 0], [.nan, 0], [0, 0]]).convexDecomposition(tolerance: 0) }
+        #expect(throws: ChipmunkError.self) {
+            try Polyline([[0, 0], [.nan, 0], [0, 0]]).convexDecomposition(tolerance: 0)
+        }
         let hull = l.convexHull()
         #expect(abs(Area.polygon(vertices: hull.points) - 3.5) < 1e-12)
     }
@@ -55,10 +59,21 @@ import Testing
     struct Recorder: DebugDrawer {
         var circles = 0, segments = 0, fatSegments = 0, polygons = 0, dots = 0
         var fills: [DebugColor] = []
-        mutating func drawCircle(center: Vector, angle: Double, radius: Double, outline: DebugColor, fill: DebugColor) { circles += 1; fills.append(fill) }
+        mutating func drawCircle(center: Vector, angle: Double, radius: Double, outline: DebugColor, fill: DebugColor) {
+            circles += 1
+            fills.append(fill)
+        }
         mutating func drawSegment(from a: Vector, to b: Vector, color: DebugColor) { segments += 1 }
-        mutating func drawFatSegment(from a: Vector, to b: Vector, radius: Double, outline: DebugColor, fill: DebugColor) { fatSegments += 1; fills.append(fill) }
-        mutating func drawPolygon(_ vertices: [Vector], radius: Double, outline: DebugColor, fill: DebugColor) { polygons += 1; fills.append(fill) }
+        mutating func drawFatSegment(
+            from a: Vector, to b: Vector, radius: Double, outline: DebugColor, fill: DebugColor
+        ) {
+            fatSegments += 1
+            fills.append(fill)
+        }
+        mutating func drawPolygon(_ vertices: [Vector], radius: Double, outline: DebugColor, fill: DebugColor) {
+            polygons += 1
+            fills.append(fill)
+        }
         mutating func drawDot(size: Double, at point: Vector, color: DebugColor) { dots += 1 }
     }
 
@@ -77,7 +92,8 @@ import Testing
         #expect(recorder.segments >= 1, "the pin joint")
         #expect(recorder.dots >= 1, "contact points and joint anchors")
         // The demo colours: a static shape is dark, dynamic ones bright.
-        let staticFill = world.floor.debugFillColor, dynamicFill = world.ballShape.debugFillColor
+        let staticFill = world.floor.debugFillColor
+        let dynamicFill = world.ballShape.debugFillColor
         #expect(max(staticFill.red, staticFill.green, staticFill.blue) <= 0.15 + 1e-6)
         #expect(abs(max(dynamicFill.red, dynamicFill.green, dynamicFill.blue) - 0.75) < 1e-6)
         var shapesOnly = Recorder()

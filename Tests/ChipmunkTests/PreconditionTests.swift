@@ -11,22 +11,28 @@ import Testing
         String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
     }
 
-    private func expect(_ result: ExitTest.Result?, says text: String, sourceLocation: SourceLocation = #_sourceLocation) {
+    private func expect(
+        _ result: ExitTest.Result?, says text: String, sourceLocation: SourceLocation = #_sourceLocation
+    ) {
         let output = stderr(result)
         #expect(output.contains(text), "standard error: \(output.prefix(400))", sourceLocation: sourceLocation)
-        #expect(!output.contains("Aborting due to Chipmunk error"), "the engine's abort was reached", sourceLocation: sourceLocation)
+        #expect(
+            !output.contains("Aborting due to Chipmunk error"), "the engine's abort was reached",
+            sourceLocation: sourceLocation)
     }
 
     // "You have already added this body/shape/constraint to this space"
     @Test func addingTwice() async {
         let body = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
-            let space = Space(), body = Body(mass: 1, moment: 1)
+            let space = Space()
+            let body = Body(mass: 1, moment: 1)
             space.add(body)
             space.add(body)
         }
         expect(body, says: "Space.add: this body is already in this space; add it once")
         let shape = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
-            let space = Space(), body = Body(mass: 1, moment: 1)
+            let space = Space()
+            let body = Body(mass: 1, moment: 1)
             let circle = Circle(body: body, radius: 1)
             space.add(body, circle, circle)
         }
@@ -78,7 +84,8 @@ import Testing
     // Issue: a body removed while its shapes stay read freed memory at teardown.
     @Test func aBodyLeavesOnlyAfterItsShapes() async {
         let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
-            let space = Space(), body = Body(mass: 1, moment: 1)
+            let space = Space()
+            let body = Body(mass: 1, moment: 1)
             space.add(body, Circle(body: body, radius: 1))
             space.remove(body)
         }
@@ -88,14 +95,16 @@ import Testing
     // "Constraint is attached to a NULL body" cannot be written; these can:
     @Test func constraintRules() async {
         let outside = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
-            let space = Space(), a = Body(mass: 1, moment: 1)
+            let space = Space()
+            let a = Body(mass: 1, moment: 1)
             space.add(a)
             space.add(PinJoint(a: a, b: Body(mass: 1, moment: 1)))
         }
         expect(outside, says: "Space.add: both bodies of a constraint must be in the space")
         // "Unsolvable constraint." in the solver
         let unsolvable = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
-            let space = Space(), ledge = Body(kind: .static)
+            let space = Space()
+            let ledge = Body(kind: .static)
             space.add(ledge)
             space.add(PivotJoint(a: space.staticBody, b: ledge, pivot: .zero))
         }
@@ -107,7 +116,8 @@ import Testing
         }
         expect(same, says: "PinJoint: a constraint joins two different bodies")
         let kind = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
-            let space = Space(), a = Body(mass: 1, moment: 1)
+            let space = Space()
+            let a = Body(mass: 1, moment: 1)
             space.add(a, PivotJoint(a: space.staticBody, b: a, pivot: .zero))
             a.kind = .kinematic
         }
@@ -207,7 +217,8 @@ import Testing
     // from inside a step or from a post-step callback would recurse.
     @Test func steppingInsideAStepOrAPostStepCallback() async {
         let inside = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
-            let space = Space(), body = Body(mass: 1, moment: 1)
+            let space = Space()
+            let body = Body(mass: 1, moment: 1)
             space.add(body)
             body.positionUpdate = { body, dt in try body.space?.step(dt) }
             try? space.step(1.0 / 60)
@@ -225,7 +236,8 @@ import Testing
     // "Bodies cannot be put to sleep during a query or a call to cpSpaceStep()".
     @Test func sleepingRules() async {
         let disabled = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
-            let space = Space(), body = Body(mass: 1, moment: 1)
+            let space = Space()
+            let body = Body(mass: 1, moment: 1)
             space.add(body)
             body.sleep()
         }
@@ -235,7 +247,8 @@ import Testing
         }
         expect(kinematic, says: "Body.sleep: only dynamic bodies sleep (this one is kinematic)")
         let locked = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
-            let space = Space(), body = Body(mass: 1, moment: 1)
+            let space = Space()
+            let body = Body(mass: 1, moment: 1)
             space.sleepTimeThreshold = 1
             space.add(body)
             body.positionUpdate = { body, dt in
@@ -289,7 +302,8 @@ import Testing
         }
         expect(ratio, says: "GearJoint.ratio must be non-zero and finite, with a finite inverse (got 1e-320)")
         let stiffness = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
-            _ = DampedSpring(a: Body(mass: 1, moment: 1), b: Body(mass: 1, moment: 1), restLength: 1, stiffness: .nan, damping: 0)
+            _ = DampedSpring(
+                a: Body(mass: 1, moment: 1), b: Body(mass: 1, moment: 1), restLength: 1, stiffness: .nan, damping: 0)
         }
         expect(stiffness, says: "DampedSpring/DampedRotarySpring.stiffness must be zero or more, and finite (got nan)")
         let stepper = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {

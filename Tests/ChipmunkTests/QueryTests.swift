@@ -24,7 +24,8 @@ import Testing
         let bBody = Body(mass: 1, moment: 1)
         bBody.position = [1.5, 0]
         let b = Circle(body: bBody, radius: 1)
-        a.cacheBoundingBox(); b.cacheBoundingBox()
+        a.cacheBoundingBox()
+        b.cacheBoundingBox()
         let contact = a.collide(with: b)
         #expect(contact.count == 1 && contact.normal == [1, 0])
         #expect(contact[0].distance == -0.5)

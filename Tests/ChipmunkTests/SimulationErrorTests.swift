@@ -34,7 +34,9 @@ import Testing
             Issue.record("expected a divergence, got \(error)")
             return
         }
-        #expect(step == space.stepsTaken && step > 100 && step < 1_000, "step \(step): the step ran, without the spring's impulse")
+        #expect(
+            step == space.stepsTaken && step > 100 && step < 1_000,
+            "step \(step): the step ran, without the spring's impulse")
         #expect(index == 0 && !value.isFinite)
         #expect([Body.Quantity.position, .velocity].contains(quantity))
         #expect(error.description.hasPrefix("step \(step): the simulation diverged: body 0's"))
@@ -54,7 +56,8 @@ import Testing
     }
 
     @Test func hugeValuesThatOverflowInTheStep() throws {
-        let fast = Space(), body = Body(mass: 1, moment: 1)
+        let fast = Space()
+        let body = Body(mass: 1, moment: 1)
         body.velocity = [1e308, 0]
         body.position = [1e308, 0]
         fast.add(body)
@@ -67,7 +70,8 @@ import Testing
         #expect(throws: ChipmunkError.diverged(step: 1, body: 0, quantity: .velocity, value: -.infinity)) {
             try heavy.step(2)
         }
-        let spinning = Space(), kinematic = Body(kind: .kinematic)
+        let spinning = Space()
+        let kinematic = Body(kind: .kinematic)
         kinematic.angularVelocity = 1e308
         kinematic.angle = 1e308
         spinning.add(kinematic)
@@ -90,11 +94,15 @@ import Testing
 
     @Test func dataIsCheckedWithParameterCheck() throws {
         #expect(throws: ChipmunkError.invalidValue(.bodyMass, -1)) { try Parameter.bodyMass.check(-1) }
-        #expect(throws: ChipmunkError.invalidValue(.spaceGravity, .infinity)) { try Parameter.spaceGravity.check([0, .infinity]) }
+        #expect(throws: ChipmunkError.invalidValue(.spaceGravity, .infinity)) {
+            try Parameter.spaceGravity.check([0, .infinity])
+        }
         try Parameter.spaceIterations.check(1_000)
         #expect(!Parameter.spaceIterations.accepts(1_001) && !Parameter.spaceIterations.accepts(1.5))
         #expect(Parameter.constraintMaxForce.accepts(.infinity) && !Parameter.shapeFriction.accepts(.infinity))
-        #expect(ChipmunkError.invalidValue(.bodyMass, -1).description == "Body.mass must be positive and finite, at least 5.6e-309 (got -1.0)")
+        #expect(
+            ChipmunkError.invalidValue(.bodyMass, -1).description
+                == "Body.mass must be positive and finite, at least 5.6e-309 (got -1.0)")
         // Every parameter names its type and has a rule that accepts some value.
         for parameter in Parameter.allCases {
             #expect(parameter.accepts(1) || parameter.accepts(0.5), "\(parameter)")

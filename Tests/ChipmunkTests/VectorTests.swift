@@ -4,7 +4,8 @@ import Testing
 
 @Suite struct VectorTests {
     @Test func arithmeticMatchesTheCFormulas() {
-        let a: Vector = [3, 4], b = Vector(x: -1, y: 2)
+        let a: Vector = [3, 4]
+        let b = Vector(x: -1, y: 2)
         #expect(a + b == [2, 6])
         #expect(a - b == [4, 2])
         #expect(-a == [-3, -4])
@@ -50,7 +51,8 @@ import Testing
         #expect(box.contains(Vector(x: 2, y: 1)))
         #expect(!box.contains(Vector(x: 2.1, y: 0)))
         #expect(box.intersects(BoundingBox(left: 2, bottom: 1, right: 3, top: 3)))
-        #expect(box.union(BoundingBox(circleAt: [5, 0], radius: 1)) == BoundingBox(left: -2, bottom: -1, right: 6, top: 1))
+        #expect(
+            box.union(BoundingBox(circleAt: [5, 0], radius: 1)) == BoundingBox(left: -2, bottom: -1, right: 6, top: 1))
         #expect(box.center == .zero)
     }
 }

@@ -26,11 +26,14 @@ extension Body {
         withoutActuallyEscaping(body) { body in
             var context = (space, body)
             withUnsafeMutablePointer(to: &context) { pointer in
-                cpBodyEachArbiter(handle, { _, arbiter, data in
-                    let (space, body) = data!.assumingMemoryBound(to: (Space, (Arbiter) throws -> Void).self).pointee
-                    let arbiter = Arbiter(arbiter!, state: space.callbacks)
-                    space.callbacks.run(orOnError: ()) { try body(arbiter) }
-                }, pointer)
+                cpBodyEachArbiter(
+                    handle,
+                    { _, arbiter, data in
+                        let (space, body) = data!.assumingMemoryBound(to: (Space, (Arbiter) throws -> Void).self)
+                            .pointee
+                        let arbiter = Arbiter(arbiter!, state: space.callbacks)
+                        space.callbacks.run(orOnError: ()) { try body(arbiter) }
+                    }, pointer)
             }
         }
         space.applyPendingChangesIfIdle()

@@ -18,14 +18,18 @@ extension Body {
             guard newValue != kind else { return }
             precondition(!isSpaceStaticBody, "Body.kind cannot be changed on a space's own static body")
             if let space {
-                precondition(!space.isDeferringChanges,
-                             "Body.kind cannot change during a step, a query or a callback; change it in a post-step callback")
+                precondition(
+                    !space.isDeferringChanges,
+                    "Body.kind cannot change during a step, a query or a callback; change it in a post-step callback")
             }
             if newValue != .dynamic {
                 for constraint in constraints {
                     let other = constraint.bodyA === self ? constraint.bodyB : constraint.bodyA
-                    precondition(other.kind == .dynamic,
-                                 "Body.kind cannot become \(newValue): a constraint would join two non-dynamic bodies, which the engine cannot solve")
+                    precondition(
+                        other.kind == .dynamic,
+                        "Body.kind cannot become \(newValue): a constraint would join two non-dynamic bodies, "
+                            + "which the engine cannot solve"
+                    )
                 }
             }
             // cpBodySetType changes the kind before waking the body, and crashes on a sleeping one.

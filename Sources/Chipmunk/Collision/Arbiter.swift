@@ -5,13 +5,15 @@ internal import CChipmunk
 /// An arbiter is valid only inside the callback that received it (or, for
 /// ``Body/forEachArbiter(_:)``, inside the closure); using one afterwards stops the program
 /// with a message saying so, rather than reading engine memory that has moved on. Copy
-/// out the values you need. The corresponding C type is `cpArbiter`.
+/// out the values you need.
 ///
 /// ```swift
 /// space.onCollision(between: ball, and: floor, postSolve: { arbiter in
 ///     if arbiter.isFirstContact { hits += arbiter.totalImpulse.length }
 /// })
 /// ```
+///
+/// The corresponding C type is `cpArbiter`.
 public struct Arbiter {
     private let raw: UnsafeMutablePointer<cpArbiter>
     private let gate: CallbackState
@@ -27,7 +29,8 @@ public struct Arbiter {
     @inline(__always)
     private var handle: UnsafeMutablePointer<cpArbiter> {
         guard gate.epoch == epoch, gate.space != nil else {
-            preconditionFailure("An Arbiter is valid only inside the callback that received it; copy the values you need out of it")
+            preconditionFailure(
+                "An Arbiter is valid only inside the callback that received it; copy the values you need out of it")
         }
         return raw
     }
@@ -39,16 +42,21 @@ public struct Arbiter {
     }
 
     /// The two shapes, in the order of the handler's collision types.
+    ///
     /// The corresponding C function is `cpArbiterGetShapes`.
     public var shapes: (Shape, Shape) {
-        var a: UnsafeMutablePointer<cpShape>?, b: UnsafeMutablePointer<cpShape>?
+        var a: UnsafeMutablePointer<cpShape>?
+        var b: UnsafeMutablePointer<cpShape>?
         cpArbiterGetShapes(handle, &a, &b)
         return (Shape.from(a!), Shape.from(b!))
     }
 
-    /// The two bodies, in the order of ``shapes``. The corresponding C function is `cpArbiterGetBodies`.
+    /// The two bodies, in the order of ``shapes``.
+    ///
+    /// The corresponding C function is `cpArbiterGetBodies`.
     public var bodies: (Body, Body) {
-        var a: UnsafeMutablePointer<cpBody>?, b: UnsafeMutablePointer<cpBody>?
+        var a: UnsafeMutablePointer<cpBody>?
+        var b: UnsafeMutablePointer<cpBody>?
         cpArbiterGetBodies(handle, &a, &b)
         return (Body.from(a!), Body.from(b!))
     }
@@ -64,38 +72,46 @@ public struct Arbiter {
         get { ContactPointSet(cpArbiterGetContactPointSet(handle)) }
         nonmutating set {
             let count = Int(cpArbiterGetCount(handle))
-            precondition(newValue.count == count,
-                         "Arbiter.contactPointSet must keep the arbiter's \(count) points (got \(newValue.count))")
+            precondition(
+                newValue.count == count,
+                "Arbiter.contactPointSet must keep the arbiter's \(count) points (got \(newValue.count))")
             for point in newValue {
                 Parameter.contactPoint.require(point.pointA)
                 Parameter.contactPoint.require(point.pointB)
                 Parameter.contactPoint.require(point.distance)
             }
             Parameter.contactPoint.require(newValue.normal)
-            precondition(abs(newValue.normal.length - 1) < 1e-6,
-                         "Arbiter.contactPointSet normal must be a unit vector (got length \(newValue.normal.length))")
+            precondition(
+                abs(newValue.normal.length - 1) < 1e-6,
+                "Arbiter.contactPointSet normal must be a unit vector (got length \(newValue.normal.length))")
             var c = newValue.cp
             cpArbiterSetContactPointSet(handle, &c)
         }
     }
 
-    /// The number of contact points, 0 to 2. The corresponding C function is `cpArbiterGetCount`.
+    /// The number of contact points, 0 to 2.
+    ///
+    /// The corresponding C function is `cpArbiterGetCount`.
     public var count: Int {
         Int(cpArbiterGetCount(handle))
     }
 
-    /// The collision normal, from the first shape to the second. The corresponding C function is `cpArbiterGetNormal`.
+    /// The collision normal, from the first shape to the second.
+    ///
+    /// The corresponding C function is `cpArbiterGetNormal`.
     public var normal: Vector {
         Vector(cpArbiterGetNormal(handle))
     }
 
     /// The impulse the solver applied this step (meaningful in `postSolve`).
+    ///
     /// The corresponding C function is `cpArbiterTotalImpulse`.
     public var totalImpulse: Vector {
         Vector(cpArbiterTotalImpulse(handle))
     }
 
     /// The energy lost to the collision this step (meaningful in `postSolve`).
+    ///
     /// The corresponding C function is `cpArbiterTotalKE`.
     public var totalKineticEnergy: Double {
         cpArbiterTotalKE(handle)
@@ -137,12 +153,15 @@ public struct Arbiter {
         }
     }
 
-    /// Whether this is the first step the shapes touch. The corresponding C function is `cpArbiterIsFirstContact`.
+    /// Whether this is the first step the shapes touch.
+    ///
+    /// The corresponding C function is `cpArbiterIsFirstContact`.
     public var isFirstContact: Bool {
         cpArbiterIsFirstContact(handle) != 0
     }
 
     /// Whether `separate` runs because a shape was removed, not because the shapes parted.
+    ///
     /// The corresponding C function is `cpArbiterIsRemoval`.
     public var isRemoval: Bool {
         cpArbiterIsRemoval(handle) != 0
@@ -150,6 +169,7 @@ public struct Arbiter {
 
     /// Ignores the contact until the shapes separate (no more `preSolve` or `postSolve`).
     /// Return `false` from `begin` or `preSolve` as well to skip the current step.
+    ///
     /// The corresponding C function is `cpArbiterIgnore`.
     public func ignore() {
         _ = cpArbiterIgnore(handle)
@@ -171,7 +191,8 @@ public struct Arbiter {
     /// The corresponding C functions are `cpArbiterCallWildcardPreSolveA` and `…B`.
     public func callWildcardPreSolve(_ side: Side) -> Bool {
         callingWildcard { space in
-            (side == .a ? cpArbiterCallWildcardPreSolveA(handle, space) : cpArbiterCallWildcardPreSolveB(handle, space)) != 0
+            (side == .a ? cpArbiterCallWildcardPreSolveA(handle, space) : cpArbiterCallWildcardPreSolveB(handle, space))
+                != 0
         }
     }
 
@@ -180,7 +201,11 @@ public struct Arbiter {
     /// The corresponding C functions are `cpArbiterCallWildcardPostSolveA` and `…B`.
     public func callWildcardPostSolve(_ side: Side) {
         callingWildcard { space in
-            if side == .a { cpArbiterCallWildcardPostSolveA(handle, space) } else { cpArbiterCallWildcardPostSolveB(handle, space) }
+            if side == .a {
+                cpArbiterCallWildcardPostSolveA(handle, space)
+            } else {
+                cpArbiterCallWildcardPostSolveB(handle, space)
+            }
         }
     }
 
@@ -189,7 +214,11 @@ public struct Arbiter {
     /// The corresponding C functions are `cpArbiterCallWildcardSeparateA` and `…B`.
     public func callWildcardSeparate(_ side: Side) {
         callingWildcard { space in
-            if side == .a { cpArbiterCallWildcardSeparateA(handle, space) } else { cpArbiterCallWildcardSeparateB(handle, space) }
+            if side == .a {
+                cpArbiterCallWildcardSeparateA(handle, space)
+            } else {
+                cpArbiterCallWildcardSeparateB(handle, space)
+            }
         }
     }
 
@@ -199,8 +228,11 @@ public struct Arbiter {
         let space = self.space
         gate.wildcardDepth += 1
         defer { gate.wildcardDepth -= 1 }
-        precondition(gate.wildcardDepth <= 8,
-                     "Arbiter.callWildcard…: a wildcard handler called itself through the arbiter, which would recurse without end")
+        precondition(
+            gate.wildcardDepth <= 8,
+            "Arbiter.callWildcard…: a wildcard handler called itself through the arbiter, "
+                + "which would recurse without end"
+        )
         return body(space.handle)
     }
 

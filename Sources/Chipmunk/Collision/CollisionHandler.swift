@@ -47,36 +47,50 @@ public final class CollisionHandler {
     /// Runs when two shapes first touch; return `false` to ignore the contact until they part.
     @exclusivity(unchecked) public var begin: ((Arbiter) throws -> Bool)? {
         didSet {
-            handle.pointee.beginFunc = begin == nil ? defaultBegin : { arbiter, _, data in
-                CollisionHandler.with(data) { $0.call(arbiter, fallback: true) { try $0.begin?($1) ?? true } } ? 1 : 0
-            }
+            handle.pointee.beginFunc =
+                begin == nil
+                ? defaultBegin
+                : { arbiter, _, data in
+                    CollisionHandler.with(data) { $0.call(arbiter, fallback: true) { try $0.begin?($1) ?? true } }
+                        ? 1 : 0
+                }
         }
     }
 
     /// Runs every step the shapes touch, before solving; return `false` to skip this step.
     @exclusivity(unchecked) public var preSolve: ((Arbiter) throws -> Bool)? {
         didSet {
-            handle.pointee.preSolveFunc = preSolve == nil ? defaultPreSolve : { arbiter, _, data in
-                CollisionHandler.with(data) { $0.call(arbiter, fallback: true) { try $0.preSolve?($1) ?? true } } ? 1 : 0
-            }
+            handle.pointee.preSolveFunc =
+                preSolve == nil
+                ? defaultPreSolve
+                : { arbiter, _, data in
+                    CollisionHandler.with(data) { $0.call(arbiter, fallback: true) { try $0.preSolve?($1) ?? true } }
+                        ? 1 : 0
+                }
         }
     }
 
     /// Runs every step the shapes touch, after solving: impulses and energy are known.
     @exclusivity(unchecked) public var postSolve: ((Arbiter) throws -> Void)? {
         didSet {
-            handle.pointee.postSolveFunc = postSolve == nil ? defaultPostSolve : { arbiter, _, data in
-                CollisionHandler.with(data) { $0.call(arbiter, fallback: ()) { try $0.postSolve?($1) } }
-            }
+            handle.pointee.postSolveFunc =
+                postSolve == nil
+                ? defaultPostSolve
+                : { arbiter, _, data in
+                    CollisionHandler.with(data) { $0.call(arbiter, fallback: ()) { try $0.postSolve?($1) } }
+                }
         }
     }
 
     /// Runs when the shapes stop touching, or one of them is removed (see ``Arbiter/isRemoval``).
     @exclusivity(unchecked) public var separate: ((Arbiter) throws -> Void)? {
         didSet {
-            handle.pointee.separateFunc = separate == nil ? defaultSeparate : { arbiter, _, data in
-                CollisionHandler.with(data) { $0.call(arbiter, fallback: ()) { try $0.separate?($1) } }
-            }
+            handle.pointee.separateFunc =
+                separate == nil
+                ? defaultSeparate
+                : { arbiter, _, data in
+                    CollisionHandler.with(data) { $0.call(arbiter, fallback: ()) { try $0.separate?($1) } }
+                }
         }
     }
 
@@ -88,8 +102,10 @@ public final class CollisionHandler {
     }
 
     @inline(__always)
-    private func call<Result>(_ arbiter: UnsafeMutablePointer<cpArbiter>?, fallback: Result,
-                              _ body: (CollisionHandler, Arbiter) throws -> Result) -> Result {
+    private func call<Result>(
+        _ arbiter: UnsafeMutablePointer<cpArbiter>?, fallback: Result,
+        _ body: (CollisionHandler, Arbiter) throws -> Result
+    ) -> Result {
         let state = self.state
         guard !state.isTearingDown else { return fallback }
         let arbiter = Arbiter(arbiter!, state: state)
@@ -113,8 +129,8 @@ extension Space {
     /// })
     /// ```
     ///
-    /// The corresponding C functions are `cpSpaceAddCollisionHandler`,
-    /// `cpSpaceAddWildcardHandler` and `cpSpaceAddDefaultCollisionHandler`.
+    /// The corresponding C functions are `cpSpaceAddCollisionHandler`, `cpSpaceAddWildcardHandler` and
+    /// `cpSpaceAddDefaultCollisionHandler`.
     @discardableResult
     public func onCollision(
         between a: CollisionType? = nil, and b: CollisionType? = nil,

@@ -12,7 +12,8 @@ internal import CChipmunk
 /// ```
 ///
 /// The corresponding C type is `cpCollisionType`.
-public struct CollisionType: RawRepresentable, Hashable, Sendable, ExpressibleByIntegerLiteral, CustomStringConvertible {
+public struct CollisionType: RawRepresentable, Hashable, Sendable, ExpressibleByIntegerLiteral, CustomStringConvertible
+{
     /// The engine's number for the type.
     public var rawValue: UInt
 

@@ -20,6 +20,7 @@ public struct ContactPoint: Hashable, Sendable {
 /// The contact points of a collision, up to two, and their shared normal.
 ///
 /// Stored inline, so reading one in a callback allocates nothing.
+///
 /// The corresponding C type is `cpContactPointSet`.
 public struct ContactPointSet: RandomAccessCollection, Hashable, Sendable {
     /// The normal of the collision, pointing from the first shape to the second.
@@ -29,7 +30,9 @@ public struct ContactPointSet: RandomAccessCollection, Hashable, Sendable {
     /// How many points the set holds: 0, 1 or 2.
     public let count: Int
 
-    /// The most points a contact has. The corresponding C constant is `CP_MAX_CONTACTS_PER_ARBITER`.
+    /// The most points a contact has.
+    ///
+    /// The corresponding C constant is `CP_MAX_CONTACTS_PER_ARBITER`.
     public static let maxCount = 2
 
     /// Creates a set of up to two points.
@@ -65,8 +68,9 @@ public struct ContactPointSet: RandomAccessCollection, Hashable, Sendable {
         normal = Vector(set.normal)
         count = Int(set.count)
         func point(_ i: Int32) -> ContactPoint {
-            ContactPoint(pointA: Vector(CChipmunkContactPointA(&set, i)), pointB: Vector(CChipmunkContactPointB(&set, i)),
-                         distance: CChipmunkContactDistance(&set, i))
+            ContactPoint(
+                pointA: Vector(CChipmunkContactPointA(&set, i)), pointB: Vector(CChipmunkContactPointB(&set, i)),
+                distance: CChipmunkContactDistance(&set, i))
         }
         first = point(0)
         second = point(1)

@@ -99,9 +99,13 @@ public class Constraint: SpaceObject, CObjectOwner {
     /// The corresponding C function is `cpConstraintSetPreSolveFunc`.
     public var preSolve: ((Constraint) throws -> Void)? {
         didSet {
-            cpConstraintSetPreSolveFunc(handle, preSolve == nil ? nil : { constraint, _ in
-                Constraint.from(constraint!).callback(orOnError: ()) { try $0.preSolve?($0) }
-            })
+            cpConstraintSetPreSolveFunc(
+                handle,
+                preSolve == nil
+                    ? nil
+                    : { constraint, _ in
+                        Constraint.from(constraint!).callback(orOnError: ()) { try $0.preSolve?($0) }
+                    })
         }
     }
 
@@ -111,9 +115,13 @@ public class Constraint: SpaceObject, CObjectOwner {
     /// The corresponding C function is `cpConstraintSetPostSolveFunc`.
     public var postSolve: ((Constraint) throws -> Void)? {
         didSet {
-            cpConstraintSetPostSolveFunc(handle, postSolve == nil ? nil : { constraint, _ in
-                Constraint.from(constraint!).callback(orOnError: ()) { try $0.postSolve?($0) }
-            })
+            cpConstraintSetPostSolveFunc(
+                handle,
+                postSolve == nil
+                    ? nil
+                    : { constraint, _ in
+                        Constraint.from(constraint!).callback(orOnError: ()) { try $0.postSolve?($0) }
+                    })
         }
     }
 

@@ -61,7 +61,9 @@ public final class DampedRotarySpring: Constraint {
     /// The corresponding C function is `cpDampedRotarySpringSetSpringTorqueFunc`.
     public var torqueFunction: ((DampedRotarySpring, Double) throws -> Double)? {
         didSet {
-            guard torqueFunction != nil else { return cpDampedRotarySpringSetSpringTorqueFunc(handle, CChipmunkGuardedSpringTorque) }
+            guard torqueFunction != nil else {
+                return cpDampedRotarySpringSetSpringTorqueFunc(handle, CChipmunkGuardedSpringTorque)
+            }
             cpDampedRotarySpringSetSpringTorqueFunc(handle) { spring, angle in
                 let this = Constraint.from(spring!) as! DampedRotarySpring
                 return this.callback(orOnError: 0) { _ in

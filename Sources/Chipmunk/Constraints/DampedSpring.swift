@@ -27,8 +27,9 @@ public final class DampedSpring: Constraint {
         Parameter.springRestLength.require(restLength)
         Parameter.springStiffness.require(stiffness)
         Parameter.springDamping.require(damping)
-        super.init({ cpDampedSpringNew(a.handle, b.handle, anchorA.cp, anchorB.cp, restLength, stiffness, damping) },
-                   a: a, b: b)
+        super.init(
+            { cpDampedSpringNew(a.handle, b.handle, anchorA.cp, anchorB.cp, restLength, stiffness, damping) },
+            a: a, b: b)
         cpDampedSpringSetSpringForceFunc(handle, CChipmunkGuardedSpringForce)
     }
 
@@ -98,7 +99,9 @@ public final class DampedSpring: Constraint {
     /// The corresponding C function is `cpDampedSpringSetSpringForceFunc`.
     public var forceFunction: ((DampedSpring, Double) throws -> Double)? {
         didSet {
-            guard forceFunction != nil else { return cpDampedSpringSetSpringForceFunc(handle, CChipmunkGuardedSpringForce) }
+            guard forceFunction != nil else {
+                return cpDampedSpringSetSpringForceFunc(handle, CChipmunkGuardedSpringForce)
+            }
             cpDampedSpringSetSpringForceFunc(handle) { spring, distance in
                 let this = Constraint.from(spring!) as! DampedSpring
                 return this.callback(orOnError: 0) { _ in

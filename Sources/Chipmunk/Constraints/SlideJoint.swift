@@ -13,8 +13,9 @@ public final class SlideJoint: Constraint {
         Parameter.anchor.require(anchorB)
         Parameter.slideDistance.require(distance.lowerBound)
         Parameter.slideDistance.require(distance.upperBound)
-        super.init({ cpSlideJointNew(a.handle, b.handle, anchorA.cp, anchorB.cp, distance.lowerBound, distance.upperBound) },
-                   a: a, b: b)
+        super.init(
+            { cpSlideJointNew(a.handle, b.handle, anchorA.cp, anchorB.cp, distance.lowerBound, distance.upperBound) },
+            a: a, b: b)
     }
 
     /// The anchor on body A, in its coordinates.
@@ -41,8 +42,8 @@ public final class SlideJoint: Constraint {
 
     /// The distances allowed between the anchors (rule: ``Parameter/slideDistance``).
     ///
-    /// The corresponding C functions are `cpSlideJointGetMin`, `cpSlideJointGetMax`,
-    /// `cpSlideJointSetMin` and `cpSlideJointSetMax`.
+    /// The corresponding C functions are `cpSlideJointGetMin`, `cpSlideJointGetMax`, `cpSlideJointSetMin` and
+    /// `cpSlideJointSetMax`.
     public var distance: ClosedRange<Double> {
         get { cpSlideJointGetMin(handle)...cpSlideJointGetMax(handle) }
         set {

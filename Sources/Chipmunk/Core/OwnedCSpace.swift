@@ -67,7 +67,9 @@ extension CObjectOwner {
 
 /// The engine this binding is linked against.
 package enum Engine {
-    /// The engine's version, such as "7.0.3". The corresponding C variable is `cpVersionString`.
+    /// The engine's version, such as "7.0.3".
+    ///
+    /// The corresponding C variable is `cpVersionString`.
     package static var version: String { String(cString: CChipmunkVersionString()) }
 
     /// Makes sure Debian's debug banner ("Initializing cpSpace …") has been printed to

@@ -55,20 +55,23 @@ extension Space {
     var isDeferringChanges: Bool { callbacks.depth > 0 || isLocked }
 
     private static func requireKnownKind(_ object: any SpaceObject) {
-        precondition(object is Body || object is Shape || object is Constraint,
-                     "Space.add/remove take a Body, a Shape or a Constraint (got \(type(of: object)))")
+        precondition(
+            object is Body || object is Shape || object is Constraint,
+            "Space.add/remove take a Body, a Shape or a Constraint (got \(type(of: object)))")
     }
 
     private func requireNew(_ object: any SpaceObject, _ kind: String) {
         if let other = object.space {
-            preconditionFailure(other === self
-                ? "Space.add: this \(kind) is already in this space; add it once"
-                : "Space.add: this \(kind) is in another space; remove it there first")
+            preconditionFailure(
+                other === self
+                    ? "Space.add: this \(kind) is already in this space; add it once"
+                    : "Space.add: this \(kind) is in another space; remove it there first")
         }
     }
 
     private func add(body: Body) {
-        precondition(!body.isSpaceStaticBody, "Space.add: a space's static body is part of its space; it is never added")
+        precondition(
+            !body.isSpaceStaticBody, "Space.add: a space's static body is part of its space; it is never added")
         requireNew(body, "body")
         body.space = self
         bodies.append(body)
@@ -78,8 +81,9 @@ extension Space {
 
     private func add(shape: Shape) {
         requireNew(shape, "shape")
-        precondition(shape.body.space === self,
-                     "Space.add: a shape's body must be in the space (or be its staticBody) before the shape")
+        precondition(
+            shape.body.space === self,
+            "Space.add: a shape's body must be in the space (or be its staticBody) before the shape")
         shape.space = self
         shapes.append(shape)
         shape.body.attachmentCount += 1
@@ -89,10 +93,14 @@ extension Space {
 
     private func add(constraint: Constraint) {
         requireNew(constraint, "constraint")
-        precondition(constraint.bodyA.space === self && constraint.bodyB.space === self,
-                     "Space.add: both bodies of a constraint must be in the space (or be its staticBody) before it")
-        precondition(constraint.bodyA.kind == .dynamic || constraint.bodyB.kind == .dynamic,
-                     "Space.add: a constraint needs at least one dynamic body; the engine cannot solve one between two static or kinematic bodies")
+        precondition(
+            constraint.bodyA.space === self && constraint.bodyB.space === self,
+            "Space.add: both bodies of a constraint must be in the space (or be its staticBody) before it")
+        precondition(
+            constraint.bodyA.kind == .dynamic || constraint.bodyB.kind == .dynamic,
+            "Space.add: a constraint needs at least one dynamic body; "
+                + "the engine cannot solve one between two static or kinematic bodies"
+        )
         constraint.space = self
         constraints.append(constraint)
         constraint.bodyA.attachmentCount += 1
@@ -101,12 +109,16 @@ extension Space {
     }
 
     private func remove(body: Body) {
-        precondition(!body.isSpaceStaticBody, "Space.remove: a space's static body is part of its space; it is never removed")
+        precondition(
+            !body.isSpaceStaticBody, "Space.remove: a space's static body is part of its space; it is never removed")
         guard body.space === self, let index = bodies.firstIndex(where: { $0 === body }) else {
             preconditionFailure("Space.remove: this body is not in this space")
         }
-        precondition(body.attachmentCount == 0,
-                     "Space.remove: \(body.attachmentCount) of this body's shapes and constraints are still in the space; remove them first, or in the same call")
+        precondition(
+            body.attachmentCount == 0,
+            "Space.remove: \(body.attachmentCount) of this body's shapes and constraints are still in the space; "
+                + "remove them first, or in the same call"
+        )
         body.space = nil
         bodies.remove(at: index)
         if isDeferringChanges { pending.append(.removeBody(body)) } else { detach(body) }
@@ -138,8 +150,13 @@ extension Space {
 
     /// A change made while changes were deferred, applied once the outermost operation ends.
     enum PendingChange {
-        case addBody(Body), removeBody(Body), addShape(Shape), removeShape(Shape)
-        case addConstraint(Constraint), removeConstraint(Constraint), reindex(Body)
+        case addBody(Body)
+        case removeBody(Body)
+        case addShape(Shape)
+        case removeShape(Shape)
+        case addConstraint(Constraint)
+        case removeConstraint(Constraint)
+        case reindex(Body)
     }
 
     /// Applies deferred changes once no engine call or callback is running. Removals can

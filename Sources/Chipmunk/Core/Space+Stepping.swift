@@ -46,7 +46,8 @@ extension Space {
     /// again at the next step.
     private func checkMasses() throws(ChipmunkError) {
         for body in bodiesToCheckForMass where body.space === self && body.kind == .dynamic {
-            let mass = body.mass, moment = body.moment
+            let mass = body.mass
+            let moment = body.moment
             guard Parameter.bodyMass.accepts(mass), Parameter.bodyMoment.accepts(moment) else {
                 throw .massless(step: stepsTaken + 1, body: body.indexInSpace)
             }
@@ -57,10 +58,12 @@ extension Space {
     /// The divergence guard (`CChipmunkFindDivergence` in the C bridge): one pass over the
     /// awake bodies, allocating nothing.
     private func checkForDivergence(_ dt: Double) throws(ChipmunkError) {
-        var quantity: Int32 = 0, value = 0.0
+        var quantity: Int32 = 0
+        var value = 0.0
         guard let culprit = CChipmunkFindDivergence(handle, dt, &quantity, &value) else { return }
-        throw .diverged(step: stepsTaken + 1, body: Body.from(culprit).indexInSpace,
-                        quantity: Body.Quantity.allCases[Int(quantity)], value: value)
+        throw .diverged(
+            step: stepsTaken + 1, body: Body.from(culprit).indexInSpace,
+            quantity: Body.Quantity.allCases[Int(quantity)], value: value)
     }
 
     /// A spring whose impulse would have made a body's velocity overflow applied none this
@@ -69,8 +72,9 @@ extension Space {
         let spring = Constraint.from(handle)
         let body = spring.bodyB.kind == .dynamic ? spring.bodyB : spring.bodyA
         let rotary = spring is DampedRotarySpring
-        throw .diverged(step: stepsTaken, body: body.indexInSpace, quantity: rotary ? .angularVelocity : .velocity,
-                        value: .infinity)
+        throw .diverged(
+            step: stepsTaken, body: body.indexInSpace, quantity: rotary ? .angularVelocity : .velocity,
+            value: .infinity)
     }
 
     // MARK: Post-step callbacks
@@ -116,7 +120,10 @@ extension Space {
     ///
     /// The corresponding C function is `cpSpaceReindexStatic`.
     public func reindexStatic() {
-        if isDeferringChanges { pending.append(.reindex(staticBody)); return }
+        if isDeferringChanges {
+            pending.append(.reindex(staticBody))
+            return
+        }
         cpSpaceReindexStatic(handle)
     }
 
@@ -126,7 +133,10 @@ extension Space {
     /// The corresponding C function is `cpSpaceReindexShape`.
     public func reindex(_ shape: Shape) {
         precondition(shape.space === self, "Space.reindex: this shape is not in this space")
-        if isDeferringChanges { pending.append(.reindex(shape.body)); return }
+        if isDeferringChanges {
+            pending.append(.reindex(shape.body))
+            return
+        }
         cpSpaceReindexShape(handle, shape.handle)
     }
 
@@ -135,7 +145,10 @@ extension Space {
     /// The corresponding C function is `cpSpaceReindexShapesForBody`.
     public func reindexShapes(of body: Body) {
         precondition(body.space === self, "Space.reindexShapes: this body is not in this space")
-        if isDeferringChanges { pending.append(.reindex(body)); return }
+        if isDeferringChanges {
+            pending.append(.reindex(body))
+            return
+        }
         cpSpaceReindexShapesForBody(handle, body.handle)
     }
 

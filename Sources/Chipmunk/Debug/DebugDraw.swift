@@ -1,15 +1,22 @@
 internal import CChipmunk
 
-/// An RGBA colour, each channel 0 to 1. The corresponding C type is `cpSpaceDebugColor`.
+/// An RGBA colour, each channel 0 to 1.
+///
+/// The corresponding C type is `cpSpaceDebugColor`.
 public struct DebugColor: Hashable, Sendable {
     /// The channels, 0 to 1.
     public var red: Float, green: Float, blue: Float, alpha: Float
     /// Creates a colour, opaque unless `alpha` says otherwise.
     public init(red: Float, green: Float, blue: Float, alpha: Float = 1) {
-        self.red = red; self.green = green; self.blue = blue; self.alpha = alpha
+        self.red = red
+        self.green = green
+        self.blue = blue
+        self.alpha = alpha
     }
     /// A grey of `luminance`, as the engine's demos define their colours.
-    public init(luminance: Float, alpha: Float = 1) { self.init(red: luminance, green: luminance, blue: luminance, alpha: alpha) }
+    public init(luminance: Float, alpha: Float = 1) {
+        self.init(red: luminance, green: luminance, blue: luminance, alpha: alpha)
+    }
 
     init(_ c: cpSpaceDebugColor) { self.init(red: c.r, green: c.g, blue: c.b, alpha: c.a) }
     var cp: cpSpaceDebugColor { cpSpaceDebugColor(r: red, g: green, b: blue, a: alpha) }
@@ -40,7 +47,9 @@ extension DebugDrawer {
     public func fillColor(for shape: Shape) -> DebugColor { shape.debugFillColor }
 }
 
-/// What ``Space/debugDraw(_:options:)`` draws. The corresponding C type is `cpSpaceDebugDrawFlags`.
+/// What ``Space/debugDraw(_:options:)`` draws.
+///
+/// The corresponding C type is `cpSpaceDebugDrawFlags`.
 public struct DebugDrawOptions: OptionSet, Hashable, Sendable {
     /// The `cpSpaceDebugDrawFlags` bits.
     public var rawValue: UInt32
@@ -61,7 +70,9 @@ extension Shape {
     public var debugFillColor: DebugColor {
         if isSensor { return DebugColor(luminance: 1, alpha: 0.1) }
         if body.isSleeping { return DebugColor(luminance: 0.2) }
-        if let space, body.handle.pointee.sleeping.idleTime > space.sleepTimeThreshold { return DebugColor(luminance: 0.66) }
+        if let space, body.handle.pointee.sleeping.idleTime > space.sleepTimeThreshold {
+            return DebugColor(luminance: 0.66)
+        }
         // Robert Jenkins' 32-bit integer hash of the shape's id, as the demos use.
         var v = UInt32(truncatingIfNeeded: handle.pointee.hashid)
         v = (v &+ 0x7ed5_5d16) &+ (v << 12)
@@ -70,8 +81,11 @@ extension Shape {
         v = (v &+ 0xd3a2_646c) ^ (v << 9)
         v = (v &+ 0xfd70_46c5) &+ (v << 3)
         v = (v ^ 0xb55a_4f09) ^ (v >> 16)
-        let r = Float(v & 0xFF), g = Float((v >> 8) & 0xFF), b = Float((v >> 16) & 0xFF)
-        let high = Swift.max(r, g, b), low = Swift.min(r, g, b)
+        let r = Float(v & 0xFF)
+        let g = Float((v >> 8) & 0xFF)
+        let b = Float((v >> 16) & 0xFF)
+        let high = Swift.max(r, g, b)
+        let low = Swift.min(r, g, b)
         let intensity: Float = body.kind == .static ? 0.15 : 0.75
         guard high > low else { return DebugColor(red: intensity, green: 0, blue: 0) }
         let k = intensity / (high - low)
@@ -83,6 +97,7 @@ extension Space {
     /// Feeds the space's shapes, constraints and contact points to `drawer`.
     ///
     /// Changes `drawer` makes to the space are deferred until drawing ends.
+    ///
     /// The corresponding C function is `cpSpaceDebugDraw`.
     public func debugDraw<Drawer: DebugDrawer>(
         _ drawer: inout Drawer, options: DebugDrawOptions = .all,
@@ -99,17 +114,22 @@ extension Space {
             c.collisionPointColor = collisionPointColor.cp
             c.data = UnsafeMutableRawPointer(data)
             c.drawCircle = { center, angle, radius, outline, fill, data in
-                Space.drawer(data).pointee.drawCircle(center: Vector(center), angle: angle, radius: radius, outline: DebugColor(outline), fill: DebugColor(fill))
+                Space.drawer(data).pointee.drawCircle(
+                    center: Vector(center), angle: angle, radius: radius, outline: DebugColor(outline),
+                    fill: DebugColor(fill))
             }
             c.drawSegment = { a, b, color, data in
                 Space.drawer(data).pointee.drawSegment(from: Vector(a), to: Vector(b), color: DebugColor(color))
             }
             c.drawFatSegment = { a, b, radius, outline, fill, data in
-                Space.drawer(data).pointee.drawFatSegment(from: Vector(a), to: Vector(b), radius: radius, outline: DebugColor(outline), fill: DebugColor(fill))
+                Space.drawer(data).pointee.drawFatSegment(
+                    from: Vector(a), to: Vector(b), radius: radius, outline: DebugColor(outline), fill: DebugColor(fill)
+                )
             }
             c.drawPolygon = { count, verts, radius, outline, fill, data in
                 let vertices = (0..<Int(count)).map { Vector(verts![$0]) }
-                Space.drawer(data).pointee.drawPolygon(vertices, radius: radius, outline: DebugColor(outline), fill: DebugColor(fill))
+                Space.drawer(data).pointee.drawPolygon(
+                    vertices, radius: radius, outline: DebugColor(outline), fill: DebugColor(fill))
             }
             c.drawDot = { size, point, color, data in
                 Space.drawer(data).pointee.drawDot(size: size, at: Vector(point), color: DebugColor(color))

@@ -1,12 +1,14 @@
 internal import CChipmunk
 
 /// The convex hull of a set of points, counter-clockwise, as the engine computes it for
-/// polygons (QuickHull). The corresponding C function is `cpConvexHull`.
+/// polygons (QuickHull).
 ///
 /// ```swift
 /// let hull = ConvexHull(of: [[0, 0], [2, 0], [1.5, 1.5], [1, 0.2], [0, 2]])
 /// hull.vertices  // [[0, 0], [2, 0], [1.5, 1.5], [0, 2]] (the inner point is dropped)
 /// ```
+///
+/// The corresponding C function is `cpConvexHull`.
 public struct ConvexHull: RandomAccessCollection, Hashable, Sendable {
     /// The hull's vertices, counter-clockwise.
     public let vertices: [Vector]
@@ -29,8 +31,9 @@ public struct ConvexHull: RandomAccessCollection, Hashable, Sendable {
             result.withUnsafeMutableBufferPointer { output in
                 input.withMemoryRebound(to: cpVect.self) { input in
                     output.withMemoryRebound(to: cpVect.self) { output in
-                        cpConvexHull(Int32(input.count), input.baseAddress, output.baseAddress, &first,
-                                     tolerance.isFinite ? Swift.max(tolerance, 0) : 0)
+                        cpConvexHull(
+                            Int32(input.count), input.baseAddress, output.baseAddress, &first,
+                            tolerance.isFinite ? Swift.max(tolerance, 0) : 0)
                     }
                 }
             }

@@ -1,7 +1,7 @@
 internal import CChipmunk
 
 /// Traces the outlines of a sampled field, for turning images or density maps into
-/// collision geometry. The corresponding C functions are `cpMarchSoft` and `cpMarchHard`.
+/// collision geometry.
 ///
 /// ```swift
 /// // A circle of radius 3 in a 10 × 10 box.
@@ -10,12 +10,18 @@ internal import CChipmunk
 ///     p.length < 3 ? 1 : 0
 /// }
 /// ```
+///
+/// The corresponding C functions are `cpMarchSoft` and `cpMarchHard`.
 public enum MarchingSquares {
     /// How edges between samples are placed.
     public enum Style: Sendable {
-        /// Interpolated between samples: smooth outlines. The corresponding C function is `cpMarchSoft`.
+        /// Interpolated between samples: smooth outlines.
+        ///
+        /// The corresponding C function is `cpMarchSoft`.
         case soft
-        /// On the sample grid: blocky outlines, as for pixel art. The corresponding C function is `cpMarchHard`.
+        /// On the sample grid: blocky outlines, as for pixel art.
+        ///
+        /// The corresponding C function is `cpMarchHard`.
         case hard
     }
 
@@ -29,10 +35,12 @@ public enum MarchingSquares {
         in bounds: BoundingBox, xSamples: Int, ySamples: Int, threshold: Double, style: Style = .soft,
         sample: (Vector) -> Double
     ) -> [Polyline] {
-        precondition(bounds.isValid && bounds.width > 0 && bounds.height > 0,
-                     "MarchingSquares.trace: bounds must be finite and not empty (got \(bounds))")
-        precondition((2...10_000).contains(xSamples) && (2...10_000).contains(ySamples),
-                     "MarchingSquares.trace: 2 to 10,000 samples a side (got \(xSamples) × \(ySamples))")
+        precondition(
+            bounds.isValid && bounds.width > 0 && bounds.height > 0,
+            "MarchingSquares.trace: bounds must be finite and not empty (got \(bounds))")
+        precondition(
+            (2...10_000).contains(xSamples) && (2...10_000).contains(ySamples),
+            "MarchingSquares.trace: 2 to 10,000 samples a side (got \(xSamples) × \(ySamples))")
         precondition(threshold.isFinite, "MarchingSquares.trace: the threshold must be finite (got \(threshold))")
         let set = cpPolylineSetNew()!
         defer { cpPolylineSetFree(set, 1) }
@@ -47,8 +55,10 @@ public enum MarchingSquares {
                     cpPolylineSetCollectSegment(a, b, set!.assumingMemoryBound(to: cpPolylineSet.self))
                 }
                 switch style {
-                case .soft: cpMarchSoft(bounds.cp, UInt(xSamples), UInt(ySamples), threshold, collect, set, sampler, context)
-                case .hard: cpMarchHard(bounds.cp, UInt(xSamples), UInt(ySamples), threshold, collect, set, sampler, context)
+                case .soft:
+                    cpMarchSoft(bounds.cp, UInt(xSamples), UInt(ySamples), threshold, collect, set, sampler, context)
+                case .hard:
+                    cpMarchHard(bounds.cp, UInt(xSamples), UInt(ySamples), threshold, collect, set, sampler, context)
                 }
             }
         }

@@ -2,6 +2,7 @@ internal import CChipmunk
 
 /// A chain of points, closed when its first and last points are equal: the output of
 /// ``MarchingSquares`` and the input of convex decomposition.
+///
 /// The corresponding C type is `cpPolyline`.
 public struct Polyline: Hashable, Sendable {
     /// The points in order.
@@ -10,22 +11,28 @@ public struct Polyline: Hashable, Sendable {
     /// Creates a polyline; repeat the first point at the end to close it.
     public init(_ points: [Vector]) { self.points = points }
 
-    /// Whether the first and last points are the same. The corresponding C function is `cpPolylineIsClosed`.
+    /// Whether the first and last points are the same.
+    ///
+    /// The corresponding C function is `cpPolylineIsClosed`.
     public var isClosed: Bool { points.count > 1 && points.first == points.last }
 
     /// Drops points where the line curves by less than `tolerance`.
+    ///
     /// The corresponding C function is `cpPolylineSimplifyCurves`.
     public func simplifiedCurves(tolerance: Double) -> Polyline {
         withCPolyline { cpPolylineSimplifyCurves($0, Self.clean(tolerance)) }
     }
 
     /// Drops points closer than `tolerance` to the line through their neighbours.
+    ///
     /// The corresponding C function is `cpPolylineSimplifyVertexes`.
     public func simplifiedVertices(tolerance: Double) -> Polyline {
         withCPolyline { cpPolylineSimplifyVertexes($0, Self.clean(tolerance)) }
     }
 
-    /// The convex hull, as a closed polyline. The corresponding C function is `cpPolylineToConvexHull`.
+    /// The convex hull, as a closed polyline.
+    ///
+    /// The corresponding C function is `cpPolylineToConvexHull`.
     public func convexHull(tolerance: Double = 0) -> Polyline {
         guard !points.isEmpty else { return self }
         return withCPolyline { cpPolylineToConvexHull($0, Self.clean(tolerance)) }
@@ -37,6 +44,7 @@ public struct Polyline: Hashable, Sendable {
     /// - Throws: ``ChipmunkError/invalidGeometry(_:)`` for an open polyline or one with
     ///   fewer than 4 points ("Cannot decompose an open polygon"), or a clockwise one
     ///   ("Winding is backwards"); ``ChipmunkError/invalidValue(_:_:)`` for a non-finite point.
+    ///
     /// The corresponding C function is `cpPolylineConvexDecomposition`.
     public func convexDecomposition(tolerance: Double) throws(ChipmunkError) -> [Polyline] {
         for point in points { try Parameter.polygonVertex.check(point) }
@@ -57,7 +65,9 @@ public struct Polyline: Hashable, Sendable {
         }
     }
 
-    private func withCPolyline(_ transform: (UnsafeMutablePointer<cpPolyline>) -> UnsafeMutablePointer<cpPolyline>?) -> Polyline {
+    private func withCPolyline(_ transform: (UnsafeMutablePointer<cpPolyline>) -> UnsafeMutablePointer<cpPolyline>?)
+        -> Polyline
+    {
         guard points.count > 1 else { return self }
         let line = makeCPolyline()
         defer { cpPolylineFree(line) }
@@ -75,4 +85,3 @@ public struct Polyline: Hashable, Sendable {
         (0..<Int(set.pointee.count)).map { Polyline(set.pointee.lines[$0]!) }
     }
 }
-

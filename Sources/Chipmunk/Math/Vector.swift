@@ -27,7 +27,9 @@ public struct Vector: Hashable, Sendable {
     /// The zero vector.
     public static let zero = Vector(x: 0, y: 0)
 
-    /// The unit vector at `angle` radians from the x axis. The corresponding C function is `cpvforangle`.
+    /// The unit vector at `angle` radians from the x axis.
+    ///
+    /// The corresponding C function is `cpvforangle`.
     @inlinable
     public init(angle: Double) {
         self.init(x: _cos(angle), y: _sin(angle))
@@ -37,38 +39,54 @@ public struct Vector: Hashable, Sendable {
     @inlinable
     public var isFinite: Bool { x.isFinite && y.isFinite }
 
-    /// The dot product. The corresponding C function is `cpvdot`.
+    /// The dot product.
+    ///
+    /// The corresponding C function is `cpvdot`.
     @inlinable
     public func dot(_ other: Vector) -> Double { x * other.x + y * other.y }
 
-    /// The z component of the 3D cross product. The corresponding C function is `cpvcross`.
+    /// The z component of the 3D cross product.
+    ///
+    /// The corresponding C function is `cpvcross`.
     @inlinable
     public func cross(_ other: Vector) -> Double { x * other.y - y * other.x }
 
-    /// The squared length. The corresponding C function is `cpvlengthsq`.
+    /// The squared length.
+    ///
+    /// The corresponding C function is `cpvlengthsq`.
     @inlinable
     public var lengthSquared: Double { dot(self) }
 
-    /// The length. The corresponding C function is `cpvlength`.
+    /// The length.
+    ///
+    /// The corresponding C function is `cpvlength`.
     @inlinable
     public var length: Double { lengthSquared.squareRoot() }
 
-    /// This vector scaled to length 1, or zero for the zero vector. The corresponding C function is `cpvnormalize`.
+    /// This vector scaled to length 1, or zero for the zero vector.
+    ///
+    /// The corresponding C function is `cpvnormalize`.
     @inlinable
     public var normalized: Vector {
         // Chipmunk adds DBL_MIN (CPFLOAT_MIN) so that the zero vector stays zero.
         self * (1.0 / (length + Double.leastNormalMagnitude))
     }
 
-    /// This vector turned 90° counter-clockwise. The corresponding C function is `cpvperp`.
+    /// This vector turned 90° counter-clockwise.
+    ///
+    /// The corresponding C function is `cpvperp`.
     @inlinable
     public var perpendicular: Vector { Vector(x: -y, y: x) }
 
-    /// The angle from the x axis, in radians. The corresponding C function is `cpvtoangle`.
+    /// The angle from the x axis, in radians.
+    ///
+    /// The corresponding C function is `cpvtoangle`.
     @inlinable
     public var angle: Double { _atan2(y, x) }
 
-    /// This vector rotated by the complex multiplication with `rotation`. The corresponding C function is `cpvrotate`.
+    /// This vector rotated by the complex multiplication with `rotation`.
+    ///
+    /// The corresponding C function is `cpvrotate`.
     @inlinable
     public func rotated(by rotation: Vector) -> Vector {
         Vector(x: x * rotation.x - y * rotation.y, y: x * rotation.y + y * rotation.x)
@@ -78,25 +96,39 @@ public struct Vector: Hashable, Sendable {
     @inlinable
     public func rotated(byAngle angle: Double) -> Vector { rotated(by: Vector(angle: angle)) }
 
-    /// The distance to another point. The corresponding C function is `cpvdist`.
+    /// The distance to another point.
+    ///
+    /// The corresponding C function is `cpvdist`.
     @inlinable
     public func distance(to other: Vector) -> Double { (self - other).length }
 
-    /// Linear interpolation: `self` at `t == 0`, `other` at `t == 1`. The corresponding C function is `cpvlerp`.
+    /// Linear interpolation: `self` at `t == 0`, `other` at `t == 1`.
+    ///
+    /// The corresponding C function is `cpvlerp`.
     @inlinable
     public func interpolated(to other: Vector, by t: Double) -> Vector {
         self * (1.0 - t) + other * t
     }
 
-    /// Component-wise sum. The corresponding C function is `cpvadd`.
+    /// Component-wise sum.
+    ///
+    /// The corresponding C function is `cpvadd`.
     @inlinable public static func + (a: Vector, b: Vector) -> Vector { Vector(x: a.x + b.x, y: a.y + b.y) }
-    /// Component-wise difference. The corresponding C function is `cpvsub`.
+    /// Component-wise difference.
+    ///
+    /// The corresponding C function is `cpvsub`.
     @inlinable public static func - (a: Vector, b: Vector) -> Vector { Vector(x: a.x - b.x, y: a.y - b.y) }
-    /// The opposite vector. The corresponding C function is `cpvneg`.
+    /// The opposite vector.
+    ///
+    /// The corresponding C function is `cpvneg`.
     @inlinable public static prefix func - (a: Vector) -> Vector { Vector(x: -a.x, y: -a.y) }
-    /// Scales the vector. The corresponding C function is `cpvmult`.
+    /// Scales the vector.
+    ///
+    /// The corresponding C function is `cpvmult`.
     @inlinable public static func * (a: Vector, s: Double) -> Vector { Vector(x: a.x * s, y: a.y * s) }
-    /// Scales the vector. The corresponding C function is `cpvmult`.
+    /// Scales the vector.
+    ///
+    /// The corresponding C function is `cpvmult`.
     @inlinable public static func * (s: Double, a: Vector) -> Vector { a * s }
     /// Divides each component by `s`.
     @inlinable public static func / (a: Vector, s: Double) -> Vector { Vector(x: a.x / s, y: a.y / s) }

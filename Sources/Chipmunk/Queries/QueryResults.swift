@@ -1,6 +1,8 @@
 internal import CChipmunk
 
-/// The nearest point of a shape to a query point. The corresponding C type is `cpPointQueryInfo`.
+/// The nearest point of a shape to a query point.
+///
+/// The corresponding C type is `cpPointQueryInfo`.
 public struct PointQueryInfo {
     /// The shape found.
     public let shape: Shape
@@ -19,7 +21,9 @@ public struct PointQueryInfo {
     }
 }
 
-/// Where a segment query hit a shape. The corresponding C type is `cpSegmentQueryInfo`.
+/// Where a segment query hit a shape.
+///
+/// The corresponding C type is `cpSegmentQueryInfo`.
 public struct SegmentQueryInfo {
     /// The shape hit.
     public let shape: Shape
@@ -45,7 +49,9 @@ public struct SegmentQueryInfo {
     }
 }
 
-/// A shape that overlaps a query shape, and where. The corresponding C callback is `cpSpaceShapeQueryFunc`.
+/// A shape that overlaps a query shape, and where.
+///
+/// The corresponding C callback is `cpSpaceShapeQueryFunc`.
 public struct ShapeQueryInfo {
     /// The overlapping shape.
     public let shape: Shape

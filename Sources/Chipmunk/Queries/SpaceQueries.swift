@@ -14,10 +14,12 @@ extension Space {
         Parameter.queryPoint.require(point)
         Parameter.queryRadius.require(maxDistance)
         return ResultList<PointQueryInfo>.collect {
-            cpSpacePointQuery(handle, point.cp, maxDistance, filter.cp, { shape, point, distance, gradient, list in
-                let info = cpPointQueryInfo(shape: shape, point: point, distance: distance, gradient: gradient)
-                ResultList.append(PointQueryInfo(shape: Shape.from(shape!), info), to: list)
-            }, $0)
+            cpSpacePointQuery(
+                handle, point.cp, maxDistance, filter.cp,
+                { shape, point, distance, gradient, list in
+                    let info = cpPointQueryInfo(shape: shape, point: point, distance: distance, gradient: gradient)
+                    ResultList.append(PointQueryInfo(shape: Shape.from(shape!), info), to: list)
+                }, $0)
         }
     }
 
@@ -26,7 +28,9 @@ extension Space {
     /// Rules: ``Parameter/queryPoint``, ``Parameter/queryDistance``.
     ///
     /// The corresponding C function is `cpSpacePointQueryNearest`.
-    public func pointQueryNearest(_ point: Vector, maxDistance: Double = .infinity, filter: ShapeFilter = .all) -> PointQueryInfo? {
+    public func pointQueryNearest(_ point: Vector, maxDistance: Double = .infinity, filter: ShapeFilter = .all)
+        -> PointQueryInfo?
+    {
         Parameter.queryPoint.require(point)
         Parameter.queryDistance.require(maxDistance)
         var info = cpPointQueryInfo()
@@ -42,26 +46,36 @@ extension Space {
     /// beside a shape's box misses it. Rules: ``Parameter/queryPoint``, ``Parameter/queryRadius``.
     ///
     /// The corresponding C function is `cpSpaceSegmentQuery`.
-    public func segmentQuery(from start: Vector, to end: Vector, radius: Double = 0, filter: ShapeFilter = .all) -> [SegmentQueryInfo] {
+    public func segmentQuery(from start: Vector, to end: Vector, radius: Double = 0, filter: ShapeFilter = .all)
+        -> [SegmentQueryInfo]
+    {
         Parameter.queryPoint.require(start)
         Parameter.queryPoint.require(end)
         Parameter.queryRadius.require(radius)
         return ResultList<SegmentQueryInfo>.collect {
-            cpSpaceSegmentQuery(handle, start.cp, end.cp, radius, filter.cp, { shape, point, normal, alpha, list in
-                ResultList.append(SegmentQueryInfo(shape: Shape.from(shape!), point: point, normal: normal, alpha: alpha), to: list)
-            }, $0)
+            cpSpaceSegmentQuery(
+                handle, start.cp, end.cp, radius, filter.cp,
+                { shape, point, normal, alpha, list in
+                    ResultList.append(
+                        SegmentQueryInfo(shape: Shape.from(shape!), point: point, normal: normal, alpha: alpha),
+                        to: list)
+                }, $0)
         }
     }
 
     /// The first shape a segment from `start` to `end` hits, if any.
     ///
     /// The corresponding C function is `cpSpaceSegmentQueryFirst`.
-    public func segmentQueryFirst(from start: Vector, to end: Vector, radius: Double = 0, filter: ShapeFilter = .all) -> SegmentQueryInfo? {
+    public func segmentQueryFirst(from start: Vector, to end: Vector, radius: Double = 0, filter: ShapeFilter = .all)
+        -> SegmentQueryInfo?
+    {
         Parameter.queryPoint.require(start)
         Parameter.queryPoint.require(end)
         Parameter.queryRadius.require(radius)
         var info = cpSegmentQueryInfo()
-        guard let shape = cpSpaceSegmentQueryFirst(handle, start.cp, end.cp, radius, filter.cp, &info) else { return nil }
+        guard let shape = cpSpaceSegmentQueryFirst(handle, start.cp, end.cp, radius, filter.cp, &info) else {
+            return nil
+        }
         return SegmentQueryInfo(shape: Shape.from(UnsafeMutablePointer(mutating: shape)), info)
     }
 
@@ -71,7 +85,8 @@ extension Space {
     public func boundingBoxQuery(_ box: BoundingBox, filter: ShapeFilter = .all) -> [Shape] {
         box.requireValid(.queryBox)
         return ResultList<Shape>.collect {
-            cpSpaceBBQuery(handle, box.cp, filter.cp, { shape, list in ResultList.append(Shape.from(shape!), to: list) }, $0)
+            cpSpaceBBQuery(
+                handle, box.cp, filter.cp, { shape, list in ResultList.append(Shape.from(shape!), to: list) }, $0)
         }
     }
 
@@ -82,9 +97,12 @@ extension Space {
     /// The corresponding C function is `cpSpaceShapeQuery`.
     public func shapeQuery(_ shape: Shape) -> [ShapeQueryInfo] {
         ResultList<ShapeQueryInfo>.collect {
-            _ = cpSpaceShapeQuery(handle, shape.handle, { shape, points, list in
-                ResultList.append(ShapeQueryInfo(shape: Shape.from(shape!), contacts: ContactPointSet(points!.pointee)), to: list)
-            }, $0)
+            _ = cpSpaceShapeQuery(
+                handle, shape.handle,
+                { shape, points, list in
+                    ResultList.append(
+                        ShapeQueryInfo(shape: Shape.from(shape!), contacts: ContactPointSet(points!.pointee)), to: list)
+                }, $0)
         }.filter { $0.shape !== shape }
     }
 }

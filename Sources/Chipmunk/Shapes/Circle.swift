@@ -20,8 +20,9 @@ public final class Circle: Shape {
     ) {
         Parameter.circleRadius.require(radius)
         Parameter.circleOffset.require(offset)
-        super.init(handle: cpCircleShapeNew(body.handle, radius, offset.cp), body: body,
-                   friction: friction, elasticity: elasticity, collisionType: collisionType)
+        super.init(
+            handle: cpCircleShapeNew(body.handle, radius, offset.cp), body: body,
+            friction: friction, elasticity: elasticity, collisionType: collisionType)
     }
 
     /// The radius.

@@ -6,22 +6,32 @@ internal import CChipmunk
 /// let moment = Moment.box(mass: 100, width: 100, height: 100)
 /// ```
 public enum Moment {
-    /// A circle or ring, optionally offset. The corresponding C function is `cpMomentForCircle`.
-    public static func circle(mass: Double, innerRadius: Double = 0, outerRadius: Double, offset: Vector = .zero) -> Double {
+    /// A circle or ring, optionally offset.
+    ///
+    /// The corresponding C function is `cpMomentForCircle`.
+    public static func circle(mass: Double, innerRadius: Double = 0, outerRadius: Double, offset: Vector = .zero)
+        -> Double
+    {
         cpMomentForCircle(mass, innerRadius, outerRadius, offset.cp)
     }
 
-    /// A segment between `a` and `b` with rounded ends. The corresponding C function is `cpMomentForSegment`.
+    /// A segment between `a` and `b` with rounded ends.
+    ///
+    /// The corresponding C function is `cpMomentForSegment`.
     public static func segment(mass: Double, from a: Vector, to b: Vector, radius: Double = 0) -> Double {
         cpMomentForSegment(mass, a.cp, b.cp, radius)
     }
 
-    /// A solid box centred on the body. The corresponding C function is `cpMomentForBox`.
+    /// A solid box centred on the body.
+    ///
+    /// The corresponding C function is `cpMomentForBox`.
     public static func box(mass: Double, width: Double, height: Double) -> Double {
         cpMomentForBox(mass, width, height)
     }
 
-    /// A solid polygon, offset and rounded. The corresponding C function is `cpMomentForPoly`.
+    /// A solid polygon, offset and rounded.
+    ///
+    /// The corresponding C function is `cpMomentForPoly`.
     public static func polygon(mass: Double, vertices: [Vector], offset: Vector = .zero, radius: Double = 0) -> Double {
         vertices.withUnsafeBufferPointer { buffer in
             buffer.withMemoryRebound(to: cpVect.self) {
@@ -33,7 +43,9 @@ public enum Moment {
 
 /// Centroids, for placing forces where the mass is.
 public enum Centroid {
-    /// The centroid of a polygon's area. The corresponding C function is `cpCentroidForPoly`.
+    /// The centroid of a polygon's area.
+    ///
+    /// The corresponding C function is `cpCentroidForPoly`.
     public static func polygon(vertices: [Vector]) -> Vector {
         vertices.withUnsafeBufferPointer { buffer in
             buffer.withMemoryRebound(to: cpVect.self) { Vector(cpCentroidForPoly(Int32($0.count), $0.baseAddress)) }
@@ -43,12 +55,16 @@ public enum Centroid {
 
 /// Areas of common shapes, for computing mass from density.
 public enum Area {
-    /// A circle or ring. The corresponding C function is `cpAreaForCircle`.
+    /// A circle or ring.
+    ///
+    /// The corresponding C function is `cpAreaForCircle`.
     public static func circle(innerRadius: Double = 0, outerRadius: Double) -> Double {
         cpAreaForCircle(innerRadius, outerRadius)
     }
 
-    /// A segment with rounded ends. The corresponding C function is `cpAreaForSegment`.
+    /// A segment with rounded ends.
+    ///
+    /// The corresponding C function is `cpAreaForSegment`.
     public static func segment(from a: Vector, to b: Vector, radius: Double) -> Double {
         cpAreaForSegment(a.cp, b.cp, radius)
     }
@@ -56,7 +72,9 @@ public enum Area {
     /// A box. Equivalent to `width * height`.
     public static func box(width: Double, height: Double) -> Double { width * height }
 
-    /// A polygon with rounded corners; negative for clockwise winding. The corresponding C function is `cpAreaForPoly`.
+    /// A polygon with rounded corners; negative for clockwise winding.
+    ///
+    /// The corresponding C function is `cpAreaForPoly`.
     public static func polygon(vertices: [Vector], radius: Double = 0) -> Double {
         vertices.withUnsafeBufferPointer { buffer in
             buffer.withMemoryRebound(to: cpVect.self) {

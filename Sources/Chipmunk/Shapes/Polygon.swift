@@ -50,7 +50,9 @@ public final class Polygon: Shape {
     ///   ``maxVertexCount`` vertices, or a hull with no area (all points on one line after
     ///   the transform); ``ChipmunkError/invalidValue(_:_:)`` for a non-finite vertex or
     ///   transform, or a bad radius.
-    public static func check(vertices: [Vector], transform: Transform = .identity, radius: Double = 0) throws(ChipmunkError) {
+    public static func check(vertices: [Vector], transform: Transform = .identity, radius: Double = 0)
+        throws(ChipmunkError)
+    {
         guard vertices.count >= 3 else { throw .invalidGeometry(.tooFewVertices(vertices.count)) }
         guard vertices.count <= maxVertexCount else { throw .invalidGeometry(.tooManyVertices(vertices.count)) }
         for vertex in vertices { try Parameter.polygonVertex.check(vertex) }
@@ -76,8 +78,9 @@ public final class Polygon: Shape {
         Parameter.boxSize.require(width)
         Parameter.boxSize.require(height)
         Parameter.polygonRadius.require(radius)
-        return Polygon(boxHandle: cpBoxShapeNew(body.handle, width, height, radius), body: body,
-                       friction: friction, elasticity: elasticity, collisionType: collisionType)
+        return Polygon(
+            boxHandle: cpBoxShapeNew(body.handle, width, height, radius), body: body,
+            friction: friction, elasticity: elasticity, collisionType: collisionType)
     }
 
     /// A box covering `box`, in body coordinates: finite, with `left ≤ right` and
@@ -90,12 +93,15 @@ public final class Polygon: Shape {
     ) -> Polygon {
         box.requireValid(.boxBounds)
         Parameter.polygonRadius.require(radius)
-        return Polygon(boxHandle: cpBoxShapeNew2(body.handle, box.cp, radius), body: body,
-                       friction: friction, elasticity: elasticity, collisionType: collisionType)
+        return Polygon(
+            boxHandle: cpBoxShapeNew2(body.handle, box.cp, radius), body: body,
+            friction: friction, elasticity: elasticity, collisionType: collisionType)
     }
 
-    private init(boxHandle handle: UnsafeMutablePointer<cpShape>, body: Body, friction: Double, elasticity: Double,
-                 collisionType: CollisionType) {
+    private init(
+        boxHandle handle: UnsafeMutablePointer<cpShape>, body: Body, friction: Double, elasticity: Double,
+        collisionType: CollisionType
+    ) {
         super.init(handle: handle, body: body, friction: friction, elasticity: elasticity, collisionType: collisionType)
     }
 

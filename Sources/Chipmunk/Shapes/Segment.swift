@@ -21,8 +21,9 @@ public final class Segment: Shape {
         Parameter.segmentEnd.require(start)
         Parameter.segmentEnd.require(end)
         Parameter.segmentRadius.require(radius)
-        super.init(handle: cpSegmentShapeNew(body.handle, start.cp, end.cp, radius), body: body,
-                   friction: friction, elasticity: elasticity, collisionType: collisionType)
+        super.init(
+            handle: cpSegmentShapeNew(body.handle, start.cp, end.cp, radius), body: body,
+            friction: friction, elasticity: elasticity, collisionType: collisionType)
     }
 
     /// The first end, in body coordinates.

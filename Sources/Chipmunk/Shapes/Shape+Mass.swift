@@ -34,8 +34,9 @@ extension Shape {
     }
 
     private func requireArea(_ property: String) {
-        precondition(area > 0 && centerOfGravity.isFinite,
-                     "Shape.\(property) needs a shape with an area (this one has area \(area))")
+        precondition(
+            area > 0 && centerOfGravity.isFinite,
+            "Shape.\(property) needs a shape with an area (this one has area \(area))")
     }
 
     /// The moment of inertia this shape adds to its body.

@@ -24,8 +24,10 @@ public class Shape: SpaceObject, CObjectOwner {
 
     var cSpace: OwnedCSpace?
 
-    init(handle: UnsafeMutablePointer<cpShape>, body: Body, friction: Double, elasticity: Double,
-         collisionType: CollisionType) {
+    init(
+        handle: UnsafeMutablePointer<cpShape>, body: Body, friction: Double, elasticity: Double,
+        collisionType: CollisionType
+    ) {
         self.handle = handle
         self.body = body
         cpShapeSetUserData(handle, unretainedPointer)

@@ -4,20 +4,26 @@ internal import CChipmunk
 ///
 /// Two shapes collide unless they share a non-zero `group`, and only if each one's
 /// `categories` meet the other's `mask`. The default puts a shape in no group and in
-/// every category, colliding with every category. The corresponding C type is `cpShapeFilter`.
+/// every category, colliding with every category.
 ///
 /// ```swift
 /// let player: ShapeFilter.Categories = [.init(rawValue: 1 << 0)]
 /// shape.filter = ShapeFilter(group: 0, categories: player, mask: .all.subtracting(player))
 /// ```
+///
+/// The corresponding C type is `cpShapeFilter`.
 public struct ShapeFilter: Hashable, Sendable {
-    /// A set of up to 32 user-defined categories. The corresponding C type is `cpBitmask`.
+    /// A set of up to 32 user-defined categories.
+    ///
+    /// The corresponding C type is `cpBitmask`.
     public struct Categories: OptionSet, Hashable, Sendable {
         /// One bit per category.
         public var rawValue: UInt32
         /// Creates a set from its bits.
         public init(rawValue: UInt32) { self.rawValue = rawValue }
-        /// Every category. The corresponding C constant is `CP_ALL_CATEGORIES`.
+        /// Every category.
+        ///
+        /// The corresponding C constant is `CP_ALL_CATEGORIES`.
         public static let all = Categories(rawValue: CChipmunkAllCategories())
         /// Category number `index`, 0 to 31.
         public static func category(_ index: Int) -> Categories {
@@ -41,12 +47,16 @@ public struct ShapeFilter: Hashable, Sendable {
     }
 
     /// The default filter: no group, every category, colliding with every category.
+    ///
     /// The corresponding C constant is `CP_SHAPE_FILTER_ALL`.
     public static let all = ShapeFilter()
-    /// A filter that matches nothing. The corresponding C constant is `CP_SHAPE_FILTER_NONE`.
+    /// A filter that matches nothing.
+    ///
+    /// The corresponding C constant is `CP_SHAPE_FILTER_NONE`.
     public static let none = ShapeFilter(group: 0, categories: [], mask: [])
 
     /// Whether two shapes with these filters would be kept apart.
+    ///
     /// The corresponding C function is `cpShapeFilterReject`.
     public func rejects(_ other: ShapeFilter) -> Bool {
         (group != 0 && group == other.group)
@@ -56,6 +66,8 @@ public struct ShapeFilter: Hashable, Sendable {
 }
 
 extension ShapeFilter {
-    init(_ f: cpShapeFilter) { self.init(group: f.group, categories: .init(rawValue: f.categories), mask: .init(rawValue: f.mask)) }
+    init(_ f: cpShapeFilter) {
+        self.init(group: f.group, categories: .init(rawValue: f.categories), mask: .init(rawValue: f.mask))
+    }
     var cp: cpShapeFilter { cpShapeFilter(group: group, categories: categories.rawValue, mask: mask.rawValue) }
 }

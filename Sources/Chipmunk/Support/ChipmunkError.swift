@@ -79,7 +79,8 @@ extension GeometryProblem: CustomStringConvertible {
         case .noArea: return "the polygon's vertices enclose no area (all on one line, or too large to measure)"
         case .notClosed(let points):
             return "the polyline must be closed (first point = last) with at least 3 corners (got \(points) points)"
-        case .clockwise: return "the polyline winds clockwise; decomposition needs counter-clockwise (a clockwise outline is a hole)"
+        case .clockwise:
+            return "the polyline winds clockwise; decomposition needs counter-clockwise (a clockwise outline is a hole)"
         }
     }
 }

@@ -1,6 +1,6 @@
 import Chipmunk
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// What a benchmark run does besides stepping.
@@ -72,8 +72,14 @@ public enum BenchRunner {
             if mode == .callbacks {
                 let handler = space.defaultCollisionHandler
                 let calls = self.calls
-                handler.begin = { _ in calls.value += 1; return true }
-                handler.preSolve = { _ in calls.value += 1; return true }
+                handler.begin = { _ in
+                    calls.value += 1
+                    return true
+                }
+                handler.preSolve = { _ in
+                    calls.value += 1
+                    return true
+                }
             }
         }
 
@@ -85,8 +91,9 @@ public enum BenchRunner {
             try benchmarkLoop(space: space, scene: scene, mode: mode, steps: steps, state: &state)
             let seconds = monotonicSeconds() - start
             let allocations = allocationsBefore.flatMap { before in counter?.count().map { $0 - before } }
-            return BenchResult(seconds: seconds, steps: steps, bodies: bodies, hash: stateHash(of: space),
-                               callbacks: calls.value, readSum: state.sum, readSeconds: state.readSeconds, allocations: allocations)
+            return BenchResult(
+                seconds: seconds, steps: steps, bodies: bodies, hash: stateHash(of: space),
+                callbacks: calls.value, readSum: state.sum, readSeconds: state.readSeconds, allocations: allocations)
         }
 
         /// Takes `steps` more steps and returns only the seconds they took: for stepping
@@ -115,7 +122,9 @@ public enum BenchRunner {
     /// The timed loop, kept out of line so that callgrind can count it alone
     /// (`--toggle-collect=*benchmarkLoop*`); `benchmark_loop` is its C twin.
     @inline(never)
-    static func benchmarkLoop(space: Space, scene: BenchScene, mode: BenchMode, steps: Int, state: inout LoopState) throws {
+    static func benchmarkLoop(space: Space, scene: BenchScene, mode: BenchMode, steps: Int, state: inout LoopState)
+        throws
+    {
         let dt = scene.timeStep
         switch mode {
         case .plain, .callbacks:

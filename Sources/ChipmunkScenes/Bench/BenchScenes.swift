@@ -85,7 +85,9 @@ public enum BenchScene: String, CaseIterable, Sendable {
         space.gravity = [0, -100]
         space.iterations = 10
         space.collisionSlop = 0.5
-        for (a, b) in [(Vector(x: -300, y: 1200), Vector(x: -300, y: 0)), ([-300, 0], [300, 0]), ([300, 0], [300, 1200])] {
+        for (a, b) in [
+            (Vector(x: -300, y: 1200), Vector(x: -300, y: 0)), ([-300, 0], [300, 0]), ([300, 0], [300, 1200]),
+        ] {
             space.add(Segment(body: space.staticBody, from: a, to: b, radius: 0, friction: 0.9))
         }
         var random = SplitMix64(seed: 42)
@@ -114,7 +116,8 @@ public enum BenchScene: String, CaseIterable, Sendable {
         bodies.reserveCapacity(size * size)
         for k in 0..<size {
             for i in 0..<size {
-                let x = Double(i), y = -Double(k)
+                let x = Double(i)
+                let y = -Double(k)
                 let body = Body(mass: 1, moment: Moment.circle(mass: 1, outerRadius: 0.4))
                 body.position = [x, y]
                 space.add(body)

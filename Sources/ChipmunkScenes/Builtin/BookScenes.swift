@@ -49,8 +49,9 @@ public enum BookScenes {
         // cpSpaceAddStaticShape is cpSpaceAddShape in Chipmunk 7).
         let corners: [Vector] = [[0, 0], [300, 0], [300, 300], [0, 300]]
         for index in corners.indices {
-            let wall = Segment(body: space.staticBody, from: corners[index], to: corners[(index + 1) % 4],
-                                   radius: 1, friction: 0.5, elasticity: 0.8, collisionType: 2)
+            let wall = Segment(
+                body: space.staticBody, from: corners[index], to: corners[(index + 1) % 4],
+                radius: 1, friction: 0.5, elasticity: 0.8, collisionType: 2)
             space.add(wall)
         }
         for frame in crateFrames {

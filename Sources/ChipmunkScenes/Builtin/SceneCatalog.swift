@@ -15,18 +15,44 @@ public enum SceneCatalog {
 
     /// Every built-in scene, in the order `chipmunk-sim list` shows them.
     public static let builtIn: [Entry] = [
-        Entry(name: "crate", summary: "Listing 11.3: one 100×100 crate falling from (150, 250) under gravity (0, -1000)", make: BookScenes.crate),
-        Entry(name: "crates", summary: "Listing 11.4: five crates falling inside four walls of a 300×300 view", make: BookScenes.crates),
-        Entry(name: "crates-tilt", summary: "The crates with the phone tilted every 2 s, as the accelerometer would", make: BookScenes.cratesTilt),
-        Entry(name: "pyramid-stack", summary: "Chipmunk demo: 105 boxes settle into a pyramid and fall asleep", make: Demos.pyramidStack),
-        Entry(name: "pyramid-topple", summary: "Chipmunk demo: a pyramid of dominoes, pushed once, topples in order", make: Demos.pyramidTopple),
-        Entry(name: "tumble", summary: "Chipmunk demo: a turning kinematic box tumbles the pieces inside it", make: { Demos.tumble() }),
-        Entry(name: "planet", summary: "Chipmunk demo: boxes orbit a planet under inverse-square gravity (custom velocity function)", make: { Demos.planet() }),
-        Entry(name: "one-way", summary: "Chipmunk demo: a ball passes up through a one-way platform, then lands on it", make: Demos.oneWay),
-        Entry(name: "joints", summary: "Chipmunk demo: all ten constraint kinds in one gallery, and a car", make: Demos.joints),
-        Entry(name: "theo-jansen", summary: "Chipmunk demo: a motor drives Theo Jansen's walking machine", make: Demos.theoJansen),
-        Entry(name: "chains", summary: "Chipmunk demo: a ball thrown into hanging chains breaks links under load", make: Demos.chains),
-        Entry(name: "buoyancy", summary: "Chipmunk demo: in a sensor tank of water, a light box floats and a heavy one sinks", make: Demos.buoyancy),
+        Entry(
+            name: "crate", summary: "Listing 11.3: one 100×100 crate falling from (150, 250) under gravity (0, -1000)",
+            make: BookScenes.crate),
+        Entry(
+            name: "crates", summary: "Listing 11.4: five crates falling inside four walls of a 300×300 view",
+            make: BookScenes.crates),
+        Entry(
+            name: "crates-tilt", summary: "The crates with the phone tilted every 2 s, as the accelerometer would",
+            make: BookScenes.cratesTilt),
+        Entry(
+            name: "pyramid-stack", summary: "Chipmunk demo: 105 boxes settle into a pyramid and fall asleep",
+            make: Demos.pyramidStack),
+        Entry(
+            name: "pyramid-topple", summary: "Chipmunk demo: a pyramid of dominoes, pushed once, topples in order",
+            make: Demos.pyramidTopple),
+        Entry(
+            name: "tumble", summary: "Chipmunk demo: a turning kinematic box tumbles the pieces inside it",
+            make: { Demos.tumble() }),
+        Entry(
+            name: "planet",
+            summary: "Chipmunk demo: boxes orbit a planet under inverse-square gravity (custom velocity function)",
+            make: { Demos.planet() }),
+        Entry(
+            name: "one-way", summary: "Chipmunk demo: a ball passes up through a one-way platform, then lands on it",
+            make: Demos.oneWay),
+        Entry(
+            name: "joints", summary: "Chipmunk demo: all ten constraint kinds in one gallery, and a car",
+            make: Demos.joints),
+        Entry(
+            name: "theo-jansen", summary: "Chipmunk demo: a motor drives Theo Jansen's walking machine",
+            make: Demos.theoJansen),
+        Entry(
+            name: "chains", summary: "Chipmunk demo: a ball thrown into hanging chains breaks links under load",
+            make: Demos.chains),
+        Entry(
+            name: "buoyancy",
+            summary: "Chipmunk demo: in a sensor tank of water, a light box floats and a heavy one sinks",
+            make: Demos.buoyancy),
     ]
 
     /// Builds a scene from a built-in name or from a JSON file's path.
@@ -40,7 +66,9 @@ public enum SceneCatalog {
         let looksLikeFile = nameOrPath.contains("/") || nameOrPath.hasSuffix(".json")
         guard looksLikeFile || FileManager.default.fileExists(atPath: nameOrPath) else {
             let names = builtIn.map(\.name).joined(separator: ", ")
-            throw SceneError(source: nameOrPath, reason: "no built-in scene has this name, and no such file exists (built-in: \(names))")
+            throw SceneError(
+                source: nameOrPath,
+                reason: "no built-in scene has this name, and no such file exists (built-in: \(names))")
         }
         let url = URL(fileURLWithPath: nameOrPath)
         return try SceneDescription.load(contentsOf: url).makeScene(source: url.lastPathComponent)

@@ -36,8 +36,8 @@ extension Demos {
             body.angularVelocity = 1
             space.add(Polygon.box(body: body, width: width, height: height, friction: 0.8))
         }
-        box(width: 200, height: 50, density: 0.3, at: [-50, -100])   // floats
-        box(width: 40, height: 80, density: 3, at: [-200, -50])      // sinks
+        box(width: 200, height: 50, density: 0.3, at: [-50, -100])  // floats
+        box(width: 40, height: 80, density: 3, at: [-200, -50])  // sinks
 
         space.collisionHandler(between: 1, and: 0).preSolve = { arbiter in
             let (water, shape) = arbiter.shapes
@@ -48,9 +48,11 @@ extension Demos {
             let corners = poly.vertices.map(body.localToWorld)
             var clipped: [Vector] = []
             for i in corners.indices {
-                let a = corners[(i + corners.count - 1) % corners.count], b = corners[i]
+                let a = corners[(i + corners.count - 1) % corners.count]
+                let b = corners[i]
                 if a.y < level { clipped.append(a) }
-                let aLevel = a.y - level, bLevel = b.y - level
+                let aLevel = a.y - level
+                let bLevel = b.y - level
                 if aLevel * bLevel < 0 {
                     let t = abs(aLevel) / (abs(aLevel) + abs(bLevel))
                     clipped.append(a.interpolated(to: b, by: t))

@@ -18,24 +18,35 @@ extension Demos {
         space.gravity = [0, -100]
         space.sleepTimeThreshold = 0.5
         DemoSupport.box(space, top: true)
-        let mass = 1.0, width = 20.0, height = 30.0, spacing = width * 0.3
-        let chainCount = 8, linkCount = 10
+        let mass = 1.0
+        let width = 20.0
+        let height = 30.0
+        let spacing = width * 0.3
+        let chainCount = 8
+        let linkCount = 10
         var bottoms: [Body] = []
         for i in 0..<chainCount {
             var previous: Body?
             for j in 0..<linkCount {
-                let pos = Vector(x: 40 * (Double(i) - Double(chainCount - 1) / 2),
-                                 y: 240 - (Double(j) + 0.5) * height - Double(j + 1) * spacing)
+                let pos = Vector(
+                    x: 40 * (Double(i) - Double(chainCount - 1) / 2),
+                    y: 240 - (Double(j) + 0.5) * height - Double(j + 1) * spacing)
                 let body = Body(mass: mass, moment: Moment.box(mass: mass, width: width, height: height))
                 space.add(body)
                 body.position = pos
-                space.add(Segment(body: body, from: [0, (height - width) / 2], to: [0, (width - height) / 2],
-                                      radius: width / 2, friction: 0.8))
+                space.add(
+                    Segment(
+                        body: body, from: [0, (height - width) / 2], to: [0, (width - height) / 2],
+                        radius: width / 2, friction: 0.8))
                 let link: SlideJoint
                 if let previous {
-                    link = SlideJoint(a: body, b: previous, anchorA: [0, height / 2], anchorB: [0, -height / 2], distance: 0...spacing)
+                    link = SlideJoint(
+                        a: body, b: previous, anchorA: [0, height / 2], anchorB: [0, -height / 2], distance: 0...spacing
+                    )
                 } else {
-                    link = SlideJoint(a: body, b: space.staticBody, anchorA: [0, height / 2], anchorB: [pos.x, 240], distance: 0...spacing)
+                    link = SlideJoint(
+                        a: body, b: space.staticBody, anchorA: [0, height / 2], anchorB: [pos.x, 240],
+                        distance: 0...spacing)
                 }
                 link.maxForce = chainBreakingForce
                 link.collideBodies = false

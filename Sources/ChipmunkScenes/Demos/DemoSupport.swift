@@ -7,8 +7,9 @@ enum DemoSupport {
     /// category but bit 31. Headless it changes nothing, but keeps the ports faithful.
     static let notGrabbable: ShapeFilter = {
         let grabbable = ShapeFilter.Categories(rawValue: 1 << 31)
-        return ShapeFilter(group: 0, categories: ShapeFilter.Categories.all.subtracting(grabbable),
-                           mask: ShapeFilter.Categories.all.subtracting(grabbable))
+        return ShapeFilter(
+            group: 0, categories: ShapeFilter.Categories.all.subtracting(grabbable),
+            mask: ShapeFilter.Categories.all.subtracting(grabbable))
     }()
 
     /// A static wall segment as the demos make them: elasticity 1, friction 1.

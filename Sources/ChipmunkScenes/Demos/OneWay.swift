@@ -22,14 +22,16 @@ extension Demos {
         ball.velocity = [0, 170]
         let shape = Circle(body: ball, radius: radius, friction: 0.9, elasticity: 0, collisionType: 2)
         space.add(shape)
-        space.onCollision(between: oneWayPlatformType, preSolve: { arbiter in
-            // The platform is the first shape; the normal points from it to the other shape.
-            if arbiter.normal.dot(passDirection) < 0 {
-                arbiter.ignore()
-                return false
-            }
-            return true
-        })
+        space.onCollision(
+            between: oneWayPlatformType,
+            preSolve: { arbiter in
+                // The platform is the first shape; the normal points from it to the other shape.
+                if arbiter.normal.dot(passDirection) < 0 {
+                    arbiter.ignore()
+                    return false
+                }
+                return true
+            })
         return Scene(name: "one-way", space: space, timeStep: 1.0 / 60)
     }
 }

@@ -15,14 +15,16 @@ extension Demos {
         space.add(planet)
         planet.angularVelocity = 0.2
         var random = SplitMix64(seed: seed)
-        let size = 10.0, mass = 1.0
+        let size = 10.0
+        let mass = 1.0
         let vertices: [Vector] = [[-size, -size], [-size, size], [size, size], [size, -size]]
         for _ in 0..<30 {
             let reach = Vector(x: size, y: size).length
             var pos: Vector
             repeat {
-                pos = Vector(x: random.nextUnit() * (640 - 2 * reach) - (320 - reach),
-                             y: random.nextUnit() * (480 - 2 * reach) - (240 - reach))
+                pos = Vector(
+                    x: random.nextUnit() * (640 - 2 * reach) - (320 - reach),
+                    y: random.nextUnit() * (480 - 2 * reach) - (240 - reach))
             } while pos.length < 85
             let body = Body(mass: mass, moment: Moment.polygon(mass: mass, vertices: vertices))
             body.velocityUpdate = { body, _, damping, dt in

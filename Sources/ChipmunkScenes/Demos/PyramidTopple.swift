@@ -15,15 +15,18 @@ extension Demos {
         space.sleepTimeThreshold = 0.5
         space.collisionSlop = 0.5
         DemoSupport.wall(space, [-600, -240], [600, -240])
-        let h = dominoHeight, w = dominoWidth
+        let h = dominoHeight
+        let w = dominoWidth
         func domino(_ pos: Vector, flipped: Bool) -> Body {
             let radius = 0.5
             let body = Body(mass: 1, moment: Moment.box(mass: 1, width: w, height: h))
             space.add(body)
             body.position = pos
-            let shape = flipped
+            let shape =
+                flipped
                 ? Polygon.box(body: body, width: h, height: w, radius: 0, friction: 0.6, elasticity: 0)
-                : Polygon.box(body: body, width: w - radius * 2, height: h, radius: radius, friction: 0.6, elasticity: 0)
+                : Polygon.box(
+                    body: body, width: w - radius * 2, height: h, radius: radius, friction: 0.6, elasticity: 0)
             space.add(shape)
             return body
         }
@@ -31,8 +34,9 @@ extension Demos {
         var first: Body?
         for i in 0..<n {
             for j in 0..<(n - i) {
-                let offset = Vector(x: (Double(j) - Double(n - 1 - i) * 0.5) * 1.5 * h,
-                                    y: (Double(i) + 0.5) * (h + 2 * w) - w - 240)
+                let offset = Vector(
+                    x: (Double(j) - Double(n - 1 - i) * 0.5) * 1.5 * h,
+                    y: (Double(i) + 0.5) * (h + 2 * w) - w - 240)
                 let upright = domino(offset, flipped: false)
                 if i == 0, j == 0 { first = upright }
                 _ = domino(offset + [0, (h + w) / 2], flipped: true)

@@ -14,7 +14,8 @@ extension Demos {
         let offset = 30.0
 
         let chassisMass = 2.0
-        let chassis = Body(mass: chassisMass, moment: Moment.segment(mass: chassisMass, from: [-offset, 0], to: [offset, 0]))
+        let chassis = Body(
+            mass: chassisMass, moment: Moment.segment(mass: chassisMass, from: [-offset, 0], to: [offset, 0]))
         space.add(chassis)
         let chassisShape = Segment(body: chassis, from: [-offset, 0], to: [offset, 0], radius: segmentRadius)
         chassisShape.filter = noSelfCollision

@@ -11,12 +11,15 @@ extension Demos {
         box.angularVelocity = 0.4
         let corners: [Vector] = [[-200, -200], [-200, 200], [200, 200], [200, -200]]
         for index in corners.indices {
-            let wall = Segment(body: box, from: corners[index], to: corners[(index + 1) % 4], radius: 0, friction: 1, elasticity: 1)
+            let wall = Segment(
+                body: box, from: corners[index], to: corners[(index + 1) % 4], radius: 0, friction: 1, elasticity: 1)
             wall.filter = DemoSupport.notGrabbable
             space.add(wall)
         }
         var random = SplitMix64(seed: seed)
-        let mass = 1.0, width = 30.0, height = 60.0
+        let mass = 1.0
+        let width = 30.0
+        let height = 60.0
         for i in 0..<7 {
             for j in 0..<3 {
                 let pos = Vector(x: Double(i) * width - 150, y: Double(j) * height - 150)
@@ -30,8 +33,10 @@ extension Demos {
                     let body = Body(mass: mass, moment: Moment.box(mass: mass, width: width, height: height))
                     space.add(body)
                     body.position = pos
-                    space.add(Segment(body: body, from: [0, (height - width) / 2], to: [0, (width - height) / 2],
-                                          radius: width / 2, friction: 0.7, elasticity: 0))
+                    space.add(
+                        Segment(
+                            body: body, from: [0, (height - width) / 2], to: [0, (width - height) / 2],
+                            radius: width / 2, friction: 0.7, elasticity: 0))
                 default:
                     for dy in [(height - width) / 2, (width - height) / 2] {
                         let body = Body(mass: mass, moment: Moment.circle(mass: mass, outerRadius: width / 2))

@@ -54,7 +54,7 @@ public struct SceneDescription: Hashable, Sendable, Codable {
 
     private enum CodingKeys: String, CodingKey, CaseIterable {
         case version, name, summary, timeStep, gravity, iterations, damping, collisionSlop, collisionBias,
-             collisionPersistence, idleSpeedThreshold, sleepTimeThreshold, gravitySchedule, staticShapes, bodies
+            collisionPersistence, idleSpeedThreshold, sleepTimeThreshold, gravitySchedule, staticShapes, bodies
     }
 
     public init(from decoder: any Decoder) throws {
@@ -62,7 +62,9 @@ public struct SceneDescription: Hashable, Sendable, Codable {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         version = try c.decodeIfPresent(Int.self, forKey: .version)
         if let version, version != 1 {
-            throw DecodingError.dataCorruptedError(forKey: .version, in: c, debugDescription: "format version \(version) is not supported; this build reads version 1")
+            throw DecodingError.dataCorruptedError(
+                forKey: .version, in: c,
+                debugDescription: "format version \(version) is not supported; this build reads version 1")
         }
         name = try c.decode(String.self, forKey: .name)
         summary = try c.decodeIfPresent(String.self, forKey: .summary)
@@ -104,8 +106,15 @@ public struct BodyDescription: Hashable, Sendable, Codable {
     public enum Kind: String, Hashable, Sendable, Codable { case dynamic, kinematic, `static` }
 
     /// Creates a body description.
-    public init(kind: Kind? = nil, mass: Double? = nil, moment: MomentDescription? = nil, position: Vector? = nil, shapes: [ShapeDescription]? = nil) {
-        self.kind = kind; self.mass = mass; self.moment = moment; self.position = position; self.shapes = shapes
+    public init(
+        kind: Kind? = nil, mass: Double? = nil, moment: MomentDescription? = nil, position: Vector? = nil,
+        shapes: [ShapeDescription]? = nil
+    ) {
+        self.kind = kind
+        self.mass = mass
+        self.moment = moment
+        self.position = position
+        self.shapes = shapes
     }
 
     private enum CodingKeys: String, CodingKey, CaseIterable {
@@ -153,29 +162,36 @@ public enum MomentDescription: Hashable, Sendable, Codable {
         try decoder.rejectUnknownKeys(Kind.allCases.map(\.rawValue))
         let c = try decoder.container(keyedBy: Kind.self)
         guard c.allKeys.count == 1, let kind = c.allKeys.first else {
-            throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath,
-                debugDescription: "a moment is a number or an object with one key: 'box', 'circle', 'segment' or 'polygon'"))
+            throw DecodingError.dataCorrupted(
+                .init(
+                    codingPath: decoder.codingPath,
+                    debugDescription:
+                        "a moment is a number or an object with one key: 'box', 'circle', 'segment' or 'polygon'"))
         }
         let f = try c.nestedContainer(keyedBy: Field.self, forKey: kind)
         let allowed: [Field]
         switch kind {
         case .box:
             allowed = [.width, .height]
-            self = .box(width: try f.decode(Double.self, forKey: .width), height: try f.decode(Double.self, forKey: .height))
+            self = .box(
+                width: try f.decode(Double.self, forKey: .width), height: try f.decode(Double.self, forKey: .height))
         case .circle:
             allowed = [.innerRadius, .outerRadius, .offset]
-            self = .circle(innerRadius: try f.decodeIfPresent(Double.self, forKey: .innerRadius) ?? 0,
-                           outerRadius: try f.decode(Double.self, forKey: .outerRadius),
-                           offset: try f.decodeIfPresent(Vector.self, forKey: .offset) ?? .zero)
+            self = .circle(
+                innerRadius: try f.decodeIfPresent(Double.self, forKey: .innerRadius) ?? 0,
+                outerRadius: try f.decode(Double.self, forKey: .outerRadius),
+                offset: try f.decodeIfPresent(Vector.self, forKey: .offset) ?? .zero)
         case .segment:
             allowed = [.from, .to, .radius]
-            self = .segment(from: try f.decode(Vector.self, forKey: .from), to: try f.decode(Vector.self, forKey: .to),
-                            radius: try f.decodeIfPresent(Double.self, forKey: .radius) ?? 0)
+            self = .segment(
+                from: try f.decode(Vector.self, forKey: .from), to: try f.decode(Vector.self, forKey: .to),
+                radius: try f.decodeIfPresent(Double.self, forKey: .radius) ?? 0)
         case .polygon:
             allowed = [.vertices, .offset, .radius]
-            self = .polygon(vertices: try f.decode([Vector].self, forKey: .vertices),
-                            offset: try f.decodeIfPresent(Vector.self, forKey: .offset) ?? .zero,
-                            radius: try f.decodeIfPresent(Double.self, forKey: .radius) ?? 0)
+            self = .polygon(
+                vertices: try f.decode([Vector].self, forKey: .vertices),
+                offset: try f.decodeIfPresent(Vector.self, forKey: .offset) ?? .zero,
+                radius: try f.decodeIfPresent(Double.self, forKey: .radius) ?? 0)
         }
         let nested = try c.superDecoder(forKey: kind)
         try nested.rejectUnknownKeys(allowed.map(\.rawValue))
@@ -189,19 +205,26 @@ public enum MomentDescription: Hashable, Sendable, Codable {
         case let .box(width, height):
             var c = encoder.container(keyedBy: Kind.self)
             var f = c.nestedContainer(keyedBy: Field.self, forKey: .box)
-            try f.encode(width, forKey: .width); try f.encode(height, forKey: .height)
+            try f.encode(width, forKey: .width)
+            try f.encode(height, forKey: .height)
         case let .circle(inner, outer, offset):
             var c = encoder.container(keyedBy: Kind.self)
             var f = c.nestedContainer(keyedBy: Field.self, forKey: .circle)
-            try f.encode(inner, forKey: .innerRadius); try f.encode(outer, forKey: .outerRadius); try f.encode(offset, forKey: .offset)
+            try f.encode(inner, forKey: .innerRadius)
+            try f.encode(outer, forKey: .outerRadius)
+            try f.encode(offset, forKey: .offset)
         case let .segment(a, b, radius):
             var c = encoder.container(keyedBy: Kind.self)
             var f = c.nestedContainer(keyedBy: Field.self, forKey: .segment)
-            try f.encode(a, forKey: .from); try f.encode(b, forKey: .to); try f.encode(radius, forKey: .radius)
+            try f.encode(a, forKey: .from)
+            try f.encode(b, forKey: .to)
+            try f.encode(radius, forKey: .radius)
         case let .polygon(vertices, offset, radius):
             var c = encoder.container(keyedBy: Kind.self)
             var f = c.nestedContainer(keyedBy: Field.self, forKey: .polygon)
-            try f.encode(vertices, forKey: .vertices); try f.encode(offset, forKey: .offset); try f.encode(radius, forKey: .radius)
+            try f.encode(vertices, forKey: .vertices)
+            try f.encode(offset, forKey: .offset)
+            try f.encode(radius, forKey: .radius)
         }
     }
 
@@ -210,9 +233,11 @@ public enum MomentDescription: Hashable, Sendable, Codable {
         switch self {
         case .value(let value): return value
         case let .box(width, height): return Moment.box(mass: mass, width: width, height: height)
-        case let .circle(inner, outer, offset): return Moment.circle(mass: mass, innerRadius: inner, outerRadius: outer, offset: offset)
+        case let .circle(inner, outer, offset):
+            return Moment.circle(mass: mass, innerRadius: inner, outerRadius: outer, offset: offset)
         case let .segment(a, b, radius): return Moment.segment(mass: mass, from: a, to: b, radius: radius)
-        case let .polygon(vertices, offset, radius): return Moment.polygon(mass: mass, vertices: vertices, offset: offset, radius: radius)
+        case let .polygon(vertices, offset, radius):
+            return Moment.polygon(mass: mass, vertices: vertices, offset: offset, radius: radius)
         }
     }
 }
@@ -243,7 +268,10 @@ public struct ShapeDescription: Hashable, Sendable, Codable {
 
     /// Creates a shape description.
     public init(_ geometry: Geometry, friction: Double? = nil, elasticity: Double? = nil, collisionType: UInt? = nil) {
-        self.geometry = geometry; self.friction = friction; self.elasticity = elasticity; self.collisionType = collisionType
+        self.geometry = geometry
+        self.friction = friction
+        self.elasticity = elasticity
+        self.collisionType = collisionType
     }
 
     private enum CodingKeys: String, CodingKey, CaseIterable {
@@ -257,28 +285,35 @@ public struct ShapeDescription: Hashable, Sendable, Codable {
         switch type {
         case "circle":
             own = [.radius, .offset]
-            geometry = .circle(radius: try c.decode(Double.self, forKey: .radius),
-                               offset: try c.decodeIfPresent(Vector.self, forKey: .offset) ?? .zero)
+            geometry = .circle(
+                radius: try c.decode(Double.self, forKey: .radius),
+                offset: try c.decodeIfPresent(Vector.self, forKey: .offset) ?? .zero)
         case "segment":
             own = [.from, .to, .radius]
-            geometry = .segment(from: try c.decode(Vector.self, forKey: .from), to: try c.decode(Vector.self, forKey: .to),
-                                radius: try c.decodeIfPresent(Double.self, forKey: .radius) ?? 0)
+            geometry = .segment(
+                from: try c.decode(Vector.self, forKey: .from), to: try c.decode(Vector.self, forKey: .to),
+                radius: try c.decodeIfPresent(Double.self, forKey: .radius) ?? 0)
         case "polygon":
             own = [.vertices, .offset, .transform, .radius]
             let offset = try c.decodeIfPresent(Vector.self, forKey: .offset)
             let transform = try c.decodeIfPresent(StrictTransform.self, forKey: .transform)?.transform
             if offset != nil, transform != nil {
-                throw DecodingError.dataCorruptedError(forKey: .transform, in: c, debugDescription: "give 'offset' or 'transform', not both")
+                throw DecodingError.dataCorruptedError(
+                    forKey: .transform, in: c, debugDescription: "give 'offset' or 'transform', not both")
             }
-            geometry = .polygon(vertices: try c.decode([Vector].self, forKey: .vertices),
-                                transform: transform ?? offset.map(Transform.translation) ?? .identity,
-                                radius: try c.decodeIfPresent(Double.self, forKey: .radius) ?? 0)
+            geometry = .polygon(
+                vertices: try c.decode([Vector].self, forKey: .vertices),
+                transform: transform ?? offset.map(Transform.translation) ?? .identity,
+                radius: try c.decodeIfPresent(Double.self, forKey: .radius) ?? 0)
         case "box":
             own = [.width, .height, .radius]
-            geometry = .box(width: try c.decode(Double.self, forKey: .width), height: try c.decode(Double.self, forKey: .height),
-                            radius: try c.decodeIfPresent(Double.self, forKey: .radius) ?? 0)
+            geometry = .box(
+                width: try c.decode(Double.self, forKey: .width), height: try c.decode(Double.self, forKey: .height),
+                radius: try c.decodeIfPresent(Double.self, forKey: .radius) ?? 0)
         default:
-            throw DecodingError.dataCorruptedError(forKey: .type, in: c, debugDescription: "unknown shape type '\(type)'; expected 'circle', 'segment', 'polygon' or 'box'")
+            throw DecodingError.dataCorruptedError(
+                forKey: .type, in: c,
+                debugDescription: "unknown shape type '\(type)'; expected 'circle', 'segment', 'polygon' or 'box'")
         }
         try decoder.rejectUnknownKeys((own + [.type, .friction, .elasticity, .collisionType]).map(\.rawValue))
         friction = try c.decodeIfPresent(Double.self, forKey: .friction)
@@ -290,14 +325,24 @@ public struct ShapeDescription: Hashable, Sendable, Codable {
         var c = encoder.container(keyedBy: CodingKeys.self)
         switch geometry {
         case let .circle(radius, offset):
-            try c.encode("circle", forKey: .type); try c.encode(radius, forKey: .radius); try c.encode(offset, forKey: .offset)
+            try c.encode("circle", forKey: .type)
+            try c.encode(radius, forKey: .radius)
+            try c.encode(offset, forKey: .offset)
         case let .segment(a, b, radius):
-            try c.encode("segment", forKey: .type); try c.encode(a, forKey: .from); try c.encode(b, forKey: .to); try c.encode(radius, forKey: .radius)
+            try c.encode("segment", forKey: .type)
+            try c.encode(a, forKey: .from)
+            try c.encode(b, forKey: .to)
+            try c.encode(radius, forKey: .radius)
         case let .polygon(vertices, transform, radius):
-            try c.encode("polygon", forKey: .type); try c.encode(vertices, forKey: .vertices)
-            try c.encode(transform, forKey: .transform); try c.encode(radius, forKey: .radius)
+            try c.encode("polygon", forKey: .type)
+            try c.encode(vertices, forKey: .vertices)
+            try c.encode(transform, forKey: .transform)
+            try c.encode(radius, forKey: .radius)
         case let .box(width, height, radius):
-            try c.encode("box", forKey: .type); try c.encode(width, forKey: .width); try c.encode(height, forKey: .height); try c.encode(radius, forKey: .radius)
+            try c.encode("box", forKey: .type)
+            try c.encode(width, forKey: .width)
+            try c.encode(height, forKey: .height)
+            try c.encode(radius, forKey: .radius)
         }
         try c.encodeIfPresent(friction, forKey: .friction)
         try c.encodeIfPresent(elasticity, forKey: .elasticity)

@@ -11,10 +11,12 @@ extension SceneDescription {
             let type = attributes[.type] as? FileAttributeType
             if type == .typeDirectory { throw SceneError(source: url.path, reason: "is a directory, not a scene file") }
             if type != .typeRegular {
-                throw SceneError(source: url.path, reason: "is not a regular file (a FIFO, device or socket); give a .json file")
+                throw SceneError(
+                    source: url.path, reason: "is not a regular file (a FIFO, device or socket); give a .json file")
             }
             if let size = attributes[.size] as? Int, size > maxFileSize {
-                throw SceneError(source: url.path, reason: "is \(size) bytes; a scene file may be at most \(maxFileSize) bytes")
+                throw SceneError(
+                    source: url.path, reason: "is \(size) bytes; a scene file may be at most \(maxFileSize) bytes")
             }
         }
         let data: Data
@@ -78,10 +80,15 @@ extension SceneDescription {
         if let collisionSlop { space.collisionSlop = try check(.spaceCollisionSlop, collisionSlop, at: "") }
         if let collisionBias { space.collisionBias = try check(.spaceCollisionBias, collisionBias, at: "") }
         if let collisionPersistence {
-            space.collisionPersistence = Int(try check(.spaceCollisionPersistence, Double(collisionPersistence), at: ""))
+            space.collisionPersistence = Int(
+                try check(.spaceCollisionPersistence, Double(collisionPersistence), at: ""))
         }
-        if let idleSpeedThreshold { space.idleSpeedThreshold = try check(.spaceIdleSpeedThreshold, idleSpeedThreshold, at: "") }
-        if let sleepTimeThreshold { space.sleepTimeThreshold = try check(.spaceSleepTimeThreshold, sleepTimeThreshold, at: "") }
+        if let idleSpeedThreshold {
+            space.idleSpeedThreshold = try check(.spaceIdleSpeedThreshold, idleSpeedThreshold, at: "")
+        }
+        if let sleepTimeThreshold {
+            space.sleepTimeThreshold = try check(.spaceSleepTimeThreshold, sleepTimeThreshold, at: "")
+        }
         if let iterations { space.iterations = Int(try check(.spaceIterations, Double(iterations), at: "")) }
         if let damping { space.damping = try check(.spaceDamping, damping, at: "") }
         let timeStep = try check(.spaceTimeStep, self.timeStep ?? 1.0 / 120.0, at: "")
@@ -89,7 +96,9 @@ extension SceneDescription {
             let location = "gravitySchedule[\(index)]"
             _ = try check(.spaceGravity, change.gravity, at: location)
             guard change.time >= 0, change.time.isFinite else {
-                throw SceneError(source: check.source, location: "\(location).time", reason: "must be zero or more, and finite (got \(change.time))")
+                throw SceneError(
+                    source: check.source, location: "\(location).time",
+                    reason: "must be zero or more, and finite (got \(change.time))")
             }
         }
         for (index, shape) in (staticShapes ?? []).enumerated() {
@@ -137,18 +146,23 @@ struct SceneCheck {
         case .invalidValue(let parameter, _):
             return SceneError(source: source, location: path(parameter, at: location, key: key), reason: error.reason)
         default:
-            return SceneError(source: source, location: key.map { "\(location).\($0)" } ?? location, reason: error.reason)
+            return SceneError(
+                source: source, location: key.map { "\(location).\($0)" } ?? location, reason: error.reason)
         }
     }
 
     /// Returns `value` if it keeps the rule of `parameter`; throws an error at its path otherwise.
-    func callAsFunction(_ parameter: Parameter, _ value: Double, at location: String, key: String? = nil) throws(SceneError) -> Double {
+    func callAsFunction(_ parameter: Parameter, _ value: Double, at location: String, key: String? = nil)
+        throws(SceneError) -> Double
+    {
         do { try parameter.check(value) } catch { throw self.error(error, at: location, key: key) }
         return value
     }
 
     /// Returns `value` if both components keep the rule of `parameter`.
-    func callAsFunction(_ parameter: Parameter, _ value: Vector, at location: String, key: String? = nil) throws(SceneError) -> Vector {
+    func callAsFunction(_ parameter: Parameter, _ value: Vector, at location: String, key: String? = nil)
+        throws(SceneError) -> Vector
+    {
         do { try parameter.check(value) } catch { throw self.error(error, at: location, key: key) }
         return value
     }
@@ -160,14 +174,22 @@ extension BodyDescription {
         let body: Body
         switch kind ?? .dynamic {
         case .dynamic:
-            guard let mass else { throw SceneError(source: check.source, location: "\(location).mass", reason: "is required for a dynamic body") }
-            guard let moment else { throw SceneError(source: check.source, location: "\(location).moment", reason: "is required for a dynamic body") }
-            body = Body(mass: try check(.bodyMass, mass, at: location),
-                        moment: try check(.bodyMoment, moment.moment(forMass: mass), at: location))
+            guard let mass else {
+                throw SceneError(
+                    source: check.source, location: "\(location).mass", reason: "is required for a dynamic body")
+            }
+            guard let moment else {
+                throw SceneError(
+                    source: check.source, location: "\(location).moment", reason: "is required for a dynamic body")
+            }
+            body = Body(
+                mass: try check(.bodyMass, mass, at: location),
+                moment: try check(.bodyMoment, moment.moment(forMass: mass), at: location))
         case .kinematic, .static:
             if mass != nil || moment != nil {
-                throw SceneError(source: check.source, location: "\(location).\(mass != nil ? "mass" : "moment")",
-                                 reason: "only a dynamic body has one")
+                throw SceneError(
+                    source: check.source, location: "\(location).\(mass != nil ? "mass" : "moment")",
+                    reason: "only a dynamic body has one")
             }
             body = Body(kind: kind == .kinematic ? .kinematic : .static)
         }
@@ -187,27 +209,31 @@ extension ShapeDescription {
         let type = CollisionType(rawValue: collisionType ?? 0)
         switch geometry {
         case let .circle(radius, offset):
-            return Circle(body: body, radius: try check(.circleRadius, radius, at: location),
-                          offset: try check(.circleOffset, offset, at: location),
-                          friction: friction, elasticity: elasticity, collisionType: type)
+            return Circle(
+                body: body, radius: try check(.circleRadius, radius, at: location),
+                offset: try check(.circleOffset, offset, at: location),
+                friction: friction, elasticity: elasticity, collisionType: type)
         case let .segment(a, b, radius):
-            return Segment(body: body, from: try check(.segmentEnd, a, at: location, key: "from"),
-                           to: try check(.segmentEnd, b, at: location, key: "to"),
-                           radius: try check(.segmentRadius, radius, at: location),
-                           friction: friction, elasticity: elasticity, collisionType: type)
+            return Segment(
+                body: body, from: try check(.segmentEnd, a, at: location, key: "from"),
+                to: try check(.segmentEnd, b, at: location, key: "to"),
+                radius: try check(.segmentRadius, radius, at: location),
+                friction: friction, elasticity: elasticity, collisionType: type)
         case let .polygon(vertices, transform, radius):
             do {
                 try Polygon.check(vertices: vertices, transform: transform, radius: radius)
             } catch {
                 throw check.error(error, at: location, key: error.isAboutVertices ? "vertices" : nil)
             }
-            return Polygon(body: body, vertices: vertices, transform: transform, radius: radius,
-                           friction: friction, elasticity: elasticity, collisionType: type)
+            return Polygon(
+                body: body, vertices: vertices, transform: transform, radius: radius,
+                friction: friction, elasticity: elasticity, collisionType: type)
         case let .box(width, height, radius):
-            return Polygon.box(body: body, width: try check(.boxSize, width, at: location, key: "width"),
-                               height: try check(.boxSize, height, at: location, key: "height"),
-                               radius: try check(.polygonRadius, radius, at: location),
-                               friction: friction, elasticity: elasticity, collisionType: type)
+            return Polygon.box(
+                body: body, width: try check(.boxSize, width, at: location, key: "width"),
+                height: try check(.boxSize, height, at: location, key: "height"),
+                radius: try check(.polygonRadius, radius, at: location),
+                friction: friction, elasticity: elasticity, collisionType: type)
         }
     }
 }
@@ -226,8 +252,11 @@ extension SceneError {
         func path(_ keys: [any CodingKey]) -> String {
             var text = ""
             for key in keys {
-                if let index = key.intValue { text += "[\(index)]" }
-                else { text += text.isEmpty ? key.stringValue : ".\(key.stringValue)" }
+                if let index = key.intValue {
+                    text += "[\(index)]"
+                } else {
+                    text += text.isEmpty ? key.stringValue : ".\(key.stringValue)"
+                }
             }
             return text
         }
@@ -236,12 +265,17 @@ extension SceneError {
             // Foundation says "Expected to decode Double but found a string instead."
             var found = ""
             if let range = context.debugDescription.range(of: "but found ") {
-                found = ", found " + context.debugDescription[range.upperBound...]
+                found =
+                    ", found "
+                    + context.debugDescription[range.upperBound...]
                     .replacingOccurrences(of: " instead.", with: "")
             }
-            self.init(source: source, location: path(context.codingPath), reason: "expected \(Self.describe(type))\(found)")
+            self.init(
+                source: source, location: path(context.codingPath), reason: "expected \(Self.describe(type))\(found)")
         case let .valueNotFound(type, context):
-            self.init(source: source, location: path(context.codingPath), reason: "expected \(Self.describe(type)), found null")
+            self.init(
+                source: source, location: path(context.codingPath),
+                reason: "expected \(Self.describe(type)), found null")
         case let .keyNotFound(key, context):
             self.init(source: source, location: path(context.codingPath + [key]), reason: "is required")
         case let .dataCorrupted(context):

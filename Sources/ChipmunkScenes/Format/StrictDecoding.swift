@@ -15,9 +15,10 @@ extension Decoder {
         let container = try self.container(keyedBy: AnyCodingKey.self)
         for key in container.allKeys where !known.contains(key.stringValue) {
             let expected = known.map { "'\($0)'" }.joined(separator: ", ")
-            throw DecodingError.dataCorrupted(.init(
-                codingPath: codingPath + [key],
-                debugDescription: "unknown key '\(key.stringValue)'; expected one of \(expected)"))
+            throw DecodingError.dataCorrupted(
+                .init(
+                    codingPath: codingPath + [key],
+                    debugDescription: "unknown key '\(key.stringValue)'; expected one of \(expected)"))
         }
     }
 }
@@ -28,11 +29,13 @@ extension KeyedDecodingContainer {
     func decodeWholeNumberIfPresent(forKey key: Key) throws -> Int? {
         guard let value = try decodeIfPresent(Double.self, forKey: key) else { return nil }
         guard value.rounded() == value else {
-            throw DecodingError.dataCorruptedError(forKey: key, in: self, debugDescription: "must be a whole number (got \(value))")
+            throw DecodingError.dataCorruptedError(
+                forKey: key, in: self, debugDescription: "must be a whole number (got \(value))")
         }
         guard value >= 0, value <= Double(UInt32.max) else {
             throw DecodingError.dataCorruptedError(
-                forKey: key, in: self, debugDescription: "must be a whole number from 0 to \(UInt32.max) (got \(value))")
+                forKey: key, in: self, debugDescription: "must be a whole number from 0 to \(UInt32.max) (got \(value))"
+            )
         }
         return Int(value)
     }

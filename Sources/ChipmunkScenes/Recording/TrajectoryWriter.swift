@@ -40,16 +40,19 @@ public struct TrajectoryWriter {
         switch format {
         case .csv:
             for body in space.bodies where body.kind == .dynamic {
-                let p = body.position, v = body.velocity
+                let p = body.position
+                let v = body.velocity
                 buffer += "\(step),\(index),\(p.x),\(p.y),\(body.angle),\(v.x),\(v.y),\(body.angularVelocity)\n"
                 index += 1
             }
         case .jsonl:
             buffer += "{\"step\":\(step),\"bodies\":["
             for body in space.bodies where body.kind == .dynamic {
-                let p = body.position, v = body.velocity
+                let p = body.position
+                let v = body.velocity
                 if index > 0 { buffer += "," }
-                buffer += "{\"body\":\(index),\"x\":\(p.x),\"y\":\(p.y),\"angle\":\(body.angle),\"vx\":\(v.x),\"vy\":\(v.y),\"w\":\(body.angularVelocity)}"
+                buffer += "{\"body\":\(index),\"x\":\(p.x),\"y\":\(p.y),\"angle\":\(body.angle),"
+                buffer += "\"vx\":\(v.x),\"vy\":\(v.y),\"w\":\(body.angularVelocity)}"
                 index += 1
             }
             buffer += "]}\n"
