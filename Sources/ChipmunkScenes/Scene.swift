@@ -3,7 +3,7 @@ import Chipmunk
 /// A space ready to run, with the gravity changes it carries over time.
 ///
 /// Scenes come from Swift code (``BookScenes``) or from data files
-/// (``SceneDescription``); both build a ``Space`` through the same API, and give
+/// (``SceneDescription``); both build a `Space` through the same API, and give
 /// bit-identical trajectories.
 ///
 /// ```swift
@@ -28,8 +28,8 @@ public final class Scene {
 
     /// Creates a scene from a built space.
     ///
-    /// The time step must keep the rule of ``Parameter/spaceTimeStep``, and each change
-    /// a time of zero or more and a gravity that keeps ``Parameter/spaceGravity``; anything
+    /// The time step must keep the rule of `Parameter/spaceTimeStep`, and each change
+    /// a time of zero or more and a gravity that keeps `Parameter/spaceGravity`; anything
     /// else is a programming error (a scene file's loader checks these first). Changes are
     /// applied in time order; ties keep their order.
     public init(name: String, space: Space, gravitySchedule: [GravityChange] = [], timeStep: Double = 1.0 / 120.0) {
@@ -50,7 +50,7 @@ public final class Scene {
 
     /// Applies the gravity changes due by now, then steps the space by `dt`.
     ///
-    /// - Throws: what ``Space/step(_:)`` throws.
+    /// - Throws: what `Space/step(_:)` throws.
     public func step(_ dt: Double) throws {
         let tolerance = dt * 1e-9
         while nextChange < gravitySchedule.count, gravitySchedule[nextChange].time <= time + tolerance {

@@ -3,6 +3,12 @@ import Foundation
 import Testing
 import ChipmunkScenes
 
+/// What the example prints, kept here instead of on the test run's standard output.
+@MainActor private var printed: [String] = []
+
+/// The example's `print`, captured.
+@MainActor private func print(_ text: String) { printed.append(text) }
+
 /// The README's Swift example, compiled here. `readmeMatchesThisFile` fails if the two
 /// copies drift apart.
 @MainActor
@@ -32,6 +38,7 @@ private func readmeExample() throws -> (Body, FixedStepper) {
     @Test @MainActor func theExampleRuns() throws {
         let (ball, stepper) = try readmeExample()
         #expect(stepper.stepCount == 240)
+        #expect(printed.last == "after 240 steps the ball is at \(ball.position)")
         // The ramp runs from (0, 100) down to (300, 0); in two seconds the ball rolls off its low end.
         #expect(ball.position.x > 300, "the ball rolled down the ramp and past its end")
         #expect(ball.position.y < 0, "then fell below it")

@@ -22,7 +22,7 @@ import Testing
     /// so it is 0.0017970074436457143, not pow(0.9, 60) = 0.0017970102999144172.
     @Test func defaults() throws {
         let (_, a, b) = try twoBodies()
-        let joint = PinJoint(a: a, b: b, anchorA: .zero, anchorB: .zero)
+        let joint = PinJoint(a: a, b: b, anchorA: .zero, anchorB: [1, 0])
         #expect(joint.maxForce == .infinity)
         #expect(joint.errorBias == 0.0017970074436457143)
         #expect(joint.errorBias == Space().collisionBias)
@@ -151,13 +151,10 @@ import Testing
         #expect(ratchet.ratchet == .pi / 4)
     }
 
-    /// "Unsolvable constraint": a constraint between two non-dynamic bodies makes the
-    /// solver abort, so adding one is refused, and so is making it so by changing a kind.
-    @Test func twoNonDynamicBodiesAreRefused() throws {
+    /// A constraint with one dynamic body and the static body steps; two non-dynamic
+    /// bodies ("Unsolvable constraint") are a precondition: PreconditionTests.constraintRules.
+    @Test func aConstraintToTheStaticBodySteps() throws {
         let space = Space()
-        let kinematic = Body(kind: .kinematic)
-        space.add(kinematic)
-        let pin = PinJoint(a: space.staticBody, b: kinematic, anchorA: .zero, anchorB: .zero)
         let body = Body(mass: 1, moment: 1)
         space.add(body)
         let pivot = PivotJoint(a: space.staticBody, b: body, pivot: .zero)
@@ -167,10 +164,11 @@ import Testing
 
     @Test func membershipRules() throws {
         let (space, a, b) = try twoBodies()
-        let outsider = Body(mass: 1, moment: 1)
-        let pin = PinJoint(a: a, b: b, anchorA: .zero, anchorB: .zero)
+        let pin = PinJoint(a: a, b: b, anchorA: .zero, anchorB: [1, 0])
         space.add(pin)
-        space.remove(pin)
+        #expect(space.contains(pin) && a.constraints.first === pin && b.constraints.first === pin)
+        space.remove(pin, a)  // the constraint leaves first, then its body
+        #expect(!space.contains(pin) && !space.contains(a) && b.constraints.isEmpty)
     }
 
     @Test func preAndPostSolveCanBreakAJoint() throws {

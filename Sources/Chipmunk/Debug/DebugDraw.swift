@@ -23,7 +23,7 @@ public struct DebugColor: Hashable, Sendable {
 }
 
 /// Receives a space's shapes, constraints and contact points as simple primitives, for
-/// pictures and renderers. Pass one to ``Space/debugDraw(_:options:)``.
+/// pictures and renderers. Pass one to ``Space/debugDraw(_:options:outlineColor:constraintColor:collisionPointColor:)``.
 ///
 /// ``fillColor(for:)`` has a default: the engine demos' scheme (sensors pale, sleeping
 /// bodies grey, static bodies dark, dynamic bodies a colour from the shape's hash).
@@ -47,7 +47,7 @@ extension DebugDrawer {
     public func fillColor(for shape: Shape) -> DebugColor { shape.debugFillColor }
 }
 
-/// What ``Space/debugDraw(_:options:)`` draws.
+/// What ``Space/debugDraw(_:options:outlineColor:constraintColor:collisionPointColor:)`` draws.
 ///
 /// The corresponding C type is `cpSpaceDebugDrawFlags`.
 public struct DebugDrawOptions: OptionSet, Hashable, Sendable {

@@ -65,10 +65,10 @@ extension SceneDescription {
         }
     }
 
-    /// Builds the scene: a new ``Space`` with everything in the description.
+    /// Builds the scene: a new `Space` with everything in the description.
     ///
-    /// Every value is checked with ``Parameter/check(_:)-(Double)`` (and polygons with
-    /// ``Polygon/check(vertices:transform:radius:)``) before it reaches the API, so no
+    /// Every value is checked with `Parameter/check(_:)-(Double)` (and polygons with
+    /// `Polygon/check(vertices:transform:radius:)`) before it reaches the API, so no
     /// file can stop the program.
     ///
     /// - Parameter source: names the scene in errors, such as its file name; the scene's name by default.
