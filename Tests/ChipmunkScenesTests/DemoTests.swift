@@ -57,7 +57,9 @@ import Testing
         #expect(contents.count >= 21)
         let start = contents.map(\.position)
         try run(scene, seconds: 5)
-        #expect(abs(box.angle - 0.4 * 5) < 1e-9, "the kinematic box turns at its set rate")
+        // Tumble.c sets 0.4f: the float nearest 0.4, widened to double.
+        #expect(box.angularVelocity == Double(Float(0.4)))
+        #expect(abs(box.angle - Double(Float(0.4)) * 5) < 1e-9, "the kinematic box turns at its set rate")
         #expect(box.position == .zero, "and is not pushed by what it carries")
         #expect(contents.allSatisfy { $0.position.length < 200 * 2.0.squareRoot() }, "everything stays inside")
         let moved = zip(contents, start).filter { $0.0.position.distance(to: $0.1) > 50 }.count
@@ -176,5 +178,27 @@ import Testing
                 scene.space.bodies.allSatisfy { $0.position.isFinite && $0.velocity.isFinite && $0.angle.isFinite },
                 "\(entry.name)")
         }
+    }
+}
+
+/// The ports use the C demos' own constants: their `0.7f`-style literals are floats widened
+/// to double, and Theo Jansen's motor rate is computed in the C demo's order.
+@Suite struct DemoConstantTests {
+    @Test func floatLiteralsAreTheCDemosFloats() {
+        let joints = Demos.joints()
+        #expect(joints.space.shapes.contains { $0.friction == Double(Float(0.7)) })
+        #expect(!joints.space.shapes.contains { $0.friction == 0.7 })
+        let spring = joints.space.constraints.compactMap { $0 as? DampedSpring }.first { $0.restLength == 20 }
+        #expect(spring?.damping == Double(Float(0.3)))
+        #expect(Demos.planet().space.bodies[0].angularVelocity == Double(Float(0.2)))
+        #expect(Demos.pyramidStack().space.shapes.contains { $0.friction == Double(Float(0.8)) })
+    }
+
+    @Test func theoJansensRateIsTheCDemos() {
+        let motor = Demos.theoJansen().space.constraints.compactMap { $0 as? SimpleMotor }.first
+        // TheoJansen.c update(): coef = (2.0f + 0)/3.0f; rate = 1*10.0f*coef.
+        let coef = (2.0 + 0) / 3.0
+        #expect(motor?.rate == 1 * 10.0 * coef)
+        #expect(motor?.rate == 6.666666666666666 && motor?.rate != 20.0 / 3)
     }
 }

@@ -34,7 +34,7 @@ extension Demos {
             body.position = position
             body.velocity = [0, -100]
             body.angularVelocity = 1
-            space.add(Polygon.box(body: body, width: width, height: height, friction: 0.8))
+            space.add(Polygon.box(body: body, width: width, height: height, friction: cFloat(0.8)))
         }
         box(width: 200, height: 50, density: 0.3, at: [-50, -100])  // floats
         box(width: 40, height: 80, density: 3, at: [-200, -50])  // sinks

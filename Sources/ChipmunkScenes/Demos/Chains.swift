@@ -7,8 +7,8 @@ extension Demos {
     /// The mass hung from the third chain of ``chains()``.
     public static let chainWeight = 1_000.0
 
-    /// Chains.c: 8 chains of 10 links hang from the ceiling; a heavy ball is thrown up
-    /// into them. Each link's slide joint breaks when its force passes 90 % of 80,000: its
+    /// Chains.c: 8 chains of 10 links hang from the ceiling; a ball is thrown up into
+    /// them. Each link's slide joint breaks when its force passes 90 % of 80,000: its
     /// postSolve closure schedules the removal in a post-step callback. In the C demo you
     /// break links by dragging chains with the mouse; headless, a weight of mass 1,000
     /// (100,000 under gravity 100) hangs from the third chain, which breaks.
@@ -37,7 +37,7 @@ extension Demos {
                 space.add(
                     Segment(
                         body: body, from: [0, (height - width) / 2], to: [0, (width - height) / 2],
-                        radius: width / 2, friction: 0.8))
+                        radius: width / 2, friction: cFloat(0.8)))
                 let link: SlideJoint
                 if let previous {
                     link = SlideJoint(
@@ -67,14 +67,14 @@ extension Demos {
         let weight = Body(mass: chainWeight, moment: Moment.circle(mass: chainWeight, outerRadius: 10))
         space.add(weight)
         weight.position = bottoms[2].position + [0, -height / 2 - 12]
-        space.add(Circle(body: weight, radius: 10, friction: 0.9))
+        space.add(Circle(body: weight, radius: 10, friction: 0.9))  // not in Chains.c: the headless input
         space.add(PivotJoint(a: bottoms[2], b: weight, anchorA: [0, -height / 2], anchorB: [0, 10]))
         let radius = 15.0
         let ball = Body(mass: 10, moment: Moment.circle(mass: 10, outerRadius: radius))
         space.add(ball)
         ball.position = [0, -240 + radius + 5]
         ball.velocity = [0, 300]
-        space.add(Circle(body: ball, radius: radius, friction: 0.9, elasticity: 0))
+        space.add(Circle(body: ball, radius: radius, friction: cFloat(0.9), elasticity: 0))
         return Scene(name: "chains", space: space, timeStep: 1.0 / 180)
     }
 }

@@ -1,5 +1,9 @@
 import Chipmunk
 
+/// A C `float` literal as the demos write it (`0.7f`): the nearest `Float`, widened to the
+/// `Double` the engine takes, as C widens it. `0.7f` is 0.699999988079071, not 0.7.
+func cFloat(_ value: Float) -> Double { Double(value) }
+
 /// Shared pieces of the ports of Chipmunk's demos (the C sources Debian ships under
 /// `/usr/share/doc/libchipmunk-dev/examples/`).
 enum DemoSupport {

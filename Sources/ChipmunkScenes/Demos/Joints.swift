@@ -17,7 +17,7 @@ extension Demos {
             let body = Body(mass: 1, moment: Moment.circle(mass: 1, outerRadius: 15))
             space.add(body)
             body.position = pos
-            space.add(Circle(body: body, radius: 15, friction: 0.7, elasticity: 0))
+            space.add(Circle(body: body, radius: 15, friction: cFloat(0.7), elasticity: 0))
             return body
         }
         func lever(_ pos: Vector) -> Body {
@@ -26,7 +26,7 @@ extension Demos {
             let body = Body(mass: 1, moment: Moment.segment(mass: 1, from: a, to: b))
             space.add(body)
             body.position = pos + [0, -15]
-            space.add(Segment(body: body, from: a, to: b, radius: 5, friction: 0.7, elasticity: 0))
+            space.add(Segment(body: body, from: a, to: b, radius: 5, friction: cFloat(0.7), elasticity: 0))
             return body
         }
         func bar(_ pos: Vector) -> Body {
@@ -35,7 +35,7 @@ extension Demos {
             let body = Body(mass: 2, moment: Moment.segment(mass: 2, from: a, to: b))
             space.add(body)
             body.position = pos
-            let shape = Segment(body: body, from: a, to: b, radius: 5, friction: 0.7, elasticity: 0)
+            let shape = Segment(body: body, from: a, to: b, radius: 5, friction: cFloat(0.7), elasticity: 0)
             shape.filter = ShapeFilter(group: 1)
             space.add(shape)
             return body
@@ -44,7 +44,7 @@ extension Demos {
             let body = Body(mass: 1, moment: Moment.circle(mass: 1, outerRadius: 15))
             space.add(body)
             body.position = pos
-            let shape = Circle(body: body, radius: 15, friction: 0.7, elasticity: 0)
+            let shape = Circle(body: body, radius: 15, friction: cFloat(0.7), elasticity: 0)
             shape.filter = ShapeFilter(group: 1)
             space.add(shape)
             return body
@@ -53,7 +53,7 @@ extension Demos {
             let body = Body(mass: 5, moment: Moment.box(mass: 5, width: 80, height: 30))
             space.add(body)
             body.position = pos
-            let shape = Polygon.box(body: body, width: 80, height: 30, friction: 0.7, elasticity: 0)
+            let shape = Polygon.box(body: body, width: 80, height: 30, friction: cFloat(0.7), elasticity: 0)
             shape.filter = ShapeFilter(group: 1)
             space.add(shape)
             return body
@@ -86,7 +86,7 @@ extension Demos {
         a = ball(o + posA)
         b = ball(o + posB)
         space.add(
-            DampedSpring(a: a, b: b, anchorA: [15, 0], anchorB: [-15, 0], restLength: 20, stiffness: 5, damping: 0.3))
+            DampedSpring(a: a, b: b, anchorA: [15, 0], anchorB: [-15, 0], restLength: 20, stiffness: 5, damping: cFloat(0.3)))
 
         o = cell(-160, -120)
         a = bar(o + posA)

@@ -20,7 +20,7 @@ extension Demos {
         space.add(ball)
         ball.position = [0, -200]
         ball.velocity = [0, 170]
-        let shape = Circle(body: ball, radius: radius, friction: 0.9, elasticity: 0, collisionType: 2)
+        let shape = Circle(body: ball, radius: radius, friction: cFloat(0.9), elasticity: 0, collisionType: 2)
         space.add(shape)
         space.onCollision(
             between: oneWayPlatformType,

@@ -13,7 +13,7 @@ extension Demos {
         space.iterations = 20
         let planet = Body(kind: .kinematic)
         space.add(planet)
-        planet.angularVelocity = 0.2
+        planet.angularVelocity = cFloat(0.2)
         var random = SplitMix64(seed: seed)
         let size = 10.0
         let mass = 1.0
@@ -40,7 +40,7 @@ extension Demos {
             body.velocity = pos.perpendicular * v
             body.angularVelocity = v
             body.angle = pos.angle
-            space.add(Polygon(body: body, vertices: vertices, friction: 0.7, elasticity: 0))
+            space.add(Polygon(body: body, vertices: vertices, friction: cFloat(0.7), elasticity: 0))
         }
         let surface = Circle(body: planet, radius: 70, friction: 1, elasticity: 1)
         surface.filter = DemoSupport.notGrabbable

@@ -24,9 +24,9 @@ extension Demos {
             body.position = pos
             let shape =
                 flipped
-                ? Polygon.box(body: body, width: h, height: w, radius: 0, friction: 0.6, elasticity: 0)
+                ? Polygon.box(body: body, width: h, height: w, radius: 0, friction: cFloat(0.6), elasticity: 0)
                 : Polygon.box(
-                    body: body, width: w - radius * 2, height: h, radius: radius, friction: 0.6, elasticity: 0)
+                    body: body, width: w - radius * 2, height: h, radius: radius, friction: cFloat(0.6), elasticity: 0)
             space.add(shape)
             return body
         }

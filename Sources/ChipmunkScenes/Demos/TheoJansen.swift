@@ -3,7 +3,8 @@ import Chipmunk
 extension Demos {
     /// TheoJansen.c: Theo Jansen's walking machine, a chassis and crank with four legs of
     /// pins, pivots and gears. In the C demo the arrow keys drive the crank's motor;
-    /// headless the right arrow is held: rate 10 × 2/3 with a max force of 100,000.
+    /// headless the right arrow is held: rate `1 * 10 * ((2 + 0) / 3)`, computed in C's
+    /// order (6.666666666666666, 1 ulp below 20/3), with a max force of 100,000.
     public static func theoJansen() -> Scene {
         let space = Space()
         space.iterations = 20
@@ -66,7 +67,11 @@ extension Demos {
             leg(offset, anchor: Vector(angle: Double(2 * i) / Double(legs) * .pi) * crankRadius)
             leg(-offset, anchor: Vector(angle: Double(2 * i + 1) / Double(legs) * .pi) * crankRadius)
         }
-        let motor = SimpleMotor(a: chassis, b: crank, rate: 10 * 2 / 3)
+        // update() in TheoJansen.c, with the right arrow held (keyboard x = 1, y = 0):
+        // coef = (2.0f + y)/3.0f; rate = x*10.0f*coef, in double as C evaluates it.
+        let keyboard: Vector = [1, 0]
+        let coef = (2.0 + keyboard.y) / 3.0
+        let motor = SimpleMotor(a: chassis, b: crank, rate: keyboard.x * 10.0 * coef)
         motor.maxForce = 100_000
         space.add(motor)
         return Scene(name: "theo-jansen", space: space, timeStep: 1.0 / 180)

@@ -8,7 +8,7 @@ extension Demos {
         space.gravity = [0, -600]
         let box = Body(kind: .kinematic)
         space.add(box)
-        box.angularVelocity = 0.4
+        box.angularVelocity = cFloat(0.4)
         let corners: [Vector] = [[-200, -200], [-200, 200], [200, 200], [200, -200]]
         for index in corners.indices {
             let wall = Segment(
@@ -28,7 +28,7 @@ extension Demos {
                     let body = Body(mass: mass, moment: Moment.box(mass: mass, width: width, height: height))
                     space.add(body)
                     body.position = pos
-                    space.add(Polygon.box(body: body, width: width, height: height, friction: 0.7, elasticity: 0))
+                    space.add(Polygon.box(body: body, width: width, height: height, friction: cFloat(0.7), elasticity: 0))
                 case 1:
                     let body = Body(mass: mass, moment: Moment.box(mass: mass, width: width, height: height))
                     space.add(body)
@@ -36,13 +36,13 @@ extension Demos {
                     space.add(
                         Segment(
                             body: body, from: [0, (height - width) / 2], to: [0, (width - height) / 2],
-                            radius: width / 2, friction: 0.7, elasticity: 0))
+                            radius: width / 2, friction: cFloat(0.7), elasticity: 0))
                 default:
                     for dy in [(height - width) / 2, (width - height) / 2] {
                         let body = Body(mass: mass, moment: Moment.circle(mass: mass, outerRadius: width / 2))
                         space.add(body)
                         body.position = pos + [0, dy]
-                        space.add(Circle(body: body, radius: width / 2, friction: 0.7, elasticity: 0))
+                        space.add(Circle(body: body, radius: width / 2, friction: cFloat(0.7), elasticity: 0))
                     }
                 }
             }
