@@ -32,15 +32,34 @@ public struct ShapeFilter: Hashable, Sendable {
         }
     }
 
-    /// Shapes sharing a non-zero group never collide (the parts of one ragdoll, say).
-    public var group: UInt
+    /// A group of shapes that never collide with each other, such as the parts of one
+    /// ragdoll. ``none`` (0) is no group.
+    ///
+    /// The corresponding C type is `cpGroup`.
+    public struct Group: RawRepresentable, Hashable, Sendable, ExpressibleByIntegerLiteral, CustomStringConvertible {
+        /// The engine's number for the group.
+        public var rawValue: UInt
+        /// Creates a group from its number.
+        public init(rawValue: UInt) { self.rawValue = rawValue }
+        /// Creates a group from an integer literal.
+        public init(integerLiteral value: UInt) { self.init(rawValue: value) }
+        /// No group: the shape collides with every other shape its categories allow.
+        ///
+        /// The corresponding C constant is `CP_NO_GROUP`.
+        public static let none: Group = 0
+        /// The number.
+        public var description: String { "\(rawValue)" }
+    }
+
+    /// Shapes sharing a group other than ``Group/none`` never collide (the parts of one ragdoll, say).
+    public var group: Group
     /// The categories this shape is in.
     public var categories: Categories
     /// The categories this shape collides with.
     public var mask: Categories
 
     /// Creates a filter; the defaults are the engine's: no group, all categories, all mask bits.
-    public init(group: UInt = 0, categories: Categories = .all, mask: Categories = .all) {
+    public init(group: Group = .none, categories: Categories = .all, mask: Categories = .all) {
         self.group = group
         self.categories = categories
         self.mask = mask
@@ -59,7 +78,7 @@ public struct ShapeFilter: Hashable, Sendable {
     ///
     /// The corresponding C function is `cpShapeFilterReject`.
     public func rejects(_ other: ShapeFilter) -> Bool {
-        (group != 0 && group == other.group)
+        (group != .none && group == other.group)
             || categories.intersection(other.mask).isEmpty
             || other.categories.intersection(mask).isEmpty
     }
@@ -67,7 +86,8 @@ public struct ShapeFilter: Hashable, Sendable {
 
 extension ShapeFilter {
     init(_ f: cpShapeFilter) {
-        self.init(group: f.group, categories: .init(rawValue: f.categories), mask: .init(rawValue: f.mask))
+        self.init(
+            group: Group(rawValue: f.group), categories: .init(rawValue: f.categories), mask: .init(rawValue: f.mask))
     }
-    var cp: cpShapeFilter { cpShapeFilter(group: group, categories: categories.rawValue, mask: mask.rawValue) }
+    var cp: cpShapeFilter { cpShapeFilter(group: group.rawValue, categories: categories.rawValue, mask: mask.rawValue) }
 }

@@ -47,7 +47,8 @@ public enum SceneCatalog {
             name: "theo-jansen", summary: "Chipmunk demo: a motor drives Theo Jansen's walking machine",
             make: Demos.theoJansen),
         Entry(
-            name: "chains", summary:
+            name: "chains",
+            summary:
                 "Chipmunk demo: 8 hanging chains, a ball thrown up into them, and a weight that breaks one chain's links under load",
             make: Demos.chains),
         Entry(

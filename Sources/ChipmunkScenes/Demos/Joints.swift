@@ -86,7 +86,8 @@ extension Demos {
         a = ball(o + posA)
         b = ball(o + posB)
         space.add(
-            DampedSpring(a: a, b: b, anchorA: [15, 0], anchorB: [-15, 0], restLength: 20, stiffness: 5, damping: cFloat(0.3)))
+            DampedSpring(
+                a: a, b: b, anchorA: [15, 0], anchorB: [-15, 0], restLength: 20, stiffness: 5, damping: cFloat(0.3)))
 
         o = cell(-160, -120)
         a = bar(o + posA)

@@ -15,7 +15,8 @@ extension Demos {
                 let body = Body(mass: 1, moment: Moment.box(mass: 1, width: 30, height: 30))
                 space.add(body)
                 body.position = [Double(j * 32 - i * 16), Double(300 - i * 32)]
-                space.add(Polygon.box(body: body, width: 30, height: 30, radius: 0.5, friction: cFloat(0.8), elasticity: 0))
+                space.add(
+                    Polygon.box(body: body, width: 30, height: 30, radius: 0.5, friction: cFloat(0.8), elasticity: 0))
             }
         }
         let radius = 15.0

@@ -28,7 +28,8 @@ extension Demos {
                     let body = Body(mass: mass, moment: Moment.box(mass: mass, width: width, height: height))
                     space.add(body)
                     body.position = pos
-                    space.add(Polygon.box(body: body, width: width, height: height, friction: cFloat(0.7), elasticity: 0))
+                    space.add(
+                        Polygon.box(body: body, width: width, height: height, friction: cFloat(0.7), elasticity: 0))
                 case 1:
                     let body = Body(mass: mass, moment: Moment.box(mass: mass, width: width, height: height))
                     space.add(body)

@@ -1,0 +1,71 @@
+internal import CChipmunk
+
+extension Space {
+    /// Sets up what happens when shapes of two types touch, in one call, as pymunk's
+    /// `space.on_collision(a, b, begin=…, pre_solve=…)` does.
+    ///
+    /// With both types it is the handler for that pair; with `a` only, the wildcard
+    /// handler for `a` (shapes of type `a` touching anything); with neither, the default
+    /// handler. Only the closures given are set; the others keep what they had.
+    ///
+    /// ```swift
+    /// space.onCollision(between: ball, and: floor, postSolve: { arbiter in
+    ///     if arbiter.isFirstContact { hits += 1 }
+    /// })
+    /// ```
+    ///
+    /// The corresponding C functions are `cpSpaceAddCollisionHandler`, `cpSpaceAddWildcardHandler` and
+    /// `cpSpaceAddDefaultCollisionHandler`.
+    @discardableResult
+    public func onCollision(
+        between a: CollisionType? = nil, and b: CollisionType? = nil,
+        begin: ((Arbiter) throws -> Bool)? = nil, preSolve: ((Arbiter) throws -> Bool)? = nil,
+        postSolve: ((Arbiter) throws -> Void)? = nil, separate: ((Arbiter) throws -> Void)? = nil
+    ) -> CollisionHandler {
+        let handler: CollisionHandler
+        switch (a, b) {
+        case let (a?, b?): handler = collisionHandler(between: a, and: b)
+        case let (a?, nil): handler = wildcardCollisionHandler(for: a)
+        case (nil, nil): handler = defaultCollisionHandler
+        case (nil, _?): preconditionFailure("Space.onCollision: give type a for a wildcard handler, not only b")
+        }
+        if let begin { handler.begin = begin }
+        if let preSolve { handler.preSolve = preSolve }
+        if let postSolve { handler.postSolve = postSolve }
+        if let separate { handler.separate = separate }
+        return handler
+    }
+
+    /// The handler for shapes of types `a` and `b` touching; created on first use. The pair
+    /// is unordered: `(b, a)` gives the same handler, whose arbiters list shapes in the
+    /// order ``CollisionHandler/typeA``, ``CollisionHandler/typeB``.
+    ///
+    /// The corresponding C function is `cpSpaceAddCollisionHandler`.
+    public func collisionHandler(between a: CollisionType, and b: CollisionType) -> CollisionHandler {
+        handler(for: cpSpaceAddCollisionHandler(handle, a.rawValue, b.rawValue)!)
+    }
+
+    /// The handler for shapes of `type` touching anything; pair handlers call it by default.
+    /// The arbiter's first shape is of `type`.
+    ///
+    /// The corresponding C function is `cpSpaceAddWildcardHandler`.
+    public func wildcardCollisionHandler(for type: CollisionType) -> CollisionHandler {
+        handler(for: cpSpaceAddWildcardHandler(handle, type.rawValue)!)
+    }
+
+    /// The handler for every pair that has no handler of its own.
+    ///
+    /// The corresponding C function is `cpSpaceAddDefaultCollisionHandler`.
+    public var defaultCollisionHandler: CollisionHandler {
+        handler(for: cpSpaceAddDefaultCollisionHandler(handle)!)
+    }
+
+    /// The Swift box of a C handler; the engine returns the same C handler for the same
+    /// (unordered) pair, so the box is found by its address.
+    private func handler(for cHandler: UnsafeMutablePointer<cpCollisionHandler>) -> CollisionHandler {
+        if let existing = collisionHandlers[cHandler] { return existing }
+        let handler = CollisionHandler(cHandler, space: self)
+        collisionHandlers[cHandler] = handler
+        return handler
+    }
+}

@@ -1,0 +1,19 @@
+internal import CChipmunk
+
+/// The engine this binding is linked against.
+package enum Engine {
+    /// The engine's version, such as "7.0.3".
+    ///
+    /// The corresponding C variable is `cpVersionString`.
+    package static var version: String { String(cString: CChipmunkVersionString()) }
+
+    /// Makes sure Debian's debug banner ("Initializing cpSpace …") has been printed to
+    /// nowhere. Every ``Space`` calls this before it makes its C space; tools in this
+    /// package that make C spaces of their own call it first too.
+    package static func silenceBanner() { _ = bannerSilenced }
+
+    /// Debian's debug build prints a banner on stdout from the first `cpSpaceNew` in a
+    /// process; making that first space with stdout silenced keeps data on stdout clean.
+    /// A global `let` is initialised once, thread-safely, on first use.
+    private static let bannerSilenced: Void = { cpSpaceFree(CChipmunkSpaceNewQuietly()) }()
+}

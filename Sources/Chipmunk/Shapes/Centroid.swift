@@ -1,0 +1,13 @@
+internal import CChipmunk
+
+/// Centroids, for placing forces where the mass is.
+public enum Centroid {
+    /// The centroid of a polygon's area.
+    ///
+    /// The corresponding C function is `cpCentroidForPoly`.
+    public static func polygon(vertices: [Vector]) -> Vector {
+        vertices.withUnsafeBufferPointer { buffer in
+            buffer.withMemoryRebound(to: cpVect.self) { Vector(cpCentroidForPoly(Int32($0.count), $0.baseAddress)) }
+        }
+    }
+}

@@ -1,0 +1,42 @@
+internal import CChipmunk
+
+/// Moments of inertia for common shapes, to give a dynamic body.
+///
+/// ```swift
+/// let moment = Moment.box(mass: 100, width: 100, height: 100)
+/// ```
+public enum Moment {
+    /// A circle or ring, optionally offset.
+    ///
+    /// The corresponding C function is `cpMomentForCircle`.
+    public static func circle(mass: Double, innerRadius: Double = 0, outerRadius: Double, offset: Vector = .zero)
+        -> Double
+    {
+        cpMomentForCircle(mass, innerRadius, outerRadius, offset.cp)
+    }
+
+    /// A segment between `a` and `b` with rounded ends.
+    ///
+    /// The corresponding C function is `cpMomentForSegment`.
+    public static func segment(mass: Double, from a: Vector, to b: Vector, radius: Double = 0) -> Double {
+        cpMomentForSegment(mass, a.cp, b.cp, radius)
+    }
+
+    /// A solid box centred on the body.
+    ///
+    /// The corresponding C function is `cpMomentForBox`.
+    public static func box(mass: Double, width: Double, height: Double) -> Double {
+        cpMomentForBox(mass, width, height)
+    }
+
+    /// A solid polygon, offset and rounded.
+    ///
+    /// The corresponding C function is `cpMomentForPoly`.
+    public static func polygon(mass: Double, vertices: [Vector], offset: Vector = .zero, radius: Double = 0) -> Double {
+        vertices.withUnsafeBufferPointer { buffer in
+            buffer.withMemoryRebound(to: cpVect.self) {
+                cpMomentForPoly(mass, Int32($0.count), $0.baseAddress, offset.cp, radius)
+            }
+        }
+    }
+}

@@ -1,0 +1,31 @@
+/// Why points cannot make a polygon, or a polyline cannot be decomposed.
+public enum GeometryProblem: Hashable, Sendable {
+    /// A polygon needs at least 3 vertices.
+    case tooFewVertices(Int)
+    /// More vertices than the engine can take: it builds the hull on the stack.
+    case tooManyVertices(Int)
+    /// The convex hull has no area: every point lies on one line, or the coordinates are
+    /// so large that the area overflows.
+    case noArea
+    /// Convex decomposition needs a closed polyline (first point equal to the last) with
+    /// at least 3 corners.
+    case notClosed(points: Int)
+    /// Convex decomposition needs counter-clockwise winding; a clockwise outline is a hole.
+    case clockwise
+}
+
+extension GeometryProblem: CustomStringConvertible {
+    /// The problem in words.
+    public var description: String {
+        switch self {
+        case .tooFewVertices(let count): return "a polygon needs at least 3 vertices (got \(count))"
+        case .tooManyVertices(let count):
+            return "a polygon may have at most \(Polygon.maxVertexCount) vertices (got \(count))"
+        case .noArea: return "the polygon's vertices enclose no area (all on one line, or too large to measure)"
+        case .notClosed(let points):
+            return "the polyline must be closed (first point = last) with at least 3 corners (got \(points) points)"
+        case .clockwise:
+            return "the polyline winds clockwise; decomposition needs counter-clockwise (a clockwise outline is a hole)"
+        }
+    }
+}

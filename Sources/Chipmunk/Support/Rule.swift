@@ -1,0 +1,50 @@
+/// What a parameter's values must be.
+public enum Rule: Sendable, Hashable, CustomStringConvertible {
+    /// Neither NaN nor infinite.
+    case finite
+    /// Greater than zero and finite.
+    case positiveFinite
+    /// Greater than zero, finite, and with a finite inverse: the engine divides by it, so
+    /// a value below about 5.6e-309 would make it infinite.
+    case positiveWithFiniteInverse
+    /// Not zero, finite, and with a finite inverse (the engine divides by it).
+    case nonZeroWithFiniteInverse
+    /// Zero or more, and finite.
+    case nonNegativeFinite
+    /// Zero or more; infinity allowed (for "no limit").
+    case nonNegative
+    /// Greater than zero; infinity allowed (for "never").
+    case positive
+    /// A whole number in the range.
+    case wholeNumber(ClosedRange<Int>)
+
+    /// Whether `value` keeps the rule.
+    @inlinable
+    public func accepts(_ value: Double) -> Bool {
+        switch self {
+        case .finite: return value.isFinite
+        case .positiveFinite: return value > 0 && value.isFinite
+        case .positiveWithFiniteInverse: return value > 0 && value.isFinite && (1 / value).isFinite
+        case .nonZeroWithFiniteInverse: return value != 0 && value.isFinite && (1 / value).isFinite
+        case .nonNegativeFinite: return value >= 0 && value.isFinite
+        case .nonNegative: return value >= 0
+        case .positive: return value > 0
+        case .wholeNumber(let range):
+            return value.rounded() == value && value >= Double(range.lowerBound) && value <= Double(range.upperBound)
+        }
+    }
+
+    /// The rule in words, to follow "must be".
+    public var description: String {
+        switch self {
+        case .finite: return "finite"
+        case .positiveFinite: return "positive and finite"
+        case .positiveWithFiniteInverse: return "positive and finite, at least 5.6e-309"
+        case .nonZeroWithFiniteInverse: return "non-zero and finite, with a finite inverse"
+        case .nonNegativeFinite: return "zero or more, and finite"
+        case .nonNegative: return "zero or more (infinity allowed)"
+        case .positive: return "greater than zero (infinity allowed)"
+        case .wholeNumber(let range): return "a whole number from \(range.lowerBound) to \(range.upperBound)"
+        }
+    }
+}
