@@ -106,3 +106,27 @@ import Testing
         #expect(shape.filter.categories.rawValue == UInt32.max && shape.filter.mask.rawValue == UInt32.max)
     }
 }
+
+/// The engine's spatial hash as the broad phase: the same world still collides, settles and
+/// answers queries.
+@Suite struct SpatialHashTests {
+    @Test func aRowOfBoxesSettlesOnAFloorWithTheHash() throws {
+        let space = Space()
+        space.useSpatialHash(cellSize: 2, count: 1_000)
+        #expect(space.usesSpatialHash)
+        space.gravity = [0, -100]
+        space.add(Segment(body: space.staticBody, from: [-10, 0], to: [110, 0], radius: 0.5, friction: 1))
+        var boxes: [Body] = []
+        for i in 0..<50 {
+            let box = Body(mass: 1, moment: Moment.box(mass: 1, width: 1, height: 1))
+            box.position = [Double(i) * 2, 3]
+            space.add(box, Polygon.box(body: box, width: 1, height: 1, friction: 1))
+            boxes.append(box)
+        }
+        for _ in 0..<240 { try space.step(1.0 / 60) }
+        // Resting on the floor's top surface (y = 0.5), half a box high, sunk by the
+        // collision slop (0.1): centres at y = 0.9.
+        #expect(boxes.allSatisfy { abs($0.position.y - 0.9) < 0.01 && abs($0.velocity.y) < 0.01 })
+        #expect(space.pointQueryNearest([20, 5])?.shape.body === boxes[10])
+    }
+}

@@ -25,7 +25,9 @@ extension Space {
 
     /// The shape nearest to `point` within `maxDistance`, if any (infinity: anywhere).
     ///
-    /// Rules: ``Parameter/queryPoint``, ``Parameter/queryDistance``.
+    /// Rules: ``Parameter/queryPoint``, ``Parameter/queryDistance``. With the spatial hash
+    /// (``useSpatialHash(cellSize:count:)``), which walks every cell a query's box covers,
+    /// an infinite distance is narrowed to the farthest corner of the shapes' bounds.
     ///
     /// The corresponding C function is `cpSpacePointQueryNearest`.
     public func pointQueryNearest(_ point: Vector, maxDistance: Double = .infinity, filter: ShapeFilter = .all)
@@ -33,8 +35,17 @@ extension Space {
     {
         Parameter.queryPoint.require(point)
         Parameter.queryDistance.require(maxDistance)
+        var distance = maxDistance
+        if usesSpatialHash, !distance.isFinite {
+            guard let bounds = shapes.map(\.boundingBox).reduce(nil, { $0?.union($1) ?? $1 }) else { return nil }
+            let corners: [Vector] = [
+                [bounds.left, bounds.bottom], [bounds.left, bounds.top], [bounds.right, bounds.bottom],
+                [bounds.right, bounds.top],
+            ]
+            distance = corners.map { $0.distance(to: point) }.max()! + 1
+        }
         var info = cpPointQueryInfo()
-        guard let shape = cpSpacePointQueryNearest(handle, point.cp, maxDistance, filter.cp, &info) else { return nil }
+        guard let shape = cpSpacePointQueryNearest(handle, point.cp, distance, filter.cp, &info) else { return nil }
         return PointQueryInfo(shape: Shape.from(UnsafeMutablePointer(mutating: shape)), info)
     }
 
