@@ -60,7 +60,7 @@ let package = Package(
         .target(name: "ChipmunkMallocCounter", linkerSettings: [.linkedLibrary("dl")]),
 
         // Creates and removes many objects; run under valgrind by scripts/leaks.sh.
-        .executableTarget(name: "chipmunk-stress", dependencies: ["Chipmunk"]),
+        .executableTarget(name: "chipmunk-stress", dependencies: ["Chipmunk", "ChipmunkScenes"]),
 
         .testTarget(name: "ChipmunkTests", dependencies: ["Chipmunk"]),
         .testTarget(name: "ChipmunkScenesTests", dependencies: ["ChipmunkScenes", "Chipmunk"]),

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Runs chipmunk-stress (100,000 bodies and shapes created and removed through every
-# ownership path) under valgrind, and fails unless 0 bytes are "definitely lost" and
+# ownership path, sleeping, debug drawing and the threaded solver among them) under valgrind, and fails unless 0 bytes are "definitely lost" and
 # valgrind saw no memory errors (use after free, double free, invalid reads).
 #   scripts/leaks.sh [OBJECTS]
 set -euo pipefail

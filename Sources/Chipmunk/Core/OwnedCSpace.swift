@@ -30,6 +30,7 @@ final class OwnedCSpace {
     }
 
     deinit {
+        CChipmunkWakeAllBeforeFree(handle)  // frees the contacts copied by sleeping (upstream #227)
         if isHasty { cpHastySpaceFree(handle) } else { cpSpaceFree(handle) }
         for orphan in orphans { orphan.free(orphan.object) }
     }
