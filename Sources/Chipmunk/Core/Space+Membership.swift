@@ -84,6 +84,7 @@ extension Space {
         precondition(
             shape.body.space === self,
             "Space.add: a shape's body must be in the space (or be its staticBody) before the shape")
+        if shape.mass > 0 { shape.requireSaneBodyMass(withMass: shape.mass, adding: true) }
         shape.space = self
         shapes.append(shape)
         shape.body.attachmentCount += 1

@@ -102,6 +102,12 @@ public struct Vector: Hashable, Sendable {
     @inlinable
     public func distance(to other: Vector) -> Double { (self - other).length }
 
+    /// The squared distance to another point.
+    ///
+    /// The corresponding C function is `cpvdistsq`.
+    @inlinable
+    public func distanceSquared(to other: Vector) -> Double { (self - other).lengthSquared }
+
     /// Linear interpolation: `self` at `t == 0`, `other` at `t == 1`.
     ///
     /// The corresponding C function is `cpvlerp`.

@@ -14,6 +14,7 @@ extension Shape {
         set {
             Parameter.shapeMass.require(newValue)
             if newValue > 0 { requireArea("mass") }
+            if space != nil { requireSaneBodyMass(withMass: newValue, adding: false) }
             cpShapeSetMass(handle, newValue)
             space?.massMayHaveChanged(for: body)
         }
@@ -28,9 +29,34 @@ extension Shape {
         set {
             Parameter.shapeDensity.require(newValue)
             if newValue > 0 { requireArea("density") }
+            if space != nil { requireSaneBodyMass(withMass: newValue * area, adding: false) }
             cpShapeSetDensity(handle, newValue)
             space?.massMayHaveChanged(for: body)
         }
+    }
+
+    /// Stops the program unless the body's mass properties, summed from its shapes in the
+    /// space as the engine sums them (`cpBodyAccumulateMassFromShapes`), stay finite with
+    /// this shape's mass set to `mass`: the engine asserts "Body's moment is NaN" otherwise
+    /// (two shapes of mass 1.7e308, or density on a circle offset by 1e200).
+    func requireSaneBodyMass(withMass mass: Double, adding: Bool) {
+        guard body.kind == .dynamic else { return }
+        var m = 0.0, i = 0.0, cog = Vector.zero
+        var shapes = body.shapes
+        if adding { shapes.append(self) }
+        for shape in shapes {
+            let info = shape.handle.pointee.massInfo
+            let sm = shape === self ? mass : info.m
+            guard sm > 0 else { continue }
+            let sum = m + sm
+            let shapeCog = Vector(info.cog)
+            i += sm * info.i + cog.distanceSquared(to: shapeCog) * (sm * m) / sum
+            cog = cog.interpolated(to: shapeCog, by: sm / sum)
+            m = sum
+        }
+        precondition(m.isFinite && i.isFinite && cog.isFinite,
+                     "Shape.mass: the body's mass properties, summed from its shapes, would not be finite "
+                        + "(mass \(m), moment \(i), centre of gravity \(cog))")
     }
 
     private func requireArea(_ property: String) {
