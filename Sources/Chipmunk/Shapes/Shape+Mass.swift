@@ -36,9 +36,10 @@ extension Shape {
     }
 
     /// Stops the program unless the body's mass properties, summed from its shapes in the
-    /// space as the engine sums them (`cpBodyAccumulateMassFromShapes`), stay finite with
-    /// this shape's mass set to `mass`: the engine asserts "Body's moment is NaN" otherwise
-    /// (two shapes of mass 1.7e308, or density on a circle offset by 1e200).
+    /// space as the engine sums them (`cpBodyAccumulateMassFromShapes`), stay finite and
+    /// within ``Parameter/massRange`` with this shape's mass set to `mass`: the engine
+    /// asserts "Body's moment is NaN" otherwise (two shapes of mass 1.7e308, or density on
+    /// a circle offset by 1e200).
     func requireSaneBodyMass(withMass mass: Double, adding: Bool) {
         guard body.kind == .dynamic else { return }
         var m = 0.0, i = 0.0, cog = Vector.zero
@@ -54,9 +55,10 @@ extension Shape {
             cog = cog.interpolated(to: shapeCog, by: sm / sum)
             m = sum
         }
-        precondition(m.isFinite && i.isFinite && cog.isFinite,
+        let range = Parameter.massRange
+        precondition(m == 0 || (range.contains(m) && range.contains(i) && cog.isFinite),
                      "Shape.mass: the body's mass properties, summed from its shapes, would not be finite "
-                        + "(mass \(m), moment \(i), centre of gravity \(cog))")
+                        + "and within Parameter.massRange (mass \(m), moment \(i), centre of gravity \(cog))")
     }
 
     private func requireArea(_ property: String) {

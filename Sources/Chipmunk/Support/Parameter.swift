@@ -102,11 +102,16 @@ public enum Parameter: String, Sendable, Hashable, CaseIterable, CustomStringCon
     /// that keeps a mistyped value (a million) from turning one step into minutes.
     public static let maxIterations = 1_000
 
+    /// The masses and moments of inertia a body may have. Outside it the engine fails: the
+    /// solver's determinant for a joint underflows to 0 past about 1e160 ("Unsolvable
+    /// constraint."), and forces overflow as the inverse grows towards 1e308.
+    public static let massRange = 1e-150...1e150
+
     /// The rule the parameter's values must keep.
     public var rule: Rule {
         switch self {
         case .bodyMass, .bodyMoment:
-            return .positiveWithFiniteInverse
+            return .within(Self.massRange)
         case .gearRatio:
             return .nonZeroWithFiniteInverse
         case .bodyCenterOfGravity, .bodyPosition, .bodyVelocity, .bodyAngle, .bodyAngularVelocity, .bodyForce,

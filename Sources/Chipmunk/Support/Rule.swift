@@ -4,9 +4,8 @@ public enum Rule: Sendable, Hashable, CustomStringConvertible {
     case finite
     /// Greater than zero and finite.
     case positiveFinite
-    /// Greater than zero, finite, and with a finite inverse: the engine divides by it, so
-    /// a value below about 5.6e-309 would make it infinite.
-    case positiveWithFiniteInverse
+    /// Within the range (whose bounds are positive and finite).
+    case within(ClosedRange<Double>)
     /// Not zero, finite, and with a finite inverse (the engine divides by it).
     case nonZeroWithFiniteInverse
     /// Zero or more, and finite.
@@ -24,7 +23,7 @@ public enum Rule: Sendable, Hashable, CustomStringConvertible {
         switch self {
         case .finite: return value.isFinite
         case .positiveFinite: return value > 0 && value.isFinite
-        case .positiveWithFiniteInverse: return value > 0 && value.isFinite && (1 / value).isFinite
+        case .within(let range): return range.contains(value)
         case .nonZeroWithFiniteInverse: return value != 0 && value.isFinite && (1 / value).isFinite
         case .nonNegativeFinite: return value >= 0 && value.isFinite
         case .nonNegative: return value >= 0
@@ -39,7 +38,7 @@ public enum Rule: Sendable, Hashable, CustomStringConvertible {
         switch self {
         case .finite: return "finite"
         case .positiveFinite: return "positive and finite"
-        case .positiveWithFiniteInverse: return "positive and finite, at least 5.6e-309"
+        case .within(let range): return "from \(range.lowerBound) to \(range.upperBound)"
         case .nonZeroWithFiniteInverse: return "non-zero and finite, with a finite inverse"
         case .nonNegativeFinite: return "zero or more, and finite"
         case .nonNegative: return "zero or more (infinity allowed)"
