@@ -35,7 +35,13 @@ extension SceneDescription {
     /// Decodes a scene from JSON; `source` names it in errors.
     public static func decode(_ data: Data, source: String) throws(SceneError) -> SceneDescription {
         do {
-            return try JSONDecoder().decode(SceneDescription.self, from: data)
+            let scene = try JSONDecoder().decode(SceneDescription.self, from: data)
+            if let repeated = DuplicateKeys.first(in: Array(data)) {
+                throw SceneError(source: source, location: repeated, reason: "appears twice in one object; give each key once")
+            }
+            return scene
+        } catch let error as SceneError {
+            throw error
         } catch let error as DecodingError {
             if case .dataCorrupted(let context) = error, context.codingPath.isEmpty {
                 throw SceneError(source: source, reason: "not valid JSON: \(syntaxProblem(in: data))")
