@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Runs every test: the Swift Testing suites (library, scenes, CLI against the raw C
-# engine), then the valgrind leak check. Installs libchipmunk-dev and valgrind if missing.
+# engine), the valgrind leak check, then the suites again under ASan+LSan and TSan.
+# Installs libchipmunk-dev and valgrind if missing.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/lib.sh
@@ -22,3 +23,6 @@ fi
 
 echo "== Leak check"
 bash scripts/leaks.sh
+
+echo "== Sanitizers"
+bash scripts/sanitize.sh

@@ -11,11 +11,14 @@ import Testing
         var contacts = 0
         let handler = world.space.collisionHandler(between: BallOnFloor.ballType, and: BallOnFloor.floorType)
         #expect(handler.typeA == BallOnFloor.ballType && handler.typeB == BallOnFloor.floorType)
+        // Closures reach the space through their arguments, never by capturing it: the
+        // space holds its handlers, so a captured space would hold itself and never be freed.
+        let (ball, ballShape, floor) = (world.ball, world.ballShape, world.floor)
         handler.begin = { arbiter in
             events.append("begin")
             #expect(arbiter.isFirstContact)
-            #expect(arbiter.shapes.0 === world.ballShape && arbiter.shapes.1 === world.floor)
-            #expect(arbiter.bodies.0 === world.ball && arbiter.bodies.1 === world.space.staticBody)
+            #expect(arbiter.shapes.0 === ballShape && arbiter.shapes.1 === floor)
+            #expect(arbiter.bodies.0 === ball && arbiter.bodies.1 === arbiter.space.staticBody)
             normal = arbiter.normal
             contacts = arbiter.count
             return true
@@ -66,8 +69,9 @@ import Testing
         // With no pair handler, the default handler calls the wildcard handlers of both types.
         let world = BallOnFloor()
         var wildcardBegins = 0
+        let floor = world.floor
         world.space.wildcardCollisionHandler(for: BallOnFloor.floorType).begin = { arbiter in
-            #expect(arbiter.shapes.0 === world.floor, "the wildcard type's shape comes first")
+            #expect(arbiter.shapes.0 === floor, "the wildcard type's shape comes first")
             wildcardBegins += 1
             return true
         }
@@ -161,12 +165,13 @@ import Testing
         let spawnedShape = Circle(body: spawned, radius: 0.5)
         spawned.position = [5, 5]
         var lockedInBegin = false
+        let ballShape = world.ballShape
         world.space.collisionHandler(between: BallOnFloor.ballType, and: BallOnFloor.floorType).begin = { arbiter in
             let space = arbiter.space
             lockedInBegin = space.isDeferringChanges
             space.add(spawned)
             space.add(spawnedShape)
-            space.remove(world.ballShape)  // the contact that is running
+            space.remove(ballShape)  // the contact that is running
             return true
         }
         try world.run(seconds: 1)

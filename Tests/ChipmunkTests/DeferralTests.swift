@@ -20,6 +20,7 @@ import Testing
 
         var sawLocked = false
         driver.velocityUpdate = { body, gravity, damping, dt in
+            let space = body.space!  // not captured: the space would hold itself through this closure
             sawLocked = space.isLocked
             if newcomer.space == nil {
                 space.add(newcomer)

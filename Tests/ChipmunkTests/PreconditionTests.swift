@@ -320,16 +320,20 @@ import Testing
     // "Body's moment is NaN" from cpBodyAccumulateMassFromShapes, on add(shape).
     @Test func massSummedPastTheLargestDouble() async {
         let twoHeavy = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
-            let space = Space(), body = Body(kind: .dynamic)
-            let a = Circle(body: body, radius: 1), b = Circle(body: body, radius: 1, offset: [1, 0])
+            let space = Space()
+            let body = Body(kind: .dynamic)
+            let a = Circle(body: body, radius: 1)
+            let b = Circle(body: body, radius: 1, offset: [1, 0])
             a.mass = 1.7e308
             b.mass = 1.7e308
             space.add(body, a, b)
         }
         expect(twoHeavy, says: "Shape.mass: the body's mass properties, summed from its shapes, would not be finite")
         let farOff = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
-            let space = Space(), body = Body(kind: .dynamic)
-            let near = Circle(body: body, radius: 1), far = Circle(body: body, radius: 1, offset: [1e200, 0])
+            let space = Space()
+            let body = Body(kind: .dynamic)
+            let near = Circle(body: body, radius: 1)
+            let far = Circle(body: body, radius: 1, offset: [1e200, 0])
             space.add(body, near, far)
             near.density = 1
             far.density = 1

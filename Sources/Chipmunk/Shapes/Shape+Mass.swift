@@ -42,7 +42,9 @@ extension Shape {
     /// a circle offset by 1e200).
     func requireSaneBodyMass(withMass mass: Double, adding: Bool) {
         guard body.kind == .dynamic else { return }
-        var m = 0.0, i = 0.0, cog = Vector.zero
+        var m = 0.0
+        var i = 0.0
+        var cog = Vector.zero
         var shapes = body.shapes
         if adding { shapes.append(self) }
         for shape in shapes {
@@ -56,9 +58,10 @@ extension Shape {
             m = sum
         }
         let range = Parameter.massRange
-        precondition(m == 0 || (range.contains(m) && range.contains(i) && cog.isFinite),
-                     "Shape.mass: the body's mass properties, summed from its shapes, would not be finite "
-                        + "and within Parameter.massRange (mass \(m), moment \(i), centre of gravity \(cog))")
+        precondition(
+            m == 0 || (range.contains(m) && range.contains(i) && cog.isFinite),
+            "Shape.mass: the body's mass properties, summed from its shapes, would not be finite "
+                + "and within Parameter.massRange (mass \(m), moment \(i), centre of gravity \(cog))")
     }
 
     private func requireArea(_ property: String) {

@@ -37,7 +37,8 @@ extension SceneDescription {
         do {
             let scene = try JSONDecoder().decode(SceneDescription.self, from: data)
             if let repeated = DuplicateKeys.first(in: Array(data)) {
-                throw SceneError(source: source, location: repeated, reason: "appears twice in one object; give each key once")
+                throw SceneError(
+                    source: source, location: repeated, reason: "appears twice in one object; give each key once")
             }
             return scene
         } catch let error as SceneError {
