@@ -15,6 +15,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-system", from: "1.4.0"),
         // `swift package generate-documentation` builds the DocC catalog.
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.4.0"),
+        .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.0"),
     ],
     targets: [
         // C bridge: Debian's libchipmunk-dev (no pkg-config file ships, so the module map links it).
@@ -63,7 +64,12 @@ let package = Package(
         .executableTarget(name: "chipmunk-stress", dependencies: ["Chipmunk", "ChipmunkScenes"]),
 
         .testTarget(name: "ChipmunkTests", dependencies: ["Chipmunk"]),
-        .testTarget(name: "ChipmunkScenesTests", dependencies: ["ChipmunkScenes", "Chipmunk"]),
+        .testTarget(
+            name: "ChipmunkScenesTests",
+            dependencies: [
+                "ChipmunkScenes", "Chipmunk", .product(name: "PropertyBased", package: "swift-property-based"),
+            ]
+        ),
         .testTarget(
             name: "ChipmunkSimTests",
             dependencies: ["chipmunk-sim", "chipmunk-reference", "chipmunk-bench-c"]

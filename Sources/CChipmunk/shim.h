@@ -82,24 +82,28 @@ static inline cpCollisionType CChipmunkWildcardCollisionType(void) { return CP_W
 /// For each awake dynamic or kinematic body it checks the state the step starts from
 /// (velocity, angular velocity, force, torque), then computes, with the engine's own
 /// arithmetic, what the engine's default position and velocity integration would make of
-/// it (`cpBodyUpdatePosition`, `cpBodyUpdateVelocity` with `pow(damping, dt)`). Bodies with
+/// it (`cpBodyUpdatePosition`, `cpBodyUpdateVelocity` with `pow(damping, dt)`); positions
+/// must also stay within `maxCoordinate`, past which collisions lose precision. Bodies with
 /// a custom integrator are checked by the Swift functions it calls. Returns NULL when every
 /// body is sound; otherwise sets `quantity` (0 position, 1 velocity, 2 angle, 3 angular
 /// velocity, 4 force, 5 torque) and the offending `value`.
-static inline cpBody *CChipmunkFindDivergence(const cpSpace *space, cpFloat dt, int *quantity, cpFloat *value) {
+static inline cpBody *CChipmunkFindDivergence(const cpSpace *space, cpFloat dt, cpFloat maxCoordinate, int *quantity,
+                                              cpFloat *value) {
     const cpArray *bodies = space->dynamicBodies;
     const cpFloat damping = cpfpow(space->damping, dt);
     const cpVect gravity = space->gravity;
 #define CCHIPMUNK_CHECK(q, x) if (!isfinite(x)) { *quantity = (q); *value = (x); return body; }
+#define CCHIPMUNK_CHECK_COORDINATE(x) if (!(fabs(x) <= maxCoordinate)) { *quantity = 0; *value = (x); return body; }
     for (int i = 0; i < bodies->num; i++) {
         cpBody *body = (cpBody *)bodies->arr[i];
         CCHIPMUNK_CHECK(1, body->v.x) CCHIPMUNK_CHECK(1, body->v.y)
         CCHIPMUNK_CHECK(3, body->w)
         CCHIPMUNK_CHECK(4, body->f.x) CCHIPMUNK_CHECK(4, body->f.y)
         CCHIPMUNK_CHECK(5, body->t)
+        CCHIPMUNK_CHECK_COORDINATE(body->p.x) CCHIPMUNK_CHECK_COORDINATE(body->p.y)
         if (body->position_func == cpBodyUpdatePosition) {
             const cpVect p = cpvadd(body->p, cpvmult(cpvadd(body->v, body->v_bias), dt));
-            CCHIPMUNK_CHECK(0, p.x) CCHIPMUNK_CHECK(0, p.y)
+            CCHIPMUNK_CHECK_COORDINATE(p.x) CCHIPMUNK_CHECK_COORDINATE(p.y)
             const cpFloat a = body->a + (body->w + body->w_bias) * dt;
             CCHIPMUNK_CHECK(2, a)
         }
@@ -111,6 +115,7 @@ static inline cpBody *CChipmunkFindDivergence(const cpSpace *space, cpFloat dt, 
         }
     }
 #undef CCHIPMUNK_CHECK
+#undef CCHIPMUNK_CHECK_COORDINATE
     return NULL;
 }
 

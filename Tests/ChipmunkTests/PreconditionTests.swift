@@ -153,7 +153,7 @@ import Testing
         let position = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             Body(mass: 1, moment: 1).position = [.nan, 0]
         }
-        expect(position, says: "Body.position must be finite (got nan)")
+        expect(position, says: "Body.position must be finite, from -1e15 to 1e15 (got nan)")
         let torque = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             Body(mass: 1, moment: 1).torque = -.infinity
         }
@@ -173,7 +173,7 @@ import Testing
         let radius = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             _ = Circle(body: Body(mass: 1, moment: 1), radius: .nan)
         }
-        expect(radius, says: "Circle.radius must be zero or more, and finite (got nan)")
+        expect(radius, says: "Circle.radius must be from 0 to 1e15 (got nan)")
         let line = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             _ = Polygon(body: Body(mass: 1, moment: 1), vertices: [[0, 0], [1, 1], [2, 2]])
         }
@@ -333,11 +333,15 @@ import Testing
             let space = Space()
             let body = Body(kind: .dynamic)
             let near = Circle(body: body, radius: 1)
-            let far = Circle(body: body, radius: 1, offset: [1e200, 0])
+            let far = Circle(body: body, radius: 1, offset: [1e15, 0])
             space.add(body, near, far)
-            near.density = 1
-            far.density = 1
+            near.density = 1e140
+            far.density = 1e140  // 3e140 on each side, 1e15 apart: a moment of about 1e170
         }
+        let offset = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            _ = Circle(body: Body(kind: .dynamic), radius: 1, offset: [1e200, 0])  // the case, stopped sooner
+        }
+        expect(offset, says: "Circle.offset must be finite, from -1e15 to 1e15 (got 1e+200)")
         expect(farOff, says: "Shape.mass: the body's mass properties, summed from its shapes, would not be finite")
     }
 }

@@ -35,7 +35,9 @@ extension Body {
         Parameter.integrationTimeStep.require(dt)
         let body = handle.pointee
         let p = position + (velocity + Vector(body.v_bias)) * dt
-        if !p.isFinite { throw diverged(.position, p.x.isFinite ? p.y : p.x) }
+        if !Parameter.bodyPosition.accepts(p) {
+            throw diverged(.position, Parameter.bodyPosition.accepts(p.x) ? p.y : p.x)
+        }
         let a = angle + (body.w + body.w_bias) * dt
         if !a.isFinite { throw diverged(.angle, a) }
         cpBodyUpdatePosition(handle, dt)

@@ -60,7 +60,9 @@ extension Space {
     private func checkForDivergence(_ dt: Double) throws(ChipmunkError) {
         var quantity: Int32 = 0
         var value = 0.0
-        guard let culprit = CChipmunkFindDivergence(handle, dt, &quantity, &value) else { return }
+        guard let culprit = CChipmunkFindDivergence(handle, dt, Parameter.maxCoordinate, &quantity, &value) else {
+            return
+        }
         throw .diverged(
             step: stepsTaken + 1, body: Body.from(culprit).indexInSpace,
             quantity: Body.Quantity.allCases[Int(quantity)], value: value)

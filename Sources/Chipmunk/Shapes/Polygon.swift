@@ -62,7 +62,7 @@ public final class Polygon: Shape {
         try Parameter.polygonRadius.check(radius)
         // A hull with no area gives the engine NaN centroids and moments.
         let placed = vertices.map { transform.apply(toPoint: $0) }
-        guard placed.allSatisfy(\.isFinite) else { throw .invalidGeometry(.noArea) }
+        for vertex in placed { try Parameter.polygonVertex.check(vertex) }
         let hull = ConvexHull(of: placed)
         let area = Area.polygon(vertices: hull.vertices)
         guard hull.count >= 3, area > 0, area.isFinite else { throw .invalidGeometry(.noArea) }
@@ -92,6 +92,7 @@ public final class Polygon: Shape {
         friction: Double = 0, elasticity: Double = 0, collisionType: CollisionType = .default
     ) -> Polygon {
         box.requireValid(.boxBounds)
+        for edge in [box.left, box.bottom, box.right, box.top] { Parameter.polygonVertex.require(edge) }
         Parameter.polygonRadius.require(radius)
         return Polygon(
             boxHandle: cpBoxShapeNew2(body.handle, box.cp, radius), body: body,

@@ -107,6 +107,13 @@ public enum Parameter: String, Sendable, Hashable, CaseIterable, CustomStringCon
     /// constraint."), and forces overflow as the inverse grows towards 1e308.
     public static let massRange = 1e-150...1e150
 
+    /// The largest coordinate, size or position the collision code is given. Past about
+    /// 1e19 the engine's polygon collision loses the precision it needs and aborts
+    /// ("Internal Error: EPA vertexes are the same"; found by fuzzing with a vertex at
+    /// 3.5e25); 1e15 keeps shapes of size 1 resolved to an eighth of a unit. A step that
+    /// would carry a body past it counts as a divergence.
+    public static let maxCoordinate = 1e15
+
     /// The rule the parameter's values must keep.
     public var rule: Rule {
         switch self {
@@ -114,15 +121,19 @@ public enum Parameter: String, Sendable, Hashable, CaseIterable, CustomStringCon
             return .within(Self.massRange)
         case .gearRatio:
             return .nonZeroWithFiniteInverse
-        case .bodyCenterOfGravity, .bodyPosition, .bodyVelocity, .bodyAngle, .bodyAngularVelocity, .bodyForce,
+        case .bodyPosition, .circleOffset, .segmentEnd, .segmentNeighbor, .polygonVertex, .polygonTransform:
+            return .magnitudeAtMost(Self.maxCoordinate)
+        case .circleRadius, .segmentRadius, .polygonRadius, .boxSize:
+            return .nonNegativeAtMost(Self.maxCoordinate)
+        case .bodyCenterOfGravity, .bodyVelocity, .bodyAngle, .bodyAngularVelocity, .bodyForce,
             .bodyTorque, .appliedForce, .appliedImpulse, .applicationPoint, .integrationGravity, .shapeSurfaceVelocity,
-            .circleOffset, .segmentEnd, .segmentNeighbor, .polygonVertex, .polygonTransform, .boxBounds, .spaceGravity,
+            .boxBounds, .spaceGravity,
             .anchor, .pivot, .grooveEnd, .springForce, .rotarySpringRestAngle, .rotarySpringTorque, .rotaryLimitAngle,
             .ratchetPhase, .ratchetInterval, .ratchetAngle, .gearPhase, .motorRate, .arbiterSurfaceVelocity,
             .contactPoint, .queryPoint, .queryBox:
             return .finite
-        case .integrationDamping, .shapeFriction, .shapeElasticity, .shapeMass, .shapeDensity, .circleRadius,
-            .segmentRadius, .polygonRadius, .boxSize, .spaceDamping, .spaceCollisionSlop, .spaceCollisionBias,
+        case .integrationDamping, .shapeFriction, .shapeElasticity, .shapeMass, .shapeDensity, .spaceDamping,
+            .spaceCollisionSlop, .spaceCollisionBias,
             .spaceIdleSpeedThreshold, .constraintErrorBias, .pinDistance, .slideDistance, .springRestLength,
             .springStiffness, .springDamping, .arbiterRestitution, .arbiterFriction, .queryRadius, .frameDuration:
             return .nonNegativeFinite

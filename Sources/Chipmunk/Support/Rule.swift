@@ -6,6 +6,10 @@ public enum Rule: Sendable, Hashable, CustomStringConvertible {
     case positiveFinite
     /// Within the range (whose bounds are positive and finite).
     case within(ClosedRange<Double>)
+    /// Finite, with a magnitude of at most the bound.
+    case magnitudeAtMost(Double)
+    /// Zero or more, and at most the bound.
+    case nonNegativeAtMost(Double)
     /// Not zero, finite, and with a finite inverse (the engine divides by it).
     case nonZeroWithFiniteInverse
     /// Zero or more, and finite.
@@ -24,6 +28,8 @@ public enum Rule: Sendable, Hashable, CustomStringConvertible {
         case .finite: return value.isFinite
         case .positiveFinite: return value > 0 && value.isFinite
         case .within(let range): return range.contains(value)
+        case .magnitudeAtMost(let bound): return abs(value) <= bound
+        case .nonNegativeAtMost(let bound): return value >= 0 && value <= bound
         case .nonZeroWithFiniteInverse: return value != 0 && value.isFinite && (1 / value).isFinite
         case .nonNegativeFinite: return value >= 0 && value.isFinite
         case .nonNegative: return value >= 0
@@ -39,11 +45,24 @@ public enum Rule: Sendable, Hashable, CustomStringConvertible {
         case .finite: return "finite"
         case .positiveFinite: return "positive and finite"
         case .within(let range): return "from \(range.lowerBound) to \(range.upperBound)"
+        case .magnitudeAtMost(let bound): return "finite, from -\(Self.text(bound)) to \(Self.text(bound))"
+        case .nonNegativeAtMost(let bound): return "from 0 to \(Self.text(bound))"
         case .nonZeroWithFiniteInverse: return "non-zero and finite, with a finite inverse"
         case .nonNegativeFinite: return "zero or more, and finite"
         case .nonNegative: return "zero or more (infinity allowed)"
         case .positive: return "greater than zero (infinity allowed)"
         case .wholeNumber(let range): return "a whole number from \(range.lowerBound) to \(range.upperBound)"
         }
+    }
+
+    /// A bound as people write it: `1e15` rather than `1000000000000000.0`.
+    private static func text(_ bound: Double) -> String {
+        var mantissa = bound
+        var exponent = 0
+        while mantissa >= 10, mantissa.truncatingRemainder(dividingBy: 10) == 0 {
+            mantissa /= 10
+            exponent += 1
+        }
+        return exponent >= 6 ? "\(Int(mantissa))e\(exponent)" : "\(bound)"
     }
 }
