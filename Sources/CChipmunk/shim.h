@@ -76,46 +76,73 @@ static inline void CChipmunkSetContactPoint(cpContactPointSet *set, int i, cpVec
 static inline cpBitmask CChipmunkAllCategories(void) { return CP_ALL_CATEGORIES; }
 static inline cpCollisionType CChipmunkWildcardCollisionType(void) { return CP_WILDCARD_COLLISION_TYPE; }
 
-/// The divergence guard: the first body whose next `cpSpaceStep` would fail one of the
-/// engine's sanity checks (`Body's position/velocity/... is invalid`), which abort.
+/// What the next `cpSpaceStep` would make of one body, computed with the engine's own
+/// arithmetic: the position and angle of `cpBodyUpdatePosition`, then the velocity and
+/// angular velocity of `cpBodyUpdateVelocity` with `pow(damping, dt)`. A body with a
+/// custom integrator keeps its current values here (the Swift functions it calls check
+/// theirs); a kinematic body (infinite mass) has no velocity integration.
+typedef struct { cpVect p, v; cpFloat a, w; } CChipmunkPrediction;
+
+static inline CChipmunkPrediction CChipmunkPredict(const cpBody *body, cpFloat dt, cpFloat damping, cpVect gravity) {
+    CChipmunkPrediction next = {body->p, body->v, body->a, body->w};
+    if (body->position_func == cpBodyUpdatePosition) {
+        next.p = cpvadd(body->p, cpvmult(cpvadd(body->v, body->v_bias), dt));
+        next.a = body->a + (body->w + body->w_bias) * dt;
+    }
+    if (body->velocity_func == cpBodyUpdateVelocity && body->m < INFINITY) {
+        next.v = cpvadd(cpvmult(body->v, damping), cpvmult(cpvadd(gravity, cpvmult(body->f, body->m_inv)), dt));
+        next.w = body->w * damping + body->t * body->i_inv * dt;
+    }
+    return next;
+}
+
+/// Names what is wrong with a body the fast check refused: `quantity` (0 position,
+/// 1 velocity, 2 angle, 3 angular velocity, 4 force, 5 torque) and the offending `value`.
+static inline void CChipmunkDescribeDivergence(const cpBody *body, CChipmunkPrediction next, cpFloat maxCoordinate,
+                                               int *quantity, cpFloat *value) {
+    const cpFloat values[] = {body->v.x, body->v.y, body->w, body->f.x, body->f.y, body->t,
+                              next.p.x, next.p.y, next.a, next.v.x, next.v.y, next.w};
+    const int quantities[] = {1, 1, 3, 4, 4, 5, 0, 0, 2, 1, 1, 3};
+    for (int i = 0; i < 12; i++) {
+        const int isCoordinate = quantities[i] == 0;
+        if (!isfinite(values[i]) || (isCoordinate && !(fabs(values[i]) <= maxCoordinate))) {
+            *quantity = quantities[i];
+            *value = values[i];
+            return;
+        }
+    }
+}
+
+/// The divergence guard: the first awake body whose next `cpSpaceStep` would fail one of
+/// the engine's sanity checks (`Body's position/velocity/... is invalid`, which abort), or
+/// carry it past `maxCoordinate`, where collisions lose precision. Returns NULL when every
+/// body is sound; otherwise the body, with `quantity` and `value` as
+/// `CChipmunkDescribeDivergence` sets them.
 ///
-/// For each awake dynamic or kinematic body it checks the state the step starts from
-/// (velocity, angular velocity, force, torque), then computes, with the engine's own
-/// arithmetic, what the engine's default position and velocity integration would make of
-/// it (`cpBodyUpdatePosition`, `cpBodyUpdateVelocity` with `pow(damping, dt)`); positions
-/// must also stay within `maxCoordinate`, past which collisions lose precision. Bodies with
-/// a custom integrator are checked by the Swift functions it calls. Returns NULL when every
-/// body is sound; otherwise sets `quantity` (0 position, 1 velocity, 2 angle, 3 angular
-/// velocity, 4 force, 5 torque) and the offending `value`.
+/// It runs before every step, so the common case, a dynamic body on the engine's own
+/// integrators, is one pass with one branch: the predicted velocity is finite only if the
+/// velocity, force and damping that make it are (a NaN or an infinity in them survives),
+/// likewise the angular velocity, and `x - x` is 0 for a finite `x` and NaN otherwise.
+/// Other bodies (kinematic, or with a custom integrator) have every value checked.
 static inline cpBody *CChipmunkFindDivergence(const cpSpace *space, cpFloat dt, cpFloat maxCoordinate, int *quantity,
                                               cpFloat *value) {
     const cpArray *bodies = space->dynamicBodies;
     const cpFloat damping = cpfpow(space->damping, dt);
     const cpVect gravity = space->gravity;
-#define CCHIPMUNK_CHECK(q, x) if (!isfinite(x)) { *quantity = (q); *value = (x); return body; }
-#define CCHIPMUNK_CHECK_COORDINATE(x) if (!(fabs(x) <= maxCoordinate)) { *quantity = 0; *value = (x); return body; }
     for (int i = 0; i < bodies->num; i++) {
         cpBody *body = (cpBody *)bodies->arr[i];
-        CCHIPMUNK_CHECK(1, body->v.x) CCHIPMUNK_CHECK(1, body->v.y)
-        CCHIPMUNK_CHECK(3, body->w)
-        CCHIPMUNK_CHECK(4, body->f.x) CCHIPMUNK_CHECK(4, body->f.y)
-        CCHIPMUNK_CHECK(5, body->t)
-        CCHIPMUNK_CHECK_COORDINATE(body->p.x) CCHIPMUNK_CHECK_COORDINATE(body->p.y)
-        if (body->position_func == cpBodyUpdatePosition) {
-            const cpVect p = cpvadd(body->p, cpvmult(cpvadd(body->v, body->v_bias), dt));
-            CCHIPMUNK_CHECK_COORDINATE(p.x) CCHIPMUNK_CHECK_COORDINATE(p.y)
-            const cpFloat a = body->a + (body->w + body->w_bias) * dt;
-            CCHIPMUNK_CHECK(2, a)
+        const CChipmunkPrediction next = CChipmunkPredict(body, dt, damping, gravity);
+        cpFloat zero = (next.v.x - next.v.x) + (next.v.y - next.v.y) + (next.w - next.w) + (next.a - next.a);
+        const int predictsAll = body->position_func == cpBodyUpdatePosition
+            && body->velocity_func == cpBodyUpdateVelocity && body->m < INFINITY;
+        if (!predictsAll) {
+            zero += (body->v.x - body->v.x) + (body->v.y - body->v.y) + (body->w - body->w)
+                + (body->f.x - body->f.x) + (body->f.y - body->f.y) + (body->t - body->t);
         }
-        if (body->velocity_func == cpBodyUpdateVelocity && cpBodyGetType(body) == CP_BODY_TYPE_DYNAMIC) {
-            const cpVect v = cpvadd(cpvmult(body->v, damping), cpvmult(cpvadd(gravity, cpvmult(body->f, body->m_inv)), dt));
-            CCHIPMUNK_CHECK(1, v.x) CCHIPMUNK_CHECK(1, v.y)
-            const cpFloat w = body->w * damping + body->t * body->i_inv * dt;
-            CCHIPMUNK_CHECK(3, w)
-        }
+        if (zero == 0 && fabs(next.p.x) <= maxCoordinate && fabs(next.p.y) <= maxCoordinate) continue;
+        CChipmunkDescribeDivergence(body, next, maxCoordinate, quantity, value);
+        return body;
     }
-#undef CCHIPMUNK_CHECK
-#undef CCHIPMUNK_CHECK_COORDINATE
     return NULL;
 }
 

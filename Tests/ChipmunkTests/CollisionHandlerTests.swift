@@ -217,7 +217,7 @@ import Testing
 
     @Test func anArbiterKeptPastItsCallbackTraps() async {
         await #expect(processExitsWith: .failure) {
-            let world = try BallOnFloor()
+            let world = BallOnFloor()
             var kept: Arbiter?
             world.space.collisionHandler(between: BallOnFloor.ballType, and: BallOnFloor.floorType).begin = { arbiter in
                 kept = arbiter

@@ -52,22 +52,22 @@ import Testing
         let (space, c) = try row()
         let near = space.pointQuery([10.5, 0], maxDistance: 0)
         #expect(near.count == 1 && near[0].shape === c[1] && near[0].distance == -0.5)
-        #expect(try space.pointQuery([15, 0], maxDistance: 4.5).map(\.shape).count == 2)
-        let nearest = try #require(try space.pointQueryNearest([23, 0], maxDistance: .infinity))
+        #expect(space.pointQuery([15, 0], maxDistance: 4.5).map(\.shape).count == 2)
+        let nearest = try #require(space.pointQueryNearest([23, 0], maxDistance: .infinity))
         #expect(nearest.shape === c[2] && nearest.distance == 2)
-        #expect(try space.pointQueryNearest([23, 0], maxDistance: 1) == nil)
+        #expect(space.pointQueryNearest([23, 0], maxDistance: 1) == nil)
 
         let hits = space.segmentQuery(from: [-5, 0], to: [45, 0]).sorted { $0.alpha < $1.alpha }
         #expect(hits.map { ObjectIdentifier($0.shape) } == c.map(ObjectIdentifier.init))
-        let first = try #require(try space.segmentQueryFirst(from: [-5, 0], to: [45, 0]))
+        let first = try #require(space.segmentQueryFirst(from: [-5, 0], to: [45, 0]))
         #expect(first.shape === c[0] && abs(first.point.x - -1) < 1e-12 && first.alpha == 4.0 / 50)
-        #expect(try space.segmentQuery(from: [-5, 5], to: [45, 5]).isEmpty)
+        #expect(space.segmentQuery(from: [-5, 5], to: [45, 5]).isEmpty)
         // A swept radius hits earlier: the surface at x = -1 is met when the fat end is at -1.5.
-        let fat = try #require(try space.segmentQueryFirst(from: [-5, 0], to: [45, 0], radius: 0.5))
+        let fat = try #require(space.segmentQueryFirst(from: [-5, 0], to: [45, 0], radius: 0.5))
         #expect(abs(fat.alpha - 3.5 / 50) < 1e-12)
         // The engine finds candidates along the thin segment's path through bounding boxes:
         // the radius does not widen that search, so a fat segment passing beside them misses.
-        #expect(try space.segmentQuery(from: [-5, 5], to: [45, 5], radius: 4.5).isEmpty)
+        #expect(space.segmentQuery(from: [-5, 5], to: [45, 5], radius: 4.5).isEmpty)
 
         let boxed = space.boundingBoxQuery(BoundingBox(left: 8, bottom: -1, right: 21, top: 1))
         #expect(Set(boxed.map(ObjectIdentifier.init)) == Set([c[1], c[2]].map(ObjectIdentifier.init)))
@@ -90,11 +90,11 @@ import Testing
         let hits = space.segmentQuery(from: [-5, 0], to: [45, 0], filter: onlyCategoryOne)
         #expect(hits.count == 1 && hits[0].shape === c[1])
         // The stock engine's rule: queries find sensors like any shape.
-        #expect(try space.pointQuery([20, 0], maxDistance: 0).first?.shape === c[2])
+        #expect(space.pointQuery([20, 0], maxDistance: 0).first?.shape === c[2])
         // A shared non-zero group hides shapes from the query.
         c[3].filter = ShapeFilter(group: 9)
-        #expect(try space.pointQuery([30, 0], maxDistance: 0).count == 1)
-        #expect(try space.pointQuery([30, 0], maxDistance: 0, filter: ShapeFilter(group: 9)).isEmpty)
+        #expect(space.pointQuery([30, 0], maxDistance: 0).count == 1)
+        #expect(space.pointQuery([30, 0], maxDistance: 0, filter: ShapeFilter(group: 9)).isEmpty)
         #expect(ShapeFilter.all.rejects(ShapeFilter.none))
         #expect(!ShapeFilter.all.rejects(.all))
     }
