@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Runs every test: the Swift Testing suites (library, scenes, CLI against the raw C
-# engine), the valgrind leak check, then the suites again under ASan+LSan and TSan.
+# engine), the valgrind leak check, the suites again under ASan+LSan and TSan, and
+# 200,000 fuzzed scene files.
 # Installs libchipmunk-dev and valgrind if missing.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -26,3 +27,6 @@ bash scripts/leaks.sh
 
 echo "== Sanitizers"
 bash scripts/sanitize.sh
+
+echo "== Fuzzing (bounded)"
+bash scripts/fuzz.sh 200000
