@@ -85,8 +85,7 @@ struct Run: ParsableCommand {
                 } catch {
                     // Keep what was computed: write it out, then report where the run stopped.
                     try? writer.finish()
-                    // The engine's own errors name their step; others get it here.
-                    throw RunError(error is ChipmunkError ? "\(error)" : "step \(step) failed: \(error)")
+                    throw RunError(describe(error, at: step))
                 }
                 if step % every == 0 || step == totalSteps {
                     try writer.record(step: step, space: scene.space)
@@ -95,6 +94,20 @@ struct Run: ParsableCommand {
             try writer.finish()
         } catch let error as TrajectoryWriter.WriteError {
             throw RunError("cannot write the output after step \(scene.stepCount): \(error.reason)")
+        }
+    }
+
+    /// One line for an error a step threw. The engine's own errors name their step and
+    /// body; for a scene file, the body is also named by its path in the file, since the
+    /// file's bodies are the space's bodies in the same order.
+    private func describe(_ error: any Error, at step: Int) -> String {
+        guard let error = error as? ChipmunkError else { return "step \(step) failed: \(error)" }
+        let isFile = !SceneCatalog.builtIn.contains { $0.name == scene }
+        switch error {
+        case .diverged(_, let body, _, _) where isFile && body >= 0, .massless(_, let body) where isFile && body >= 0:
+            return "\(error) (bodies[\(body)] in \(URL(fileURLWithPath: scene).lastPathComponent))"
+        default:
+            return "\(error)"
         }
     }
 

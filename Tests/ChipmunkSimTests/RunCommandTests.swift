@@ -197,10 +197,19 @@ import Testing
         #expect(result.status == 1)
         #expect(
             result.stderr
-                == "chipmunk-sim: step 538: the simulation diverged: body 0's position would become -1003145833333332.9\n"
+                == "chipmunk-sim: step 538: the simulation diverged: body 0's position would become -1003145833333332.9 "
+                + "(bodies[0] in \(URL(fileURLWithPath: path).lastPathComponent))\n"
         )
         let rows = result.stdout.split(separator: "\n")
         #expect(rows.count == 1 + 537 && rows.last!.hasPrefix("537,0,"), "every step before the failing one")
+    }
+
+    /// `--dt 1e160` used to abort the engine on the second step.
+    @Test func aHugeTimeStepEndsInOneLine() throws {
+        let result = try Tool.sim("run", "crates", "--steps", "10", "--dt", "1e160")
+        #expect(result.status == 1 && result.stderrLines.count == 1)
+        #expect(result.stderr.hasPrefix("chipmunk-sim: step 2: the simulation diverged: body "))
+        #expect(result.stdout.split(separator: "\n").count == 1 + 5, "the five crates after step 1")
     }
 
     @Test func aFullDiskIsReportedWithTheStepReached() throws {

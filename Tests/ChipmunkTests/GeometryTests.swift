@@ -77,6 +77,35 @@ import Testing
         mutating func drawDot(size: Double, at point: Vector, color: DebugColor) { dots += 1 }
     }
 
+    /// A drawer that removes a shape while the engine draws: the engine walks its contact
+    /// points without locking the space, so the removal must wait for the drawing to end.
+    @Test func removalsWhileDrawingWait() throws {
+        final class Removing: DebugDrawer {
+            let space: Space
+            var removed = false
+            init(space: Space) { self.space = space }
+            func drawCircle(center: Vector, angle: Double, radius: Double, outline: DebugColor, fill: DebugColor) {}
+            func drawSegment(from a: Vector, to b: Vector, color: DebugColor) {}
+            func drawFatSegment(from a: Vector, to b: Vector, radius: Double, outline: DebugColor, fill: DebugColor) {}
+            func drawPolygon(_ vertices: [Vector], radius: Double, outline: DebugColor, fill: DebugColor) {}
+            func drawDot(size: Double, at point: Vector, color: DebugColor) {}
+            func fillColor(for shape: Shape) -> DebugColor {
+                if !removed, shape.body.kind == .dynamic {
+                    removed = true
+                    space.remove(shape)
+                    #expect(shape.space == nil && space.isDeferringChanges, "Swift sees it at once; the engine later")
+                }
+                return shape.debugFillColor
+            }
+        }
+        let world = BallOnFloor(height: 0.99)
+        try world.space.step(1.0 / 60)
+        var drawer = Removing(space: world.space)
+        world.space.debugDraw(&drawer)
+        #expect(drawer.removed && !world.space.contains(world.ballShape))
+        try world.space.step(1.0 / 60)
+    }
+
     @Test func drawsShapesConstraintsAndContacts() throws {
         let world = BallOnFloor(height: 0.99)
         let box = Body(mass: 1, moment: 1)

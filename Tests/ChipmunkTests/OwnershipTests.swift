@@ -92,6 +92,8 @@ import Testing
         #expect(ground.space == nil && wall.space == nil)
         #expect(ground.position == .zero)
         #expect(wall.body === ground && wall.end == [10, 0])
+        // Its shapes are read from its (gone) space, never from freed engine memory.
+        #expect(ground.shapes.isEmpty && ground.constraints.isEmpty)
     }
 
     /// Objects still referenced when their space goes are taken out of it first, so they

@@ -344,4 +344,18 @@ import Testing
         expect(offset, says: "Circle.offset must be finite, from -1e15 to 1e15 (got 1e+200)")
         expect(farOff, says: "Shape.mass: the body's mass properties, summed from its shapes, would not be finite")
     }
+
+    // An arbiter handed to `separate` by a removal outside a step expired with the removal
+    // only if the removal counted as a callback; reading it afterwards read freed memory.
+    @Test func anArbiterFromARemovalExpiresWithIt() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let world = BallOnFloor(height: 0.9)
+            var kept: Arbiter?
+            world.space.onCollision(separate: { kept = $0 })
+            try? world.space.step(1.0 / 120)
+            world.space.remove(world.ballShape)
+            _ = kept?.shapes
+        }
+        expect(result, says: "An Arbiter is valid only inside the callback that received it")
+    }
 }

@@ -65,6 +65,44 @@ import Testing
         }
     }
 
+    /// Growth that takes a while: damping 2 doubles the velocity every simulated second; a
+    /// motor driven at 1e308 spins its body up. Both end in a thrown error, not the
+    /// engine's abort.
+    @Test func slowGrowthEndsInAnError() throws {
+        let space = Space()
+        space.damping = 2
+        let body = Body(mass: 1, moment: 1)
+        body.velocity = [1, 0]
+        space.add(body)
+        var failure: ChipmunkError?
+        for _ in 0..<100_000 {
+            do { try space.step(1.0 / 60) } catch let error as ChipmunkError {
+                failure = error
+                break
+            }
+        }
+        guard case .diverged(_, 0, .position, _)? = failure else {
+            Issue.record("expected body 0 to diverge, got \(String(describing: failure))")
+            return
+        }
+        let motorSpace = Space()
+        let wheel = Body(mass: 1, moment: 1)
+        motorSpace.add(wheel, SimpleMotor(a: wheel, b: motorSpace.staticBody, rate: 1e308))
+        var stopped: ChipmunkError?
+        for _ in 0..<1_000 {
+            do { try motorSpace.step(1.0 / 60) } catch let error as ChipmunkError {
+                stopped = error
+                break
+            }
+        }
+        // The solver's impulse overflowed inside one step; the guard stops the next one.
+        guard case .diverged(let step, 0, .angularVelocity, _)? = stopped, step < 10 else {
+            Issue.record(
+                "expected an early step to stop on body 0's angular velocity, got \(String(describing: stopped))")
+            return
+        }
+    }
+
     @Test func forcesSummedPastTheLargestDouble() throws {
         let space = Space()
         let body = Body(mass: 1, moment: 1)
