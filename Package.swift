@@ -47,6 +47,7 @@ let package = Package(
         .executableTarget(
             name: "chipmunk-reference",
             dependencies: ["CChipmunk"],
+            cSettings: [.headerSearchPath("../CChipmunk")],  // shim.h, for the one banner-silencing function
             linkerSettings: [.linkedLibrary("chipmunk"), .linkedLibrary("m")]
         ),
 
@@ -57,7 +58,11 @@ let package = Package(
             dependencies: ["CChipmunk"],
             linkerSettings: [.linkedLibrary("chipmunk"), .linkedLibrary("m")]
         ),
-        .executableTarget(name: "chipmunk-bench-c", dependencies: ["ChipmunkBenchWorlds"], linkerSettings: [.linkedLibrary("dl")]),
+        .executableTarget(
+            name: "chipmunk-bench-c", dependencies: ["ChipmunkBenchWorlds"],
+            cSettings: [.headerSearchPath("../CChipmunk")],  // shim.h, for the one banner-silencing function
+            linkerSettings: [.linkedLibrary("dl")]
+        ),
         .target(name: "ChipmunkMallocCounter", linkerSettings: [.linkedLibrary("dl")]),
 
         // Creates and removes many objects; run under valgrind by scripts/leaks.sh.

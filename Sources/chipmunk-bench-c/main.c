@@ -4,6 +4,7 @@
 // usage: chipmunk-bench-c SCENE [--steps N] [--mode plain|reads|callbacks|churn] [--repeat R]
 #define _GNU_SOURCE
 #include <chipmunk/chipmunk.h>
+#include "shim.h"  // CChipmunkSpaceNewQuietly
 #include <dlfcn.h>
 #include <fcntl.h>
 #include <stdint.h>
@@ -36,14 +37,7 @@ int main(int argc, char **argv) {
     if (steps < 1 || repeat < 1) { fprintf(stderr, "chipmunk-bench-c: --steps and --repeat must be at least 1\n"); return 64; }
 
     // Debian's debug build prints a banner on stdout from the first cpSpaceNew.
-    fflush(stdout);
-    int saved = dup(STDOUT_FILENO), devnull = open("/dev/null", O_WRONLY);
-    dup2(devnull, STDOUT_FILENO);
-    cpSpaceFree(cpSpaceNew());
-    fflush(stdout);
-    dup2(saved, STDOUT_FILENO);
-    close(saved);
-    close(devnull);
+    cpSpaceFree(CChipmunkSpaceNewQuietly());
 
     uint64_t (*allocCount)(void) = (uint64_t (*)(void))dlsym(RTLD_DEFAULT, "chipmunk_malloc_count");
     double *times = malloc(sizeof(double) * (size_t)repeat), *readTimes = malloc(sizeof(double) * (size_t)repeat);

@@ -4,6 +4,7 @@
 //
 // usage: chipmunk-reference crate|crates|crates-tilt STEPS [EVERY]
 #include <chipmunk/chipmunk.h>
+#include "shim.h"  // CChipmunkSpaceNewQuietly: the one place the debug banner is silenced
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,19 +13,6 @@
 
 static const cpFloat DT = 1.0 / 120.0;
 static const cpFloat VIEW_HEIGHT = 300.0;
-
-// The first cpSpaceNew in a process prints Debian's debug banner on stdout; keep it out
-// of the data by making that first space with stdout pointed at /dev/null.
-static void silenceBanner(void) {
-    fflush(stdout);
-    int saved = dup(STDOUT_FILENO), devnull = open("/dev/null", O_WRONLY);
-    dup2(devnull, STDOUT_FILENO);
-    cpSpaceFree(cpSpaceNew());
-    fflush(stdout);
-    dup2(saved, STDOUT_FILENO);
-    close(saved);
-    close(devnull);
-}
 
 // The crate recipe of listing 11.4 in Chipmunk 7 terms.
 static void addCrate(cpSpace *space, cpFloat x, cpFloat y, cpFloat w, cpFloat h) {
@@ -79,7 +67,7 @@ int main(int argc, char **argv) {
         fprintf(stderr, "chipmunk-reference: STEPS and EVERY must be at least 1\n");
         return 64;
     }
-    silenceBanner();
+    cpSpaceFree(CChipmunkSpaceNewQuietly());
     cpSpace *space;
     int tilt = 0;
     if (strcmp(argv[1], "crate") == 0) {
