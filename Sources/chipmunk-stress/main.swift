@@ -102,7 +102,7 @@ while created < target {
     // A step refused for divergence must leave nothing behind either.
     if round % 7 == 0 {
         let runaway = Body(mass: 1, moment: 1)
-        runaway.position = [0, 1e307]
+        runaway.position = [0, Parameter.maxCoordinate]
         runaway.velocity = [0, 1e308]
         space.add(runaway)
         do { try space.step(1) } catch {}
