@@ -73,3 +73,19 @@ import CChipmunk
 private func cpBodySetPositionForTests(_ body: Body, _ x: Double, _ y: Double) {
     cpBodySetPosition(body.handle, cpVect(x: x, y: y))  // through C: no automatic reindex
 }
+
+/// A contact point set of one point compares by that point: the engine's second slot,
+/// unused and uninitialised, plays no part.
+@Suite struct ContactPointSetEqualityTests {
+    @Test func theUnusedSlotPlaysNoPart() {
+        var raw = cpContactPointSet()
+        raw.count = 1
+        raw.normal = cpVect(x: 0, y: 1)
+        CChipmunkSetContactPoint(&raw, 0, cpVect(x: 1, y: 2), cpVect(x: 1, y: 3), -1)
+        CChipmunkSetContactPoint(&raw, 1, cpVect(x: 99, y: 99), cpVect(x: -7, y: 5), 42)  // garbage in the unused slot
+        let fromEngine = ContactPointSet(raw)
+        let built = ContactPointSet(normal: [0, 1], points: [ContactPoint(pointA: [1, 2], pointB: [1, 3], distance: -1)])
+        #expect(fromEngine == built)
+        #expect(Set([fromEngine, built]).count == 1, "and hashes alike")
+    }
+}
