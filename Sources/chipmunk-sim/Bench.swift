@@ -177,7 +177,7 @@ struct Bench: ParsableCommand {
             ("scene", "\"\(scene.rawValue)\""), ("mode", "\"\(mode.rawValue)\""), ("bodies", "\(pairs[0].bodies)"),
             ("steps", "\(steps)"), ("ms_per_step", "\(swift)"), ("c_ms_per_step", "\(c)"),
             ("swift_c_ratio", "\(ratio)"),
-            ("hash", "\"\(BenchRunner.hex(pairs[0].hash))\""), ("c_hash", "\"\(BenchRunner.hex(pairs[0].cHash))\""),
+            ("hash", "\"\(pairs[0].hash.hexDigits)\""), ("c_hash", "\"\(pairs[0].cHash.hexDigits)\""),
             ("threads", "1"), ("parallel", "1"), ("repeat", "\(pairs.count)"), ("chunk", "1"),
         ]
         if pairs.contains(where: { $0.hash != $0.cHash }) { fields.append(("hashes_differ", "true")) }
@@ -202,7 +202,7 @@ struct Bench: ParsableCommand {
         var fields: [(String, String)] = [
             ("scene", "\"\(scene.rawValue)\""), ("mode", "\"\(mode.rawValue)\""), ("bodies", "\(first.bodies)"),
             ("steps", "\(steps)"), ("ms_per_step", "\(median)"), ("ms_per_step_min", "\(perStep[0])"),
-            ("hash", "\"\(BenchRunner.hex(first.hash))\""), ("threads", "\(threads)"), ("parallel", "\(parallel)"),
+            ("hash", "\"\(first.hash.hexDigits)\""), ("threads", "\(threads)"), ("parallel", "\(parallel)"),
             ("repeat", "\(runs.count)"), ("steps_per_second", "\(throughput)"),
         ]
         if hashes.count > 1 { fields.append(("hashes_differ", "true")) }

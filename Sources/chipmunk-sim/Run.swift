@@ -44,6 +44,12 @@ struct Run: ParsableCommand {
     @Option(help: "Output format: csv or jsonl.")
     var format: TrajectoryFormat = .csv
 
+    @Flag(
+        help:
+            "Add each recorded step's state hash (Space.stateHash(), 16 hex digits): a 'hash' column in CSV, a 'hash' field in JSONL."
+    )
+    var hash = false
+
     @Option(help: "Write to this file instead of stdout ('-' is stdout).")
     var output: String = "-"
 
@@ -77,7 +83,7 @@ struct Run: ParsableCommand {
         let out = try openOutput()
         defer { if out != .standardOutput { try? out.close() } }
 
-        var writer = TrajectoryWriter(format: format, output: out)
+        var writer = TrajectoryWriter(format: format, output: out, includesStateHash: hash)
         do {
             for step in 1...totalSteps {
                 do {

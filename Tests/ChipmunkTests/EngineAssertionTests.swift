@@ -84,7 +84,8 @@ private func cpBodySetPositionForTests(_ body: Body, _ x: Double, _ y: Double) {
         CChipmunkSetContactPoint(&raw, 0, cpVect(x: 1, y: 2), cpVect(x: 1, y: 3), -1)
         CChipmunkSetContactPoint(&raw, 1, cpVect(x: 99, y: 99), cpVect(x: -7, y: 5), 42)  // garbage in the unused slot
         let fromEngine = ContactPointSet(raw)
-        let built = ContactPointSet(normal: [0, 1], points: [ContactPoint(pointA: [1, 2], pointB: [1, 3], distance: -1)])
+        let built = ContactPointSet(
+            normal: [0, 1], points: [ContactPoint(pointA: [1, 2], pointB: [1, 3], distance: -1)])
         #expect(fromEngine == built)
         #expect(Set([fromEngine, built]).count == 1, "and hashes alike")
     }

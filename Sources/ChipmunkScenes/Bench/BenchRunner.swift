@@ -188,12 +188,6 @@ public enum BenchRunner {
         return hash
     }
 
-    /// The hash as 16 lowercase hex digits.
-    public static func hex(_ hash: UInt64) -> String {
-        let digits = String(hash, radix: 16)
-        return String(repeating: "0", count: 16 - digits.count) + digits
-    }
-
     /// A monotonic clock, in seconds.
     public static func monotonicSeconds() -> Double {
         var ts = timespec()

@@ -23,30 +23,41 @@ public struct TrajectoryWriter {
     private let output: FileDescriptor
     private var buffer = ""
 
+    /// Whether each row (CSV) or line (JSONL) also carries the step's `Space.stateHash()`,
+    /// as 16 hexadecimal digits.
+    public let includesStateHash: Bool
+
     /// The CSV header.
     public static let csvHeader = "step,body,x,y,angle,vx,vy,w"
 
     /// Writes to an open file descriptor, such as `.standardOutput`. The writer does not close it.
-    public init(format: TrajectoryFormat, output: FileDescriptor) {
+    ///
+    /// With `includesStateHash`, CSV gains a last column `hash` and JSONL a field `"hash"`.
+    public init(format: TrajectoryFormat, output: FileDescriptor, includesStateHash: Bool = false) {
         self.format = format
         self.output = output
+        self.includesStateHash = includesStateHash
         buffer.reserveCapacity(1 << 16)
-        if format == .csv { buffer += Self.csvHeader + "\n" }
+        if format == .csv { buffer += Self.csvHeader + (includesStateHash ? ",hash\n" : "\n") }
     }
 
     /// Appends the state of every dynamic body of `space` after step `step`.
     public mutating func record(step: Int, space: Space) throws(WriteError) {
         var index = 0
+        let hash = includesStateHash ? space.stateHash().hexDigits : ""
         switch format {
         case .csv:
             for body in space.bodies where body.kind == .dynamic {
                 let p = body.position
                 let v = body.velocity
-                buffer += "\(step),\(index),\(p.x),\(p.y),\(body.angle),\(v.x),\(v.y),\(body.angularVelocity)\n"
+                buffer += "\(step),\(index),\(p.x),\(p.y),\(body.angle),\(v.x),\(v.y),\(body.angularVelocity)"
+                buffer += includesStateHash ? ",\(hash)\n" : "\n"
                 index += 1
             }
         case .jsonl:
-            buffer += "{\"step\":\(step),\"bodies\":["
+            buffer += "{\"step\":\(step),"
+            if includesStateHash { buffer += "\"hash\":\"\(hash)\"," }
+            buffer += "\"bodies\":["
             for body in space.bodies where body.kind == .dynamic {
                 let p = body.position
                 let v = body.velocity
