@@ -76,87 +76,95 @@ static inline void CChipmunkSetContactPoint(cpContactPointSet *set, int i, cpVec
 static inline cpBitmask CChipmunkAllCategories(void) { return CP_ALL_CATEGORIES; }
 static inline cpCollisionType CChipmunkWildcardCollisionType(void) { return CP_WILDCARD_COLLISION_TYPE; }
 
-/// What the next `cpSpaceStep` would make of one body, computed with the engine's own
-/// arithmetic: the position and angle of `cpBodyUpdatePosition`, then the velocity and
-/// angular velocity of `cpBodyUpdateVelocity` with `pow(damping, dt)`. A body with a
-/// custom integrator keeps its current values here (the Swift functions it calls check
-/// theirs); a kinematic body (infinite mass) has no velocity integration.
-typedef struct { cpVect p, v; cpFloat a, w; } CChipmunkPrediction;
+/// The largest coordinate a body's position may reach; `Parameter.maxCoordinate` in Swift.
+/// Past about 1e19 the engine's polygon collision loses the precision it needs and aborts.
+static inline cpFloat CChipmunkMaxCoordinate(void) { return 1e15; }
 
-static inline CChipmunkPrediction CChipmunkPredict(const cpBody *body, cpFloat dt, cpFloat damping, cpVect gravity) {
-    CChipmunkPrediction next = {body->p, body->v, body->a, body->w};
-    if (body->position_func == cpBodyUpdatePosition) {
-        next.p = cpvadd(body->p, cpvmult(cpvadd(body->v, body->v_bias), dt));
-        next.a = body->a + (body->w + body->w_bias) * dt;
-    }
-    if (body->velocity_func == cpBodyUpdateVelocity && body->m < INFINITY) {
-        next.v = cpvadd(cpvmult(body->v, damping), cpvmult(cpvadd(gravity, cpvmult(body->f, body->m_inv)), dt));
-        next.w = body->w * damping + body->t * body->i_inv * dt;
-    }
-    return next;
+/// What went wrong in the current step, if anything: the first body or spring whose update
+/// the guarded functions below refused. The binding keeps one per space, in the space's
+/// user data, which it uses for nothing else (a static variable in this header would
+/// exist once per Swift file that imports it). `quantity`: 0 position, 1 velocity,
+/// 2 angle, 3 angular velocity, 4 force, 5 torque.
+typedef struct {
+    const cpBody *body;
+    const cpConstraint *spring;
+    int quantity;
+    cpFloat value;
+} CChipmunkStepReport;
+
+static inline void CChipmunkReport(cpSpace *space, const cpBody *body, const cpConstraint *spring, int quantity,
+                                   cpFloat value) {
+    CChipmunkStepReport *report = (CChipmunkStepReport *)space->userData;
+    if (!report || report->body || report->spring) return;  // the first one is reported
+    report->body = body;
+    report->spring = spring;
+    report->quantity = quantity;
+    report->value = value;
 }
 
-/// Names what is wrong with a body the fast check refused: `quantity` (0 position,
-/// 1 velocity, 2 angle, 3 angular velocity, 4 force, 5 torque) and the offending `value`.
-static inline void CChipmunkDescribeDivergence(const cpBody *body, CChipmunkPrediction next, cpFloat maxCoordinate,
-                                               int *quantity, cpFloat *value) {
-    const cpFloat values[] = {body->v.x, body->v.y, body->w, body->f.x, body->f.y, body->t,
-                              next.p.x, next.p.y, next.a, next.v.x, next.v.y, next.w};
-    const int quantities[] = {1, 1, 3, 4, 4, 5, 0, 0, 2, 1, 1, 3};
-    for (int i = 0; i < 12; i++) {
+/// Reports the first of `values` that is not finite, or that is a position past the bound.
+static inline void CChipmunkReportBody(const cpBody *body, const cpFloat *values, const int *quantities, int count) {
+    for (int i = 0; i < count; i++) {
         const int isCoordinate = quantities[i] == 0;
-        if (!isfinite(values[i]) || (isCoordinate && !(fabs(values[i]) <= maxCoordinate))) {
-            *quantity = quantities[i];
-            *value = values[i];
+        if (!isfinite(values[i]) || (isCoordinate && !(fabs(values[i]) <= CChipmunkMaxCoordinate()))) {
+            CChipmunkReport(body->space, body, NULL, quantities[i], values[i]);
             return;
         }
     }
 }
 
-/// The divergence guard: the first awake body whose next `cpSpaceStep` would fail one of
-/// the engine's sanity checks (`Body's position/velocity/... is invalid`, which abort), or
-/// carry it past `maxCoordinate`, where collisions lose precision. Returns NULL when every
-/// body is sound; otherwise the body, with `quantity` and `value` as
-/// `CChipmunkDescribeDivergence` sets them.
-///
-/// It runs before every step, so the common case, a dynamic body on the engine's own
-/// integrators, is one pass with one branch: the predicted velocity is finite only if the
-/// velocity, force and damping that make it are (a NaN or an infinity in them survives),
-/// likewise the angular velocity, and `x - x` is 0 for a finite `x` and NaN otherwise.
-/// Other bodies (kinematic, or with a custom integrator) have every value checked.
-static inline cpBody *CChipmunkFindDivergence(const cpSpace *space, cpFloat dt, cpFloat maxCoordinate, int *quantity,
-                                              cpFloat *value) {
-    const cpArray *bodies = space->dynamicBodies;
-    const cpFloat damping = cpfpow(space->damping, dt);
-    const cpVect gravity = space->gravity;
-    for (int i = 0; i < bodies->num; i++) {
-        cpBody *body = (cpBody *)bodies->arr[i];
-        const CChipmunkPrediction next = CChipmunkPredict(body, dt, damping, gravity);
-        cpFloat zero = (next.v.x - next.v.x) + (next.v.y - next.v.y) + (next.w - next.w) + (next.a - next.a);
-        const int predictsAll = body->position_func == cpBodyUpdatePosition
-            && body->velocity_func == cpBodyUpdateVelocity && body->m < INFINITY;
-        if (!predictsAll) {
-            zero += (body->v.x - body->v.x) + (body->v.y - body->v.y) + (body->w - body->w)
-                + (body->f.x - body->f.x) + (body->f.y - body->f.y) + (body->t - body->t);
-        }
-        if (zero == 0 && fabs(next.p.x) <= maxCoordinate && fabs(next.p.y) <= maxCoordinate) continue;
-        CChipmunkDescribeDivergence(body, next, maxCoordinate, quantity, value);
-        return body;
+/// The divergence guard, part one: the engine's position integration, `cpBodyUpdatePosition`
+/// of Chipmunk 7.0.3, computed the same way (so giving the same bits), with the debug
+/// build's sanity check (which aborts) replaced by a test before anything is written. If
+/// the new position or angle, or the velocity, angular velocity, force or torque, is not
+/// finite, or the position would pass the coordinate bound, the body keeps its state for
+/// this step and the step reports it. The binding installs it on every body; since it
+/// replaces the engine's function rather than wrapping it, the guard costs no call and no
+/// pass of its own. `x - x` is 0 for a finite `x` and NaN otherwise, and a NaN survives
+/// the sum.
+static inline void CChipmunkGuardedUpdatePosition(cpBody *body, cpFloat dt) {
+    const cpVect p = cpvadd(body->p, cpvmult(cpvadd(body->v, body->v_bias), dt));
+    const cpFloat a = body->a + (body->w + body->w_bias) * dt;
+    const cpFloat zero = (a - a) + (body->v.x - body->v.x) + (body->v.y - body->v.y) + (body->w - body->w)
+        + (body->f.x - body->f.x) + (body->f.y - body->f.y) + (body->t - body->t);
+    const cpFloat bound = CChipmunkMaxCoordinate();
+    if (!(zero == 0 && fabs(p.x) <= bound && fabs(p.y) <= bound)) {
+        const cpFloat values[] = {p.x, p.y, a, body->v.x, body->v.y, body->w, body->f.x, body->f.y, body->t};
+        const int quantities[] = {0, 0, 2, 1, 1, 3, 4, 4, 5};
+        CChipmunkReportBody(body, values, quantities, 9);
+        return;
     }
-    return NULL;
+    body->p = p;
+    body->a = a;
+    // SetTransform in cpBody.c.
+    const cpVect rot = cpvforangle(a);
+    const cpVect c = body->cog;
+    body->transform = cpTransformNewTranspose(
+        rot.x, -rot.y, p.x - (c.x * rot.x - c.y * rot.y),
+        rot.y, rot.x, p.y - (c.x * rot.y + c.y * rot.x));
+    body->v_bias = cpvzero;
+    body->w_bias = 0.0f;
 }
 
-/// The first spring that the guarded spring laws below refused during a step. It is kept
-/// in the space's user data, which the binding uses for nothing else: a static variable in
-/// this header would exist once per Swift file that imports it.
-static inline void CChipmunkRecordRefusedSpring(cpConstraint *spring) {
-    if (!spring->space->userData) spring->space->userData = spring;
-}
-
-static inline cpConstraint *CChipmunkTakeRefusedSpring(cpSpace *space) {
-    cpConstraint *spring = (cpConstraint *)space->userData;
-    space->userData = NULL;
-    return spring;
+/// The divergence guard, part two: the engine's velocity integration, `cpBodyUpdateVelocity`
+/// of Chipmunk 7.0.3 (`damping` is `pow(space damping, dt)`, as the step passes it),
+/// computed the same way, refusing a result that is not finite. Kinematic bodies (infinite
+/// mass; static ones are never integrated) are skipped, as the engine skips them; a
+/// dynamic body's positive mass and moment are checked by `Space.step` before it begins.
+static inline void CChipmunkGuardedUpdateVelocity(cpBody *body, cpVect gravity, cpFloat damping, cpFloat dt) {
+    if (body->m == INFINITY) return;
+    const cpVect v = cpvadd(cpvmult(body->v, damping), cpvmult(cpvadd(gravity, cpvmult(body->f, body->m_inv)), dt));
+    const cpFloat w = body->w * damping + body->t * body->i_inv * dt;
+    if (!((v.x - v.x) + (v.y - v.y) + (w - w) == 0)) {
+        const cpFloat values[] = {v.x, v.y, w};
+        const int quantities[] = {1, 1, 3};
+        CChipmunkReportBody(body, values, quantities, 3);
+        return;
+    }
+    body->v = v;
+    body->w = w;
+    body->f = cpvzero;
+    body->t = 0.0f;
 }
 
 static inline int CChipmunkVelocityStaysFinite(const cpBody *body, cpVect j, cpVect r) {
@@ -170,14 +178,14 @@ static inline int CChipmunkVelocityStaysFinite(const cpBody *body, cpVect j, cpV
 /// The spring's step applies its impulse to the bodies' velocities before the engine
 /// checks them ("Body's velocity is invalid"), so a spring that has diverged would abort
 /// the process. This law refuses such an impulse instead: it applies none, and records
-/// the spring for `Space.step` to report as a divergence once the step ends.
+/// the spring in the space's step report.
 static inline cpFloat CChipmunkGuardedSpringForce(cpConstraint *constraint, cpFloat dist) {
     const cpDampedSpring *spring = (const cpDampedSpring *)constraint;
     const cpFloat force = (spring->restLength - dist) * spring->stiffness;
     const cpVect j = cpvmult(spring->n, force * constraint->space->curr_dt);
     if (!CChipmunkVelocityStaysFinite(constraint->a, cpvneg(j), spring->r1) ||
         !CChipmunkVelocityStaysFinite(constraint->b, j, spring->r2)) {
-        CChipmunkRecordRefusedSpring(constraint);
+        CChipmunkReport(constraint->space, NULL, constraint, 0, INFINITY);
         return 0;
     }
     return force;
@@ -190,7 +198,7 @@ static inline cpFloat CChipmunkGuardedSpringTorque(cpConstraint *constraint, cpF
     const cpFloat torque = (relativeAngle - spring->restAngle) * spring->stiffness;
     const cpFloat j = torque * constraint->space->curr_dt;
     if (!isfinite(constraint->a->w - j * constraint->a->i_inv) || !isfinite(constraint->b->w + j * constraint->b->i_inv)) {
-        CChipmunkRecordRefusedSpring(constraint);
+        CChipmunkReport(constraint->space, NULL, constraint, 0, INFINITY);
         return 0;
     }
     return torque;

@@ -37,7 +37,7 @@ import Testing
         // The body is carried past Parameter.maxCoordinate before its velocity overflows.
         // It grows about 3.5-fold a step: past 1e15 at step 29 (the engine's own abort, on
         // an overflowing velocity, came at step 301).
-        #expect(step == space.stepsTaken + 1 && step == 29, "step \(step)")
+        #expect(step == space.stepsTaken && step == 29, "step \(step): it ran, without that body's update")
         #expect(index == 0 && quantity == .position && abs(value) > Parameter.maxCoordinate)
         #expect(error.description.hasPrefix("step \(step): the simulation diverged: body 0's"))
         #expect(body.position.isFinite && body.velocity.isFinite, "the space stays readable")
@@ -96,9 +96,11 @@ import Testing
             }
         }
         // The solver's impulse overflowed inside one step; the guard stops the next one.
-        guard case .diverged(let step, 0, .angularVelocity, _)? = stopped, step < 10 else {
+        guard case .diverged(let step, 0, let quantity, _)? = stopped, step < 10,
+            [.angle, .angularVelocity].contains(quantity)
+        else {
             Issue.record(
-                "expected an early step to stop on body 0's angular velocity, got \(String(describing: stopped))")
+                "expected an early step to stop on body 0's angle or angular velocity, got \(String(describing: stopped))")
             return
         }
     }

@@ -66,6 +66,7 @@ public final class Body: SpaceObject, CObjectOwner {
         handle = cpBodyNew(mass, moment)
         enclosingSpace = nil
         cpBodySetUserData(handle, unretainedPointer)
+        installGuardedIntegrators()
     }
 
     /// Creates a body of the given kind with no mass of its own.
@@ -83,6 +84,7 @@ public final class Body: SpaceObject, CObjectOwner {
         }
         enclosingSpace = nil
         cpBodySetUserData(handle, unretainedPointer)
+        installGuardedIntegrators()
     }
 
     /// Wraps the static body embedded in a space. Never freed by this wrapper.
@@ -97,6 +99,14 @@ public final class Body: SpaceObject, CObjectOwner {
     }
 
     static func freeCObject(_ object: UnsafeMutablePointer<cpBody>) { cpBodyFree(object) }
+
+    /// The divergence guard: the engine's own integrators, recomputed in the C bridge with
+    /// the same arithmetic (so the same bits), refusing what would make the engine abort
+    /// (`CChipmunkGuardedUpdatePosition` and `…Velocity`).
+    private func installGuardedIntegrators() {
+        cpBodySetPositionUpdateFunc(handle, CChipmunkGuardedUpdatePosition)
+        cpBodySetVelocityUpdateFunc(handle, CChipmunkGuardedUpdateVelocity)
+    }
 
     /// Whether this is a space's own static body (``Space/staticBody``).
     var isSpaceStaticBody: Bool { enclosingSpace != nil }
@@ -240,7 +250,7 @@ public final class Body: SpaceObject, CObjectOwner {
     public var velocityUpdate: VelocityUpdate? {
         didSet {
             if velocityUpdate == nil {
-                cpBodySetVelocityUpdateFunc(handle, cpBodyUpdateVelocity)
+                cpBodySetVelocityUpdateFunc(handle, CChipmunkGuardedUpdateVelocity)
             } else {
                 cpBodySetVelocityUpdateFunc(handle) { body, gravity, damping, dt in
                     let this = Body.from(body!)
@@ -258,7 +268,7 @@ public final class Body: SpaceObject, CObjectOwner {
     public var positionUpdate: PositionUpdate? {
         didSet {
             if positionUpdate == nil {
-                cpBodySetPositionUpdateFunc(handle, cpBodyUpdatePosition)
+                cpBodySetPositionUpdateFunc(handle, CChipmunkGuardedUpdatePosition)
             } else {
                 cpBodySetPositionUpdateFunc(handle) { body, dt in
                     let this = Body.from(body!)

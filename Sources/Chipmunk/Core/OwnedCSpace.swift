@@ -15,6 +15,9 @@ final class OwnedCSpace {
     /// The state the space's callbacks share; reached from bodies, shapes and constraints
     /// through their `cSpace`, without touching the ``Space``.
     let callbacks = CallbackState()
+    /// What the guarded integrators and spring laws refused in the current step; the C
+    /// space's user data points here (see `CChipmunkStepReport`).
+    let stepReport: UnsafeMutablePointer<CChipmunkStepReport>
     /// C objects whose Swift owners died while they were still in this C space.
     private var orphans: [(object: UnsafeMutableRawPointer, free: (UnsafeMutableRawPointer) -> Void)] = []
 
@@ -22,6 +25,9 @@ final class OwnedCSpace {
         Engine.silenceBanner()
         isHasty = hasty
         handle = hasty ? cpHastySpaceNew() : cpSpaceNew()
+        stepReport = .allocate(capacity: 1)
+        stepReport.initialize(to: CChipmunkStepReport())
+        cpSpaceSetUserData(handle, UnsafeMutableRawPointer(stepReport))
     }
 
     /// Takes a C object to free after the C space.
@@ -33,6 +39,7 @@ final class OwnedCSpace {
         CChipmunkWakeAllBeforeFree(handle)  // frees the contacts copied by sleeping (upstream #227)
         if isHasty { cpHastySpaceFree(handle) } else { cpSpaceFree(handle) }
         for orphan in orphans { orphan.free(orphan.object) }
+        stepReport.deallocate()
     }
 }
 

@@ -3,22 +3,23 @@ internal import CChipmunk
 extension Space {
     /// Advances the simulation by `dt` seconds (rule: ``Parameter/spaceTimeStep``).
     ///
-    /// Before the engine runs, the step is checked for what would make the engine abort:
-    /// a dynamic body without mass, or a body whose position, velocity, angle, angular
-    /// velocity, force or torque is, or would become, non-finite (a diverging
+    /// What would make the engine abort is refused instead. Before the step, a dynamic
+    /// body without mass stops it. During the step, the divergence guard checks each body
+    /// as it is integrated: every body runs the engine's own integrators, recomputed with
+    /// the same arithmetic, which refuse a position, velocity, angle, angular velocity,
+    /// force or torque that is, or would become, non-finite, and a position past
+    /// ``Parameter/maxCoordinate``. Such a body keeps its state for the step, and so does
+    /// one that a damped spring would push to an infinite velocity (a diverging
     /// simulation: a spring too stiff for the time step, forces summed past the largest
-    /// double). Then the step is refused with an error naming the step and the body, and
-    /// the space is left as it was, readable and safe to drop.
+    /// double). The step then throws, naming the step, the body and the quantity; the
+    /// space stays readable and safe to drop.
     ///
     /// Changes made by callbacks are applied, then post-step callbacks run, before it
     /// returns; the first error a callback threw is rethrown then.
     ///
-    /// A damped spring whose impulse would overflow a velocity applies none; the step then
-    /// completes and throws the divergence, naming the spring's dynamic body.
-    ///
-    /// - Throws: ``ChipmunkError/massless(step:body:)`` or
-    ///   ``ChipmunkError/diverged(step:body:quantity:value:)`` (nothing was simulated, but for
-    ///   a diverging spring), or the first error thrown by a callback (the step did complete).
+    /// - Throws: ``ChipmunkError/massless(step:body:)`` (nothing was simulated),
+    ///   ``ChipmunkError/diverged(step:body:quantity:value:)`` (the step ran without the
+    ///   refused updates), or the first error thrown by a callback (the step did complete).
     ///
     /// The corresponding C function is `cpSpaceStep` (`cpHastySpaceStep` for the threaded solver).
     public func step(_ dt: Double) throws {
@@ -26,12 +27,13 @@ extension Space {
         precondition(!isDeferringChanges, "Space.step cannot run inside a step, a query or a callback")
         precondition(!isRunningPostStepCallbacks, "Space.step cannot run inside a post-step callback")
         if !bodiesToCheckForMass.isEmpty { try checkMasses() }
-        try checkForDivergence(dt)
         if cSpace.isHasty { cpHastySpaceStep(handle, dt) } else { cpSpaceStep(handle, dt) }
         stepsTaken += 1
-        if let spring = CChipmunkTakeRefusedSpring(handle) { try reportRefusedSpring(spring) }
+        let divergence = cSpace.stepReport.pointee.body == nil && cSpace.stepReport.pointee.spring == nil
+            ? nil : takeDivergence()
         applyPendingChangesIfIdle()
         if !postStepCallbacks.isEmpty { runPostStepCallbacks() }
+        if let divergence { throw divergence }
         try rethrowCallbackError()
     }
 
@@ -46,8 +48,7 @@ extension Space {
     /// again at the next step.
     private func checkMasses() throws(ChipmunkError) {
         for body in bodiesToCheckForMass where body.space === self && body.kind == .dynamic {
-            let mass = body.mass
-            let moment = body.moment
+            let mass = body.mass, moment = body.moment
             guard Parameter.bodyMass.accepts(mass), Parameter.bodyMoment.accepts(moment) else {
                 throw .massless(step: stepsTaken + 1, body: body.indexInSpace)
             }
@@ -55,28 +56,20 @@ extension Space {
         bodiesToCheckForMass.removeAll(keepingCapacity: true)
     }
 
-    /// The divergence guard (`CChipmunkFindDivergence` in the C bridge): one pass over the
-    /// awake bodies, allocating nothing.
-    private func checkForDivergence(_ dt: Double) throws(ChipmunkError) {
-        var quantity: Int32 = 0
-        var value = 0.0
-        guard let culprit = CChipmunkFindDivergence(handle, dt, Parameter.maxCoordinate, &quantity, &value) else {
-            return
+    /// What the guarded integrators and spring laws refused in the step just taken, as an
+    /// error, with the report cleared for the next step.
+    private func takeDivergence() -> ChipmunkError {
+        let report = cSpace.stepReport.pointee
+        cSpace.stepReport.pointee = CChipmunkStepReport()
+        if let body = report.body {
+            return .diverged(step: stepsTaken, body: Body.from(UnsafeMutablePointer(mutating: body)).indexInSpace,
+                             quantity: Body.Quantity.allCases[Int(report.quantity)], value: report.value)
         }
-        throw .diverged(
-            step: stepsTaken + 1, body: Body.from(culprit).indexInSpace,
-            quantity: Body.Quantity.allCases[Int(quantity)], value: value)
-    }
-
-    /// A spring whose impulse would have made a body's velocity overflow applied none this
-    /// step (see `CChipmunkGuardedSpringForce`): the simulation has diverged.
-    private func reportRefusedSpring(_ handle: UnsafeMutablePointer<cpConstraint>) throws(ChipmunkError) {
-        let spring = Constraint.from(handle)
+        // A spring whose impulse would overflow: name its dynamic body.
+        let spring = Constraint.from(UnsafeMutablePointer(mutating: report.spring!))
         let body = spring.bodyB.kind == .dynamic ? spring.bodyB : spring.bodyA
-        let rotary = spring is DampedRotarySpring
-        throw .diverged(
-            step: stepsTaken, body: body.indexInSpace, quantity: rotary ? .angularVelocity : .velocity,
-            value: .infinity)
+        return .diverged(step: stepsTaken, body: body.indexInSpace,
+                         quantity: spring is DampedRotarySpring ? .angularVelocity : .velocity, value: .infinity)
     }
 
     // MARK: Post-step callbacks

@@ -1,3 +1,5 @@
+internal import CChipmunk
+
 /// Every value the binding checks before it reaches the engine, with the rule it must keep.
 ///
 /// This is the one validation mechanism of the binding. Setting a property or calling an
@@ -112,7 +114,7 @@ public enum Parameter: String, Sendable, Hashable, CaseIterable, CustomStringCon
     /// ("Internal Error: EPA vertexes are the same"; found by fuzzing with a vertex at
     /// 3.5e25); 1e15 keeps shapes of size 1 resolved to an eighth of a unit. A step that
     /// would carry a body past it counts as a divergence.
-    public static let maxCoordinate = 1e15
+    public static let maxCoordinate: Double = CChipmunkMaxCoordinate()
 
     /// The rule the parameter's values must keep.
     public var rule: Rule {
