@@ -100,7 +100,8 @@ import Testing
             [.angle, .angularVelocity].contains(quantity)
         else {
             Issue.record(
-                "expected an early step to stop on body 0's angle or angular velocity, got \(String(describing: stopped))")
+                "expected an early step to stop on body 0's angle or angular velocity, got \(String(describing: stopped))"
+            )
             return
         }
     }

@@ -29,7 +29,8 @@ extension Space {
         if !bodiesToCheckForMass.isEmpty { try checkMasses() }
         if cSpace.isHasty { cpHastySpaceStep(handle, dt) } else { cpSpaceStep(handle, dt) }
         stepsTaken += 1
-        let divergence = cSpace.stepReport.pointee.body == nil && cSpace.stepReport.pointee.spring == nil
+        let divergence =
+            cSpace.stepReport.pointee.body == nil && cSpace.stepReport.pointee.spring == nil
             ? nil : takeDivergence()
         applyPendingChangesIfIdle()
         if !postStepCallbacks.isEmpty { runPostStepCallbacks() }
@@ -48,7 +49,8 @@ extension Space {
     /// again at the next step.
     private func checkMasses() throws(ChipmunkError) {
         for body in bodiesToCheckForMass where body.space === self && body.kind == .dynamic {
-            let mass = body.mass, moment = body.moment
+            let mass = body.mass
+            let moment = body.moment
             guard Parameter.bodyMass.accepts(mass), Parameter.bodyMoment.accepts(moment) else {
                 throw .massless(step: stepsTaken + 1, body: body.indexInSpace)
             }
@@ -62,14 +64,16 @@ extension Space {
         let report = cSpace.stepReport.pointee
         cSpace.stepReport.pointee = CChipmunkStepReport()
         if let body = report.body {
-            return .diverged(step: stepsTaken, body: Body.from(UnsafeMutablePointer(mutating: body)).indexInSpace,
-                             quantity: Body.Quantity.allCases[Int(report.quantity)], value: report.value)
+            return .diverged(
+                step: stepsTaken, body: Body.from(UnsafeMutablePointer(mutating: body)).indexInSpace,
+                quantity: Body.Quantity.allCases[Int(report.quantity)], value: report.value)
         }
         // A spring whose impulse would overflow: name its dynamic body.
         let spring = Constraint.from(UnsafeMutablePointer(mutating: report.spring!))
         let body = spring.bodyB.kind == .dynamic ? spring.bodyB : spring.bodyA
-        return .diverged(step: stepsTaken, body: body.indexInSpace,
-                         quantity: spring is DampedRotarySpring ? .angularVelocity : .velocity, value: .infinity)
+        return .diverged(
+            step: stepsTaken, body: body.indexInSpace,
+            quantity: spring is DampedRotarySpring ? .angularVelocity : .velocity, value: .infinity)
     }
 
     // MARK: Post-step callbacks
