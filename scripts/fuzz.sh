@@ -17,10 +17,17 @@ case "$runs" in ''|*[!0-9]*) echo "fuzz.sh: RUNS must be a whole number (got '$r
 
 echo "Building the fuzzer (release, -sanitize=fuzzer,address) ..."
 log="$(mktemp)"
-if ! (cd Fuzz && swift build -c release -Xswiftc -sanitize=fuzzer,address -Xswiftc -use-ld=lld >"$log" 2>&1); then
-    grep -vE "^\[[0-9]+/[0-9]+\]" "$log" >&2
-    rm -f "$log"
-    exit 1
+build() { (cd Fuzz && swift build -c release -Xswiftc -sanitize=fuzzer,address -Xswiftc -use-ld=lld >"$log" 2>&1); }
+if ! build; then
+    # SwiftPM can miss a source file added to the parent package since Fuzz/.build was
+    # made (a path dependency's file list is cached): start that build afresh, once.
+    echo "The build failed; retrying from a clean Fuzz/.build ..."
+    rm -rf Fuzz/.build
+    if ! build; then
+        grep -vE "^\[[0-9]+/[0-9]+\]" "$log" >&2
+        rm -f "$log"
+        exit 1
+    fi
 fi
 rm -f "$log"
 fuzzer="Fuzz/.build/release/SceneFuzzer"
