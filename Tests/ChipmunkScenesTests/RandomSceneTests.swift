@@ -1,4 +1,5 @@
 import Chipmunk
+import Foundation
 import PropertyBased
 import Synchronization
 import Testing
@@ -12,7 +13,7 @@ import Testing
     /// A finite double of any magnitude, from 1e-320 to the largest, either sign, or 0.
     static let anyMagnitude = Gen<Double>.value(in: -1...1).map { t -> Double in
         guard abs(t) > 0.02 else { return 0 }
-        let magnitude = abs(t) < 0.999 ? Double.pow10((abs(t) - 0.02) / 0.979 * 628 - 320) : .greatestFiniteMagnitude
+        let magnitude = abs(t) < 0.999 ? pow(10, (abs(t) - 0.02) / 0.979 * 628 - 320) : .greatestFiniteMagnitude
         return t < 0 ? -magnitude : magnitude
     }
 
@@ -95,23 +96,3 @@ import Testing
         #expect(counts["refused by the loader", default: 0] > 100, "\(counts)")
     }
 }
-
-extension Double {
-    /// 10 raised to `exponent`, without underflow surprises in the generator.
-    fileprivate static func pow10(_ exponent: Double) -> Double {
-        var result = 1.0
-        var e = exponent
-        while e > 300 {
-            result *= 1e300
-            e -= 300
-        }
-        while e < -300 {
-            result *= 1e-300
-            e += 300
-        }
-        return result * Foundation_pow(10, e)
-    }
-}
-
-import Foundation
-private func Foundation_pow(_ x: Double, _ y: Double) -> Double { Foundation.pow(x, y) }
