@@ -18,7 +18,7 @@ trap 'rm -f "$log"' EXIT
 echo "valgrind --leak-check=full $binary $objects"
 valgrind --leak-check=full --errors-for-leak-kinds=definite --error-exitcode=99 \
     "$binary" "$objects" 2>"$log" || status=$?
-grep -E "created|ERROR SUMMARY|definitely lost:|indirectly lost:|possibly lost:|still reachable:|All heap blocks" "$log" || true
+grep -E "created|still in the slabs|ERROR SUMMARY|definitely lost:|indirectly lost:|possibly lost:|still reachable:|All heap blocks" "$log" || true
 if [ "${status:-0}" -ne 0 ] && [ "${status:-0}" -ne 99 ]; then
     echo "leaks.sh: the stress run failed (exit $status); valgrind's log:" >&2
     tail -40 "$log" >&2

@@ -63,7 +63,8 @@ public final class Body: SpaceObject, CObjectOwner {
     public init(mass: Double, moment: Double) {
         Parameter.bodyMass.require(mass)
         Parameter.bodyMoment.require(moment)
-        handle = cpBodyNew(mass, moment)
+        handle = StructSlab.bodies.allocate(cpBody.self)
+        cpBodyInit(handle, mass, moment)
         enclosingSpace = nil
         cpBodySetUserData(handle, unretainedPointer)
         installGuardedIntegrators()
@@ -77,11 +78,9 @@ public final class Body: SpaceObject, CObjectOwner {
     ///
     /// The corresponding C functions are `cpBodyNew`, `cpBodyNewKinematic` and `cpBodyNewStatic`.
     public init(kind: Kind = .dynamic) {
-        switch kind {
-        case .dynamic: handle = cpBodyNew(0, 0)
-        case .kinematic: handle = cpBodyNewKinematic()
-        case .static: handle = cpBodyNewStatic()
-        }
+        handle = StructSlab.bodies.allocate(cpBody.self)
+        cpBodyInit(handle, 0, 0)
+        if kind != .dynamic { cpBodySetType(handle, kind.cp) }
         enclosingSpace = nil
         cpBodySetUserData(handle, unretainedPointer)
         installGuardedIntegrators()
@@ -98,7 +97,10 @@ public final class Body: SpaceObject, CObjectOwner {
         if enclosingSpace == nil { releaseCObject() }  // a space's static body lives inside its C space
     }
 
-    static func freeCObject(_ object: UnsafeMutablePointer<cpBody>) { cpBodyFree(object) }
+    static func freeCObject(_ object: UnsafeMutablePointer<cpBody>) {
+        cpBodyDestroy(object)
+        StructSlab.release(object)
+    }
 
     /// The divergence guard: the engine's own integrators, recomputed in the C bridge with
     /// the same arithmetic (so the same bits), refusing what would make the engine abort

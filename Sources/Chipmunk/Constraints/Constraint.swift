@@ -40,7 +40,17 @@ public class Constraint: SpaceObject, CObjectOwner {
 
     deinit { releaseCObject() }
 
-    static func freeCObject(_ object: UnsafeMutablePointer<cpConstraint>) { cpConstraintFree(object) }
+    static func freeCObject(_ object: UnsafeMutablePointer<cpConstraint>) {
+        cpConstraintDestroy(object)
+        StructSlab.release(object)
+    }
+
+    /// Builds a C constraint in a slot of `slab` with the engine's `…Init` function (see ``StructSlab``).
+    static func make<T>(
+        in slab: StructSlab, _ initialize: (UnsafeMutablePointer<T>) -> UnsafeMutablePointer<T>?
+    ) -> UnsafeMutablePointer<cpConstraint> {
+        UnsafeMutableRawPointer(initialize(slab.allocate(T.self))!).assumingMemoryBound(to: cpConstraint.self)
+    }
 
     /// The largest force the constraint may apply: infinite by default
     /// (rule: ``Parameter/constraintMaxForce``).

@@ -15,7 +15,12 @@ public final class DampedRotarySpring: Constraint {
         Parameter.rotarySpringRestAngle.require(restAngle)
         Parameter.springStiffness.require(stiffness)
         Parameter.springDamping.require(damping)
-        super.init({ cpDampedRotarySpringNew(a.handle, b.handle, restAngle, stiffness, damping) }, a: a, b: b)
+        super.init(
+            {
+                Constraint.make(in: .dampedRotarySprings) {
+                    cpDampedRotarySpringInit($0, a.handle, b.handle, restAngle, stiffness, damping)
+                }
+            }, a: a, b: b)
         cpDampedRotarySpringSetSpringTorqueFunc(handle, CChipmunkGuardedSpringTorque)
     }
 

@@ -28,7 +28,11 @@ public final class DampedSpring: Constraint {
         Parameter.springStiffness.require(stiffness)
         Parameter.springDamping.require(damping)
         super.init(
-            { cpDampedSpringNew(a.handle, b.handle, anchorA.cp, anchorB.cp, restLength, stiffness, damping) },
+            {
+                Constraint.make(in: .dampedSprings) {
+                    cpDampedSpringInit($0, a.handle, b.handle, anchorA.cp, anchorB.cp, restLength, stiffness, damping)
+                }
+            },
             a: a, b: b)
         cpDampedSpringSetSpringForceFunc(handle, CChipmunkGuardedSpringForce)
     }

@@ -12,7 +12,8 @@ public final class GearJoint: Constraint {
     public init(a: Body, b: Body, phase: Double, ratio: Double) {
         Parameter.gearPhase.require(phase)
         Parameter.gearRatio.require(ratio)
-        super.init({ cpGearJointNew(a.handle, b.handle, phase, ratio) }, a: a, b: b)
+        super.init(
+            { Constraint.make(in: .gearJoints) { cpGearJointInit($0, a.handle, b.handle, phase, ratio) } }, a: a, b: b)
     }
 
     /// The angular offset (rule: ``Parameter/gearPhase``).

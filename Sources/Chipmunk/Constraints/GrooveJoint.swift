@@ -12,7 +12,12 @@ public final class GrooveJoint: Constraint {
         Parameter.grooveEnd.require(grooveA)
         Parameter.grooveEnd.require(grooveB)
         Parameter.anchor.require(anchorB)
-        super.init({ cpGrooveJointNew(a.handle, b.handle, grooveA.cp, grooveB.cp, anchorB.cp) }, a: a, b: b)
+        super.init(
+            {
+                Constraint.make(in: .grooveJoints) {
+                    cpGrooveJointInit($0, a.handle, b.handle, grooveA.cp, grooveB.cp, anchorB.cp)
+                }
+            }, a: a, b: b)
     }
 
     /// The groove's start on body A.

@@ -11,7 +11,9 @@ public final class PinJoint: Constraint {
     public init(a: Body, b: Body, anchorA: Vector = .zero, anchorB: Vector = .zero) {
         Parameter.anchor.require(anchorA)
         Parameter.anchor.require(anchorB)
-        super.init({ cpPinJointNew(a.handle, b.handle, anchorA.cp, anchorB.cp) }, a: a, b: b)
+        super.init(
+            { Constraint.make(in: .pinJoints) { cpPinJointInit($0, a.handle, b.handle, anchorA.cp, anchorB.cp) } },
+            a: a, b: b)
     }
 
     /// The anchor on body A, in its coordinates.

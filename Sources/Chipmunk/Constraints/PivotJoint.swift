@@ -9,7 +9,14 @@ public final class PivotJoint: Constraint {
     /// The corresponding C function is `cpPivotJointNew`.
     public init(a: Body, b: Body, pivot: Vector) {
         Parameter.pivot.require(pivot)
-        super.init({ cpPivotJointNew(a.handle, b.handle, pivot.cp) }, a: a, b: b)
+        super.init(
+            {
+                Constraint.make(in: .pivotJoints) {
+                    cpPivotJointInit(
+                        $0, a.handle, b.handle, cpBodyWorldToLocal(a.handle, pivot.cp),
+                        cpBodyWorldToLocal(b.handle, pivot.cp))
+                }
+            }, a: a, b: b)
     }
 
     /// Joins `anchorA` on `a` to `anchorB` on `b`, in body coordinates (rule: ``Parameter/anchor``).
@@ -18,7 +25,9 @@ public final class PivotJoint: Constraint {
     public init(a: Body, b: Body, anchorA: Vector, anchorB: Vector) {
         Parameter.anchor.require(anchorA)
         Parameter.anchor.require(anchorB)
-        super.init({ cpPivotJointNew2(a.handle, b.handle, anchorA.cp, anchorB.cp) }, a: a, b: b)
+        super.init(
+            { Constraint.make(in: .pivotJoints) { cpPivotJointInit($0, a.handle, b.handle, anchorA.cp, anchorB.cp) } },
+            a: a, b: b)
     }
 
     /// The anchor on body A, in its coordinates.

@@ -10,7 +10,9 @@ public final class RatchetJoint: Constraint {
     public init(a: Body, b: Body, phase: Double, ratchet: Double) {
         Parameter.ratchetPhase.require(phase)
         Parameter.ratchetInterval.require(ratchet)
-        super.init({ cpRatchetJointNew(a.handle, b.handle, phase, ratchet) }, a: a, b: b)
+        super.init(
+            { Constraint.make(in: .ratchetJoints) { cpRatchetJointInit($0, a.handle, b.handle, phase, ratchet) } },
+            a: a, b: b)
     }
 
     /// The angle the ratchet has reached (rule: ``Parameter/ratchetAngle``).

@@ -10,7 +10,12 @@ public final class RotaryLimitJoint: Constraint {
     public init(a: Body, b: Body, angle: ClosedRange<Double>) {
         Parameter.rotaryLimitAngle.require(angle.lowerBound)
         Parameter.rotaryLimitAngle.require(angle.upperBound)
-        super.init({ cpRotaryLimitJointNew(a.handle, b.handle, angle.lowerBound, angle.upperBound) }, a: a, b: b)
+        super.init(
+            {
+                Constraint.make(in: .rotaryLimitJoints) {
+                    cpRotaryLimitJointInit($0, a.handle, b.handle, angle.lowerBound, angle.upperBound)
+                }
+            }, a: a, b: b)
     }
 
     /// The relative angles allowed (rule: ``Parameter/rotaryLimitAngle``).

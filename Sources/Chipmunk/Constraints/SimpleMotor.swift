@@ -10,7 +10,8 @@ public final class SimpleMotor: Constraint {
     /// The corresponding C function is `cpSimpleMotorNew`.
     public init(a: Body, b: Body, rate: Double) {
         Parameter.motorRate.require(rate)
-        super.init({ cpSimpleMotorNew(a.handle, b.handle, rate) }, a: a, b: b)
+        super.init(
+            { Constraint.make(in: .simpleMotors) { cpSimpleMotorInit($0, a.handle, b.handle, rate) } }, a: a, b: b)
     }
 
     /// The relative angular velocity driven to, in radians per second (rule: ``Parameter/motorRate``).

@@ -14,7 +14,12 @@ public final class SlideJoint: Constraint {
         Parameter.slideDistance.require(distance.lowerBound)
         Parameter.slideDistance.require(distance.upperBound)
         super.init(
-            { cpSlideJointNew(a.handle, b.handle, anchorA.cp, anchorB.cp, distance.lowerBound, distance.upperBound) },
+            {
+                Constraint.make(in: .slideJoints) {
+                    cpSlideJointInit(
+                        $0, a.handle, b.handle, anchorA.cp, anchorB.cp, distance.lowerBound, distance.upperBound)
+                }
+            },
             a: a, b: b)
     }
 

@@ -7,6 +7,10 @@ package enum Engine {
     /// The corresponding C variable is `cpVersionString`.
     package static var version: String { String(cString: CChipmunkVersionString()) }
 
+    /// C bodies, shapes and constraints alive now, in every space and outside any (see
+    /// `StructSlab`): 0 once all are freed.
+    package static var liveCObjects: Int { StructSlab.liveObjects }
+
     /// Makes sure Debian's debug banner ("Initializing cpSpace …") has been printed to
     /// nowhere. Every ``Space`` calls this before it makes its C space; tools in this
     /// package that make C spaces of their own call it first too.

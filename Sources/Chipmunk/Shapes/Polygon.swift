@@ -36,8 +36,10 @@ public final class Polygon: Shape {
             preconditionFailure("Polygon: \(error)")
         }
         let handle = vertices.withUnsafeBufferPointer { buffer in
-            buffer.withMemoryRebound(to: cpVect.self) {
-                cpPolyShapeNew(body.handle, Int32($0.count), $0.baseAddress, transform.cp, radius)!
+            buffer.withMemoryRebound(to: cpVect.self) { vertices in
+                Shape.make(in: .polygons) {
+                    cpPolyShapeInit($0, body.handle, Int32(vertices.count), vertices.baseAddress, transform.cp, radius)
+                }
             }
         }
         super.init(handle: handle, body: body, friction: friction, elasticity: elasticity, collisionType: collisionType)
@@ -79,7 +81,7 @@ public final class Polygon: Shape {
         Parameter.boxSize.require(height)
         Parameter.polygonRadius.require(radius)
         return Polygon(
-            boxHandle: cpBoxShapeNew(body.handle, width, height, radius), body: body,
+            boxHandle: Shape.make(in: .polygons) { cpBoxShapeInit($0, body.handle, width, height, radius) }, body: body,
             friction: friction, elasticity: elasticity, collisionType: collisionType)
     }
 
@@ -95,7 +97,7 @@ public final class Polygon: Shape {
         for edge in [box.left, box.bottom, box.right, box.top] { Parameter.polygonVertex.require(edge) }
         Parameter.polygonRadius.require(radius)
         return Polygon(
-            boxHandle: cpBoxShapeNew2(body.handle, box.cp, radius), body: body,
+            boxHandle: Shape.make(in: .polygons) { cpBoxShapeInit2($0, body.handle, box.cp, radius) }, body: body,
             friction: friction, elasticity: elasticity, collisionType: collisionType)
     }
 
