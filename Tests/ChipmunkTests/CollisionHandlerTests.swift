@@ -235,4 +235,63 @@ import Testing
         try world.ball.forEachArbiter { arbiter in found.append(arbiter.shapes.1) }
         #expect(found.count == 1 && found[0] === world.floor)
     }
+
+    // A callback runs on an immutable set of closures; setting a closure swaps in a new
+    // set. The set whose closure is running must live until that closure returns.
+    @Test func aClosureReplacingItselfWhileRunning() throws {
+        let world = BallOnFloor()
+        let handler = world.space.collisionHandler(between: BallOnFloor.ballType, and: BallOnFloor.floorType)
+        var firstCalls = 0
+        var secondCalls = 0
+        handler.preSolve = { [unowned handler] arbiter in
+            firstCalls += 1
+            handler.preSolve = { _ in
+                secondCalls += 1
+                return true
+            }
+            handler.begin = nil  // another swap while the first closure still runs
+            // The first closure's captures are still alive, and the arbiter still valid:
+            _ = arbiter.count
+            firstCalls += 0
+            return true
+        }
+        try world.run(seconds: 1)
+        #expect(firstCalls == 1)
+        #expect(secondCalls > 10)
+        #expect(handler.preSolve != nil && handler.begin == nil)
+    }
+
+    @Test func aHandlerKeptPastItsSpace() throws {
+        var handler: CollisionHandler?
+        do {
+            let world = BallOnFloor()
+            handler = world.space.collisionHandler(between: BallOnFloor.ballType, and: BallOnFloor.floorType)
+            handler?.begin = { _ in true }
+            try world.run(seconds: 0.5)
+        }
+        // The C handler lives in the C space, which the handler keeps alive: setting it
+        // writes to live memory (ASan checks this under scripts/sanitize.sh).
+        handler?.preSolve = { _ in true }
+        handler?.begin = nil
+        #expect(handler?.begin == nil)
+    }
+
+    @Test func spacesReuseCallbackStatesAndOldArbitersStayStale() async {
+        await #expect(processExitsWith: .failure) {
+            var kept: Arbiter?
+            do {
+                let world = BallOnFloor()
+                world.space.onCollision(between: BallOnFloor.ballType, and: BallOnFloor.floorType, begin: {
+                    kept = $0
+                    return true
+                })
+                try world.run(seconds: 1)
+            }
+            // The first space is gone; a new one takes its callback state.
+            let next = BallOnFloor()
+            next.space.onCollision(between: BallOnFloor.ballType, and: BallOnFloor.floorType, begin: { _ in true })
+            try next.run(seconds: 1)
+            _ = kept?.count  // stale: "An Arbiter is valid only inside the callback that received it"
+        }
+    }
 }

@@ -95,7 +95,7 @@ import Testing
     }
 
     @Test func badArgumentsThrow() throws {
-        var stepper = FixedStepper()
+        let stepper = FixedStepper()
         for bad in [-0.1, .nan, .infinity] {
         }
         #expect(stepper.accumulatedTime == 0 && stepper.stepCount == 0)

@@ -31,7 +31,7 @@ extension Body {
                     { _, arbiter, data in
                         let (space, body) = data!.assumingMemoryBound(to: (Space, (Arbiter) throws -> Void).self)
                             .pointee
-                        let arbiter = Arbiter(arbiter!, state: space.callbacks)
+                        let arbiter = Arbiter(arbiter!, hot: space.callbacks.hot)
                         space.callbacks.run(orOnError: ()) { try body(arbiter) }
                     }, pointer)
             }

@@ -16,19 +16,25 @@ internal import CChipmunk
 /// The corresponding C type is `cpArbiter`.
 public struct Arbiter {
     private let raw: UnsafeMutablePointer<cpArbiter>
-    private let gate: CallbackState
+    /// The callback state's hot fields, by address: handing an arbiter to a callback then
+    /// costs no reference counting. Callback states are never freed, only reused
+    /// (``CallbackState/make()``), and their epoch only grows, so an arbiter kept past its
+    /// space still finds valid memory that tells it it is stale.
+    private let hot: UnsafeMutablePointer<CallbackState.Hot>
     private let epoch: UInt64
 
-    init(_ handle: UnsafeMutablePointer<cpArbiter>, state: CallbackState) {
+    init(_ handle: UnsafeMutablePointer<cpArbiter>, hot: UnsafeMutablePointer<CallbackState.Hot>) {
         raw = handle
-        gate = state
-        epoch = state.epoch
+        self.hot = hot
+        epoch = hot.pointee.epoch
     }
+
+    private var gate: CallbackState { hot.pointee.owner }
 
     /// The C arbiter, after checking that this value is still inside its callback.
     @inline(__always)
     private var handle: UnsafeMutablePointer<cpArbiter> {
-        guard gate.epoch == epoch, gate.space != nil else {
+        guard hot.pointee.epoch == epoch, hot.pointee.space != nil else {
             preconditionFailure(
                 "An Arbiter is valid only inside the callback that received it; copy the values you need out of it")
         }

@@ -18,8 +18,11 @@ internal import CChipmunk
 /// The corresponding C type is `cpCollisionHandler`.
 public final class CollisionHandler {
     let handle: UnsafeMutablePointer<cpCollisionHandler>
-    /// The callback state of the space that owns this handler.
-    private let state: CallbackState
+    /// The C space, whose memory holds the C handler: kept alive while this object is, so
+    /// that setting a closure after the ``Space`` is gone writes to live memory.
+    private let cSpace: OwnedCSpace
+    /// The closures now set; the C handler's user data points here, unretained.
+    private var closures: Closures
 
     private let defaultBegin: cpCollisionBeginFunc?
     private let defaultPreSolve: cpCollisionPreSolveFunc?
@@ -28,12 +31,13 @@ public final class CollisionHandler {
 
     init(_ handle: UnsafeMutablePointer<cpCollisionHandler>, space: Space) {
         self.handle = handle
-        self.state = space.callbacks
+        cSpace = space.cSpace
+        closures = Closures(of: nil, state: space.callbacks)
         defaultBegin = handle.pointee.beginFunc
         defaultPreSolve = handle.pointee.preSolveFunc
         defaultPostSolve = handle.pointee.postSolveFunc
         defaultSeparate = handle.pointee.separateFunc
-        handle.pointee.userData = Unmanaged.passUnretained(self).toOpaque()
+        handle.pointee.userData = Unmanaged.passUnretained(closures).toOpaque()
     }
 
     /// The first collision type (``CollisionType/wildcard`` for the default handler).
@@ -41,75 +45,116 @@ public final class CollisionHandler {
     /// The second collision type (``CollisionType/wildcard`` for wildcard and default handlers).
     public var typeB: CollisionType { CollisionType(rawValue: handle.pointee.typeB) }
 
-    // The closures are read on every callback; a space is used from one thread at a time,
-    // so their dynamic exclusivity checks (a third of the callback path's cost) are skipped.
-
     /// Runs when two shapes first touch; return `false` to ignore the contact until they part.
-    @exclusivity(unchecked) public var begin: ((Arbiter) throws -> Bool)? {
+    public var begin: ((Arbiter) throws -> Bool)? = nil {
         didSet {
-            handle.pointee.beginFunc =
-                begin == nil
-                ? defaultBegin
-                : { arbiter, _, data in
-                    CollisionHandler.with(data) { $0.call(arbiter, fallback: true) { try $0.begin?($1) ?? true } }
-                        ? 1 : 0
-                }
+            replaceClosures()
+            handle.pointee.beginFunc = begin == nil ? defaultBegin : Self.beginTrampoline
         }
     }
 
     /// Runs every step the shapes touch, before solving; return `false` to skip this step.
-    @exclusivity(unchecked) public var preSolve: ((Arbiter) throws -> Bool)? {
+    public var preSolve: ((Arbiter) throws -> Bool)? = nil {
         didSet {
-            handle.pointee.preSolveFunc =
-                preSolve == nil
-                ? defaultPreSolve
-                : { arbiter, _, data in
-                    CollisionHandler.with(data) { $0.call(arbiter, fallback: true) { try $0.preSolve?($1) ?? true } }
-                        ? 1 : 0
-                }
+            replaceClosures()
+            handle.pointee.preSolveFunc = preSolve == nil ? defaultPreSolve : Self.preSolveTrampoline
         }
     }
 
     /// Runs every step the shapes touch, after solving: impulses and energy are known.
-    @exclusivity(unchecked) public var postSolve: ((Arbiter) throws -> Void)? {
+    public var postSolve: ((Arbiter) throws -> Void)? = nil {
         didSet {
-            handle.pointee.postSolveFunc =
-                postSolve == nil
-                ? defaultPostSolve
-                : { arbiter, _, data in
-                    CollisionHandler.with(data) { $0.call(arbiter, fallback: ()) { try $0.postSolve?($1) } }
-                }
+            replaceClosures()
+            handle.pointee.postSolveFunc = postSolve == nil ? defaultPostSolve : Self.postSolveTrampoline
         }
     }
 
     /// Runs when the shapes stop touching, or one of them is removed (see ``Arbiter/isRemoval``).
-    @exclusivity(unchecked) public var separate: ((Arbiter) throws -> Void)? {
+    public var separate: ((Arbiter) throws -> Void)? = nil {
         didSet {
-            handle.pointee.separateFunc =
-                separate == nil
-                ? defaultSeparate
-                : { arbiter, _, data in
-                    CollisionHandler.with(data) { $0.call(arbiter, fallback: ()) { try $0.separate?($1) } }
-                }
+            replaceClosures()
+            handle.pointee.separateFunc = separate == nil ? defaultSeparate : Self.separateTrampoline
         }
     }
 
-    /// The handler that C user data points to, borrowed for the call (no retain: the
-    /// space keeps every handler alive while its callbacks can run).
-    @inline(__always)
-    private static func with<Result>(_ data: UnsafeMutableRawPointer?, _ body: (CollisionHandler) -> Result) -> Result {
-        Unmanaged<CollisionHandler>.fromOpaque(data!)._withUnsafeGuaranteedRef(body)
+    // MARK: The callback path
+
+    // A callback runs with no reference counting at all: the C handler's user data leads
+    // to an immutable `Closures` object, borrowed for the call, whose `let` closures and
+    // unowned state need no retain. Setting a closure builds a new object instead of
+    // changing the old one; an old one replaced while a callback runs is kept until the
+    // outermost callback returns (``CallbackState/retire(_:)``), because the closure
+    // running may be its own.
+
+    /// The closures a C handler calls, and the state of the space they run in.
+    final class Closures {
+        /// The hot fields of the space's callback state, which outlives every callback.
+        let hot: UnsafeMutablePointer<CallbackState.Hot>
+        let begin: (Arbiter) throws -> Bool
+        let preSolve: (Arbiter) throws -> Bool
+        let postSolve: (Arbiter) throws -> Void
+        let separate: (Arbiter) throws -> Void
+
+        /// Closures not set are never called (the C handler keeps the engine's function),
+        /// so they need no optional to test on every call.
+        init(of handler: CollisionHandler?, state: CallbackState) {
+            hot = state.hot
+            // `if let`, not `??`: a generic operator would wrap each closure in a
+            // reabstraction thunk, which costs a call on every callback.
+            if let begin = handler?.begin { self.begin = begin } else { begin = { _ in true } }
+            if let preSolve = handler?.preSolve { self.preSolve = preSolve } else { preSolve = { _ in true } }
+            if let postSolve = handler?.postSolve { self.postSolve = postSolve } else { postSolve = { _ in } }
+            if let separate = handler?.separate { self.separate = separate } else { separate = { _ in } }
+        }
+
+        /// The object that C user data points to, borrowed for the call: the handler keeps
+        /// it alive, or the callback state does while a callback that replaced it runs.
+        @inline(__always)
+        static func with<Result>(_ data: UnsafeMutableRawPointer?, _ body: (Closures) -> Result) -> Result {
+            Unmanaged<Closures>.fromOpaque(data.unsafelyUnwrapped)._withUnsafeGuaranteedRef(body)
+        }
     }
 
-    @inline(__always)
-    private func call<Result>(
-        _ arbiter: UnsafeMutablePointer<cpArbiter>?, fallback: Result,
-        _ body: (CollisionHandler, Arbiter) throws -> Result
-    ) -> Result {
-        let state = self.state
-        guard !state.isTearingDown else { return fallback }
-        let arbiter = Arbiter(arbiter!, state: state)
-        return state.run(orOnError: fallback) { try body(self, arbiter) }
+    /// Swaps in a new `Closures` object with the closures now set (see the note above).
+    private func replaceClosures() {
+        let replaced = closures
+        closures = Closures(of: self, state: replaced.hot.pointee.owner)
+        handle.pointee.userData = Unmanaged.passUnretained(closures).toOpaque()
+        replaced.hot.pointee.owner.retire(replaced)
+    }
+
+    /// Gives the C handler back the engine's own functions: called as the space is torn
+    /// down, when removing shapes fires `separate` and no Swift closure may run.
+    func restoreEngineFunctions() {
+        handle.pointee.beginFunc = defaultBegin
+        handle.pointee.preSolveFunc = defaultPreSolve
+        handle.pointee.postSolveFunc = defaultPostSolve
+        handle.pointee.separateFunc = defaultSeparate
+    }
+
+    // Four trampolines, not one generic: each is the C function the engine calls.
+    private static let beginTrampoline: cpCollisionBeginFunc = { arbiter, _, data in
+        Closures.with(data) { closures in
+            CallbackState.call(closures.hot, arbiter, fallback: true) { try closures.begin($0) }
+        } ? 1 : 0
+    }
+
+    private static let preSolveTrampoline: cpCollisionPreSolveFunc = { arbiter, _, data in
+        Closures.with(data) { closures in
+            CallbackState.call(closures.hot, arbiter, fallback: true) { try closures.preSolve($0) }
+        } ? 1 : 0
+    }
+
+    private static let postSolveTrampoline: cpCollisionPostSolveFunc = { arbiter, _, data in
+        Closures.with(data) { closures in
+            CallbackState.call(closures.hot, arbiter, fallback: ()) { try closures.postSolve($0) }
+        }
+    }
+
+    private static let separateTrampoline: cpCollisionSeparateFunc = { arbiter, _, data in
+        Closures.with(data) { closures in
+            CallbackState.call(closures.hot, arbiter, fallback: ()) { try closures.separate($0) }
+        }
     }
 }
 

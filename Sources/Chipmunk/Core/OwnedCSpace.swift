@@ -14,7 +14,7 @@ final class OwnedCSpace {
     let isHasty: Bool
     /// The state the space's callbacks share; reached from bodies, shapes and constraints
     /// through their `cSpace`, without touching the ``Space``.
-    let callbacks = CallbackState()
+    let callbacks = CallbackState.make()
     /// What the guarded integrators and spring laws refused in the current step; the C
     /// space's user data points here (see `CChipmunkStepReport`).
     let stepReport: UnsafeMutablePointer<CChipmunkStepReport>
@@ -40,6 +40,7 @@ final class OwnedCSpace {
         if isHasty { cpHastySpaceFree(handle) } else { cpSpaceFree(handle) }
         for orphan in orphans { orphan.free(orphan.object) }
         stepReport.deallocate()
+        CallbackState.recycle(callbacks)
     }
 }
 

@@ -102,6 +102,7 @@ public final class Space {
         // removed, and might see objects that are already gone.
         callbacks.isTearingDown = true
         callbacks.space = nil
+        for handler in collisionHandlers.values { handler.restoreEngineFunctions() }
         // Objects that outlive the space are taken out of the C space, so they point at no
         // freed memory and can join another space. The rest die with it: their C objects
         // go to the OwnedCSpace, which frees them after the C space. Constraints and shapes
