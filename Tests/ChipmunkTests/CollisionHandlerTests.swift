@@ -281,10 +281,12 @@ import Testing
             var kept: Arbiter?
             do {
                 let world = BallOnFloor()
-                world.space.onCollision(between: BallOnFloor.ballType, and: BallOnFloor.floorType, begin: {
-                    kept = $0
-                    return true
-                })
+                world.space.onCollision(
+                    between: BallOnFloor.ballType, and: BallOnFloor.floorType,
+                    begin: {
+                        kept = $0
+                        return true
+                    })
                 try world.run(seconds: 1)
             }
             // The first space is gone; a new one takes its callback state.

@@ -79,10 +79,19 @@ final class StructSlab: Sendable {
         var isPartial: Bool
     }
 
-    private init<T>(_ type: T.Type) {
+    init<T>(_ type: T.Type) {
         stride = (MemoryLayout<T>.size + 15) & ~15
         slotsPerChunk = (Self.chunkBytes - Self.headerBytes) / stride
         precondition(MemoryLayout<Header>.size <= Self.headerBytes)
+    }
+
+    /// The static slabs live as long as the process; a slab made for a test gives its
+    /// spare chunk back here (it must hold no live object).
+    deinit {
+        state.withLock { state in
+            precondition(state.live == 0, "StructSlab: dropped with \(state.live) objects alive")
+            if state.spare != 0 { UnsafeMutableRawPointer(bitPattern: state.spare)!.deallocate() }
+        }
     }
 
     /// Objects of this slab's type alive now.
