@@ -7,8 +7,6 @@ let package = Package(
         .library(name: "Chipmunk", targets: ["Chipmunk"]),
         .library(name: "ChipmunkScenes", targets: ["ChipmunkScenes"]),
         .executable(name: "chipmunk-sim", targets: ["chipmunk-sim"]),
-        // Preloaded by scripts/bench.sh to count heap allocations in Swift and C runs alike.
-        .library(name: "chipmunk-malloc-counter", type: .dynamic, targets: ["ChipmunkMallocCounter"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -17,6 +15,8 @@ let package = Package(
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.4.0"),
         .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.0"),
     ],
+    // The benchmarks (worlds, runner, the raw-C twin, package-benchmark suites) are the
+    // nested package in Benchmarks/, which depends on this one by path.
     targets: [
         // C bridge: Debian's libchipmunk-dev (no pkg-config file ships, so the module map links it).
         .systemLibrary(name: "CChipmunk", providers: [.apt(["libchipmunk-dev"])]),
@@ -36,7 +36,6 @@ let package = Package(
             dependencies: [
                 "Chipmunk",
                 "ChipmunkScenes",
-                "ChipmunkBenchWorlds",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "SystemPackage", package: "swift-system"),
             ]
@@ -51,20 +50,6 @@ let package = Package(
             linkerSettings: [.linkedLibrary("chipmunk"), .linkedLibrary("m")]
         ),
 
-        // The benchmark worlds written against the raw C API: a library that chipmunk-sim
-        // steps by turns with its Swift worlds (bench --against-c), and a command.
-        .target(
-            name: "ChipmunkBenchWorlds",
-            dependencies: ["CChipmunk"],
-            linkerSettings: [.linkedLibrary("chipmunk"), .linkedLibrary("m")]
-        ),
-        .executableTarget(
-            name: "chipmunk-bench-c", dependencies: ["ChipmunkBenchWorlds"],
-            cSettings: [.headerSearchPath("../CChipmunk")],  // shim.h, for the one banner-silencing function
-            linkerSettings: [.linkedLibrary("dl")]
-        ),
-        .target(name: "ChipmunkMallocCounter", linkerSettings: [.linkedLibrary("dl")]),
-
         // Creates and removes many objects; run under valgrind by scripts/leaks.sh.
         .executableTarget(name: "chipmunk-stress", dependencies: ["Chipmunk", "ChipmunkScenes"]),
 
@@ -77,7 +62,7 @@ let package = Package(
         ),
         .testTarget(
             name: "ChipmunkSimTests",
-            dependencies: ["chipmunk-sim", "chipmunk-reference", "chipmunk-bench-c"]
+            dependencies: ["chipmunk-sim", "chipmunk-reference"]
         ),
     ],
     swiftLanguageModes: [.v6]

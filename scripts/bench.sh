@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
 # Benchmarks the Swift binding against the raw C engine and pymunk, side by side, and
-# writes BENCHMARKS.md: time per step, cost per body read and per callback, heap
-# allocations, parallel scaling and callgrind instruction counts.
-#   scripts/bench.sh           full run (about 6 minutes on 2 cores)
-#   scripts/bench.sh --quick   fewer steps and repeats (under 3 minutes)
+# writes this CPU family's section of BENCHMARKS.md: time per step, growth with the size
+# of the world, cost per body read and per callback, heap allocations (package-benchmark),
+# parallel scaling and callgrind instruction counts. The benchmarks are the nested
+# package in Benchmarks/; this script runs from the repository root.
+#   scripts/bench.sh           full run (about 10 minutes on 2 cores)
+#   scripts/bench.sh --quick   fewer steps and repeats (under 4 minutes)
 # Installs libchipmunk-dev, valgrind and pymunk (from PyPI) if missing.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -16,13 +18,25 @@ if ! python3 -c "import pymunk" 2>/dev/null; then
     echo "Installing pymunk 7.3.1 from PyPI ..."
     python3 -m pip install -q "pymunk==7.3.1"
 fi
+case "${1:-}" in
+    "" | --quick) ;;
+    *) echo "usage: scripts/bench.sh [--quick]" >&2; exit 64 ;;
+esac
 
-echo "Building release ..."
+echo "Building the benchmarks (Benchmarks/, release) ..."
 export CONFIGURATION=release
-swift_build --product chipmunk-sim
-swift_build --product chipmunk-bench-c
-swift_build --product chipmunk-malloc-counter
-bin="$(swift_bin_path)"
+swift_build --package-path Benchmarks --product chipmunk-bench
+swift_build --package-path Benchmarks --product chipmunk-bench-c
+bin="$(swift build -c release --package-path Benchmarks --show-bin-path)"
 
-python3 scripts/bench/run.py --bin "$bin" --counter "$bin/libchipmunk-malloc-counter.so" \
+echo "Counting allocations with package-benchmark ..."
+allocations="$(mktemp)"
+trap 'rm -f "$allocations"' EXIT
+(cd Benchmarks && swift package benchmark --no-progress --format markdown) >"$allocations" 2>/dev/null || {
+    echo "bench.sh: swift package benchmark failed; its output:" >&2
+    (cd Benchmarks && swift package benchmark --no-progress) >&2 || true
+    exit 1
+}
+
+python3 scripts/bench/run.py --bin "$bin" --allocations "$allocations" \
     --command "scripts/bench.sh${1:+ $1}" ${1:+"$1"}

@@ -35,4 +35,26 @@ run() {
     echo "sanitize.sh: clean under $sanitizer"
 }
 
-for sanitizer in ${1:-address thread}; do run "$sanitizer"; done
+# Two benchmark worlds built and stepped on two threads at once, under TSan: the slabs
+# that hold the engine's structs are shared by every thread.
+parallel_bench_under_tsan() {
+    echo "== chipmunk-bench --parallel 2 under --sanitize=thread"
+    swift_build --package-path Benchmarks --product chipmunk-bench --sanitize=thread --scratch-path .build-tsan-bench
+    local log status=0
+    log="$(mktemp)"
+    "$(swift build --package-path Benchmarks --scratch-path .build-tsan-bench --show-bin-path)/chipmunk-bench" \
+        pyramid40 --parallel 2 --steps 100 --repeat 2 >"$log" 2>&1 || status=$?
+    if [ "$status" -ne 0 ] || grep -q "WARNING: ThreadSanitizer" "$log"; then
+        head -60 "$log" >&2
+        echo "sanitize.sh: the parallel bench FAILED under TSan (exit $status)" >&2
+        exit 1
+    fi
+    grep -o '"hashes_differ":true' "$log" && { echo "sanitize.sh: parallel worlds differ" >&2; exit 1; }
+    rm -f "$log"
+    echo "sanitize.sh: the parallel bench is clean under TSan"
+}
+
+for sanitizer in ${1:-address thread}; do
+    run "$sanitizer"
+    if [ "$sanitizer" = "thread" ]; then parallel_bench_under_tsan; fi
+done

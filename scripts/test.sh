@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Runs every test: the Swift Testing suites (library, scenes, CLI against the raw C
-# engine), the valgrind leak check, the suites again under ASan+LSan and TSan, and
-# 200,000 fuzzed scene files.
+# engine), the benchmark package's suites (its worlds against their raw-C twins), the
+# valgrind leak check, the suites again under ASan+LSan and TSan, and 200,000 fuzzed
+# scene files.
 # Installs libchipmunk-dev and valgrind if missing.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -13,14 +14,22 @@ echo "== Building (debug) with tests"
 swift_build --build-tests
 echo "== swift test"
 # Per-test "started"/"passed" lines are left out; failures and the closing counts stay.
-set +e
-swift test --skip-build --disable-xctest 2>&1 | awk '/Test run with/ || !(/^[^ ]+ (Test|Suite) .*(started\.|passed after [0-9.]+ seconds\.)$/ || /^◇ Test case passing/ || / started\.$/)' 
-status=${PIPESTATUS[0]}
-set -e
-if [ "$status" -ne 0 ]; then
-    echo "swift test FAILED (exit $status)" >&2
-    exit "$status"
-fi
+quiet_test() {
+    set +e
+    swift test --skip-build --disable-xctest "$@" 2>&1 | awk '/Test run with/ || !(/^[^ ]+ (Test|Suite) .*(started\.|passed after [0-9.]+ seconds\.)$/ || /^◇ Test case passing/ || / started\.$/)'
+    local status=${PIPESTATUS[0]}
+    set -e
+    if [ "$status" -ne 0 ]; then
+        echo "swift test $* FAILED (exit $status)" >&2
+        exit "$status"
+    fi
+}
+quiet_test
+
+echo "== Benchmarks/ (a nested package): building with tests"
+swift_build --package-path Benchmarks --build-tests
+echo "== swift test --package-path Benchmarks"
+quiet_test --package-path Benchmarks
 
 echo "== Leak check"
 bash scripts/leaks.sh

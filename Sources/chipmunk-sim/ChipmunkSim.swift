@@ -15,7 +15,7 @@ struct ChipmunkSim: ParsableCommand {
             Scenes are built in (see `chipmunk-sim list`) or JSON files (see docs/scene-format.md). \
             Data goes to stdout or --output; errors go to stderr as one line, with a non-zero exit.
             """,
-        subcommands: [Run.self, List.self, Bench.self]
+        subcommands: [Run.self, List.self]
     )
 
     /// A message on one line; a bulleted list ("- a", "- b") becomes "a, b".
@@ -40,8 +40,6 @@ struct ChipmunkSim: ParsableCommand {
 
     /// Errors become one line on stderr (`chipmunk-sim: <reason>`), never a usage dump.
     static func main() {
-        // Bench's C worlds may create the first C space; the banner must not reach stdout.
-        Engine.silenceBanner()
         do {
             var command = try parseAsRoot()
             try command.run()

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""The benchmark worlds of `chipmunk-sim bench`, written with pymunk (PyPI), for
+"""The benchmark worlds of `chipmunk-bench`, written with pymunk (PyPI), for
 scripts/bench.sh: the same objects created in the same order, the same modes, the same
 JSON line and FNV-1a hash.
 

@@ -110,7 +110,14 @@ public final class CollisionHandler {
         /// The object that C user data points to, borrowed for the call: the handler keeps
         /// it alive, or the callback state does while a callback that replaced it runs.
         @inline(__always)
-        static func with<Result>(_ data: UnsafeMutableRawPointer?, _ body: (Closures) -> Result) -> Result {
+        static func with(_ data: UnsafeMutableRawPointer?, _ body: (Closures) -> Bool) -> Bool {
+            Unmanaged<Closures>.fromOpaque(data.unsafelyUnwrapped)._withUnsafeGuaranteedRef(body)
+        }
+
+        // Not generic: a closure passed to a generic function returns its result through
+        // memory, which costs the callback path a few instructions.
+        @inline(__always)
+        static func with(_ data: UnsafeMutableRawPointer?, _ body: (Closures) -> Void) {
             Unmanaged<Closures>.fromOpaque(data.unsafelyUnwrapped)._withUnsafeGuaranteedRef(body)
         }
     }

@@ -32,15 +32,13 @@ public struct BenchResult: Sendable {
     /// Wall time spent in the reads alone (`reads` mode), in seconds: timed around each
     /// step's read loop, so that the cost per read is not a difference of two noisy totals.
     public var readSeconds: Double
-    /// Heap allocations during the timed steps, when a malloc counter is preloaded
-    /// (`scripts/bench.sh` preloads `libchipmunk-malloc-counter.so`); `nil` otherwise.
-    public var allocations: UInt64?
 
     /// Milliseconds per step.
     public var millisecondsPerStep: Double { seconds * 1000 / Double(steps) }
 }
 
-/// Builds benchmark worlds and times them; `chipmunk-sim bench` is its command line.
+/// Builds benchmark worlds and times them; `chipmunk-bench` is its command line, and the
+/// package-benchmark suites in `Benchmarks/ChipmunkBenchmarks` build their worlds here too.
 public enum BenchRunner {
     /// Builds `scene` and times `steps` steps in `mode`. `threads` 2 uses the engine's
     /// threaded solver (not deterministic); 1 the plain one.
@@ -85,15 +83,12 @@ public enum BenchRunner {
 
         /// Times `steps` more steps; the result covers every step taken so far.
         public func run(steps: Int) throws -> BenchResult {
-            let counter = MallocCounter.shared
-            let allocationsBefore = counter?.count()
             let start = monotonicSeconds()
             try benchmarkLoop(space: space, scene: scene, mode: mode, steps: steps, state: &state)
             let seconds = monotonicSeconds() - start
-            let allocations = allocationsBefore.flatMap { before in counter?.count().map { $0 - before } }
             return BenchResult(
                 seconds: seconds, steps: steps, bodies: bodies, hash: stateHash(of: space),
-                callbacks: calls.value, readSum: state.sum, readSeconds: state.readSeconds, allocations: allocations)
+                callbacks: calls.value, readSum: state.sum, readSeconds: state.readSeconds)
         }
 
         /// Takes `steps` more steps and returns only the seconds they took: for stepping
@@ -199,17 +194,4 @@ public enum BenchRunner {
 /// A call count that closures can bump without exclusivity checks (one thread only).
 final class CallCounter {
     @exclusivity(unchecked) var value = 0
-}
-
-/// Reads the allocation count of `libchipmunk-malloc-counter.so` when it is preloaded
-/// (`LD_PRELOAD`); the same library counts for the C benchmark, so both are measured alike.
-struct MallocCounter: Sendable {
-    private let function: @convention(c) () -> UInt64
-
-    static let shared: MallocCounter? = {
-        guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "chipmunk_malloc_count") else { return nil }
-        return MallocCounter(function: unsafeBitCast(symbol, to: (@convention(c) () -> UInt64).self))
-    }()
-
-    func count() -> UInt64? { function() }
 }

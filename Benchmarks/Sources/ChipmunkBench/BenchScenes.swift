@@ -1,9 +1,10 @@
 import Chipmunk
+import ChipmunkScenes
 
 /// The benchmark worlds: built the same way, object by object, by this Swift code, by
 /// the C program `chipmunk-bench-c`, and by `scripts/bench/pymunk_bench.py`, so that all
 /// three simulate the same world and their hashes can be compared.
-public enum BenchScene: String, CaseIterable, Sendable {
+public enum BenchScene: RawRepresentable, CaseIterable, Hashable, Sendable {
     /// A pyramid of 20 rows of 1×1 boxes (210 bodies), 500 steps of 1/120 s.
     case pyramid20
     /// A pyramid of 40 rows (820 bodies), 500 steps of 1/120 s.
@@ -14,12 +15,44 @@ public enum BenchScene: String, CaseIterable, Sendable {
     case circles1000
     /// A 50 × 50 grid of circles joined by pivot joints, hanging from every 8th top body, 200 steps of 1/60 s.
     case jointgrid50
+    /// A pyramid of `rows` rows (1 to 200), 100 steps of 1/60 s: the growth table's worlds,
+    /// named `growthN`. Not among ``allCases``.
+    case growth(rows: Int)
+
+    /// The standard worlds: `all` on the command line.
+    public static let allCases: [BenchScene] = [.pyramid20, .pyramid40, .pyramid100, .circles1000, .jointgrid50]
+
+    /// The rows a `growthN` name may give.
+    public static let growthRows = 1...200
+
+    public init?(rawValue: String) {
+        if let scene = Self.allCases.first(where: { $0.rawValue == rawValue }) {
+            self = scene
+        } else if rawValue.hasPrefix("growth"), let rows = Int(rawValue.dropFirst(6)), Self.growthRows.contains(rows),
+            rawValue == "growth\(rows)"
+        {
+            self = .growth(rows: rows)
+        } else {
+            return nil
+        }
+    }
+
+    public var rawValue: String {
+        switch self {
+        case .pyramid20: return "pyramid20"
+        case .pyramid40: return "pyramid40"
+        case .pyramid100: return "pyramid100"
+        case .circles1000: return "circles1000"
+        case .jointgrid50: return "jointgrid50"
+        case .growth(let rows): return "growth\(rows)"
+        }
+    }
 
     /// The time step.
     public var timeStep: Double {
         switch self {
         case .pyramid20, .pyramid40: return 1.0 / 120
-        case .pyramid100, .circles1000, .jointgrid50: return 1.0 / 60
+        case .pyramid100, .circles1000, .jointgrid50, .growth: return 1.0 / 60
         }
     }
 
@@ -28,6 +61,7 @@ public enum BenchScene: String, CaseIterable, Sendable {
         switch self {
         case .pyramid20, .pyramid40, .circles1000: return 500
         case .pyramid100, .jointgrid50: return 200
+        case .growth: return 100
         }
     }
 
@@ -39,6 +73,7 @@ public enum BenchScene: String, CaseIterable, Sendable {
         case .pyramid100: return 105
         case .circles1000: return 1250
         case .jointgrid50: return 10
+        case .growth(let rows): return Double(rows + 5)
         }
     }
 
@@ -50,6 +85,7 @@ public enum BenchScene: String, CaseIterable, Sendable {
         case .pyramid100: return try Self.pyramid(100, in: space)
         case .circles1000: return try Self.circles(in: space)
         case .jointgrid50: return try Self.jointGrid(50, in: space)
+        case .growth(let rows): return try Self.pyramid(rows, in: space)
         }
     }
 

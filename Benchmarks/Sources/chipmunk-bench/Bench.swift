@@ -1,21 +1,27 @@
 import ArgumentParser
+import Chipmunk
+import ChipmunkBench
 import ChipmunkBenchWorlds
 import ChipmunkScenes
 import Dispatch
 import Synchronization
 
+/// `chipmunk-bench`: the benchmark worlds, timed alone or by turns with their raw-C twins.
+@main
 struct Bench: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "chipmunk-bench",
         abstract: "Time a benchmark world and print one JSON line per scene and mode.",
         discussion: """
-            Worlds: \(BenchScene.allCases.map(\.rawValue).joined(separator: ", ")), or 'all'. Modes: \
+            Worlds: \(BenchScene.allCases.map(\.rawValue).joined(separator: ", ")), or 'all'; and growthN, a \
+            pyramid of N rows (1 to 200) stepped at 1/60 s, for scripts/bench.sh's growth table. Modes: \
             \(BenchMode.allCases.map(\.rawValue).joined(separator: ", ")), or 'all'. Each line has scene, mode, \
             bodies, \
             steps, ms_per_step (the median of the repeats), and hash: FNV-1a 64 over the little-endian \
             bytes of x, y and angle of every dynamic body after the last step, which the raw C \
             engine (chipmunk-bench-c) matches. scripts/bench.sh runs Swift, C and pymunk side by side.
 
-            Example: chipmunk-sim bench pyramid40 --mode reads --repeat 5
+            Example: chipmunk-bench pyramid40 --mode reads --repeat 5 --against-c
             """
     )
 
@@ -60,6 +66,9 @@ struct Bench: ParsableCommand {
     }
 
     func run() throws {
+        // The first space made in a process prints Debian's banner on stdout unless it is a
+        // Swift `Space`, which silences it; the C twin's spaces come after this one.
+        _ = Space()
         for scene in scene.items {
             for mode in mode.items {
                 let steps = self.steps ?? scene.defaultSteps
@@ -211,10 +220,6 @@ struct Bench: ParsableCommand {
             let readTimes = runs.flatMap { $0.results.map { $0.readSeconds * 1000 / Double(steps) } }.sorted()
             fields.append(("read_ms_per_step", "\(readTimes[readTimes.count / 2])"))
             fields.append(("read_sum", "\(first.readSum)"))
-        }
-        let allocations = runs.flatMap { $0.results.compactMap(\.allocations) }
-        if !allocations.isEmpty {
-            fields.append(("allocations_per_step", "\(Double(allocations.min()!) / Double(steps))"))
         }
         return "{" + fields.map { "\"\($0.0)\":\($0.1)" }.joined(separator: ",") + "}"
     }

@@ -1,11 +1,11 @@
 // The benchmark worlds against the raw C API, as a command: the same JSON line as
-// `chipmunk-sim bench`. scripts/bench.sh and the tests run it beside the Swift binding.
+// `chipmunk-bench`. scripts/bench.sh and the tests run it beside the Swift binding.
 //
 // usage: chipmunk-bench-c SCENE [--steps N] [--mode plain|reads|callbacks|churn] [--repeat R]
 #define _GNU_SOURCE
 #include <chipmunk/chipmunk.h>
-#include "shim.h"  // CChipmunkSpaceNewQuietly
-#include <dlfcn.h>
+// The main package's C bridge, for its one banner-silencing function.
+#include "../../../Sources/CChipmunk/shim.h"
 #include <fcntl.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -39,9 +39,8 @@ int main(int argc, char **argv) {
     // Debian's debug build prints a banner on stdout from the first cpSpaceNew.
     cpSpaceFree(CChipmunkSpaceNewQuietly());
 
-    uint64_t (*allocCount)(void) = (uint64_t (*)(void))dlsym(RTLD_DEFAULT, "chipmunk_malloc_count");
     double *times = malloc(sizeof(double) * (size_t)repeat), *readTimes = malloc(sizeof(double) * (size_t)repeat);
-    uint64_t hash = 0, minAllocations = UINT64_MAX;
+    uint64_t hash = 0;
     int bodies = 0;
     double sum = 0;
     long calls = 0;
@@ -49,9 +48,7 @@ int main(int argc, char **argv) {
         BenchWorld *world = bench_world_new(scene, mode);
         if (!world) { fprintf(stderr, "chipmunk-bench-c: unknown mode '%s'\n", mode); return 64; }
         bodies = bench_world_bodies(world);
-        uint64_t before = allocCount ? allocCount() : 0;
         times[r] = bench_world_run(world, steps);
-        if (allocCount && allocCount() - before < minAllocations) minAllocations = allocCount() - before;
         readTimes[r] = bench_world_read_seconds(world) * 1000 / steps;
         sum = bench_world_read_sum(world);
         calls = bench_world_callbacks(world);
@@ -66,7 +63,6 @@ int main(int argc, char **argv) {
            scene, mode, bodies, steps, median, times[0] * 1000 / steps, (unsigned long long)hash, repeat);
     if (strcmp(mode, "callbacks") == 0) printf(",\"callbacks_per_step\":%.17g", (double)calls / steps);
     if (strcmp(mode, "reads") == 0) printf(",\"read_ms_per_step\":%.17g,\"read_sum\":%.17g", readTimes[repeat / 2], sum);
-    if (allocCount) printf(",\"allocations_per_step\":%.17g", (double)minAllocations / steps);
     printf("}\n");
     free(times);
     free(readTimes);

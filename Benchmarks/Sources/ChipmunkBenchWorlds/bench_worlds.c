@@ -1,9 +1,10 @@
-// The benchmark worlds of `chipmunk-sim bench`, written against the raw Chipmunk C API:
-// the same objects created in the same order, the same modes and the same hash as the
-// Swift worlds in Sources/ChipmunkScenes/Bench. Used by chipmunk-bench-c, and by
-// `chipmunk-sim bench --against-c`, which steps a C world and a Swift world by turns.
+// The benchmark worlds of `chipmunk-bench`, written against the raw Chipmunk C API: the
+// same objects created in the same order, the same modes and the same hash as the Swift
+// worlds in Sources/ChipmunkBench. Used by chipmunk-bench-c, and by
+// `chipmunk-bench --against-c`, which steps a C world and a Swift world by turns.
 #include "chipmunk_bench_worlds.h"
 #include <chipmunk/chipmunk.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -106,17 +107,17 @@ static void jointGrid(World *w, int size) {
     }
 }
 
-typedef struct { const char *name; double dt; int steps; double churnHeight; } Scene;
+// rows: the pyramid's rows, or 0 for the other worlds.
+typedef struct { const char *name; double dt; int steps; double churnHeight; int rows; } Scene;
 static const Scene scenes[] = {
-    {"pyramid20", 1.0 / 120, 500, 25}, {"pyramid40", 1.0 / 120, 500, 45}, {"pyramid100", 1.0 / 60, 200, 105},
-    {"circles1000", 1.0 / 60, 500, 1250}, {"jointgrid50", 1.0 / 60, 200, 10},
+    {"pyramid20", 1.0 / 120, 500, 25, 20}, {"pyramid40", 1.0 / 120, 500, 45, 40},
+    {"pyramid100", 1.0 / 60, 200, 105, 100}, {"circles1000", 1.0 / 60, 500, 1250, 0},
+    {"jointgrid50", 1.0 / 60, 200, 10, 0},
 };
 
-static void build(World *w, const char *name) {
-    if (strcmp(name, "pyramid20") == 0) pyramid(w, 20);
-    else if (strcmp(name, "pyramid40") == 0) pyramid(w, 40);
-    else if (strcmp(name, "pyramid100") == 0) pyramid(w, 100);
-    else if (strcmp(name, "circles1000") == 0) circles(w);
+static void build(World *w, const Scene *s) {
+    if (s->rows > 0) pyramid(w, s->rows);
+    else if (strcmp(s->name, "circles1000") == 0) circles(w);
     else jointGrid(w, 50);
 }
 
@@ -140,6 +141,7 @@ static void ChipmunkBenchFreeSpaceChildren(cpSpace *space) {
 
 struct BenchWorld {
     World world;
+    Scene sceneValue;
     const Scene *scene;
     Mode mode;
     int step;              // steps taken so far (churn counts from here)
@@ -237,26 +239,36 @@ static double now(void) {
 }
 
 
-static const Scene *findScene(const char *name) {
-    for (size_t i = 0; i < sizeof scenes / sizeof *scenes; i++) if (strcmp(name, scenes[i].name) == 0) return &scenes[i];
-    return NULL;
+/// A standard world by name, or "growthN": a pyramid of N rows (1 to 200) stepped at
+/// 1/60 s for 100 steps, for the growth table (BenchScene.growth in Swift).
+static int findScene(const char *name, Scene *out) {
+    for (size_t i = 0; i < sizeof scenes / sizeof *scenes; i++) {
+        if (strcmp(name, scenes[i].name) == 0) { *out = scenes[i]; return 1; }
+    }
+    int rows = 0, end = 0;
+    if (sscanf(name, "growth%d%n", &rows, &end) == 1 && name[end] == 0 && rows >= 1 && rows <= 200) {
+        *out = (Scene){"growth", 1.0 / 60, 100, rows + 5, rows};
+        return 1;
+    }
+    return 0;
 }
 
 int bench_world_default_steps(const char *scene) {
-    const Scene *s = findScene(scene);
-    return s ? s->steps : 0;
+    Scene s;
+    return findScene(scene, &s) ? s.steps : 0;
 }
 
 BenchWorld *bench_world_new(const char *scene, const char *mode) {
-    const Scene *s = findScene(scene);
+    Scene s;
     int m = -1;
     for (int i = 0; i < 4; i++) if (strcmp(mode, modeNames[i]) == 0) m = i;
-    if (!s || m < 0) return NULL;
+    if (!findScene(scene, &s) || m < 0) return NULL;
     BenchWorld *b = calloc(1, sizeof(BenchWorld));
-    b->scene = s;
+    b->sceneValue = s;
+    b->scene = &b->sceneValue;
     b->mode = (Mode)m;
     b->world.space = cpSpaceNew();
-    build(&b->world, s->name);
+    build(&b->world, b->scene);
     if (b->mode == CALLBACKS) {
         cpCollisionHandler *handler = cpSpaceAddDefaultCollisionHandler(b->world.space);
         handler->beginFunc = countAndAccept;
