@@ -4,7 +4,7 @@
 # of the world, cost per body read and per callback, heap allocations (package-benchmark),
 # parallel scaling and callgrind instruction counts. The benchmarks are the nested
 # package in Benchmarks/; this script runs from the repository root.
-#   scripts/bench.sh           full run (about 10 minutes on 2 cores)
+#   scripts/bench.sh           full run (about 13 minutes on 2 cores)
 #   scripts/bench.sh --quick   fewer steps and repeats (under 4 minutes)
 # Installs libchipmunk-dev, valgrind and pymunk (from PyPI) if missing.
 set -euo pipefail
