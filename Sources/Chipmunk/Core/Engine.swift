@@ -7,6 +7,10 @@ package enum Engine {
     /// The corresponding C variable is `cpVersionString`.
     package static var version: String { String(cString: CChipmunkVersionString()) }
 
+    /// This binding's version, as golden files record it: it changes with every release
+    /// that can change a simulation's bits.
+    package static let bindingVersion = "0.10.0"
+
     /// C bodies, shapes and constraints alive now, in every space and outside any (see
     /// `StructSlab`): 0 once all are freed.
     package static var liveCObjects: Int { StructSlab.liveObjects }

@@ -1,0 +1,216 @@
+import Chipmunk
+
+/// What a scene must reproduce, bit for bit: the state hash after every step, and every
+/// body's full state at checkpoints. Written by `chipmunk-sim verify --update` (or
+/// ``Scene/recordGolden(steps:checkpointEvery:timeStep:)``), and checked by
+/// `chipmunk-sim verify` (or ``Scene/verify(against:)``).
+///
+/// The file is text, one fact a line, so that a person can read it and a diff shows what
+/// changed. Format 1 (docs/determinism.md gives the full definition):
+///
+/// ```text
+/// chipmunk-golden 1
+/// scene crates
+/// content 5f1c0e0d7e2a9b31
+/// engine 7.0.3
+/// binding 0.10.0
+/// arch x86_64
+/// dt 0.008333333333333333
+/// steps 1200
+/// every 100
+/// asleep -
+/// step 1 9a0c4b3e1f27d6a5
+/// …
+/// checkpoint 100
+/// body 0 150 -112.5 0 0 -1000 0
+/// …
+/// end
+/// ```
+///
+/// `content` is ``Scene/contentHash()`` before the first step: a changed scene is
+/// reported as such, not as a physics difference. `engine`, `binding` and `arch` say where
+/// the file was made; results are exact only on the same engine build and CPU
+/// architecture. `asleep` is the first step after which every dynamic body sleeps, or
+/// `-`; that step is also a checkpoint. Numbers are shortest round-trip decimals.
+public struct GoldenFile: Equatable, Sendable {
+    /// The format this build writes and reads.
+    public static let formatVersion = 1
+
+    /// One body's state, as the hash sees it.
+    public struct BodyState: Equatable, Sendable {
+        public var x, y, angle, vx, vy, w: Double
+
+        /// The six quantities with their names, in the hash's order.
+        public var quantities: [(name: String, value: Double)] {
+            [("x", x), ("y", y), ("angle", angle), ("vx", vx), ("vy", vy), ("w", w)]
+        }
+    }
+
+    /// Every body's state after a step.
+    public struct Checkpoint: Equatable, Sendable {
+        public var step: Int
+        public var bodies: [BodyState]
+    }
+
+    public var scene: String
+    public var contentHash: UInt64
+    public var engineVersion: String
+    public var bindingVersion: String
+    public var architecture: String
+    public var timeStep: Double
+    public var checkpointInterval: Int
+    /// The first step after which every dynamic body sleeps, if any did within the run.
+    public var asleepStep: Int?
+    /// The state hash after steps 1, 2, …
+    public var hashes: [UInt64]
+    public var checkpoints: [Checkpoint]
+
+    /// Steps recorded.
+    public var steps: Int { hashes.count }
+
+    /// The architecture this build runs on, as golden files name it.
+    public static var currentArchitecture: String {
+        #if arch(x86_64)
+            return "x86_64"
+        #elseif arch(arm64)
+            return "arm64"
+        #else
+            return "other"
+        #endif
+    }
+
+    /// The file's text.
+    public var text: String {
+        var lines = [
+            "chipmunk-golden \(Self.formatVersion)", "scene \(scene)", "content \(contentHash.hexDigits)",
+            "engine \(engineVersion)", "binding \(bindingVersion)", "arch \(architecture)", "dt \(timeStep)",
+            "steps \(steps)", "every \(checkpointInterval)", "asleep \(asleepStep.map(String.init) ?? "-")",
+        ]
+        lines.reserveCapacity(lines.count + hashes.count + checkpoints.count * 8)
+        for (index, hash) in hashes.enumerated() { lines.append("step \(index + 1) \(hash.hexDigits)") }
+        for checkpoint in checkpoints {
+            lines.append("checkpoint \(checkpoint.step)")
+            for (index, body) in checkpoint.bodies.enumerated() {
+                lines.append(
+                    "body \(index) \(body.x) \(body.y) \(body.angle) \(body.vx) \(body.vy) \(body.w)")
+            }
+        }
+        lines.append("end")
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// Reads a golden file's text; `source` names it in errors.
+    ///
+    /// - Throws: ``GoldenFileError`` naming the line that is wrong.
+    public init(parsing text: String, source: String) throws(GoldenFileError) {
+        var allLines = text.split(separator: "\n", omittingEmptySubsequences: false)
+        if allLines.last == "" { allLines.removeLast() }  // the newline that ends the last line
+        var lines = allLines.enumerated().makeIterator()
+        var header: [String: String] = [:]
+        var hashes: [UInt64] = []
+        var checkpoints: [Checkpoint] = []
+        var ended = false
+        func fail(_ number: Int, _ reason: String) -> GoldenFileError {
+            GoldenFileError(source: source, line: number + 1, reason: reason)
+        }
+        guard let (_, first) = lines.next(), first == "chipmunk-golden \(Self.formatVersion)" else {
+            throw GoldenFileError(
+                source: source, line: 1,
+                reason: "not a golden file of format \(Self.formatVersion) (its first line must be "
+                    + "'chipmunk-golden \(Self.formatVersion)')")
+        }
+        while let (number, line) = lines.next() {
+            if ended { throw fail(number, "text after 'end'") }
+            let fields = line.split(separator: " ").map(String.init)
+            guard let key = fields.first else { throw fail(number, "an empty line") }
+            switch key {
+            case "scene", "content", "engine", "binding", "arch", "dt", "steps", "every", "asleep":
+                guard fields.count == 2 || (key == "scene" && fields.count > 1) else {
+                    throw fail(number, "'\(key)' takes one value")
+                }
+                guard header[key] == nil else { throw fail(number, "'\(key)' is given twice") }
+                header[key] = fields.dropFirst().joined(separator: " ")
+            case "step":
+                guard fields.count == 3, let step = Int(fields[1]), let hash = UInt64(fields[2], radix: 16),
+                    fields[2].count == 16
+                else { throw fail(number, "expected 'step N HASH' with 16 hex digits") }
+                guard step == hashes.count + 1 else {
+                    throw fail(number, "step \(step) out of order (expected step \(hashes.count + 1))")
+                }
+                hashes.append(hash)
+            case "checkpoint":
+                guard fields.count == 2, let step = Int(fields[1]), step >= 1 else {
+                    throw fail(number, "expected 'checkpoint STEP'")
+                }
+                checkpoints.append(Checkpoint(step: step, bodies: []))
+            case "body":
+                let values = fields.dropFirst(2).compactMap(Double.init)
+                guard fields.count == 8, values.count == 6, Int(fields[1]) == checkpoints.last?.bodies.count else {
+                    throw fail(number, "expected 'body INDEX x y angle vx vy w' after a checkpoint, bodies in order")
+                }
+                checkpoints[checkpoints.count - 1].bodies.append(
+                    BodyState(x: values[0], y: values[1], angle: values[2], vx: values[3], vy: values[4], w: values[5]))
+            case "end":
+                ended = true
+            default:
+                throw fail(number, "unknown line '\(key)'")
+            }
+        }
+        guard ended else { throw GoldenFileError(source: source, line: nil, reason: "the file ends before 'end'") }
+        for key in ["scene", "content", "engine", "binding", "arch", "dt", "steps", "every", "asleep"]
+        where header[key] == nil {
+            throw GoldenFileError(source: source, line: nil, reason: "'\(key)' is missing")
+        }
+        guard let content = UInt64(header["content"]!, radix: 16), let dt = Double(header["dt"]!), dt > 0,
+            let steps = Int(header["steps"]!), let every = Int(header["every"]!), every >= 1
+        else {
+            throw GoldenFileError(
+                source: source, line: nil, reason: "'content', 'dt', 'steps' or 'every' is not a valid number")
+        }
+        guard steps == hashes.count, steps >= 1 else {
+            throw GoldenFileError(
+                source: source, line: nil, reason: "'steps \(steps)' but \(hashes.count) step lines")
+        }
+        let asleep = header["asleep"]!
+        guard asleep == "-" || Int(asleep) != nil else {
+            throw GoldenFileError(source: source, line: nil, reason: "'asleep' must be a step or '-'")
+        }
+        scene = header["scene"]!
+        contentHash = content
+        engineVersion = header["engine"]!
+        bindingVersion = header["binding"]!
+        architecture = header["arch"]!
+        timeStep = dt
+        checkpointInterval = every
+        asleepStep = Int(asleep)
+        self.hashes = hashes
+        self.checkpoints = checkpoints
+    }
+
+    public init(
+        scene: String, contentHash: UInt64, engineVersion: String, bindingVersion: String, architecture: String,
+        timeStep: Double, checkpointInterval: Int, asleepStep: Int?, hashes: [UInt64], checkpoints: [Checkpoint]
+    ) {
+        self.scene = scene
+        self.contentHash = contentHash
+        self.engineVersion = engineVersion
+        self.bindingVersion = bindingVersion
+        self.architecture = architecture
+        self.timeStep = timeStep
+        self.checkpointInterval = checkpointInterval
+        self.asleepStep = asleepStep
+        self.hashes = hashes
+        self.checkpoints = checkpoints
+    }
+}
+
+/// A golden file that cannot be read: which file, which line, and what is wrong.
+public struct GoldenFileError: Error, Equatable, CustomStringConvertible {
+    public var source: String
+    public var line: Int?
+    public var reason: String
+
+    public var description: String {
+        "\(source)\(line.map { ":\($0)" } ?? ""): \(reason)"
+    }
+}

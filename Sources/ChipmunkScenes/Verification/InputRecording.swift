@@ -1,0 +1,231 @@
+import Chipmunk
+import Foundation
+
+/// Something done to a running scene from outside the simulation: what a recording logs,
+/// with the step it came before, and a replay does again.
+///
+/// Bodies are named by their index in the space's `bodies` at that moment, which is
+/// the same in the recording and the replay because both make the same changes.
+public enum SceneInput: Hashable, Sendable, Codable {
+    /// Gravity changes.
+    case gravity(Vector)
+    /// An impulse on a body at a point in world coordinates (`Body.applyImpulse(_:at:)`).
+    case impulse(body: Int, impulse: Vector, at: Vector)
+    /// A force on a body at a point in world coordinates, for the next step (`Body.applyForce(_:at:)`).
+    case force(body: Int, force: Vector, at: Vector)
+    /// A body's velocity is set: a kinematic body's motion, or a push.
+    case velocity(body: Int, velocity: Vector)
+    /// A body's angular velocity is set.
+    case angularVelocity(body: Int, angularVelocity: Double)
+    /// A body is added, with its shapes, described as in a scene file.
+    case addBody(BodyDescription)
+    /// A body is removed, with its shapes and constraints.
+    case removeBody(body: Int)
+}
+
+/// A scene's run with its inputs: the inputs with the step each came before, and the state
+/// hash after every step. ``SceneRecorder`` makes one; ``replay(on:)`` and
+/// `chipmunk-sim replay` check that the same scene given the same inputs gives the same
+/// bits at every step. Stored as JSON (docs/determinism.md).
+public struct InputRecording: Hashable, Sendable, Codable {
+    /// One input, applied after `step - 1` steps, before step `step`.
+    public struct Entry: Hashable, Sendable, Codable {
+        public var step: Int
+        public var input: SceneInput
+    }
+
+    /// The format's name and version, checked on reading.
+    public var format = "chipmunk-inputs 1"
+    /// The scene: a built-in name or a file's path, as `chipmunk-sim` takes it.
+    public var scene: String
+    /// ``Scene/contentHash()`` before the first step.
+    public var content: String
+    public var timeStep: Double
+    public var inputs: [Entry] = []
+    /// The state hash after every step, 16 hex digits each.
+    public var hashes: [String] = []
+
+    /// Reads a recording written by ``write(to:)``.
+    public static func load(contentsOf url: URL) throws -> InputRecording {
+        guard let data = FileManager.default.contents(atPath: url.path) else {
+            throw ReplayFailure(kind: .unreadable("cannot read \(url.path)"))
+        }
+        let recording: InputRecording
+        do {
+            recording = try JSONDecoder().decode(InputRecording.self, from: data)
+        } catch {
+            throw ReplayFailure(kind: .unreadable("\(url.lastPathComponent): not an input recording: \(error)"))
+        }
+        guard recording.format == "chipmunk-inputs 1" else {
+            throw ReplayFailure(
+                kind: .unreadable("\(url.lastPathComponent): format '\(recording.format)' is not 'chipmunk-inputs 1'"))
+        }
+        return recording
+    }
+
+    /// Writes the recording as JSON.
+    public func write(to url: URL) throws {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        try encoder.encode(self).write(to: url, options: .atomic)
+    }
+
+    /// Runs `scene` (fresh) with the recorded inputs, checking the state hash after every
+    /// step; stops at the first step that differs and names it.
+    ///
+    /// - Throws: ``ReplayFailure``.
+    @discardableResult
+    public func replay(on scene: Scene) throws(ReplayFailure) -> Int {
+        let content = scene.contentHash().hexDigits
+        guard content == self.content else {
+            throw ReplayFailure(kind: .otherScene(expected: self.content, actual: content))
+        }
+        var next = 0
+        for step in 1...max(hashes.count, 1) where !hashes.isEmpty {
+            while next < inputs.count, inputs[next].step == step {
+                do {
+                    try scene.apply(inputs[next].input)
+                } catch {
+                    throw ReplayFailure(kind: .inputFailed(step: step, error: "\(error)"))
+                }
+                next += 1
+            }
+            do {
+                try scene.step(timeStep)
+            } catch {
+                throw ReplayFailure(kind: .stepFailed(step: step, error: "\(error)"))  // names its step
+            }
+            let hash = scene.space.stateHash().hexDigits
+            guard hash == hashes[step - 1] else {
+                throw ReplayFailure(kind: .diverged(step: step, expected: hashes[step - 1], actual: hash))
+            }
+        }
+        return hashes.count
+    }
+}
+
+/// A replay that does not give the recorded bits.
+public struct ReplayFailure: Error, CustomStringConvertible {
+    public enum Kind: Sendable {
+        /// The state hash after `step` differs from the recording's.
+        case diverged(step: Int, expected: String, actual: String)
+        /// The scene is not the one recorded (its content hash differs).
+        case otherScene(expected: String, actual: String)
+        case inputFailed(step: Int, error: String)
+        case stepFailed(step: Int, error: String)
+        case unreadable(String)
+    }
+
+    public var kind: Kind
+
+    /// The first step that diverged, if the replay diverged.
+    public var divergedStep: Int? {
+        if case .diverged(let step, _, _) = kind { return step }
+        return nil
+    }
+
+    public var description: String {
+        switch kind {
+        case .diverged(let step, let expected, let actual):
+            return "the replay diverges at step \(step): hash \(actual), recorded \(expected)"
+        case .otherScene(let expected, let actual):
+            return "the scene's content hash is \(actual), the recording's \(expected): not the scene recorded"
+        case .inputFailed(let step, let error):
+            return "the input before step \(step) failed: \(error)"
+        case .stepFailed(_, let error):
+            return error  // a step's error names the step
+        case .unreadable(let reason):
+            return reason
+        }
+    }
+}
+
+/// Runs a scene and records the inputs given to it, with the state hash after every step.
+///
+/// ```swift
+/// let recorder = SceneRecorder(SceneCatalog.scene(named: "crates"), source: "crates")
+/// for step in 1...600 {
+///     if step == 120 { try recorder.apply(.impulse(body: 2, impulse: [0, 50_000], at: [150, 100])) }
+///     try recorder.step()
+/// }
+/// try recorder.recording.write(to: url)   // chipmunk-sim replay url
+/// ```
+public final class SceneRecorder {
+    public let scene: Scene
+    public private(set) var recording: InputRecording
+
+    /// Starts recording a fresh `scene`; `source` is how `chipmunk-sim` finds it again
+    /// (a built-in name or a file's path). `timeStep` defaults to the scene's own.
+    public init(_ scene: Scene, source: String, timeStep: Double? = nil) {
+        self.scene = scene
+        recording = InputRecording(
+            scene: source, content: scene.contentHash().hexDigits, timeStep: timeStep ?? scene.timeStep)
+    }
+
+    /// Applies `input` now, before the next step, and logs it.
+    ///
+    /// - Throws: a ``SceneError`` for a body description that does not build, or an index
+    ///   that names no body; nothing is logged then.
+    public func apply(_ input: SceneInput) throws {
+        try scene.apply(input)
+        recording.inputs.append(.init(step: recording.hashes.count + 1, input: input))
+    }
+
+    /// Takes one step and logs its state hash.
+    public func step() throws {
+        try scene.step(recording.timeStep)
+        recording.hashes.append(scene.space.stateHash().hexDigits)
+    }
+}
+
+extension Scene {
+    /// Applies an input (see ``SceneInput``) now.
+    ///
+    /// - Throws: ``SceneError`` for a body index that names no body, or a body description
+    ///   or vector that breaks a rule; the scene is unchanged then.
+    public func apply(_ input: SceneInput) throws(SceneError) {
+        let check = SceneCheck(source: "input")
+        func body(_ index: Int) throws(SceneError) -> Body {
+            guard space.bodies.indices.contains(index) else {
+                throw SceneError(
+                    source: "input", location: "body",
+                    reason: "names body \(index), but the space has \(space.bodies.count) bodies")
+            }
+            return space.bodies[index]
+        }
+        switch input {
+        case .gravity(let gravity):
+            space.gravity = try check(.spaceGravity, gravity, at: "", key: "gravity")
+        case .impulse(let index, let impulse, let point):
+            let body = try body(index)
+            body.applyImpulse(
+                try check(.appliedImpulse, impulse, at: "", key: "impulse"),
+                at: try check(.applicationPoint, point, at: "", key: "at"))
+        case .force(let index, let force, let point):
+            let body = try body(index)
+            body.applyForce(
+                try check(.appliedForce, force, at: "", key: "force"),
+                at: try check(.applicationPoint, point, at: "", key: "at"))
+        case .velocity(let index, let velocity):
+            try body(index).velocity = try check(.bodyVelocity, velocity, at: "", key: "velocity")
+        case .angularVelocity(let index, let angularVelocity):
+            try body(index).angularVelocity = try check(
+                .bodyAngularVelocity, angularVelocity, at: "", key: "angularVelocity")
+        case .addBody(let description):
+            let body = try description.makeBody(check: check, at: "addBody")
+            var shapes: [Shape] = []
+            for (index, shape) in (description.shapes ?? []).enumerated() {
+                shapes.append(try shape.makeShape(on: body, check: check, at: "addBody.shapes[\(index)]"))
+            }
+            space.add(body)
+            for shape in shapes { space.add(shape) }
+        case .removeBody(let index):
+            let body = try body(index)
+            for constraint in space.constraints where constraint.bodyA === body || constraint.bodyB === body {
+                space.remove(constraint)
+            }
+            for shape in space.shapes where shape.body === body { space.remove(shape) }
+            space.remove(body)
+        }
+    }
+}

@@ -1,0 +1,110 @@
+import ArgumentParser
+import ChipmunkScenes
+import Foundation
+
+struct Verify: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Check a scene against its golden file: the same bits, step by step.",
+        discussion: """
+            The golden file holds the state hash (Space.stateHash()) after every step, every body's \
+            state at checkpoints, and the scene's content hash, engine, binding and CPU architecture \
+            (format: docs/determinism.md). verify runs the scene at the file's time step for the \
+            file's steps. If every hash matches, it prints a line and exits 0. Otherwise it names \
+            the first step that differs, and at the first checkpoint after it the bodies and \
+            quantities that differ with both values, and exits 1. A golden file made from another \
+            scene, engine, binding or architecture is reported as such.
+
+            --update runs the scene and writes the golden file instead (--steps or --seconds, --dt \
+            and --every choose what it records; by default 5 seconds at the scene's time step, a \
+            checkpoint every 100 steps).
+
+            Examples:
+              chipmunk-sim verify crates --golden Tests/Golden/crates.golden
+              chipmunk-sim verify Scenes/crates.json --update --seconds 10
+            """
+    )
+
+    @Argument(help: "A built-in scene name (see `chipmunk-sim list`), or a scene file.")
+    var scene: String
+
+    @Option(
+        help:
+            "The golden file. Default: Tests/Golden/<name>.golden for a built-in scene, the file's path with .golden for a file."
+    )
+    var golden: String?
+
+    @Flag(help: "Write the golden file from this run instead of checking it.")
+    var update = false
+
+    @Option(parsing: .unconditional, help: "With --update: steps to record. Default: 5 seconds' worth.")
+    var steps: Int?
+
+    @Option(parsing: .unconditional, help: "With --update: simulated seconds to record (instead of --steps).")
+    var seconds: Double?
+
+    @Option(
+        parsing: .unconditional,
+        help: ArgumentHelp("With --update: the time step. Default: the scene's own.", valueName: "dt"),
+        transform: TimeStep.parse)
+    var dt: TimeStep?
+
+    @Option(help: "With --update: a checkpoint of every body's state every N steps.")
+    var every: Int = 100
+
+    func validate() throws {
+        if !update, steps != nil || seconds != nil || dt != nil {
+            throw ValidationError(
+                "--steps, --seconds and --dt choose what --update records; verify takes them from the golden file")
+        }
+        if steps != nil, seconds != nil { throw ValidationError("give --steps or --seconds, not both") }
+        if let steps, steps < 1 { throw ValidationError("--steps must be at least 1 (got \(steps))") }
+        if let seconds, !(seconds > 0 && seconds.isFinite) {
+            throw ValidationError("--seconds must be positive and finite (got \(seconds))")
+        }
+        if every < 1 { throw ValidationError("--every must be at least 1 (got \(every))") }
+    }
+
+    var goldenPath: String {
+        if let golden { return golden }
+        if SceneCatalog.builtIn.contains(where: { $0.name == scene }) { return "Tests/Golden/\(scene).golden" }
+        let url = URL(fileURLWithPath: scene)
+        return url.deletingPathExtension().appendingPathExtension("golden").path
+    }
+
+    func run() throws {
+        let scene = try SceneCatalog.scene(named: self.scene)
+        let path = goldenPath
+        if update {
+            let dt = self.dt?.seconds ?? scene.timeStep
+            let total = steps ?? Int(((seconds ?? 5) / dt).rounded())
+            guard total >= 1, total <= 10_000_000 else {
+                throw ValidationError(
+                    "--seconds \(seconds ?? 5) at a time step of \(dt) s is not a usable number of steps")
+            }
+            let file = try scene.recordGolden(steps: total, checkpointEvery: every, timeStep: dt)
+            let url = URL(fileURLWithPath: path)
+            try FileManager.default.createDirectory(
+                at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+            do {
+                try file.text.write(to: url, atomically: true, encoding: .utf8)
+            } catch {
+                throw RunError("cannot write \(path): \(error.localizedDescription)")
+            }
+            print(
+                "wrote \(path): \(file.steps) steps, \(file.checkpoints.count) checkpoints"
+                    + (file.asleepStep.map { ", everything asleep after step \($0)" } ?? ""))
+            return
+        }
+        guard let text = try? String(contentsOfFile: path, encoding: .utf8) else {
+            throw RunError("cannot read the golden file \(path) (write one with --update)")
+        }
+        let golden = try GoldenFile(parsing: text, source: path)
+        do {
+            let summary = try scene.verify(against: golden)
+            print("\(summary) (\(path))")
+        } catch {
+            print(error.description)  // every difference, on stdout
+            throw RunError(error.summary)  // the first, on stderr
+        }
+    }
+}

@@ -1,0 +1,114 @@
+import Chipmunk
+import Foundation
+import Testing
+
+@testable import ChipmunkScenes
+
+/// Golden files and `Scene.verify`: every built-in scene reproduces its checked-in golden
+/// file bit for bit, and a changed scene is caught at the exact step it first differs.
+@Suite struct VerificationTests {
+    static let goldenFolder = packageRoot.appendingPathComponent("Tests/Golden")
+
+    @Test(arguments: SceneCatalog.builtIn.map(\.name))
+    func everyBuiltInSceneMatchesItsGoldenFile(name: String) throws {
+        let summary = try SceneCatalog.scene(named: name).verify(
+            against: Self.goldenFolder.appendingPathComponent("\(name).golden"))
+        #expect(summary.steps > 0)
+    }
+
+    @Test func aBuiltInSceneAndItsDataFileHaveOneContentHash() throws {
+        for name in ["crate", "crates", "crates-tilt"] {
+            let builtIn = try SceneCatalog.scene(named: name)
+            let file = try SceneDescription.load(contentsOf: sceneFile("\(name).json")).makeScene(source: name)
+            #expect(builtIn.contentHash() == file.contentHash(), "\(name)")
+        }
+    }
+
+    /// A deliberately changed parameter: verification names the first step that differs,
+    /// which is found here independently, by stepping both scenes side by side.
+    @Test func aChangedParameterIsFoundAtTheFirstStepThatDiffers() throws {
+        let golden = try GoldenFile(
+            parsing: String(contentsOf: Self.goldenFolder.appendingPathComponent("crates.golden"), encoding: .utf8),
+            source: "crates.golden")
+        func changed() -> Scene {
+            let scene = BookScenes.crates()
+            scene.space.shapes[6].friction = 0.2  // one crate's friction: it matters only once it touches
+            return scene
+        }
+        let original = BookScenes.crates()
+        let modified = changed()
+        var firstDifferent: Int?
+        for step in 1...golden.steps where firstDifferent == nil {
+            try original.step(golden.timeStep)
+            try modified.step(golden.timeStep)
+            if original.space.stateHash() != modified.space.stateHash() { firstDifferent = step }
+        }
+        let expected = try #require(firstDifferent, "the change shows within the golden file's steps")
+        #expect(expected > 1, "the first steps are the same: the crates are still falling")
+
+        let failure = try #require(throws: VerificationFailure.self) { try changed().verify(against: golden) }
+        #expect(failure.firstDifferingStep == expected)
+        #expect(failure.environment.contains { $0.contains("the scene itself changed") })
+        guard case .differs(_, _, _, let checkpoint?, let differences) = failure.kind else {
+            Issue.record("expected body differences at a checkpoint: \(failure)")
+            return
+        }
+        #expect(checkpoint >= expected && checkpoint % golden.checkpointInterval == 0 || checkpoint == golden.steps)
+        #expect(!differences.isEmpty)
+        #expect(failure.summary.contains("first at step \(expected)"))
+        #expect(failure.description.contains("bodies[\(differences[0].body)].\(differences[0].quantity)"))
+    }
+
+    @Test func aGoldenFileRoundTripsThroughItsText() throws {
+        let golden = try BookScenes.crates().recordGolden(steps: 250, checkpointEvery: 100)
+        let parsed = try GoldenFile(parsing: golden.text, source: "memory")
+        #expect(parsed == golden)
+        #expect(golden.checkpoints.map(\.step) == [100, 200, 250])
+        #expect(try BookScenes.crates().verify(against: parsed).steps == 250)
+    }
+
+    @Test func sleepingIsACheckpoint() throws {
+        let golden = try SceneCatalog.scene(named: "pyramid-stack").recordGolden(steps: 2000, checkpointEvery: 1000)
+        let asleep = try #require(golden.asleepStep, "the pyramid falls asleep")
+        #expect(golden.checkpoints.contains { $0.step == asleep })
+    }
+
+    @Test func anotherEnvironmentIsReportedAsSuch() throws {
+        var golden = try BookScenes.crate().recordGolden(steps: 10)
+        golden.architecture = "sparc"
+        golden.engineVersion = "6.2.1"
+        let failure = try #require(throws: VerificationFailure.self) { try BookScenes.crate().verify(against: golden) }
+        guard case .environmentOnly = failure.kind else {
+            Issue.record("\(failure)")
+            return
+        }
+        #expect(failure.summary.contains("the physics matches"))
+        #expect(failure.summary.contains("made on sparc"))
+        #expect(failure.summary.contains("engine 6.2.1"))
+    }
+
+    @Test(arguments: [
+        (
+            "not a golden file\n",
+            "x.golden:1: not a golden file of format 1 (its first line must be 'chipmunk-golden 1')"
+        ),
+        ("chipmunk-golden 1\nscene a\n\nend\n", "x.golden:3: an empty line"),
+        ("chipmunk-golden 1\nend\nscene a\n", "x.golden:3: text after 'end'"),
+        ("chipmunk-golden 1\nscene a\nstep 2 0000000000000000\n", "x.golden:3: step 2 out of order (expected step 1)"),
+        ("chipmunk-golden 1\nscene a\nwhat 1\n", "x.golden:3: unknown line 'what'"),
+        ("chipmunk-golden 1\nscene a\nstep 1 0000000000000000\nend\n", "x.golden: 'content' is missing"),
+        (
+            "chipmunk-golden 1\nscene a\nstep 1 00000000000000zz\n",
+            "x.golden:3: expected 'step N HASH' with 16 hex digits"
+        ),
+        ("chipmunk-golden 1\nscene a\n", "x.golden: the file ends before 'end'"),
+    ])
+    func badGoldenFilesNameTheLine(text: String, message: String) {
+        #expect(throws: GoldenFileError.self) { try GoldenFile(parsing: text, source: "x.golden") }
+        do {
+            _ = try GoldenFile(parsing: text, source: "x.golden")
+        } catch {
+            #expect(error.description == message)
+        }
+    }
+}

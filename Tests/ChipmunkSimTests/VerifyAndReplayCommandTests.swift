@@ -1,0 +1,103 @@
+import Foundation
+import Testing
+
+/// `chipmunk-sim verify`, `record` and `replay`, run as a user runs them: each in a new
+/// process, against files written by another.
+@Suite struct VerifyAndReplayCommandTests {
+    func temporaryFolder() throws -> URL {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "chipmunk-verify-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        return folder
+    }
+
+    @Test func verifyPassesOnACheckedInGoldenFile() throws {
+        let result = try Tool.sim("verify", "crates")  // Tests/Golden/crates.golden, from the package root
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.hasPrefix("crates: ") && result.stdout.contains("steps match"))
+    }
+
+    @Test func aChangedSceneFileFailsAtTheFirstDifferingStep() throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        // The same scene as a file, with a golden file of its own, then one mass changed.
+        let scene = folder.appendingPathComponent("crates.json")
+        let original = try String(
+            contentsOf: Tool.packageRoot.appendingPathComponent("Scenes/crates.json"), encoding: .utf8)
+        try original.write(to: scene, atomically: true, encoding: .utf8)
+        let update = try Tool.sim("verify", scene.path, "--update", "--steps", "600", "--every", "50")
+        #expect(update.status == 0, "\(update.stderr)")
+        #expect(try Tool.sim("verify", scene.path).status == 0)
+
+        let mass = try #require(original.range(of: "\"mass\": 100"))
+        let changed = original.replacingCharacters(in: mass, with: "\"mass\": 101")  // one crate's mass
+        #expect(changed != original)
+        try changed.write(to: scene, atomically: true, encoding: .utf8)
+        let result = try Tool.sim("verify", scene.path)
+        #expect(result.status == 1)
+        let line = try #require(result.stderr.split(separator: "\n").first.map(String.init))
+        #expect(line.hasPrefix("chipmunk-sim: crates: differs from the golden file first at step "), "\(line)")
+        #expect(result.stdout.contains("note: the scene's content hash is"))
+        #expect(result.stdout.contains("bodies["))
+
+        // The step it names is the first whose hash differs, by `run --hash` on both files.
+        let golden = try String(contentsOf: folder.appendingPathComponent("crates.golden"), encoding: .utf8)
+        let run = try Tool.sim("run", scene.path, "--steps", "600", "--hash")
+        let hashes = rows(run.stdout).dropFirst().filter { $0[1] == "0" }.map { String($0[8]) }
+        let recorded = golden.split(separator: "\n").filter { $0.hasPrefix("step ") }.map {
+            String($0.split(separator: " ")[2])
+        }
+        let first = try #require(zip(hashes, recorded).enumerated().first { $0.element.0 != $0.element.1 }?.offset)
+        #expect(line.contains("first at step \(first + 1) "))
+    }
+
+    @Test func aRecordingWithMidRunInputsReplaysInANewProcess() throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let inputs = folder.appendingPathComponent("inputs.json")
+        // A push, a gravity change, a body added and one removed, a velocity set.
+        try """
+        [
+          {"step": 100, "input": {"impulse": {"body": 0, "impulse": [20000, 50000], "at": [150, 100]}}},
+          {"step": 150, "input": {"gravity": {"_0": [300, -500]}}},
+          {"step": 200, "input": {"addBody": {"_0": {"mass": 5, "moment": {"box": {"width": 20, "height": 20}},
+              "position": [150, 250], "shapes": [{"type": "box", "width": 20, "height": 20, "friction": 0.5}]}}}},
+          {"step": 260, "input": {"removeBody": {"body": 1}}},
+          {"step": 300, "input": {"velocity": {"body": 2, "velocity": [-100, 300]}}}
+        ]
+        """.write(to: inputs, atomically: true, encoding: .utf8)
+        let log = folder.appendingPathComponent("crates.inputs.json")
+        let record = try Tool.sim("record", "crates", "--inputs", inputs.path, "--steps", "480", "--output", log.path)
+        #expect(record.status == 0, "\(record.stderr)")
+        let replay = try Tool.sim("replay", log.path)
+        #expect(replay.status == 0, "\(replay.stderr)")
+        #expect(replay.stdout.contains("480 steps and 5 inputs replay bit for bit"))
+
+        // Change one recorded input: the replay names the first step that differs.
+        let text = try String(contentsOf: log, encoding: .utf8)
+        let tampered = text.replacingOccurrences(of: "[-100,300]", with: "[-100,301]")
+        #expect(tampered != text)
+        try tampered.write(to: log, atomically: true, encoding: .utf8)
+        let diverged = try Tool.sim("replay", log.path)
+        #expect(diverged.status == 1)
+        #expect(diverged.stderr.contains("the replay diverges at step 300:"), "\(diverged.stderr)")
+    }
+
+    @Test func badInputsAreNamed() throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let inputs = folder.appendingPathComponent("inputs.json")
+        try #"[{"step": 10, "input": {"removeBody": {"body": 42}}}]"#.write(
+            to: inputs, atomically: true, encoding: .utf8)
+        let result = try Tool.sim(
+            "record", "crates", "--inputs", inputs.path, "--steps", "20", "--output",
+            folder.appendingPathComponent("x").path)
+        #expect(result.status == 1)
+        #expect(
+            result.stderr.contains(
+                "the input before step 10 failed: input: body: names body 42, but the space has 5 bodies"),
+            "\(result.stderr)")
+        let missing = try Tool.sim("verify", "crates", "--golden", folder.appendingPathComponent("none.golden").path)
+        #expect(missing.status == 1 && missing.stderr.contains("cannot read the golden file"))
+    }
+}
