@@ -26,15 +26,10 @@ struct Record: ParsableCommand {
     @Option(help: "The inputs: a JSON array of {\"step\": N, \"input\": …}. Default: none.")
     var inputs: String?
 
-    @Option(parsing: .unconditional, help: "Steps to run. Default: 5 seconds' worth at the scene's time step.")
-    var steps: Int?
+    @OptionGroup var duration: Duration  // default: 5 seconds
 
     @Option(help: "Where to write the recording.")
     var output: String
-
-    func validate() throws {
-        if let steps, steps < 1 { throw ValidationError("--steps must be at least 1 (got \(steps))") }
-    }
 
     func run() throws {
         let scene = try SceneCatalog.scene(named: self.scene)
@@ -49,12 +44,13 @@ struct Record: ParsableCommand {
                 throw RunError("\(inputs): not a list of {\"step\": N, \"input\": …}: \(error)")
             }
         }
-        let total = steps ?? Int((5 / scene.timeStep).rounded())
+        let dt = duration.timeStep(sceneDefault: scene.timeStep)
+        let total = try duration.stepCount(dt: dt, defaultSeconds: 5)
         if let late = entries.first(where: { $0.step < 1 || $0.step > total }) {
             throw RunError("\(inputs ?? ""): an input at step \(late.step) is outside steps 1 to \(total)")
         }
         entries.sort { $0.step < $1.step }  // stable: inputs at one step keep their order
-        let recorder = SceneRecorder(scene, source: self.scene)
+        let recorder = SceneRecorder(scene, source: self.scene, timeStep: dt)
         var next = 0
         for step in 1...total {
             while next < entries.count, entries[next].step == step {

@@ -24,19 +24,7 @@ struct Run: ParsableCommand {
     @Argument(help: "A built-in scene name (see `chipmunk-sim list`), or a scene file (.json, or any path with a '/').")
     var scene: String
 
-    @Option(parsing: .unconditional, help: "Steps to simulate. Default: 10 seconds' worth at the time step.")
-    var steps: Int?
-
-    @Option(parsing: .unconditional, help: "Simulated seconds, rounded to whole steps (instead of --steps).")
-    var seconds: Double?
-
-    @Option(
-        parsing: .unconditional,
-        help: ArgumentHelp(
-            "The time step, as a fraction (1/120) or a decimal (0.005). Default: the scene's own "
-                + "(1/120 for the book's scenes, 1/60 or 1/180 for Chipmunk's demos).",
-            valueName: "dt"), transform: TimeStep.parse)
-    var dt: TimeStep?
+    @OptionGroup var duration: Duration  // --steps, --seconds, --dt (default: 10 seconds)
 
     @Option(parsing: .unconditional, help: "Record every Kth step (and always the last).")
     var every: Int = 1
@@ -54,32 +42,14 @@ struct Run: ParsableCommand {
     var output: String = "-"
 
     func validate() throws {
-        if steps != nil, seconds != nil {
-            throw ValidationError("give --steps or --seconds, not both")
-        }
-        if let steps, steps < 1 { throw ValidationError("--steps must be at least 1 (got \(steps))") }
-        if let seconds, !(seconds > 0 && seconds.isFinite) {
-            throw ValidationError("--seconds must be positive and finite (got \(seconds))")
-        }
         if every < 1 { throw ValidationError("--every must be at least 1 (got \(every))") }
-        if let dt { _ = try stepCount(dt: dt.seconds) }
-    }
-
-    /// The number of steps to take at time step `dt`.
-    func stepCount(dt: Double) throws -> Int {
-        if let steps { return steps }
-        let total = (seconds ?? 10) / dt
-        guard total.isFinite, total >= 0.5, total < Double(Int.max / 2) else {
-            throw ValidationError(
-                "--seconds \(seconds ?? 10) at a time step of \(dt) s is not a usable number of steps")
-        }
-        return Int(total.rounded())
+        if let dt = duration.dt { _ = try duration.stepCount(dt: dt.seconds, defaultSeconds: 10) }
     }
 
     func run() throws {
         let scene = try SceneCatalog.scene(named: self.scene)
-        let dt = self.dt?.seconds ?? scene.timeStep
-        let totalSteps = try stepCount(dt: dt)
+        let dt = duration.timeStep(sceneDefault: scene.timeStep)
+        let totalSteps = try duration.stepCount(dt: dt, defaultSeconds: 10)
         let out = try openOutput()
         defer { if out != .standardOutput { try? out.close() } }
 

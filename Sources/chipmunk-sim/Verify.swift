@@ -36,30 +36,15 @@ struct Verify: ParsableCommand {
     @Flag(help: "Write the golden file from this run instead of checking it.")
     var update = false
 
-    @Option(parsing: .unconditional, help: "With --update: steps to record. Default: 5 seconds' worth.")
-    var steps: Int?
-
-    @Option(parsing: .unconditional, help: "With --update: simulated seconds to record (instead of --steps).")
-    var seconds: Double?
-
-    @Option(
-        parsing: .unconditional,
-        help: ArgumentHelp("With --update: the time step. Default: the scene's own.", valueName: "dt"),
-        transform: TimeStep.parse)
-    var dt: TimeStep?
+    @OptionGroup(title: "With --update") var duration: Duration  // default: 5 seconds
 
     @Option(help: "With --update: a checkpoint of every body's state every N steps.")
     var every: Int = 100
 
     func validate() throws {
-        if !update, steps != nil || seconds != nil || dt != nil {
+        if !update, duration.isGiven {
             throw ValidationError(
                 "--steps, --seconds and --dt choose what --update records; verify takes them from the golden file")
-        }
-        if steps != nil, seconds != nil { throw ValidationError("give --steps or --seconds, not both") }
-        if let steps, steps < 1 { throw ValidationError("--steps must be at least 1 (got \(steps))") }
-        if let seconds, !(seconds > 0 && seconds.isFinite) {
-            throw ValidationError("--seconds must be positive and finite (got \(seconds))")
         }
         if every < 1 { throw ValidationError("--every must be at least 1 (got \(every))") }
     }
@@ -75,11 +60,10 @@ struct Verify: ParsableCommand {
         let scene = try SceneCatalog.scene(named: self.scene)
         let path = goldenPath
         if update {
-            let dt = self.dt?.seconds ?? scene.timeStep
-            let total = steps ?? Int(((seconds ?? 5) / dt).rounded())
-            guard total >= 1, total <= 10_000_000 else {
-                throw ValidationError(
-                    "--seconds \(seconds ?? 5) at a time step of \(dt) s is not a usable number of steps")
+            let dt = duration.timeStep(sceneDefault: scene.timeStep)
+            let total = try duration.stepCount(dt: dt, defaultSeconds: 5)
+            guard total <= 1_000_000 else {
+                throw ValidationError("a golden file holds at most 1,000,000 steps, a line each (asked for \(total))")
             }
             let file = try scene.recordGolden(steps: total, checkpointEvery: every, timeStep: dt)
             let url = URL(fileURLWithPath: path)

@@ -45,13 +45,6 @@ public class Constraint: SpaceObject, CObjectOwner {
         StructSlab.release(object)
     }
 
-    /// Builds a C constraint in a slot of `slab` with the engine's `…Init` function (see ``StructSlab``).
-    static func make<T>(
-        in slab: StructSlab, _ initialize: (UnsafeMutablePointer<T>) -> UnsafeMutablePointer<T>?
-    ) -> UnsafeMutablePointer<cpConstraint> {
-        UnsafeMutableRawPointer(initialize(slab.allocate(T.self))!).assumingMemoryBound(to: cpConstraint.self)
-    }
-
     /// The largest force the constraint may apply: infinite by default
     /// (rule: ``Parameter/constraintMaxForce``).
     ///

@@ -13,7 +13,7 @@ public final class GearJoint: Constraint {
         Parameter.gearPhase.require(phase)
         Parameter.gearRatio.require(ratio)
         super.init(
-            { Constraint.make(in: .gearJoints) { cpGearJointInit($0, a.handle, b.handle, phase, ratio) } }, a: a, b: b)
+            { StructSlab.gearJoints.build { cpGearJointInit($0, a.handle, b.handle, phase, ratio) } }, a: a, b: b)
     }
 
     /// The angular offset (rule: ``Parameter/gearPhase``).

@@ -14,7 +14,7 @@ public final class GrooveJoint: Constraint {
         Parameter.anchor.require(anchorB)
         super.init(
             {
-                Constraint.make(in: .grooveJoints) {
+                StructSlab.grooveJoints.build {
                     cpGrooveJointInit($0, a.handle, b.handle, grooveA.cp, grooveB.cp, anchorB.cp)
                 }
             }, a: a, b: b)

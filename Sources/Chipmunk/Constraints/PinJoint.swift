@@ -12,7 +12,7 @@ public final class PinJoint: Constraint {
         Parameter.anchor.require(anchorA)
         Parameter.anchor.require(anchorB)
         super.init(
-            { Constraint.make(in: .pinJoints) { cpPinJointInit($0, a.handle, b.handle, anchorA.cp, anchorB.cp) } },
+            { StructSlab.pinJoints.build { cpPinJointInit($0, a.handle, b.handle, anchorA.cp, anchorB.cp) } },
             a: a, b: b)
     }
 

@@ -11,7 +11,7 @@ public final class PivotJoint: Constraint {
         Parameter.pivot.require(pivot)
         super.init(
             {
-                Constraint.make(in: .pivotJoints) {
+                StructSlab.pivotJoints.build {
                     cpPivotJointInit(
                         $0, a.handle, b.handle, cpBodyWorldToLocal(a.handle, pivot.cp),
                         cpBodyWorldToLocal(b.handle, pivot.cp))
@@ -26,7 +26,7 @@ public final class PivotJoint: Constraint {
         Parameter.anchor.require(anchorA)
         Parameter.anchor.require(anchorB)
         super.init(
-            { Constraint.make(in: .pivotJoints) { cpPivotJointInit($0, a.handle, b.handle, anchorA.cp, anchorB.cp) } },
+            { StructSlab.pivotJoints.build { cpPivotJointInit($0, a.handle, b.handle, anchorA.cp, anchorB.cp) } },
             a: a, b: b)
     }
 

@@ -11,7 +11,7 @@ public final class RatchetJoint: Constraint {
         Parameter.ratchetPhase.require(phase)
         Parameter.ratchetInterval.require(ratchet)
         super.init(
-            { Constraint.make(in: .ratchetJoints) { cpRatchetJointInit($0, a.handle, b.handle, phase, ratchet) } },
+            { StructSlab.ratchetJoints.build { cpRatchetJointInit($0, a.handle, b.handle, phase, ratchet) } },
             a: a, b: b)
     }
 

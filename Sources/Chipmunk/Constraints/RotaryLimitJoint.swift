@@ -12,7 +12,7 @@ public final class RotaryLimitJoint: Constraint {
         Parameter.rotaryLimitAngle.require(angle.upperBound)
         super.init(
             {
-                Constraint.make(in: .rotaryLimitJoints) {
+                StructSlab.rotaryLimitJoints.build {
                     cpRotaryLimitJointInit($0, a.handle, b.handle, angle.lowerBound, angle.upperBound)
                 }
             }, a: a, b: b)

@@ -140,6 +140,14 @@ final class StructSlab: Sendable {
         return slot.bindMemory(to: T.self, capacity: 1)
     }
 
+    /// Builds a C object of type `T` in a slot with the engine's `…Init` function, and
+    /// returns it as its base type (`cpShape`, `cpConstraint`), as C code casts it.
+    func build<T, Base>(_ initialize: (UnsafeMutablePointer<T>) -> UnsafeMutablePointer<T>?) -> UnsafeMutablePointer<
+        Base
+    > {
+        UnsafeMutableRawPointer(initialize(allocate(T.self))!).assumingMemoryBound(to: Base.self)
+    }
+
     /// Returns a slot from ``allocate(_:)`` of any slab: the chunk's header names the slab.
     /// The engine's `…Destroy` must have run on the struct first.
     static func release(_ slot: UnsafeMutableRawPointer) {

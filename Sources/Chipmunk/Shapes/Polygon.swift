@@ -35,9 +35,9 @@ public final class Polygon: Shape {
         } catch {
             preconditionFailure("Polygon: \(error)")
         }
-        let handle = vertices.withUnsafeBufferPointer { buffer in
+        let handle: UnsafeMutablePointer<cpShape> = vertices.withUnsafeBufferPointer { buffer in
             buffer.withMemoryRebound(to: cpVect.self) { vertices in
-                Shape.make(in: .polygons) {
+                StructSlab.polygons.build {
                     cpPolyShapeInit($0, body.handle, Int32(vertices.count), vertices.baseAddress, transform.cp, radius)
                 }
             }
@@ -81,7 +81,7 @@ public final class Polygon: Shape {
         Parameter.boxSize.require(height)
         Parameter.polygonRadius.require(radius)
         return Polygon(
-            boxHandle: Shape.make(in: .polygons) { cpBoxShapeInit($0, body.handle, width, height, radius) }, body: body,
+            boxHandle: StructSlab.polygons.build { cpBoxShapeInit($0, body.handle, width, height, radius) }, body: body,
             friction: friction, elasticity: elasticity, collisionType: collisionType)
     }
 
@@ -97,7 +97,7 @@ public final class Polygon: Shape {
         for edge in [box.left, box.bottom, box.right, box.top] { Parameter.polygonVertex.require(edge) }
         Parameter.polygonRadius.require(radius)
         return Polygon(
-            boxHandle: Shape.make(in: .polygons) { cpBoxShapeInit2($0, body.handle, box.cp, radius) }, body: body,
+            boxHandle: StructSlab.polygons.build { cpBoxShapeInit2($0, body.handle, box.cp, radius) }, body: body,
             friction: friction, elasticity: elasticity, collisionType: collisionType)
     }
 

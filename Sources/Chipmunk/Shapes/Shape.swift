@@ -43,13 +43,6 @@ public class Shape: SpaceObject, CObjectOwner {
         StructSlab.release(object)
     }
 
-    /// Builds a C shape in a slot of `slab` with the engine's `…Init` function (see ``StructSlab``).
-    static func make<T>(
-        in slab: StructSlab, _ initialize: (UnsafeMutablePointer<T>) -> UnsafeMutablePointer<T>?
-    ) -> UnsafeMutablePointer<cpShape> {
-        UnsafeMutableRawPointer(initialize(slab.allocate(T.self))!).assumingMemoryBound(to: cpShape.self)
-    }
-
     /// The friction coefficient (Coulomb); the contact uses the product of both shapes'.
     /// Rule: ``Parameter/shapeFriction``.
     ///

@@ -1,0 +1,45 @@
+import ArgumentParser
+
+/// `--steps`, `--seconds` and `--dt`: how long a command runs a scene, and at what time
+/// step. Shared by `run`, `verify --update` and `record`.
+struct Duration: ParsableArguments {
+    @Option(parsing: .unconditional, help: "Steps to simulate. Default: the command's own span of simulated time.")
+    var steps: Int?
+
+    @Option(parsing: .unconditional, help: "Simulated seconds, rounded to whole steps (instead of --steps).")
+    var seconds: Double?
+
+    @Option(
+        parsing: .unconditional,
+        help: ArgumentHelp(
+            "The time step, as a fraction (1/120) or a decimal (0.005). Default: the scene's own "
+                + "(1/120 for the book's scenes, 1/60 or 1/180 for Chipmunk's demos).",
+            valueName: "dt"), transform: TimeStep.parse)
+    var dt: TimeStep?
+
+    /// Whether any of the three was given.
+    var isGiven: Bool { steps != nil || seconds != nil || dt != nil }
+
+    func validate() throws {
+        if steps != nil, seconds != nil { throw ValidationError("give --steps or --seconds, not both") }
+        if let steps, steps < 1 { throw ValidationError("--steps must be at least 1 (got \(steps))") }
+        if let seconds, !(seconds > 0 && seconds.isFinite) {
+            throw ValidationError("--seconds must be positive and finite (got \(seconds))")
+        }
+    }
+
+    /// The time step: `--dt`, or the scene's own.
+    func timeStep(sceneDefault: Double) -> Double { dt?.seconds ?? sceneDefault }
+
+    /// The number of steps at time step `dt`: `--steps`, or `--seconds` (else
+    /// `defaultSeconds`) of simulated time rounded to whole steps.
+    func stepCount(dt: Double, defaultSeconds: Double) throws -> Int {
+        if let steps { return steps }
+        let total = (seconds ?? defaultSeconds) / dt
+        guard total.isFinite, total >= 0.5, total < Double(Int.max / 2) else {
+            throw ValidationError(
+                "--seconds \(seconds ?? defaultSeconds) at a time step of \(dt) s is not a usable number of steps")
+        }
+        return Int(total.rounded())
+    }
+}
