@@ -22,7 +22,7 @@ run() {
     echo "== swift test --sanitize=$sanitizer"
     local log status=0
     log="$(mktemp)"
-    ASAN_OPTIONS=detect_leaks=1 LSAN_OPTIONS="suppressions=$PWD/scripts/lsan.supp" \
+    ASAN_OPTIONS=detect_leaks=1 LSAN_OPTIONS="suppressions=$PWD/scripts/lsan.supp:print_suppressions=0" \
         swift test --skip-build --disable-xctest --sanitize="$sanitizer" --scratch-path "$scratch" >"$log" 2>&1 || status=$?
     grep -E "Test run with|✘" "$log" || true
     if [ "$status" -ne 0 ] || grep -qE "ERROR: AddressSanitizer|ERROR: LeakSanitizer|WARNING: ThreadSanitizer" "$log"; then

@@ -4,7 +4,7 @@ import ChipmunkBench
 import ChipmunkBenchWorlds
 import ChipmunkScenes
 import Dispatch
-import Synchronization
+import Foundation
 
 /// `chipmunk-bench`: the benchmark worlds, timed alone or by turns with their raw-C twins.
 @main
@@ -104,8 +104,8 @@ struct Bench: ParsableCommand {
         let parallel = self.parallel
         let ready = DispatchSemaphore(value: 0)
         let go = DispatchSemaphore(value: 0)
-        let outcomes = Mutex<[Result<(result: BenchResult, end: Double), any Error>]>([])
-        let starts = Mutex<Double>(0)
+        let outcomes = Locked<[Result<(result: BenchResult, end: Double), any Error>]>([])
+        let starts = Locked<Double>(0)
         DispatchQueue.global().async {
             for _ in 0..<parallel { ready.wait() }
             starts.withLock { $0 = BenchRunner.monotonicSeconds() }
@@ -256,5 +256,21 @@ where Item.RawValue == String {
         case .all: return Array(Item.allCases)
         case .one(let item): return [item]
         }
+    }
+}
+
+/// A value shared by threads, behind an `NSLock`. (Not `Synchronization.Mutex`: on Linux
+/// it waits on a futex that ThreadSanitizer does not see, and TSan, which
+/// `scripts/sanitize.sh` runs on this command, then reports a race.)
+final class Locked<Value>: @unchecked Sendable {
+    private let lock = NSLock()
+    private var value: Value
+
+    init(_ value: Value) { self.value = value }
+
+    func withLock<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result {
+        lock.lock()
+        defer { lock.unlock() }
+        return try body(&value)
     }
 }

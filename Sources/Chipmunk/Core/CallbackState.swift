@@ -1,5 +1,4 @@
 internal import CChipmunk
-internal import Synchronization
 
 /// What every engine callback of one space shares: how deep callbacks are nested (changes
 /// are deferred while they run), the first error one threw, which arbiters are still
@@ -129,8 +128,9 @@ final class CallbackState {
 }
 
 extension CallbackState {
-    /// Every callback state made and not in use, retained; see ``make()``.
-    private static let idle = Mutex<[UInt]>([])
+    /// Every callback state made and not in use; see ``make()``.
+    nonisolated(unsafe) private static var idle: [CallbackState] = []
+    private static let idleLock = Lock()
 
     /// A callback state for a new space: a reused one if any is idle.
     ///
@@ -139,8 +139,7 @@ extension CallbackState {
     /// past its space must still find them there, with a grown epoch that tells it that
     /// it is stale. There are never more than the most spaces alive at once.
     static func make() -> CallbackState {
-        guard let address = idle.withLock({ $0.popLast() }) else { return CallbackState() }
-        return Unmanaged<CallbackState>.fromOpaque(UnsafeRawPointer(bitPattern: address)!).takeRetainedValue()
+        idleLock.withLock { idle.popLast() } ?? CallbackState()
     }
 
     /// Takes back the state of a space whose C space has been freed: no callback of that
@@ -153,7 +152,6 @@ extension CallbackState {
         state.wildcardDepth = 0
         state.error = nil
         state.releaseRetired()
-        let address = UInt(bitPattern: Unmanaged.passRetained(state).toOpaque())
-        idle.withLock { $0.append(address) }
+        idleLock.withLock { idle.append(state) }
     }
 }

@@ -1,5 +1,4 @@
 internal import CChipmunk
-internal import Synchronization
 
 #if canImport(Glibc)
     internal import Glibc
@@ -24,7 +23,7 @@ internal import Synchronization
 /// per slab against churn. A lock guards each slab, but only creating and freeing an
 /// object take it; stepping never does, so worlds on different threads share nothing
 /// while they step.
-final class StructSlab: Sendable {
+final class StructSlab: @unchecked Sendable {
     static let bodies = StructSlab(cpBody.self)
     static let circles = StructSlab(cpCircleShape.self)
     static let segments = StructSlab(cpSegmentShape.self)
@@ -56,9 +55,11 @@ final class StructSlab: Sendable {
     /// a cache line, 64, measured slower: the walk then touches more lines.)
     let stride: Int
     private let slotsPerChunk: Int
-    private let state = Mutex(State())
+    /// Guards `state`: taken only to allocate and free.
+    private let lock = Lock()
+    private var state = State()
 
-    /// Chunk addresses are kept as integers so that the lock's state is `Sendable`.
+    /// Chunk addresses are kept as integers.
     private struct State {
         /// Chunks with a free slot, most recently made or freed into first.
         var partial: [UInt] = []
@@ -88,21 +89,21 @@ final class StructSlab: Sendable {
     /// The static slabs live as long as the process; a slab made for a test gives its
     /// spare chunk back here (it must hold no live object).
     deinit {
-        state.withLock { state in
+        lock.withLock {
             precondition(state.live == 0, "StructSlab: dropped with \(state.live) objects alive")
             if state.spare != 0 { UnsafeMutableRawPointer(bitPattern: state.spare)!.deallocate() }
         }
     }
 
     /// Objects of this slab's type alive now.
-    var liveObjects: Int { state.withLock { $0.live } }
+    var liveObjects: Int { lock.withLock { state.live } }
     /// Chunks held now, the spare among them.
-    var chunkCount: Int { state.withLock { $0.chunks } }
+    var chunkCount: Int { lock.withLock { state.chunks } }
 
     /// A zeroed slot for one `T`, which must be the type this slab was made for.
     func allocate<T>(_ type: T.Type) -> UnsafeMutablePointer<T> {
         assert((MemoryLayout<T>.size + 15) & ~15 == stride, "StructSlab: \(T.self) allocated from the wrong slab")
-        let address = state.withLock { state -> UInt in
+        let address = lock.withLock { () -> UInt in
             state.live += 1
             if state.partial.isEmpty {
                 let chunk: UnsafeMutableRawPointer
@@ -158,7 +159,7 @@ final class StructSlab: Sendable {
 
     private func release(_ slot: UnsafeMutableRawPointer, chunk: UInt) {
         let slotAddress = UInt(bitPattern: slot)
-        state.withLock { state in
+        lock.withLock {
             let slot = UnsafeMutableRawPointer(bitPattern: slotAddress)!
             let header = UnsafeMutableRawPointer(bitPattern: chunk)!.assumingMemoryBound(to: Header.self)
             state.live -= 1
