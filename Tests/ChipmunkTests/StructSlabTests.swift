@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 @testable import Chipmunk
 import CChipmunk
@@ -36,7 +37,7 @@ import CChipmunk
     }
 
     @Test func slotsAreSixteenByteAlignedAndFindTheirSlab() {
-        for slab in StructSlab.all {
+        for slab in SlabArena.current.slabs {
             #expect(slab.stride % 16 == 0)
         }
         let body = Body(mass: 1, moment: 1)
@@ -78,5 +79,21 @@ import CChipmunk
             }
             for await count in group { #expect(count == 1000) }
         }
+    }
+
+    /// Each thread allocates from an arena of its own (up to 8 threads), so that worlds
+    /// built at once on two threads do not share chunks, nor cache lines.
+    @Test func aThreadAllocatesFromItsOwnArena() async {
+        let here = Body(mass: 1, moment: 1)
+        #expect(StructSlab.slab(of: here.handle) === SlabArena.current.bodies)
+        let thread = await withCheckedContinuation { (done: CheckedContinuation<Bool, Never>) in
+            let worker = Thread {
+                let there = Body(mass: 1, moment: 1)
+                done.resume(returning: StructSlab.slab(of: there.handle) === SlabArena.current.bodies)
+            }
+            worker.start()
+        }
+        #expect(thread)
+        #expect(SlabArena.current === SlabArena.current, "a thread keeps its arena")
     }
 }

@@ -63,7 +63,7 @@ public final class Body: SpaceObject, CObjectOwner {
     public init(mass: Double, moment: Double) {
         Parameter.bodyMass.require(mass)
         Parameter.bodyMoment.require(moment)
-        handle = StructSlab.bodies.allocate(cpBody.self)
+        handle = SlabArena.current.bodies.allocate(cpBody.self)
         cpBodyInit(handle, mass, moment)
         enclosingSpace = nil
         cpBodySetUserData(handle, unretainedPointer)
@@ -78,7 +78,7 @@ public final class Body: SpaceObject, CObjectOwner {
     ///
     /// The corresponding C functions are `cpBodyNew`, `cpBodyNewKinematic` and `cpBodyNewStatic`.
     public init(kind: Kind = .dynamic) {
-        handle = StructSlab.bodies.allocate(cpBody.self)
+        handle = SlabArena.current.bodies.allocate(cpBody.self)
         cpBodyInit(handle, 0, 0)
         if kind != .dynamic { cpBodySetType(handle, kind.cp) }
         enclosingSpace = nil

@@ -17,7 +17,7 @@ public final class DampedRotarySpring: Constraint {
         Parameter.springDamping.require(damping)
         super.init(
             {
-                StructSlab.dampedRotarySprings.build {
+                SlabArena.current.dampedRotarySprings.build {
                     cpDampedRotarySpringInit($0, a.handle, b.handle, restAngle, stiffness, damping)
                 }
             }, a: a, b: b)

@@ -29,7 +29,7 @@ public final class DampedSpring: Constraint {
         Parameter.springDamping.require(damping)
         super.init(
             {
-                StructSlab.dampedSprings.build {
+                SlabArena.current.dampedSprings.build {
                     cpDampedSpringInit($0, a.handle, b.handle, anchorA.cp, anchorB.cp, restLength, stiffness, damping)
                 }
             },

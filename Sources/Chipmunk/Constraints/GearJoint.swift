@@ -13,7 +13,8 @@ public final class GearJoint: Constraint {
         Parameter.gearPhase.require(phase)
         Parameter.gearRatio.require(ratio)
         super.init(
-            { StructSlab.gearJoints.build { cpGearJointInit($0, a.handle, b.handle, phase, ratio) } }, a: a, b: b)
+            { SlabArena.current.gearJoints.build { cpGearJointInit($0, a.handle, b.handle, phase, ratio) } }, a: a, b: b
+        )
     }
 
     /// The angular offset (rule: ``Parameter/gearPhase``).

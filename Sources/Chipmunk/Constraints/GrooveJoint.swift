@@ -14,7 +14,7 @@ public final class GrooveJoint: Constraint {
         Parameter.anchor.require(anchorB)
         super.init(
             {
-                StructSlab.grooveJoints.build {
+                SlabArena.current.grooveJoints.build {
                     cpGrooveJointInit($0, a.handle, b.handle, grooveA.cp, grooveB.cp, anchorB.cp)
                 }
             }, a: a, b: b)

@@ -12,7 +12,7 @@ public final class PinJoint: Constraint {
         Parameter.anchor.require(anchorA)
         Parameter.anchor.require(anchorB)
         super.init(
-            { StructSlab.pinJoints.build { cpPinJointInit($0, a.handle, b.handle, anchorA.cp, anchorB.cp) } },
+            { SlabArena.current.pinJoints.build { cpPinJointInit($0, a.handle, b.handle, anchorA.cp, anchorB.cp) } },
             a: a, b: b)
     }
 

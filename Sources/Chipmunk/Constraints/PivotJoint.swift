@@ -11,7 +11,7 @@ public final class PivotJoint: Constraint {
         Parameter.pivot.require(pivot)
         super.init(
             {
-                StructSlab.pivotJoints.build {
+                SlabArena.current.pivotJoints.build {
                     cpPivotJointInit(
                         $0, a.handle, b.handle, cpBodyWorldToLocal(a.handle, pivot.cp),
                         cpBodyWorldToLocal(b.handle, pivot.cp))
@@ -26,7 +26,9 @@ public final class PivotJoint: Constraint {
         Parameter.anchor.require(anchorA)
         Parameter.anchor.require(anchorB)
         super.init(
-            { StructSlab.pivotJoints.build { cpPivotJointInit($0, a.handle, b.handle, anchorA.cp, anchorB.cp) } },
+            {
+                SlabArena.current.pivotJoints.build { cpPivotJointInit($0, a.handle, b.handle, anchorA.cp, anchorB.cp) }
+            },
             a: a, b: b)
     }
 

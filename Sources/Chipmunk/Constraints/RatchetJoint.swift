@@ -11,7 +11,7 @@ public final class RatchetJoint: Constraint {
         Parameter.ratchetPhase.require(phase)
         Parameter.ratchetInterval.require(ratchet)
         super.init(
-            { StructSlab.ratchetJoints.build { cpRatchetJointInit($0, a.handle, b.handle, phase, ratchet) } },
+            { SlabArena.current.ratchetJoints.build { cpRatchetJointInit($0, a.handle, b.handle, phase, ratchet) } },
             a: a, b: b)
     }
 

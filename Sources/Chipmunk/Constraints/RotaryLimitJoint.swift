@@ -12,7 +12,7 @@ public final class RotaryLimitJoint: Constraint {
         Parameter.rotaryLimitAngle.require(angle.upperBound)
         super.init(
             {
-                StructSlab.rotaryLimitJoints.build {
+                SlabArena.current.rotaryLimitJoints.build {
                     cpRotaryLimitJointInit($0, a.handle, b.handle, angle.lowerBound, angle.upperBound)
                 }
             }, a: a, b: b)

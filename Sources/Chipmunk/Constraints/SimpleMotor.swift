@@ -11,7 +11,7 @@ public final class SimpleMotor: Constraint {
     public init(a: Body, b: Body, rate: Double) {
         Parameter.motorRate.require(rate)
         super.init(
-            { StructSlab.simpleMotors.build { cpSimpleMotorInit($0, a.handle, b.handle, rate) } }, a: a, b: b)
+            { SlabArena.current.simpleMotors.build { cpSimpleMotorInit($0, a.handle, b.handle, rate) } }, a: a, b: b)
     }
 
     /// The relative angular velocity driven to, in radians per second (rule: ``Parameter/motorRate``).

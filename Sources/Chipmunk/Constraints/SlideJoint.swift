@@ -15,7 +15,7 @@ public final class SlideJoint: Constraint {
         Parameter.slideDistance.require(distance.upperBound)
         super.init(
             {
-                StructSlab.slideJoints.build {
+                SlabArena.current.slideJoints.build {
                     cpSlideJointInit(
                         $0, a.handle, b.handle, anchorA.cp, anchorB.cp, distance.lowerBound, distance.upperBound)
                 }

@@ -21,32 +21,10 @@ internal import CChipmunk
 /// chunk, and the chunk its slab, from the address alone. Slots are zeroed like `calloc`'s
 /// memory. A chunk whose slots are all free is returned to `malloc`, except one kept
 /// per slab against churn. A lock guards each slab, but only creating and freeing an
-/// object take it; stepping never does, so worlds on different threads share nothing
-/// while they step.
+/// object take it; stepping never does. Each thread allocates from an arena of slabs of
+/// its own (``SlabArena``), so worlds built on different threads do not share cache
+/// lines while they step.
 final class StructSlab: @unchecked Sendable {
-    static let bodies = StructSlab(cpBody.self)
-    static let circles = StructSlab(cpCircleShape.self)
-    static let segments = StructSlab(cpSegmentShape.self)
-    static let polygons = StructSlab(cpPolyShape.self)
-    static let pinJoints = StructSlab(cpPinJoint.self)
-    static let slideJoints = StructSlab(cpSlideJoint.self)
-    static let pivotJoints = StructSlab(cpPivotJoint.self)
-    static let grooveJoints = StructSlab(cpGrooveJoint.self)
-    static let dampedSprings = StructSlab(cpDampedSpring.self)
-    static let dampedRotarySprings = StructSlab(cpDampedRotarySpring.self)
-    static let rotaryLimitJoints = StructSlab(cpRotaryLimitJoint.self)
-    static let ratchetJoints = StructSlab(cpRatchetJoint.self)
-    static let gearJoints = StructSlab(cpGearJoint.self)
-    static let simpleMotors = StructSlab(cpSimpleMotor.self)
-
-    /// Every slab, for accounting (``liveObjects``).
-    static var all: [StructSlab] {
-        [
-            bodies, circles, segments, polygons, pinJoints, slideJoints, pivotJoints, grooveJoints, dampedSprings,
-            dampedRotarySprings, rotaryLimitJoints, ratchetJoints, gearJoints, simpleMotors,
-        ]
-    }
-
     static let chunkBytes = 256 * 1024
     /// The chunk header's size; slots start after it, 16-byte aligned like `malloc`'s.
     private static let headerBytes = 64
@@ -152,9 +130,13 @@ final class StructSlab: @unchecked Sendable {
     /// Returns a slot from ``allocate(_:)`` of any slab: the chunk's header names the slab.
     /// The engine's `…Destroy` must have run on the struct first.
     static func release(_ slot: UnsafeMutableRawPointer) {
+        slab(of: slot).release(slot, chunk: UInt(bitPattern: slot) & ~UInt(chunkBytes - 1))
+    }
+
+    /// The slab a slot from ``allocate(_:)`` came from, named by its chunk's header.
+    static func slab(of slot: UnsafeMutableRawPointer) -> StructSlab {
         let chunk = UInt(bitPattern: slot) & ~UInt(chunkBytes - 1)
-        let slab = UnsafeMutableRawPointer(bitPattern: chunk)!.assumingMemoryBound(to: Header.self).pointee.slab
-        slab.release(slot, chunk: chunk)
+        return UnsafeMutableRawPointer(bitPattern: chunk)!.assumingMemoryBound(to: Header.self).pointee.slab
     }
 
     private func release(_ slot: UnsafeMutableRawPointer, chunk: UInt) {
@@ -182,7 +164,63 @@ final class StructSlab: @unchecked Sendable {
         }
     }
 
-    /// C objects of every kind alive now: 0 once every body, shape and constraint is freed
-    /// (checked by `chipmunk-stress` under valgrind, which cannot see inside a slab).
-    static var liveObjects: Int { all.reduce(0) { $0 + $1.liveObjects } }
+    /// C objects of every kind alive now, in every arena: 0 once every body, shape and
+    /// constraint is freed (checked by `chipmunk-stress` under valgrind, which cannot see
+    /// inside a slab).
+    static var liveObjects: Int { SlabArena.all.reduce(0) { $0 + $1.slabs.reduce(0) { $0 + $1.liveObjects } } }
+}
+
+/// A slab for every C struct type. Each thread allocates from one arena, assigned on its
+/// first allocation, round robin over ``count`` arenas (as jemalloc assigns its arenas):
+/// two worlds built at once on two threads then lie in different chunks, and stepping
+/// one never writes to a cache line of the other. An object freed on another thread goes
+/// back to its own slab, which its chunk names.
+final class SlabArena: Sendable {
+    let bodies = StructSlab(cpBody.self)
+    let circles = StructSlab(cpCircleShape.self)
+    let segments = StructSlab(cpSegmentShape.self)
+    let polygons = StructSlab(cpPolyShape.self)
+    let pinJoints = StructSlab(cpPinJoint.self)
+    let slideJoints = StructSlab(cpSlideJoint.self)
+    let pivotJoints = StructSlab(cpPivotJoint.self)
+    let grooveJoints = StructSlab(cpGrooveJoint.self)
+    let dampedSprings = StructSlab(cpDampedSpring.self)
+    let dampedRotarySprings = StructSlab(cpDampedRotarySpring.self)
+    let rotaryLimitJoints = StructSlab(cpRotaryLimitJoint.self)
+    let ratchetJoints = StructSlab(cpRatchetJoint.self)
+    let gearJoints = StructSlab(cpGearJoint.self)
+    let simpleMotors = StructSlab(cpSimpleMotor.self)
+
+    /// Every slab of this arena.
+    var slabs: [StructSlab] {
+        [
+            bodies, circles, segments, polygons, pinJoints, slideJoints, pivotJoints, grooveJoints, dampedSprings,
+            dampedRotarySprings, rotaryLimitJoints, ratchetJoints, gearJoints, simpleMotors,
+        ]
+    }
+
+    /// How many arenas there are; threads beyond this share them.
+    static let count = 8
+    /// The arenas, made once; like the slabs, they live as long as the process.
+    static let all: [SlabArena] = (0..<count).map { _ in SlabArena() }
+
+    /// The calling thread's arena index plus one, in thread-local storage (0: none yet).
+    private static let key: pthread_key_t = {
+        var key = pthread_key_t()
+        precondition(pthread_key_create(&key, nil) == 0, "SlabArena: pthread_key_create failed")
+        return key
+    }()
+    private static let assignment = Lock()
+    nonisolated(unsafe) private static var assigned = 0
+
+    /// The calling thread's arena.
+    static var current: SlabArena {
+        if let stored = pthread_getspecific(key) { return all[Int(bitPattern: stored) - 1] }
+        let index = assignment.withLock {
+            defer { assigned += 1 }
+            return assigned % count
+        }
+        pthread_setspecific(key, UnsafeRawPointer(bitPattern: index + 1))
+        return all[index]
+    }
 }

@@ -21,7 +21,8 @@ public final class Circle: Shape {
         Parameter.circleRadius.require(radius)
         Parameter.circleOffset.require(offset)
         super.init(
-            handle: StructSlab.circles.build { cpCircleShapeInit($0, body.handle, radius, offset.cp) }, body: body,
+            handle: SlabArena.current.circles.build { cpCircleShapeInit($0, body.handle, radius, offset.cp) },
+            body: body,
             friction: friction, elasticity: elasticity, collisionType: collisionType)
     }
 

@@ -37,7 +37,7 @@ public final class Polygon: Shape {
         }
         let handle: UnsafeMutablePointer<cpShape> = vertices.withUnsafeBufferPointer { buffer in
             buffer.withMemoryRebound(to: cpVect.self) { vertices in
-                StructSlab.polygons.build {
+                SlabArena.current.polygons.build {
                     cpPolyShapeInit($0, body.handle, Int32(vertices.count), vertices.baseAddress, transform.cp, radius)
                 }
             }
@@ -81,7 +81,8 @@ public final class Polygon: Shape {
         Parameter.boxSize.require(height)
         Parameter.polygonRadius.require(radius)
         return Polygon(
-            boxHandle: StructSlab.polygons.build { cpBoxShapeInit($0, body.handle, width, height, radius) }, body: body,
+            boxHandle: SlabArena.current.polygons.build { cpBoxShapeInit($0, body.handle, width, height, radius) },
+            body: body,
             friction: friction, elasticity: elasticity, collisionType: collisionType)
     }
 
@@ -97,7 +98,8 @@ public final class Polygon: Shape {
         for edge in [box.left, box.bottom, box.right, box.top] { Parameter.polygonVertex.require(edge) }
         Parameter.polygonRadius.require(radius)
         return Polygon(
-            boxHandle: StructSlab.polygons.build { cpBoxShapeInit2($0, body.handle, box.cp, radius) }, body: body,
+            boxHandle: SlabArena.current.polygons.build { cpBoxShapeInit2($0, body.handle, box.cp, radius) },
+            body: body,
             friction: friction, elasticity: elasticity, collisionType: collisionType)
     }
 

@@ -22,7 +22,7 @@ public final class Segment: Shape {
         Parameter.segmentEnd.require(end)
         Parameter.segmentRadius.require(radius)
         super.init(
-            handle: StructSlab.segments.build { cpSegmentShapeInit($0, body.handle, start.cp, end.cp, radius) },
+            handle: SlabArena.current.segments.build { cpSegmentShapeInit($0, body.handle, start.cp, end.cp, radius) },
             body: body,
             friction: friction, elasticity: elasticity, collisionType: collisionType)
     }
