@@ -204,4 +204,92 @@ static inline cpFloat CChipmunkGuardedSpringTorque(cpConstraint *constraint, cpF
     return torque;
 }
 
+
+// MARK: Snapshots (Space+Snapshot.swift)
+
+/// The broad-phase velocity the engine gives its dynamic tree (`ShapeVelocityFunc`, static
+/// in cpSpace.c): the shape's body's velocity. A rebuilt tree uses this twin.
+static inline cpVect CChipmunkShapeVelocity(cpShape *shape) { return shape->body->v; }
+
+/// Replaces both spatial indexes of a space with new, empty ones of the same kind (the
+/// engine's tree, or its spatial hash when `cellSize` > 0), then inserts `shapes` in the
+/// order given: a shape of a static or sleeping body into the static index, any other into
+/// the dynamic one, as the engine keeps them. A new index has no history, so the order in
+/// which it finds pairs depends only on the shapes and their order here.
+static inline void CChipmunkRebuildSpatialIndexes(cpSpace *space, cpShape *const *shapes, int count,
+                                                  cpFloat cellSize, int cells) {
+    cpSpatialIndex *staticIndex, *dynamicIndex;
+    if (cellSize > 0) {
+        staticIndex = cpSpaceHashNew(cellSize, cells, (cpSpatialIndexBBFunc)cpShapeGetBB, NULL);
+        dynamicIndex = cpSpaceHashNew(cellSize, cells, (cpSpatialIndexBBFunc)cpShapeGetBB, staticIndex);
+    } else {
+        staticIndex = cpBBTreeNew((cpSpatialIndexBBFunc)cpShapeGetBB, NULL);
+        dynamicIndex = cpBBTreeNew((cpSpatialIndexBBFunc)cpShapeGetBB, staticIndex);
+        cpBBTreeSetVelocityFunc(dynamicIndex, (cpBBTreeVelocityFunc)CChipmunkShapeVelocity);
+    }
+    for (int i = 0; i < count; i++) {
+        cpShape *shape = shapes[i];
+        cpBody *body = shape->body;
+        int isStatic = cpBodyGetType(body) == CP_BODY_TYPE_STATIC || cpBodyIsSleeping(body);
+        cpSpatialIndexInsert(isStatic ? staticIndex : dynamicIndex, shape, shape->hashid);
+    }
+    cpSpatialIndexFree(space->staticShapes);
+    cpSpatialIndexFree(space->dynamicShapes);
+    space->staticShapes = staticIndex;
+    space->dynamicShapes = dynamicIndex;
+}
+
+static inline cpBool CChipmunkReturnFalse(void *element, void *data) { return cpFalse; }
+static inline void CChipmunkPushInto(void *element, void *array) { cpArrayPush((cpArray *)array, element); }
+
+/// Empties a space's arbiter cache and its list of active arbiters. Call it with every body
+/// awake (sleeping arbiters are not in the cache). The arbiters go to the space's pool, as
+/// expired ones do; no callback runs. Bodies' arbiter lists are left for the caller to relink.
+static inline void CChipmunkDropArbiters(cpSpace *space) {
+    cpArray *all = cpArrayNew(0);
+    cpHashSetEach(space->cachedArbiters, CChipmunkPushInto, all);
+    cpHashSetFilter(space->cachedArbiters, (cpHashSetFilterFunc)CChipmunkReturnFalse, NULL);
+    for (int i = 0; i < all->num; i++) {
+        cpArbiter *arb = (cpArbiter *)all->arr[i];
+        arb->contacts = NULL;
+        arb->count = 0;
+        cpArrayPush(space->pooledArbiters, arb);
+    }
+    cpArrayFree(all);
+    space->arbiters->num = 0;
+}
+
+/// A pooled arbiter of the space, or NULL when the pool is empty.
+static inline cpArbiter *CChipmunkPopPooledArbiter(cpSpace *space) {
+    return space->pooledArbiters->num > 0 ? (cpArbiter *)cpArrayPop(space->pooledArbiters) : NULL;
+}
+
+static inline cpCollisionHandler *CChipmunkLookupHandler(cpSpace *space, cpCollisionType a, cpCollisionType b,
+                                                        cpCollisionHandler *defaultValue) {
+    cpCollisionType types[] = {a, b};
+    cpCollisionHandler *handler = (cpCollisionHandler *)cpHashSetFind(space->collisionHandlers, CP_HASH_PAIR(a, b), types);
+    return handler ? handler : defaultValue;
+}
+
+/// Sets an arbiter's handlers and `swapped` flag from its shapes' collision types, as
+/// `cpArbiterUpdate` does.
+static inline void CChipmunkArbiterSetHandlers(cpSpace *space, cpArbiter *arb) {
+    cpCollisionType typeA = arb->a->type, typeB = arb->b->type;
+    cpCollisionHandler *defaultHandler = &space->defaultHandler;
+    cpCollisionHandler *handler = arb->handler = CChipmunkLookupHandler(space, typeA, typeB, defaultHandler);
+    cpBool swapped = arb->swapped = (typeA != handler->typeA && handler->typeA != CP_WILDCARD_COLLISION_TYPE);
+    if (handler != defaultHandler || space->usesWildcards) {
+        arb->handlerA = CChipmunkLookupHandler(space, (swapped ? typeB : typeA), CP_WILDCARD_COLLISION_TYPE, &cpCollisionHandlerDoNothing);
+        arb->handlerB = CChipmunkLookupHandler(space, (swapped ? typeA : typeB), CP_WILDCARD_COLLISION_TYPE, &cpCollisionHandlerDoNothing);
+    }
+}
+
+/// Puts an arbiter into the space's arbiter cache, under the key the engine uses.
+static inline void CChipmunkCacheArbiter(cpSpace *space, cpArbiter *arb) {
+    const cpShape *pair[] = {arb->a, arb->b};
+    cpHashSetInsert(space->cachedArbiters, CP_HASH_PAIR((cpHashValue)arb->a, (cpHashValue)arb->b), pair, NULL, arb);
+}
+
+static inline void CChipmunkArrayPush(cpArray *array, void *object) { cpArrayPush(array, object); }
+
 #endif

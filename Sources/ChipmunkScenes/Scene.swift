@@ -26,6 +26,31 @@ public final class Scene {
     public private(set) var stepCount = 0
     private var nextChange = 0
 
+    /// A snapshot of the scene's space, with the scene's clock, for ``restore(_:)``.
+    ///
+    /// `reference` says how to build the scene again (`SceneCatalog.scene(restoring:)`): a
+    /// built-in name or a scene file's path; by default the scene's name.
+    public func snapshot(reference: String? = nil) -> Snapshot {
+        space.snapshot(sceneName: reference ?? name, sceneTime: time, changesApplied: nextChange)
+    }
+
+    /// Sets the scene to a snapshot made by ``snapshot()`` of a scene built by the same
+    /// code: its space's state (`Space.restore(_:)`, which keeps this scene's closures),
+    /// its clock and its place in the gravity schedule.
+    ///
+    /// - Throws: `SnapshotError`, such as a structure mismatch when the snapshot came
+    ///   from another scene.
+    public func restore(_ snapshot: Snapshot) throws(SnapshotError) {
+        let clock = snapshot.scene
+        guard clock.changesApplied <= gravitySchedule.count, clock.time.isFinite, clock.time >= 0 else {
+            throw .invalid("the scene clock (\(clock.time) s, \(clock.changesApplied) gravity changes) does not fit scene \(name)")
+        }
+        try space.restore(snapshot)
+        time = clock.time
+        stepCount = snapshot.stepsTaken
+        nextChange = clock.changesApplied
+    }
+
     /// Creates a scene from a built space.
     ///
     /// The time step must keep the rule of `Parameter/spaceTimeStep`, and each change

@@ -17,12 +17,27 @@ struct Run: ParsableCommand {
             called crate. If a step fails (a simulation that diverges), every row computed \
             before it is written, and the one-line error names the step and the body.
 
-            Example: chipmunk-sim run crates --steps 1200 --every 120
+            A snapshot file (from `chipmunk-sim snapshot`, ending in .snapshot) continues the run it \
+            was taken from: step numbers go on from the snapshot's step, and --steps counts the \
+            steps to add. Its scene is built again by name, so the scene's callbacks are there.
+
+            Examples:
+              chipmunk-sim run crates --steps 1200 --every 120
+              chipmunk-sim run crates-120.snapshot --steps 120 --hash
             """
     )
 
-    @Argument(help: "A built-in scene name (see `chipmunk-sim list`), or a scene file (.json, or any path with a '/').")
+    @Argument(
+        help:
+            "A built-in scene name (see `chipmunk-sim list`), a scene file (.json, or any path with a '/'), or a snapshot file (.snapshot)."
+    )
     var scene: String
+
+    @Flag(
+        help:
+            "Rebuild the broad phase before every step (Space.hasCanonicalBroadPhase), as a run to be snapshotted and continued exactly needs."
+    )
+    var canonicalBroadPhase = false
 
     @OptionGroup var duration: Duration  // --steps, --seconds, --dt (default: 10 seconds)
 
@@ -47,7 +62,14 @@ struct Run: ParsableCommand {
     }
 
     func run() throws {
-        let scene = try SceneCatalog.scene(named: self.scene)
+        let scene: Scene
+        if SceneCatalog.isSnapshotFile(self.scene) {
+            scene = try SceneCatalog.scene(restoring: SceneCatalog.loadSnapshot(contentsOf: URL(fileURLWithPath: self.scene)))
+        } else {
+            scene = try SceneCatalog.scene(named: self.scene)
+        }
+        if canonicalBroadPhase { scene.space.hasCanonicalBroadPhase = true }
+        let firstStep = scene.stepCount
         let dt = duration.timeStep(sceneDefault: scene.timeStep)
         let totalSteps = try duration.stepCount(dt: dt, defaultSeconds: 10)
         let out = try openOutput()
@@ -55,7 +77,7 @@ struct Run: ParsableCommand {
 
         var writer = TrajectoryWriter(format: format, output: out, includesStateHash: hash)
         do {
-            for step in 1...totalSteps {
+            for step in (firstStep + 1)...(firstStep + totalSteps) {
                 do {
                     try scene.step(dt)
                 } catch {
@@ -63,7 +85,7 @@ struct Run: ParsableCommand {
                     try? writer.finish()
                     throw RunError(describe(error, at: step))
                 }
-                if step % every == 0 || step == totalSteps {
+                if (step - firstStep) % every == 0 || step == firstStep + totalSteps {
                     try writer.record(step: step, space: scene.space)
                 }
             }

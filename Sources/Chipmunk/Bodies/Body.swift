@@ -54,6 +54,10 @@ public final class Body: SpaceObject, CObjectOwner {
     /// its space only once they have left.
     var attachmentCount = 0
 
+    /// The number the space gave this object when it was added (0, 1, 2, … in add order,
+    /// shared by bodies, shapes and constraints); snapshots match objects by it. -1 outside a space.
+    var serial = -1
+
     /// Creates a dynamic body.
     ///
     /// Both values must keep the rule of ``Parameter/bodyMass`` and ``Parameter/bodyMoment``

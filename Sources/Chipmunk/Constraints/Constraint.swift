@@ -28,6 +28,10 @@ public class Constraint: SpaceObject, CObjectOwner {
 
     var cSpace: OwnedCSpace?
 
+    /// The number the space gave this object when it was added (0, 1, 2, … in add order,
+    /// shared by bodies, shapes and constraints); snapshots match objects by it. -1 outside a space.
+    var serial = -1
+
     /// Wraps a C constraint made by a subclass; `a` and `b` must be two different bodies
     /// (the engine crashes removing a constraint whose bodies are the same).
     init(_ makeHandle: () -> UnsafeMutablePointer<cpConstraint>, a: Body, b: Body) {

@@ -11,6 +11,17 @@ package enum Engine {
     /// that can change a simulation's bits.
     package static let bindingVersion = "0.10.0"
 
+    /// The CPU architecture this build runs on, as golden files and snapshots name it.
+    package static var architecture: String {
+        #if arch(x86_64)
+            return "x86_64"
+        #elseif arch(arm64)
+            return "arm64"
+        #else
+            return "other"
+        #endif
+    }
+
     /// C bodies, shapes and constraints alive now, in every space and outside any (see
     /// `StructSlab`): 0 once all are freed.
     package static var liveCObjects: Int { StructSlab.liveObjects }

@@ -74,6 +74,7 @@ extension Space {
             !body.isSpaceStaticBody, "Space.add: a space's static body is part of its space; it is never added")
         requireNew(body, "body")
         body.space = self
+        body.serial = takeSerial()
         bodies.append(body)
         massMayHaveChanged(for: body)
         if isDeferringChanges { pending.append(.addBody(body)) } else { attach(body) }
@@ -86,6 +87,7 @@ extension Space {
             "Space.add: a shape's body must be in the space (or be its staticBody) before the shape")
         if shape.mass > 0 { shape.requireSaneBodyMass(withMass: shape.mass, adding: true) }
         shape.space = self
+        shape.serial = takeSerial()
         shapes.append(shape)
         shape.body.attachmentCount += 1
         if shape.mass > 0 { massMayHaveChanged(for: shape.body) }
@@ -103,10 +105,17 @@ extension Space {
                 + "the engine cannot solve one between two static or kinematic bodies"
         )
         constraint.space = self
+        constraint.serial = takeSerial()
         constraints.append(constraint)
         constraint.bodyA.attachmentCount += 1
         constraint.bodyB.attachmentCount += 1
         if isDeferringChanges { pending.append(.addConstraint(constraint)) } else { attach(constraint) }
+    }
+
+    /// The next object serial (see `Body.serial`).
+    private func takeSerial() -> Int {
+        defer { nextSerial += 1 }
+        return nextSerial
     }
 
     private func remove(body: Body) {

@@ -27,6 +27,7 @@ extension Space {
         precondition(!isDeferringChanges, "Space.step cannot run inside a step, a query or a callback")
         precondition(!isRunningPostStepCallbacks, "Space.step cannot run inside a post-step callback")
         if !bodiesToCheckForMass.isEmpty { try checkMasses() }
+        if hasCanonicalBroadPhase { rebuildBroadPhase() }
         if cSpace.isHasty { cpHastySpaceStep(handle, dt) } else { cpSpaceStep(handle, dt) }
         stepsTaken += 1
         let divergence =

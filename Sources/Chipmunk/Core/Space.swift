@@ -62,6 +62,12 @@ public final class Space {
     /// Set while post-step callbacks run: stepping from one would recurse without end.
     var isRunningPostStepCallbacks = false
 
+    /// The spatial hash's cell size and count, once ``useSpatialHash(cellSize:count:)`` is called.
+    var spatialHash: (cellSize: Double, count: Int)?
+
+    /// The serial the next added object gets (see `Body.serial`).
+    var nextSerial = 0
+
     /// Steps completed so far; errors from ``step(_:)`` name step `stepsTaken + 1`.
     public internal(set) var stepsTaken = 0
 
@@ -273,11 +279,38 @@ public final class Space {
         Parameter.spatialHashCount.require(count)
         precondition(!isDeferringChanges, "Space.useSpatialHash cannot run during a step, a query or a callback")
         cpSpaceUseSpatialHash(handle, cellSize, Int32(count))
-        usesSpatialHash = true
+        spatialHash = (cellSize, count)
     }
 
     /// Whether ``useSpatialHash(cellSize:count:)`` was called.
-    public private(set) var usesSpatialHash = false
+    public var usesSpatialHash: Bool { spatialHash != nil }
+
+    /// Whether the space rebuilds its broad-phase index before every step, inserting the
+    /// shapes in the order they got their engine ids. Off by default.
+    ///
+    /// The engine's index (tree or hash) finds candidate pairs in an order that depends on
+    /// its whole history, and the solver's result depends on that order. Rebuilt before
+    /// every step, the index has no history: the order depends only on the shapes and
+    /// where they are. This is what lets a restored ``Snapshot`` continue with the same
+    /// bits as the run it came from (`docs/snapshots.md` has the measurements). It gives
+    /// other, equally deterministic trajectories than the default, and costs time: see
+    /// BENCHMARKS.md.
+    public var hasCanonicalBroadPhase = false {
+        willSet { precondition(!isDeferringChanges, "Space.hasCanonicalBroadPhase cannot change during a step, a query or a callback") }
+    }
+
+    /// Replaces the broad-phase index with a new one holding the same shapes, inserted in
+    /// engine-id order (see ``hasCanonicalBroadPhase``).
+    func rebuildBroadPhase() {
+        var sorted: [UnsafeMutablePointer<cpShape>?] = []
+        sorted.reserveCapacity(shapes.count)
+        for shape in shapes where shape.cSpace === cSpace { sorted.append(shape.handle) }
+        sorted.sort { $0!.pointee.hashid < $1!.pointee.hashid }
+        sorted.withUnsafeBufferPointer { buffer in
+            CChipmunkRebuildSpatialIndexes(
+                handle, buffer.baseAddress, Int32(buffer.count), spatialHash?.cellSize ?? 0, Int32(spatialHash?.count ?? 0))
+        }
+    }
 }
 
 @available(*, unavailable, message: "A Space wraps a C object; give each task its own space")

@@ -103,6 +103,17 @@ public final class Polygon: Shape {
             friction: friction, elasticity: elasticity, collisionType: collisionType)
     }
 
+    /// A polygon with exactly these vertices, as `cpPolyShapeInitRaw` takes them: no hull,
+    /// no transform. For snapshots, whose vertices came from a polygon already.
+    init(rawVertices vertices: [cpVect], body: Body, radius: Double) {
+        let handle: UnsafeMutablePointer<cpShape> = vertices.withUnsafeBufferPointer { vertices in
+            SlabArena.current.polygons.build {
+                cpPolyShapeInitRaw($0, body.handle, Int32(vertices.count), vertices.baseAddress, radius)
+            }
+        }
+        super.init(handle: handle, body: body, friction: 0, elasticity: 0, collisionType: .default)
+    }
+
     private init(
         boxHandle handle: UnsafeMutablePointer<cpShape>, body: Body, friction: Double, elasticity: Double,
         collisionType: CollisionType

@@ -24,6 +24,10 @@ public class Shape: SpaceObject, CObjectOwner {
 
     var cSpace: OwnedCSpace?
 
+    /// The number the space gave this object when it was added (0, 1, 2, … in add order,
+    /// shared by bodies, shapes and constraints); snapshots match objects by it. -1 outside a space.
+    var serial = -1
+
     init(
         handle: UnsafeMutablePointer<cpShape>, body: Body, friction: Double, elasticity: Double,
         collisionType: CollisionType

@@ -75,4 +75,48 @@ public enum SceneCatalog {
         let url = URL(fileURLWithPath: nameOrPath)
         return try SceneDescription.load(contentsOf: url).makeScene(source: url.lastPathComponent)
     }
+
+    /// The scene a snapshot came from, set to the snapshot's state.
+    ///
+    /// A snapshot made by `Scene.snapshot(reference:)` names its scene: the scene is built
+    /// again by ``scene(named:)`` (so its closures are there) and restored with
+    /// `Scene.restore(_:)`. A snapshot of a bare space becomes a scene named "snapshot"
+    /// around `Space(restoring:)`, at the space's last time step.
+    ///
+    /// - Throws: `SceneError` when the named scene cannot be built, `SnapshotError` when
+    ///   the snapshot does not fit it.
+    public static func scene(restoring snapshot: Snapshot) throws -> Scene {
+        let reference = snapshot.scene.name
+        guard !reference.isEmpty else {
+            let space = try Space(restoring: snapshot)
+            let dt = space.currentTimeStep > 0 ? space.currentTimeStep : 1.0 / 120.0
+            return Scene(name: "snapshot", space: space, timeStep: dt)
+        }
+        let scene = try Self.scene(named: reference)
+        try scene.restore(snapshot)
+        return scene
+    }
+
+    /// Reads a snapshot file, naming the file in any error.
+    public static func loadSnapshot(contentsOf url: URL) throws -> Snapshot {
+        let data: Data
+        do {
+            data = try Data(contentsOf: url)
+        } catch {
+            throw SceneError(source: url.path, reason: "cannot read the snapshot: \(error.localizedDescription)")
+        }
+        do {
+            return try Snapshot(bytes: [UInt8](data))
+        } catch {
+            throw SceneError(source: url.path, reason: "\(error)")
+        }
+    }
+
+    /// Whether a path names a snapshot file: it ends in `.snapshot`, or starts with the magic.
+    public static func isSnapshotFile(_ path: String) -> Bool {
+        if path.hasSuffix(".snapshot") { return true }
+        guard let handle = FileHandle(forReadingAtPath: path) else { return false }
+        defer { try? handle.close() }
+        return (try? handle.read(upToCount: 8)) == Data("CHIPSNAP".utf8)
+    }
 }

@@ -69,15 +69,7 @@ public struct GoldenFile: Equatable, Sendable {
     public var steps: Int { hashes.count }
 
     /// The architecture this build runs on, as golden files name it.
-    public static var currentArchitecture: String {
-        #if arch(x86_64)
-            return "x86_64"
-        #elseif arch(arm64)
-            return "arm64"
-        #else
-            return "other"
-        #endif
-    }
+    public static var currentArchitecture: String { Engine.architecture }
 
     /// The file's text.
     public var text: String {

@@ -1,0 +1,101 @@
+import Chipmunk
+import ChipmunkScenes
+import Testing
+
+/// Levels 1–3 of docs/snapshots.md, for every built-in scene.
+@Suite struct SnapshotTests {
+    static let names = SceneCatalog.builtIn.map(\.name)
+
+    /// Steps a scene `steps` times and returns the state hash after each.
+    static func hashes(_ scene: Scene, steps: Int) throws -> [UInt64] {
+        var hashes: [UInt64] = []
+        for _ in 0..<steps {
+            try scene.step(scene.timeStep)
+            hashes.append(scene.space.stateHash())
+        }
+        return hashes
+    }
+
+    @Test("Level 1: the snapshot of a restored space equals the snapshot, byte for byte", arguments: names)
+    func roundTrip(name: String) throws {
+        let scene = try SceneCatalog.scene(named: name)
+        for step in 0...240 {
+            let snapshot = scene.space.snapshot()
+            let restored = try Space(restoring: snapshot)
+            #expect(restored.snapshot().bytes == snapshot.bytes, "\(name) at step \(step)")
+            #expect(restored.stateHash() == scene.space.stateHash())
+            try scene.step(scene.timeStep)
+        }
+    }
+
+    @Test("Level 3, canonical broad phase: a restored scene continues with the same bits", arguments: names)
+    func continuesCanonical(name: String) throws {
+        let original = try SceneCatalog.scene(named: name)
+        original.space.hasCanonicalBroadPhase = true
+        _ = try Self.hashes(original, steps: 120)
+        let snapshot = original.snapshot()
+        let expected = try Self.hashes(original, steps: 240)
+
+        let fresh = try SceneCatalog.scene(named: name)
+        try fresh.restore(snapshot)
+        let continued = try Self.hashes(fresh, steps: 240)
+        let firstDifference = zip(expected, continued).enumerated().first { $0.element.0 != $0.element.1 }?.offset
+        #expect(firstDifference == nil, "\(name): first differs \((firstDifference ?? -1) + 1) steps after the restore")
+    }
+}
+
+@Suite struct SnapshotDataTests {
+    @Test("A snapshot of sleeping bodies continues exactly, and waking them works")
+    func sleepingScene() throws {
+        let original = try SceneCatalog.scene(named: "pyramid-stack")
+        original.space.hasCanonicalBroadPhase = true
+        for _ in 0..<1500 { try original.step(original.timeStep) }
+        #expect(original.space.bodies.contains { $0.isSleeping }, "the pyramid should be asleep by step 1500")
+        let snapshot = original.snapshot()
+        let restored = try SceneCatalog.scene(restoring: Snapshot(bytes: snapshot.bytes))
+        #expect(restored.space.snapshot().bytes == original.space.snapshot().bytes)
+        // Wake one box in both, then both must go on alike.
+        for scene in [original, restored] { scene.space.bodies[50].applyImpulse([0, 500], at: .zero) }
+        #expect(try SnapshotTests.hashes(original, steps: 300) == SnapshotTests.hashes(restored, steps: 300))
+    }
+
+    @Test("Damaged or foreign bytes throw, naming what is wrong")
+    func invalidBytes() throws {
+        let scene = try SceneCatalog.scene(named: "joints")
+        for _ in 0..<30 { try scene.step(scene.timeStep) }
+        let bytes = scene.snapshot().bytes
+        #expect(throws: SnapshotError.notASnapshot) { try Snapshot(bytes: Array("{\"bodies\": []}".utf8)) }
+        #expect(throws: SnapshotError.checksumMismatch) {
+            var damaged = bytes
+            damaged[damaged.count / 2] ^= 0x40
+            return try Snapshot(bytes: damaged)
+        }
+        var future = bytes
+        future[8] = 9
+        #expect(throws: SnapshotError.unsupportedVersion(9)) { try Snapshot(bytes: future) }
+        // Every truncation is refused (the checksum fails first), never a crash.
+        for length in stride(from: 0, to: bytes.count, by: 97) {
+            #expect(throws: SnapshotError.self) { try Snapshot(bytes: Array(bytes.prefix(length))) }
+        }
+    }
+
+    @Test("A snapshot of another scene does not fit, and the space is left as it was")
+    func structureMismatch() throws {
+        let crates = try SceneCatalog.scene(named: "crates")
+        let joints = try SceneCatalog.scene(named: "joints")
+        let before = joints.space.snapshot().bytes
+        #expect(throws: SnapshotError.self) { try joints.restore(crates.snapshot()) }
+        #expect(joints.space.snapshot().bytes == before)
+    }
+
+    @Test("Space(restoring:) rebuilds every kind of shape and constraint, with handler wiring")
+    func bareSpace() throws {
+        let scene = try SceneCatalog.scene(named: "joints")
+        for _ in 0..<100 { try scene.step(scene.timeStep) }
+        let space = try Space(restoring: scene.space.snapshot())
+        #expect(space.bodies.count == scene.space.bodies.count)
+        #expect(space.constraints.map { "\(type(of: $0))" } == scene.space.constraints.map { "\(type(of: $0))" })
+        #expect(space.shapes.map { "\(type(of: $0))" } == scene.space.shapes.map { "\(type(of: $0))" })
+        try space.step(scene.timeStep)
+    }
+}

@@ -1,0 +1,63 @@
+import Chipmunk
+import ChipmunkScenes
+import Foundation
+import Testing
+
+@Suite struct SnapshotCommandTests {
+    /// step → hash, from `run --hash` CSV.
+    static func hashes(_ csv: String) -> [Int: Substring] {
+        var result: [Int: Substring] = [:]
+        for row in rows(csv).dropFirst() { result[Int(row[0])!] = row[8] }
+        return result
+    }
+
+    @Test("A snapshot written by one process continues in others with the uninterrupted run's bits",
+          arguments: ["crates-tilt", "chains", "tumble"])
+    func continuesAcrossProcesses(scene: String) throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("snap-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let file = folder.appendingPathComponent("\(scene).snapshot").path
+
+        let full = try Tool.sim("run", scene, "--steps", "400", "--hash", "--canonical-broad-phase")
+        #expect(full.status == 0, "\(full.stderr)")
+        let made = try Tool.sim("snapshot", scene, "--at", "200", "--canonical-broad-phase", "-o", file)
+        #expect(made.status == 0, "\(made.stderr)")
+        #expect(made.stderr.contains("after step 200"))
+        let first = try Tool.sim("run", file, "--steps", "200", "--hash")
+        let second = try Tool.sim("run", file, "--steps", "200", "--hash")
+        #expect(first.status == 0, "\(first.stderr)")
+        #expect(first.stdout == second.stdout, "level 2: two processes restoring one file")
+        let expected = Self.hashes(full.stdout), continued = Self.hashes(first.stdout)
+        #expect(continued.keys.sorted() == Array(201...400))
+        for step in 201...400 where expected[step] != continued[step] {
+            Issue.record("\(scene): step \(step) differs after the restore")
+            break
+        }
+
+        // The file restores to what an in-memory restore gives.
+        let original = try SceneCatalog.scene(named: scene)
+        original.space.hasCanonicalBroadPhase = true
+        for _ in 0..<200 { try original.step(original.timeStep) }
+        let fromFile = try SceneCatalog.scene(restoring: SceneCatalog.loadSnapshot(contentsOf: URL(fileURLWithPath: file)))
+        let inMemory = try SceneCatalog.scene(named: scene)
+        try inMemory.restore(original.snapshot())
+        #expect(fromFile.space.snapshot().bytes == inMemory.space.snapshot().bytes)
+    }
+
+    @Test("A damaged snapshot file is refused with its name and the reason")
+    func damagedFile() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("snap-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let file = folder.appendingPathComponent("bad.snapshot")
+        try Data("CHIPSNAP and then nonsense".utf8).write(to: file)
+        let result = try Tool.sim("run", file.path, "--steps", "10")
+        #expect(result.status != 0)
+        #expect(result.stderr.contains("bad.snapshot"))
+        #expect(result.stderr.contains("snapshot"))
+        let missing = try Tool.sim("snapshot", "crates", "--at", "-3", "-o", folder.appendingPathComponent("x").path)
+        #expect(missing.status != 0)
+        #expect(missing.stderr.contains("--at"))
+    }
+}
