@@ -43,7 +43,8 @@ public final class Scene {
     public func restore(_ snapshot: Snapshot) throws(SnapshotError) {
         let clock = snapshot.scene
         guard clock.changesApplied <= gravitySchedule.count, clock.time.isFinite, clock.time >= 0 else {
-            throw .invalid("the scene clock (\(clock.time) s, \(clock.changesApplied) gravity changes) does not fit scene \(name)")
+            throw .invalid(
+                "the scene clock (\(clock.time) s, \(clock.changesApplied) gravity changes) does not fit scene \(name)")
         }
         try space.restore(snapshot)
         time = clock.time

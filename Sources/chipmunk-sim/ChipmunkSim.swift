@@ -15,7 +15,10 @@ struct ChipmunkSim: ParsableCommand {
             Scenes are built in (see `chipmunk-sim list`) or JSON files (see docs/scene-format.md). \
             Data goes to stdout or --output; errors go to stderr as one line, with a non-zero exit.
             """,
-        subcommands: [Run.self, List.self, Verify.self, Record.self, Replay.self, SnapshotCommand.self, SnapshotReportCommand.self]
+        subcommands: [
+            Run.self, List.self, Verify.self, Record.self, Replay.self, SnapshotCommand.self,
+            SnapshotReportCommand.self,
+        ]
     )
 
     /// A message on one line; a bulleted list ("- a", "- b") becomes "a, b".

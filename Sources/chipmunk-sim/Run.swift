@@ -64,7 +64,8 @@ struct Run: ParsableCommand {
     func run() throws {
         let scene: Scene
         if SceneCatalog.isSnapshotFile(self.scene) {
-            scene = try SceneCatalog.scene(restoring: SceneCatalog.loadSnapshot(contentsOf: URL(fileURLWithPath: self.scene)))
+            scene = try SceneCatalog.scene(
+                restoring: SceneCatalog.loadSnapshot(contentsOf: URL(fileURLWithPath: self.scene)))
         } else {
             scene = try SceneCatalog.scene(named: self.scene)
         }

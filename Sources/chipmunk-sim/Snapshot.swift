@@ -90,12 +90,16 @@ struct SnapshotReportCommand: ParsableCommand {
 
     func run() throws {
         let names = scenes.isEmpty ? SceneCatalog.builtIn.map(\.name) : scenes
-        print("| scene | bodies | cached pairs | level 1 | level 2 | level 3, default | level 3, canonical | bytes | as JSON | snapshot µs | restore µs | JSON encode µs |")
+        print(
+            "| scene | bodies | cached pairs | level 1 | level 2 | level 3, default | level 3, canonical | bytes | as JSON | snapshot µs | restore µs | JSON encode µs |"
+        )
         print("|---|---:|---:|:---:|:---:|---|---|---:|---:|---:|---:|---:|")
         for (index, name) in names.enumerated() {
             FileHandle.standardError.write(Data("[\(index + 1)/\(names.count)] \(name)\n".utf8))
             let r = try SnapshotReport.measure(scene: name, at: at, steps: steps)
-            func level3(_ first: Int?) -> String { first.map { "differs \($0) step\($0 == 1 ? "" : "s") after" } ?? "holds" }
+            func level3(_ first: Int?) -> String {
+                first.map { "differs \($0) step\($0 == 1 ? "" : "s") after" } ?? "holds"
+            }
             print(
                 "| \(name) | \(r.bodies) | \(r.arbiters) | \(r.roundTripHolds ? "holds" : "**fails**") | \(r.repeatableHolds ? "holds" : "**fails**") | \(level3(r.defaultFirstDifference)) | \(level3(r.canonicalFirstDifference)) | \(r.bytes) | \(r.jsonBytes) | \(String(format: "%.0f", r.snapshotMicroseconds)) | \(String(format: "%.0f", r.restoreMicroseconds)) | \(String(format: "%.0f", r.jsonEncodeMicroseconds)) |"
             )

@@ -11,8 +11,9 @@ import Testing
         return result
     }
 
-    @Test("A snapshot written by one process continues in others with the uninterrupted run's bits",
-          arguments: ["crates-tilt", "chains", "tumble"])
+    @Test(
+        "A snapshot written by one process continues in others with the uninterrupted run's bits",
+        arguments: ["crates-tilt", "chains", "tumble"])
     func continuesAcrossProcesses(scene: String) throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("snap-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
@@ -28,7 +29,8 @@ import Testing
         let second = try Tool.sim("run", file, "--steps", "200", "--hash")
         #expect(first.status == 0, "\(first.stderr)")
         #expect(first.stdout == second.stdout, "level 2: two processes restoring one file")
-        let expected = Self.hashes(full.stdout), continued = Self.hashes(first.stdout)
+        let expected = Self.hashes(full.stdout)
+        let continued = Self.hashes(first.stdout)
         #expect(continued.keys.sorted() == Array(201...400))
         for step in 201...400 where expected[step] != continued[step] {
             Issue.record("\(scene): step \(step) differs after the restore")
@@ -39,7 +41,8 @@ import Testing
         let original = try SceneCatalog.scene(named: scene)
         original.space.hasCanonicalBroadPhase = true
         for _ in 0..<200 { try original.step(original.timeStep) }
-        let fromFile = try SceneCatalog.scene(restoring: SceneCatalog.loadSnapshot(contentsOf: URL(fileURLWithPath: file)))
+        let fromFile = try SceneCatalog.scene(
+            restoring: SceneCatalog.loadSnapshot(contentsOf: URL(fileURLWithPath: file)))
         let inMemory = try SceneCatalog.scene(named: scene)
         try inMemory.restore(original.snapshot())
         #expect(fromFile.space.snapshot().bytes == inMemory.space.snapshot().bytes)

@@ -62,6 +62,9 @@ public final class Space {
     /// Set while post-step callbacks run: stepping from one would recurse without end.
     var isRunningPostStepCallbacks = false
 
+    /// The shapes in engine-id order, refilled by ``rebuildBroadPhase()`` before each step.
+    var canonicalOrder: [UnsafeMutablePointer<cpShape>?] = []
+
     /// The spatial hash's cell size and count, once ``useSpatialHash(cellSize:count:)`` is called.
     var spatialHash: (cellSize: Double, count: Int)?
 
@@ -296,19 +299,22 @@ public final class Space {
     /// other, equally deterministic trajectories than the default, and costs time: see
     /// BENCHMARKS.md.
     public var hasCanonicalBroadPhase = false {
-        willSet { precondition(!isDeferringChanges, "Space.hasCanonicalBroadPhase cannot change during a step, a query or a callback") }
+        willSet {
+            precondition(
+                !isDeferringChanges, "Space.hasCanonicalBroadPhase cannot change during a step, a query or a callback")
+        }
     }
 
     /// Replaces the broad-phase index with a new one holding the same shapes, inserted in
     /// engine-id order (see ``hasCanonicalBroadPhase``).
     func rebuildBroadPhase() {
-        var sorted: [UnsafeMutablePointer<cpShape>?] = []
-        sorted.reserveCapacity(shapes.count)
-        for shape in shapes where shape.cSpace === cSpace { sorted.append(shape.handle) }
-        sorted.sort { $0!.pointee.hashid < $1!.pointee.hashid }
-        sorted.withUnsafeBufferPointer { buffer in
+        canonicalOrder.removeAll(keepingCapacity: true)  // no allocation once it has grown
+        for shape in shapes where shape.cSpace === cSpace { canonicalOrder.append(shape.handle) }
+        canonicalOrder.sort { $0!.pointee.hashid < $1!.pointee.hashid }
+        canonicalOrder.withUnsafeBufferPointer { buffer in
             CChipmunkRebuildSpatialIndexes(
-                handle, buffer.baseAddress, Int32(buffer.count), spatialHash?.cellSize ?? 0, Int32(spatialHash?.count ?? 0))
+                handle, buffer.baseAddress, Int32(buffer.count), spatialHash?.cellSize ?? 0,
+                Int32(spatialHash?.count ?? 0))
         }
     }
 }

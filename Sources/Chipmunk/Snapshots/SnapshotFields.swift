@@ -7,25 +7,28 @@ private struct FieldList<Root> {
 
     init(_ paths: PartialKeyPath<Root>...) { self.paths = paths }
 
-    var valueCount: Int { paths.reduce(0) { $0 + (Self.isVector($1) ? 2 : 1) } }
-
     private static func isVector(_ path: PartialKeyPath<Root>) -> Bool { type(of: path).valueType == cpVect.self }
 
-    func read(_ root: UnsafeMutablePointer<Root>, into values: inout [Double]) {
+    private func field(_ path: PartialKeyPath<Root>, in root: UnsafeMutableRawPointer) -> UnsafeMutablePointer<Double> {
+        (root + MemoryLayout<Root>.offset(of: path)!).assumingMemoryBound(to: Double.self)
+    }
+
+    /// How many doubles the fields hold.
+    var valueCount: Int { paths.reduce(0) { $0 + (Self.isVector($1) ? 2 : 1) } }
+
+    func read(_ root: UnsafeMutableRawPointer, into values: inout [Double]) {
         for path in paths {
-            let field = (UnsafeMutableRawPointer(root) + MemoryLayout<Root>.offset(of: path)!).assumingMemoryBound(to: Double.self)
+            let field = field(path, in: root)
             values.append(field[0])
             if Self.isVector(path) { values.append(field[1]) }
         }
     }
 
-    func write(_ root: UnsafeMutablePointer<Root>, from values: [Double], at index: inout Int) {
+    func write(_ root: UnsafeMutableRawPointer, from values: [Double], at index: inout Int) {
         for path in paths {
-            let field = (UnsafeMutableRawPointer(root) + MemoryLayout<Root>.offset(of: path)!).assumingMemoryBound(to: Double.self)
-            field[0] = values[index]
-            index += 1
-            if Self.isVector(path) {
-                field[1] = values[index]
+            let field = field(path, in: root)
+            for component in 0..<(Self.isVector(path) ? 2 : 1) {
+                field[component] = values[index]
                 index += 1
             }
         }
@@ -50,61 +53,46 @@ enum ConstraintFields {
 
     static func read(_ c: UnsafeMutablePointer<cpConstraint>, _ kind: ConstraintKind) -> [Double] {
         var values: [Double] = []
-        visit(c, kind, read: { $0.read($1, into: &values) }, write: nil)
+        fields(of: kind).read(c, into: &values)
         return values
     }
 
     static func write(_ c: UnsafeMutablePointer<cpConstraint>, _ kind: ConstraintKind, _ values: [Double]) {
         var index = 0
-        visit(c, kind, read: nil, write: { $0.write($1, from: values, at: &index) })
+        fields(of: kind).write(c, from: values, at: &index)
     }
 
-    /// Each kind's field list; the counts must match `ConstraintKind.valueCount`.
-    private static func visit(
-        _ c: UnsafeMutablePointer<cpConstraint>, _ kind: ConstraintKind,
-        read: ((any FieldAccess, UnsafeMutableRawPointer) -> Void)?, write: ((any FieldAccess, UnsafeMutableRawPointer) -> Void)?
-    ) {
-        let raw = UnsafeMutableRawPointer(c)
-        let fields: any FieldAccess
+    /// Each kind's fields, in the order the format lists them.
+    fileprivate static func fields(of kind: ConstraintKind) -> any ConstraintFieldList {
         switch kind {
-        case .pin: fields = Fields<cpPinJoint>(\.anchorA, \.anchorB, \.dist, \.jnAcc)
-        case .slide: fields = Fields<cpSlideJoint>(\.anchorA, \.anchorB, \.min, \.max, \.jnAcc)
-        case .pivot: fields = Fields<cpPivotJoint>(\.anchorA, \.anchorB, \.jAcc)
-        case .groove: fields = Fields<cpGrooveJoint>(\.grv_a, \.grv_b, \.grv_n, \.anchorB, \.jAcc)
-        case .dampedSpring: fields = Fields<cpDampedSpring>(\.anchorA, \.anchorB, \.restLength, \.stiffness, \.damping, \.jAcc)
-        case .dampedRotarySpring: fields = Fields<cpDampedRotarySpring>(\.restAngle, \.stiffness, \.damping, \.jAcc)
-        case .rotaryLimit: fields = Fields<cpRotaryLimitJoint>(\.min, \.max, \.jAcc)
-        case .ratchet: fields = Fields<cpRatchetJoint>(\.angle, \.phase, \.ratchet, \.jAcc)
-        case .gear: fields = Fields<cpGearJoint>(\.phase, \.ratio, \.ratio_inv, \.jAcc)
-        case .simpleMotor: fields = Fields<cpSimpleMotor>(\.rate, \.jAcc)
+        case .pin: FieldList<cpPinJoint>(\.anchorA, \.anchorB, \.dist, \.jnAcc)
+        case .slide: FieldList<cpSlideJoint>(\.anchorA, \.anchorB, \.min, \.max, \.jnAcc)
+        case .pivot: FieldList<cpPivotJoint>(\.anchorA, \.anchorB, \.jAcc)
+        case .groove: FieldList<cpGrooveJoint>(\.grv_a, \.grv_b, \.grv_n, \.anchorB, \.jAcc)
+        case .dampedSpring:
+            FieldList<cpDampedSpring>(\.anchorA, \.anchorB, \.restLength, \.stiffness, \.damping, \.jAcc)
+        case .dampedRotarySpring: FieldList<cpDampedRotarySpring>(\.restAngle, \.stiffness, \.damping, \.jAcc)
+        case .rotaryLimit: FieldList<cpRotaryLimitJoint>(\.min, \.max, \.jAcc)
+        case .ratchet: FieldList<cpRatchetJoint>(\.angle, \.phase, \.ratchet, \.jAcc)
+        case .gear: FieldList<cpGearJoint>(\.phase, \.ratio, \.ratio_inv, \.jAcc)
+        case .simpleMotor: FieldList<cpSimpleMotor>(\.rate, \.jAcc)
         }
-        read?(fields, raw)
-        write?(fields, raw)
     }
 }
 
-/// Type-erased access to a `FieldList`, so one switch can name every kind.
-protocol FieldAccess {
+extension ConstraintKind {
+    /// How many values `ConstraintRecord.values` holds for this kind.
+    var valueCount: Int { ConstraintFields.fields(of: self).valueCount }
+}
+
+/// A `FieldList` of any constraint struct, so one switch can name every kind.
+private protocol ConstraintFieldList {
     var valueCount: Int { get }
-    func read(_ raw: UnsafeMutableRawPointer, into values: inout [Double])
-    func write(_ raw: UnsafeMutableRawPointer, from values: [Double], at index: inout Int)
+    func read(_ root: UnsafeMutableRawPointer, into values: inout [Double])
+    func write(_ root: UnsafeMutableRawPointer, from values: [Double], at index: inout Int)
 }
 
-private struct Fields<Root>: FieldAccess {
-    let list: FieldList<Root>
-    init(_ paths: PartialKeyPath<Root>...) { list = FieldList(paths: paths) }
-    var valueCount: Int { list.valueCount }
-    func read(_ raw: UnsafeMutableRawPointer, into values: inout [Double]) {
-        list.read(raw.assumingMemoryBound(to: Root.self), into: &values)
-    }
-    func write(_ raw: UnsafeMutableRawPointer, from values: [Double], at index: inout Int) {
-        list.write(raw.assumingMemoryBound(to: Root.self), from: values, at: &index)
-    }
-}
-
-extension FieldList {
-    init(paths: [PartialKeyPath<Root>]) { self.paths = paths }
-}
+extension FieldList: ConstraintFieldList {}
 
 /// A shape's geometry in body coordinates, as `ShapeRecord.geometry` holds it.
 enum ShapeGeometry {
@@ -113,9 +101,9 @@ enum ShapeGeometry {
         let raw = UnsafeMutableRawPointer(s)
         switch s.pointee.klass.pointee.type {
         case CP_CIRCLE_SHAPE:
-            FieldList<cpCircleShape>(paths: [\.c, \.r]).read(raw.assumingMemoryBound(to: cpCircleShape.self), into: &values)
+            FieldList<cpCircleShape>(\.c, \.r).read(raw, into: &values)
         case CP_SEGMENT_SHAPE:
-            segmentFields.read(raw.assumingMemoryBound(to: cpSegmentShape.self), into: &values)
+            segmentFields.read(raw, into: &values)
         default:
             let poly = raw.assumingMemoryBound(to: cpPolyShape.self)
             values.append(poly.pointee.r)
@@ -135,9 +123,9 @@ enum ShapeGeometry {
         var index = 0
         switch s.pointee.klass.pointee.type {
         case CP_CIRCLE_SHAPE:
-            FieldList<cpCircleShape>(paths: [\.c, \.r]).write(raw.assumingMemoryBound(to: cpCircleShape.self), from: values, at: &index)
+            FieldList<cpCircleShape>(\.c, \.r).write(raw, from: values, at: &index)
         case CP_SEGMENT_SHAPE:
-            segmentFields.write(raw.assumingMemoryBound(to: cpSegmentShape.self), from: values, at: &index)
+            segmentFields.write(raw, from: values, at: &index)
         default:
             let poly = raw.assumingMemoryBound(to: cpPolyShape.self)
             poly.pointee.r = values[0]
@@ -150,9 +138,11 @@ enum ShapeGeometry {
         }
     }
 
-    private static var segmentFields: FieldList<cpSegmentShape> { FieldList<cpSegmentShape>(paths: [\.a, \.b, \.n, \.r, \.a_tangent, \.b_tangent]) }
+    private static var segmentFields: FieldList<cpSegmentShape> {
+        FieldList(\.a, \.b, \.n, \.r, \.a_tangent, \.b_tangent)
+    }
 
-    /// How many values a shape of this kind holds: nil when `count` fits no shape.
+    /// Whether `count` geometry values fit a shape of this kind.
     static func isValid(kind: UInt8, count: Int) -> Bool {
         switch kind {
         case 0: count == 3
@@ -187,7 +177,8 @@ extension Constraint {
         case .slide: SlideJoint(a: a, b: b, distance: 0...1)
         case .pivot: PivotJoint(a: a, b: b, anchorA: .zero, anchorB: .zero)
         case .groove: GrooveJoint(a: a, b: b, grooveA: .zero, grooveB: [1, 0])
-        case .dampedSpring: DampedSpring(a: a, b: b, anchorA: .zero, anchorB: .zero, restLength: 0, stiffness: 0, damping: 0)
+        case .dampedSpring:
+            DampedSpring(a: a, b: b, anchorA: .zero, anchorB: .zero, restLength: 0, stiffness: 0, damping: 0)
         case .dampedRotarySpring: DampedRotarySpring(a: a, b: b, restAngle: 0, stiffness: 0, damping: 0)
         case .rotaryLimit: RotaryLimitJoint(a: a, b: b, angle: 0...0)
         case .ratchet: RatchetJoint(a: a, b: b, phase: 0, ratchet: 1)

@@ -4,55 +4,52 @@
 // read and written by one `code(_:)` function, so the reader and the writer cannot drift.
 
 /// Reads or writes one snapshot, field by field, little-endian; doubles as their IEEE 754
-/// bit patterns, so every value comes back with the same bits.
+/// bit patterns, so every value comes back with the same bits. A writer's `Failure` is
+/// `Never`: writing cannot fail, and the compiler knows it.
 protocol SnapshotCoder {
-    mutating func code(_ value: inout UInt8) throws(SnapshotError)
-    mutating func code(_ value: inout UInt32) throws(SnapshotError)
-    mutating func code(_ value: inout UInt64) throws(SnapshotError)
+    associatedtype Failure: Error
+    mutating func code(_ value: inout UInt8) throws(Failure)
+    mutating func code(_ value: inout UInt32) throws(Failure)
+    mutating func code(_ value: inout UInt64) throws(Failure)
+    /// A flag: one byte, 0 or 1 (a reader refuses any other).
+    mutating func code(_ value: inout Bool) throws(Failure)
     /// A count of items that follow; a reader checks that `minimumItemBytes` each fit.
-    mutating func codeCount(_ count: inout Int, minimumItemBytes: Int) throws(SnapshotError)
+    mutating func codeCount(_ count: inout Int, minimumItemBytes: Int) throws(Failure)
 }
 
 extension SnapshotCoder {
-    mutating func code(_ value: inout Int32) throws(SnapshotError) {
+    mutating func code(_ value: inout Int32) throws(Failure) {
         var bits = UInt32(bitPattern: value)
         try code(&bits)
         value = Int32(bitPattern: bits)
     }
 
-    mutating func code(_ value: inout Double) throws(SnapshotError) {
+    mutating func code(_ value: inout Double) throws(Failure) {
         var bits = value.bitPattern
         try code(&bits)
         value = Double(bitPattern: bits)
     }
 
-    mutating func code(_ value: inout Bool) throws(SnapshotError) {
-        var byte: UInt8 = value ? 1 : 0
-        try code(&byte)
-        guard byte <= 1 else { throw .invalid("a flag is \(byte), not 0 or 1") }
-        value = byte == 1
-    }
-
-    mutating func code(_ vector: inout SnapshotVector) throws(SnapshotError) {
+    mutating func code(_ vector: inout SnapshotVector) throws(Failure) {
         try code(&vector.x)
         try code(&vector.y)
     }
 
-    mutating func code(_ values: inout [Double]) throws(SnapshotError) {
+    mutating func code(_ values: inout [Double]) throws(Failure) {
         var count = values.count
         try codeCount(&count, minimumItemBytes: 8)
         if values.count != count { values = Array(repeating: 0, count: count) }
         for index in values.indices { try code(&values[index]) }
     }
 
-    mutating func code(_ values: inout [Int32]) throws(SnapshotError) {
+    mutating func code(_ values: inout [Int32]) throws(Failure) {
         var count = values.count
         try codeCount(&count, minimumItemBytes: 4)
         if values.count != count { values = Array(repeating: 0, count: count) }
         for index in values.indices { try code(&values[index]) }
     }
 
-    mutating func code(_ string: inout String) throws(SnapshotError) {
+    mutating func code(_ string: inout String) throws(Failure) {
         var bytes = Array(string.utf8)
         var count = bytes.count
         try codeCount(&count, minimumItemBytes: 1)
@@ -61,7 +58,7 @@ extension SnapshotCoder {
         string = String(decoding: bytes, as: UTF8.self)
     }
 
-    mutating func code<Record: SnapshotRecord>(_ records: inout [Record]) throws(SnapshotError) {
+    mutating func code<Record: SnapshotRecord>(_ records: inout [Record]) throws(Failure) {
         var count = records.count
         try codeCount(&count, minimumItemBytes: Record.minimumBytes)
         if records.count != count { records = Array(repeating: Record(), count: count) }
@@ -74,7 +71,7 @@ protocol SnapshotRecord: Equatable, Sendable, Codable {
     init()
     /// The fewest bytes one record takes, so that a count can be checked before allocating.
     static var minimumBytes: Int { get }
-    mutating func code(_ coder: inout some SnapshotCoder) throws(SnapshotError)
+    mutating func code<Coder: SnapshotCoder>(_ coder: inout Coder) throws(Coder.Failure)
 }
 
 /// An (x, y) pair as the format stores it.
@@ -115,7 +112,7 @@ struct SnapshotState: Equatable, Sendable, Codable {
     var sceneTime = 0.0
     var sceneChangesApplied: UInt32 = 0
 
-    mutating func code(_ coder: inout some SnapshotCoder) throws(SnapshotError) {
+    mutating func code<Coder: SnapshotCoder>(_ coder: inout Coder) throws(Coder.Failure) {
         try coder.code(&engineVersion)
         try coder.code(&bindingVersion)
         try coder.code(&architecture)
@@ -157,7 +154,7 @@ struct SpaceRecord: Equatable, Sendable, Codable {
     var canonicalBroadPhase = false
     var nextSerial: UInt64 = 0
 
-    mutating func code(_ c: inout some SnapshotCoder) throws(SnapshotError) {
+    mutating func code<Coder: SnapshotCoder>(_ c: inout Coder) throws(Coder.Failure) {
         try c.code(&iterations)
         try c.code(&gravity)
         try c.code(&damping)
@@ -184,7 +181,7 @@ struct HandlerRecord: SnapshotRecord {
     var typeA: UInt64 = 0
     var typeB: UInt64 = 0
 
-    mutating func code(_ c: inout some SnapshotCoder) throws(SnapshotError) {
+    mutating func code<Coder: SnapshotCoder>(_ c: inout Coder) throws(Coder.Failure) {
         try c.code(&typeA)
         try c.code(&typeB)
     }
@@ -210,7 +207,7 @@ struct BodyRecord: SnapshotRecord {
     /// The body's own lists, in the engine's order, as indices.
     var shapeList: [Int32] = [], arbiterList: [Int32] = [], constraintList: [Int32] = []
 
-    mutating func code(_ c: inout some SnapshotCoder) throws(SnapshotError) {
+    mutating func code<Coder: SnapshotCoder>(_ c: inout Coder) throws(Coder.Failure) {
         try c.code(&kind)
         try c.code(&serial)
         try c.code(&mass)
@@ -260,7 +257,7 @@ struct ShapeRecord: SnapshotRecord {
     /// tangents. Polygon: radius, then each vertex and its edge normal (x, y, nx, ny).
     var geometry: [Double] = []
 
-    mutating func code(_ c: inout some SnapshotCoder) throws(SnapshotError) {
+    mutating func code<Coder: SnapshotCoder>(_ c: inout Coder) throws(Coder.Failure) {
         try c.code(&kind)
         try c.code(&serial)
         try c.code(&body)
@@ -288,22 +285,6 @@ struct ShapeRecord: SnapshotRecord {
 /// The ten kinds of constraint, as the format numbers them.
 enum ConstraintKind: UInt8, CaseIterable, Sendable {
     case pin, slide, pivot, groove, dampedSpring, dampedRotarySpring, rotaryLimit, ratchet, gear, simpleMotor
-
-    /// How many values `ConstraintRecord.values` holds for this kind.
-    var valueCount: Int {
-        switch self {
-        case .pin: 6
-        case .slide: 7
-        case .pivot: 6
-        case .groove: 10
-        case .dampedSpring: 8
-        case .dampedRotarySpring: 4
-        case .rotaryLimit: 3
-        case .ratchet: 4
-        case .gear: 4
-        case .simpleMotor: 2
-        }
-    }
 }
 
 struct ConstraintRecord: SnapshotRecord {
@@ -316,7 +297,7 @@ struct ConstraintRecord: SnapshotRecord {
     /// The kind's parameters, then its accumulated impulse (docs/snapshots.md lists them).
     var values: [Double] = []
 
-    mutating func code(_ c: inout some SnapshotCoder) throws(SnapshotError) {
+    mutating func code<Coder: SnapshotCoder>(_ c: inout Coder) throws(Coder.Failure) {
         try c.code(&kind)
         try c.code(&serial)
         try c.code(&bodyA)
@@ -336,7 +317,7 @@ struct ContactRecord: SnapshotRecord {
     var normalImpulse = 0.0, tangentImpulse = 0.0, biasImpulse = 0.0, bias = 0.0
     var hash: UInt64 = 0
 
-    mutating func code(_ c: inout some SnapshotCoder) throws(SnapshotError) {
+    mutating func code<Coder: SnapshotCoder>(_ c: inout Coder) throws(Coder.Failure) {
         try c.code(&r1)
         try c.code(&r2)
         try c.code(&normalMass)
@@ -364,7 +345,7 @@ struct ArbiterRecord: SnapshotRecord {
     var isCached = false
     var contacts: [ContactRecord] = []
 
-    mutating func code(_ c: inout some SnapshotCoder) throws(SnapshotError) {
+    mutating func code<Coder: SnapshotCoder>(_ c: inout Coder) throws(Coder.Failure) {
         try c.code(&shapeA)
         try c.code(&shapeB)
         try c.code(&elasticity)
@@ -381,11 +362,20 @@ struct ArbiterRecord: SnapshotRecord {
 // MARK: The binary encoding
 
 struct SnapshotWriter: SnapshotCoder {
+    typealias Failure = Never
     var bytes: [UInt8] = []
 
+    mutating func code(_ value: inout Bool) {
+        var byte: UInt8 = value ? 1 : 0
+        code(&byte)
+    }
     mutating func code(_ value: inout UInt8) { bytes.append(value) }
-    mutating func code(_ value: inout UInt32) { for shift in stride(from: 0, to: 32, by: 8) { bytes.append(UInt8(truncatingIfNeeded: value >> UInt32(shift))) } }
-    mutating func code(_ value: inout UInt64) { for shift in stride(from: 0, to: 64, by: 8) { bytes.append(UInt8(truncatingIfNeeded: value >> UInt64(shift))) } }
+    mutating func code(_ value: inout UInt32) {
+        for shift in stride(from: 0, to: 32, by: 8) { bytes.append(UInt8(truncatingIfNeeded: value >> UInt32(shift))) }
+    }
+    mutating func code(_ value: inout UInt64) {
+        for shift in stride(from: 0, to: 64, by: 8) { bytes.append(UInt8(truncatingIfNeeded: value >> UInt64(shift))) }
+    }
     mutating func codeCount(_ count: inout Int, minimumItemBytes: Int) {
         var value = UInt32(count)
         code(&value)
@@ -404,6 +394,12 @@ struct SnapshotReader: SnapshotCoder {
     }
 
     mutating func code(_ value: inout UInt8) throws(SnapshotError) { value = bytes[try take(1)] }
+    mutating func code(_ value: inout Bool) throws(SnapshotError) {
+        var byte: UInt8 = 0
+        try code(&byte)
+        guard byte <= 1 else { throw .invalid("a flag at byte \(offset - 1) is \(byte), not 0 or 1") }
+        value = byte == 1
+    }
     mutating func code(_ value: inout UInt32) throws(SnapshotError) {
         let start = try take(4)
         value = (0..<4).reduce(0) { $0 | UInt32(bytes[start + $1]) << UInt32(8 * $1) }
@@ -439,7 +435,7 @@ extension SnapshotState {
         var version = Self.formatVersion
         writer.code(&version)
         var copy = self
-        try! copy.code(&writer)  // writing never throws
+        copy.code(&writer)
         var checksum = snapshotChecksum(writer.bytes[...])
         writer.code(&checksum)
         return writer.bytes

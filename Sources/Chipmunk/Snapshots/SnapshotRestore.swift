@@ -6,30 +6,41 @@ internal import CChipmunk
 enum SnapshotCheck {
     static func validate(_ s: SnapshotState) throws(SnapshotError) {
         func fail(_ message: String) -> SnapshotError { .invalid(message) }
-        let bodyCount = s.bodies.count, shapeCount = s.shapes.count
-        let constraintCount = s.constraints.count, arbiterCount = s.arbiters.count
+        let bodyCount = s.bodies.count
+        let shapeCount = s.shapes.count
+        let constraintCount = s.constraints.count
+        let arbiterCount = s.arbiters.count
         guard bodyCount >= 1, s.bodies[0].kind == 2 else { throw fail("body 0 must be the space's static body") }
 
         // The space.
         let p = s.space
-        for (value, rule) in [(p.damping, Parameter.spaceDamping), (p.collisionSlop, .spaceCollisionSlop),
-                              (p.collisionBias, .spaceCollisionBias), (p.idleSpeedThreshold, .spaceIdleSpeedThreshold),
-                              (p.sleepTimeThreshold, .spaceSleepTimeThreshold)] where !rule.accepts(value) {
+        for (value, rule) in [
+            (p.damping, Parameter.spaceDamping), (p.collisionSlop, .spaceCollisionSlop),
+            (p.collisionBias, .spaceCollisionBias), (p.idleSpeedThreshold, .spaceIdleSpeedThreshold),
+            (p.sleepTimeThreshold, .spaceSleepTimeThreshold),
+        ] where !rule.accepts(value) {
             throw fail("space parameter \(rule) is \(value)")
         }
-        guard Parameter.spaceIterations.accepts(Double(p.iterations)), Parameter.spaceGravity.accepts(Vector(p.gravity.cp)),
+        guard Parameter.spaceIterations.accepts(Double(p.iterations)),
+            Parameter.spaceGravity.accepts(Vector(p.gravity.cp)),
             p.collisionPersistence >= 1, p.collisionPersistence <= UInt64(UInt32.max), p.stamp <= UInt64(UInt32.max),
             p.currentTimeStep.isFinite, p.currentTimeStep >= 0, p.broadPhase <= 1,
-            p.broadPhase == 0 || (Parameter.spatialHashCellSize.accepts(p.hashCellSize) && Parameter.spatialHashCount.accepts(Double(p.hashCount)))
+            p.broadPhase == 0
+                || (Parameter.spatialHashCellSize.accepts(p.hashCellSize)
+                    && Parameter.spatialHashCount.accepts(Double(p.hashCount)))
         else { throw fail("a space parameter is out of range") }
 
         // Bodies.
         for (i, b) in s.bodies.enumerated() {
             guard b.kind <= 2 else { throw fail("body \(i) has kind \(b.kind)") }
-            let values = [b.centerOfGravity.x, b.centerOfGravity.y, b.position.x, b.position.y, b.velocity.x, b.velocity.y,
-                          b.force.x, b.force.y, b.angle, b.angularVelocity, b.torque, b.velocityBias.x, b.velocityBias.y,
-                          b.angularVelocityBias, b.inverseMass, b.inverseMoment] + b.transform
-            guard values.allSatisfy(\.isFinite), !b.idleTime.isNaN, b.idleTime >= 0, abs(b.position.x) <= Parameter.maxCoordinate, abs(b.position.y) <= Parameter.maxCoordinate
+            let values =
+                [
+                    b.centerOfGravity.x, b.centerOfGravity.y, b.position.x, b.position.y, b.velocity.x, b.velocity.y,
+                    b.force.x, b.force.y, b.angle, b.angularVelocity, b.torque, b.velocityBias.x, b.velocityBias.y,
+                    b.angularVelocityBias, b.inverseMass, b.inverseMoment,
+                ] + b.transform
+            guard values.allSatisfy(\.isFinite), !b.idleTime.isNaN, b.idleTime >= 0,
+                abs(b.position.x) <= Parameter.maxCoordinate, abs(b.position.y) <= Parameter.maxCoordinate
             else { throw fail("body \(i) has a non-finite or out-of-range value") }
             if b.kind == 0 {
                 guard Parameter.bodyMass.accepts(b.mass), Parameter.bodyMoment.accepts(b.moment) else {
@@ -46,23 +57,35 @@ enum SnapshotCheck {
         // Shapes.
         var hashIDs = Set<UInt64>()
         for (i, shape) in s.shapes.enumerated() {
-            guard shape.body >= 0, Int(shape.body) < bodyCount else { throw fail("shape \(i) names body \(shape.body)") }
-            guard ShapeGeometry.isValid(kind: shape.kind, count: shape.geometry.count) else { throw fail("shape \(i) has kind \(shape.kind) with \(shape.geometry.count) geometry values") }
-            let values = shape.geometry + shape.bb + [shape.elasticity, shape.friction, shape.surfaceVelocity.x, shape.surfaceVelocity.y,
-                                                      shape.mass, shape.moment, shape.massCenter.x, shape.massCenter.y, shape.area]
+            guard shape.body >= 0, Int(shape.body) < bodyCount else {
+                throw fail("shape \(i) names body \(shape.body)")
+            }
+            guard ShapeGeometry.isValid(kind: shape.kind, count: shape.geometry.count) else {
+                throw fail("shape \(i) has kind \(shape.kind) with \(shape.geometry.count) geometry values")
+            }
+            let values =
+                shape.geometry + shape.bb + [
+                    shape.elasticity, shape.friction, shape.surfaceVelocity.x, shape.surfaceVelocity.y,
+                    shape.mass, shape.moment, shape.massCenter.x, shape.massCenter.y, shape.area,
+                ]
             guard values.allSatisfy(\.isFinite), shape.geometry.allSatisfy({ abs($0) <= Parameter.maxCoordinate }),
                 shape.friction >= 0, shape.elasticity >= 0, shape.mass >= 0
             else { throw fail("shape \(i) has a non-finite or out-of-range value") }
-            guard shape.hashID < p.shapeIDCounter, hashIDs.insert(shape.hashID).inserted else { throw fail("shape \(i) has id \(shape.hashID), repeated or not below the space's counter") }
+            guard shape.hashID < p.shapeIDCounter, hashIDs.insert(shape.hashID).inserted else {
+                throw fail("shape \(i) has id \(shape.hashID), repeated or not below the space's counter")
+            }
         }
 
         // Constraints.
         for (i, c) in s.constraints.enumerated() {
-            guard let kind = ConstraintKind(rawValue: c.kind), c.values.count == kind.valueCount else { throw fail("constraint \(i) has kind \(c.kind) with \(c.values.count) values") }
+            guard let kind = ConstraintKind(rawValue: c.kind), c.values.count == kind.valueCount else {
+                throw fail("constraint \(i) has kind \(c.kind) with \(c.values.count) values")
+            }
             guard c.bodyA >= 0, c.bodyB >= 0, Int(c.bodyA) < bodyCount, Int(c.bodyB) < bodyCount, c.bodyA != c.bodyB,
                 s.bodies[Int(c.bodyA)].kind == 0 || s.bodies[Int(c.bodyB)].kind == 0
             else { throw fail("constraint \(i) joins bodies \(c.bodyA) and \(c.bodyB)") }
-            guard (c.values + [c.errorBias]).allSatisfy(\.isFinite), c.maxForce >= 0, c.maxBias >= 0, !c.maxForce.isNaN, !c.maxBias.isNaN
+            guard (c.values + [c.errorBias]).allSatisfy(\.isFinite), c.maxForce >= 0, c.maxBias >= 0, !c.maxForce.isNaN,
+                !c.maxBias.isNaN
             else { throw fail("constraint \(i) has a non-finite or out-of-range value") }
         }
 
@@ -71,9 +94,17 @@ enum SnapshotCheck {
             guard a.shapeA >= 0, a.shapeB >= 0, Int(a.shapeA) < shapeCount, Int(a.shapeB) < shapeCount,
                 s.shapes[Int(a.shapeA)].body != s.shapes[Int(a.shapeB)].body
             else { throw fail("arbiter \(i) names shapes \(a.shapeA) and \(a.shapeB)") }
-            guard a.state <= 4, a.contacts.count <= 2, a.stamp <= p.stamp else { throw fail("arbiter \(i) has state \(a.state), \(a.contacts.count) contacts, stamp \(a.stamp)") }
-            let values = [a.elasticity, a.friction, a.surfaceVelocity.x, a.surfaceVelocity.y, a.normal.x, a.normal.y]
-                + a.contacts.flatMap { [$0.r1.x, $0.r1.y, $0.r2.x, $0.r2.y, $0.normalMass, $0.tangentMass, $0.bounce, $0.normalImpulse, $0.tangentImpulse, $0.biasImpulse, $0.bias] }
+            guard a.state <= 4, a.contacts.count <= 2, a.stamp <= p.stamp else {
+                throw fail("arbiter \(i) has state \(a.state), \(a.contacts.count) contacts, stamp \(a.stamp)")
+            }
+            let values =
+                [a.elasticity, a.friction, a.surfaceVelocity.x, a.surfaceVelocity.y, a.normal.x, a.normal.y]
+                + a.contacts.flatMap {
+                    [
+                        $0.r1.x, $0.r1.y, $0.r2.x, $0.r2.y, $0.normalMass, $0.tangentMass, $0.bounce, $0.normalImpulse,
+                        $0.tangentImpulse, $0.biasImpulse, $0.bias,
+                    ]
+                }
             guard values.allSatisfy(\.isFinite) else { throw fail("arbiter \(i) has a non-finite value") }
         }
         var pairs = Set<[Int32]>()
@@ -83,56 +114,84 @@ enum SnapshotCheck {
 
         // Serials: unique, and below the space's next one.
         let serials = s.bodies.dropFirst().map(\.serial) + s.shapes.map(\.serial) + s.constraints.map(\.serial)
-        guard Set(serials).count == serials.count, serials.allSatisfy({ $0 < p.nextSerial }), p.nextSerial <= UInt64(Int.max)
+        guard Set(serials).count == serials.count, serials.allSatisfy({ $0 < p.nextSerial }),
+            p.nextSerial <= UInt64(Int.max)
         else { throw fail("object serials repeat or are not below the space's next serial") }
 
         // Sleeping groups: every root listed once, each chain made of its own members.
         let isSleeping = s.bodies.map { $0.sleepingRoot >= 0 }
         var reached = Array(repeating: false, count: bodyCount)
         for root in s.sleepingComponents {
-            guard root >= 0, Int(root) < bodyCount, s.bodies[Int(root)].sleepingRoot == root else { throw fail("sleeping group \(root) is not a root") }
+            guard root >= 0, Int(root) < bodyCount, s.bodies[Int(root)].sleepingRoot == root else {
+                throw fail("sleeping group \(root) is not a root")
+            }
             var body = Int(root)
             while body >= 0 {
-                guard !reached[body], s.bodies[body].sleepingRoot == root, s.bodies[body].kind == 0 else { throw fail("sleeping group \(root) is inconsistent at body \(body)") }
+                guard !reached[body], s.bodies[body].sleepingRoot == root, s.bodies[body].kind == 0 else {
+                    throw fail("sleeping group \(root) is inconsistent at body \(body)")
+                }
                 reached[body] = true
                 body = Int(s.bodies[body].sleepingNext)
             }
         }
         guard reached == isSleeping else { throw fail("a sleeping body is in no sleeping group") }
-        for b in s.bodies where !(b.sleepingRoot >= 0) && b.sleepingNext >= 0 { _ = b; throw fail("an awake body has a next body in a sleeping group") }
+        guard !s.bodies.contains(where: { $0.sleepingRoot < 0 && $0.sleepingNext >= 0 }) else {
+            throw fail("an awake body has a next body in a sleeping group")
+        }
 
         // The engine's arrays.
-        try requirePermutation(s.dynamicBodies, of: (1..<bodyCount).filter { s.bodies[$0].kind != 2 && !isSleeping[$0] }, "the active bodies")
-        try requirePermutation(s.staticBodies, of: (1..<bodyCount).filter { s.bodies[$0].kind == 2 }, "the static bodies")
+        try requirePermutation(
+            s.dynamicBodies, of: (1..<bodyCount).filter { s.bodies[$0].kind != 2 && !isSleeping[$0] },
+            "the active bodies")
+        try requirePermutation(
+            s.staticBodies, of: (1..<bodyCount).filter { s.bodies[$0].kind == 2 }, "the static bodies")
         let activeConstraints = (0..<constraintCount).filter {
             !isSleeping[Int(s.constraints[$0].bodyA)] && !isSleeping[Int(s.constraints[$0].bodyB)]
         }
         try requirePermutation(s.activeConstraints, of: activeConstraints, "the active constraints")
         guard Set(s.activeArbiters).count == s.activeArbiters.count,
-            s.activeArbiters.allSatisfy({ $0 >= 0 && Int($0) < arbiterCount && s.arbiters[Int($0)].isCached && s.arbiters[Int($0)].contacts.count > 0 })
+            s.activeArbiters.allSatisfy({
+                $0 >= 0 && Int($0) < arbiterCount && s.arbiters[Int($0)].isCached
+                    && s.arbiters[Int($0)].contacts.count > 0
+            })
         else { throw fail("the active arbiters") }
 
         // Each body's lists.
         var threadedCount = Array(repeating: 0, count: arbiterCount)
         for (i, b) in s.bodies.enumerated() {
-            try requirePermutation(b.shapeList, of: (0..<shapeCount).filter { s.shapes[$0].body == i }, "body \(i)'s shapes")
-            try requirePermutation(b.constraintList, of: (0..<constraintCount).filter { s.constraints[$0].bodyA == i || s.constraints[$0].bodyB == i }, "body \(i)'s constraints")
-            guard Set(b.arbiterList).count == b.arbiterList.count else { throw fail("body \(i) lists an arbiter twice") }
+            try requirePermutation(
+                b.shapeList, of: (0..<shapeCount).filter { s.shapes[$0].body == i }, "body \(i)'s shapes")
+            try requirePermutation(
+                b.constraintList,
+                of: (0..<constraintCount).filter { s.constraints[$0].bodyA == i || s.constraints[$0].bodyB == i },
+                "body \(i)'s constraints")
+            guard Set(b.arbiterList).count == b.arbiterList.count else {
+                throw fail("body \(i) lists an arbiter twice")
+            }
             for a in b.arbiterList {
                 guard a >= 0, Int(a) < arbiterCount else { throw fail("body \(i) names arbiter \(a)") }
                 let arbiter = s.arbiters[Int(a)]
-                guard s.shapes[Int(arbiter.shapeA)].body == i || s.shapes[Int(arbiter.shapeB)].body == i else { throw fail("body \(i) lists arbiter \(a), which is not its own") }
+                guard s.shapes[Int(arbiter.shapeA)].body == i || s.shapes[Int(arbiter.shapeB)].body == i else {
+                    throw fail("body \(i) lists arbiter \(a), which is not its own")
+                }
                 threadedCount[Int(a)] += 1
             }
         }
         let active = Set(s.activeArbiters)
         for (i, a) in s.arbiters.enumerated() {
-            let touchesSleeper = isSleeping[Int(s.shapes[Int(a.shapeA)].body)] || isSleeping[Int(s.shapes[Int(a.shapeB)].body)]
-            guard threadedCount[i] == 0 || threadedCount[i] == 2 else { throw fail("arbiter \(i) is in one of its bodies' lists only") }
+            let touchesSleeper =
+                isSleeping[Int(s.shapes[Int(a.shapeA)].body)] || isSleeping[Int(s.shapes[Int(a.shapeB)].body)]
+            guard threadedCount[i] == 0 || threadedCount[i] == 2 else {
+                throw fail("arbiter \(i) is in one of its bodies' lists only")
+            }
             if active.contains(Int32(i)) {
-                guard threadedCount[i] == 2, !touchesSleeper else { throw fail("active arbiter \(i) is not in its bodies' lists") }
+                guard threadedCount[i] == 2, !touchesSleeper else {
+                    throw fail("active arbiter \(i) is not in its bodies' lists")
+                }
             } else if !a.isCached {
-                guard threadedCount[i] == 2, touchesSleeper, a.contacts.count > 0 else { throw fail("arbiter \(i) is neither cached nor a sleeping body's") }
+                guard threadedCount[i] == 2, touchesSleeper, a.contacts.count > 0 else {
+                    throw fail("arbiter \(i) is neither cached nor a sleeping body's")
+                }
             } else if threadedCount[i] != 0 {
                 throw fail("cached arbiter \(i) is in its bodies' lists but not active")
             }
@@ -167,7 +226,9 @@ struct SnapshotRestore {
             } else if handler.typeB == wildcard {
                 _ = space.wildcardCollisionHandler(for: CollisionType(rawValue: cpCollisionType(handler.typeA)))
             } else {
-                _ = space.collisionHandler(between: CollisionType(rawValue: cpCollisionType(handler.typeA)), and: CollisionType(rawValue: cpCollisionType(handler.typeB)))
+                _ = space.collisionHandler(
+                    between: CollisionType(rawValue: cpCollisionType(handler.typeA)),
+                    and: CollisionType(rawValue: cpCollisionType(handler.typeB)))
             }
         }
 
@@ -209,7 +270,9 @@ struct SnapshotRestore {
             handle.pointee.a = r.angle
             handle.pointee.w = r.angularVelocity
             handle.pointee.t = r.torque
-            handle.pointee.transform = cpTransform(a: r.transform[0], b: r.transform[1], c: r.transform[2], d: r.transform[3], tx: r.transform[4], ty: r.transform[5])
+            handle.pointee.transform = cpTransform(
+                a: r.transform[0], b: r.transform[1], c: r.transform[2], d: r.transform[3], tx: r.transform[4],
+                ty: r.transform[5])
             handle.pointee.v_bias = r.velocityBias.cp
             handle.pointee.w_bias = r.angularVelocityBias
             handle.pointee.sleeping.idleTime = r.idleTime
@@ -237,7 +300,7 @@ struct SnapshotRestore {
             ConstraintFields.write(handle, ConstraintKind(rawValue: r.kind)!, r.values)
         }
 
-        // 5. Arbiters: from the space's pool, or from memory the space frees after the engine.
+        // 5. Arbiters: from the space's pool, or from a block the space frees after the engine.
         let arbiters = makeArbiters(h, shapes: shapes)
 
         // 6. The engine's arrays and each body's lists, in the snapshot's order.
@@ -257,14 +320,22 @@ struct SnapshotRestore {
             body.pointee.constraintList = constraintList.first
             for (k, constraint) in constraintList.enumerated() {
                 let next = k + 1 < constraintList.count ? constraintList[k + 1] : nil
-                if constraint.pointee.a == body { constraint.pointee.next_a = next } else { constraint.pointee.next_b = next }
+                if constraint.pointee.a == body {
+                    constraint.pointee.next_a = next
+                } else {
+                    constraint.pointee.next_b = next
+                }
             }
             let arbiterList = r.arbiterList.map { arbiters[Int($0)] }
             body.pointee.arbiterList = arbiterList.first
             for (k, arbiter) in arbiterList.enumerated() {
                 let thread = cpArbiterThread(
                     next: k + 1 < arbiterList.count ? arbiterList[k + 1] : nil, prev: k > 0 ? arbiterList[k - 1] : nil)
-                if arbiter.pointee.body_a == body { arbiter.pointee.thread_a = thread } else { arbiter.pointee.thread_b = thread }
+                if arbiter.pointee.body_a == body {
+                    arbiter.pointee.thread_a = thread
+                } else {
+                    arbiter.pointee.thread_b = thread
+                }
             }
         }
 
@@ -277,13 +348,10 @@ struct SnapshotRestore {
         for object in objects { CChipmunkArrayPush(array, object) }
     }
 
-    private func makeArbiters(_ h: UnsafeMutablePointer<cpSpace>, shapes: [UnsafeMutablePointer<cpShape>]) -> [UnsafeMutablePointer<cpArbiter>] {
+    private func makeArbiters(_ h: UnsafeMutablePointer<cpSpace>, shapes: [UnsafeMutablePointer<cpShape>])
+        -> [UnsafeMutablePointer<cpArbiter>]
+    {
         let records = state.arbiters
-        // Contacts of cached arbiters live in one block the space owns; those of sleeping
-        // ones are allocated one by one, as the engine does, since it frees them on waking.
-        let cachedContacts = records.filter(\.isCached).reduce(0) { $0 + $1.contacts.count }
-        var block = UnsafeMutablePointer<cpContact>.allocate(capacity: max(cachedContacts, 1))
-        space.cSpace.adopt(UnsafeMutableRawPointer(block)) { $0.assumingMemoryBound(to: cpContact.self).deallocate() }
         var fresh: UnsafeMutablePointer<cpArbiter>? = nil
         var freshLeft = 0
         var made: [UnsafeMutablePointer<cpArbiter>] = []
@@ -295,7 +363,9 @@ struct SnapshotRestore {
                 if freshLeft == 0 {
                     freshLeft = records.count - made.count
                     fresh = .allocate(capacity: freshLeft)
-                    space.cSpace.adopt(UnsafeMutableRawPointer(fresh!)) { $0.assumingMemoryBound(to: cpArbiter.self).deallocate() }
+                    space.cSpace.adopt(UnsafeMutableRawPointer(fresh!)) {
+                        $0.assumingMemoryBound(to: cpArbiter.self).deallocate()
+                    }
                 }
                 arbiter = fresh!
                 fresh = fresh! + 1
@@ -313,15 +383,21 @@ struct SnapshotRestore {
             if r.contacts.isEmpty {
                 contacts = nil
             } else if r.isCached {
-                contacts = block
-                block += r.contacts.count
+                // Where the engine keeps cached contacts: its buffer, stamped now, which it
+                // recycles only after these arbiters have expired or found new contacts.
+                contacts = cpContactBufferGetArray(h)
+                cpSpacePushContacts(h, Int32(r.contacts.count))
             } else {
-                contacts = calloc(r.contacts.count, MemoryLayout<cpContact>.stride)!.assumingMemoryBound(to: cpContact.self)
+                // Sleeping arbiters' contacts are allocated one by one, as the engine does:
+                // it frees them when the bodies wake.
+                contacts = calloc(r.contacts.count, MemoryLayout<cpContact>.stride)!.assumingMemoryBound(
+                    to: cpContact.self)
             }
             for (k, c) in r.contacts.enumerated() {
                 contacts![k] = cpContact(
                     r1: c.r1.cp, r2: c.r2.cp, nMass: c.normalMass, tMass: c.tangentMass, bounce: c.bounce,
-                    jnAcc: c.normalImpulse, jtAcc: c.tangentImpulse, jBias: c.biasImpulse, bias: c.bias, hash: cpHashValue(c.hash))
+                    jnAcc: c.normalImpulse, jtAcc: c.tangentImpulse, jBias: c.biasImpulse, bias: c.bias,
+                    hash: cpHashValue(c.hash))
             }
             arbiter.pointee.contacts = contacts
             CChipmunkArbiterSetHandlers(h, arbiter)

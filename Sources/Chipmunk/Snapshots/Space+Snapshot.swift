@@ -9,7 +9,9 @@ extension Space {
     ///
     /// Call it between steps: inside a step, a query or a callback is a programming error.
     public func snapshot() -> Snapshot {
-        precondition(!isDeferringChanges && pending.isEmpty, "Space.snapshot() must be called between steps, not inside a step, a query or a callback")
+        precondition(
+            !isDeferringChanges && pending.isEmpty,
+            "Space.snapshot() must be called between steps, not inside a step, a query or a callback")
         return Snapshot(state: SnapshotCapture(space: self).state)
     }
 
@@ -50,8 +52,12 @@ extension Space {
     ///   kind, body or geometry, naming it; another ``SnapshotError`` for invalid data. The
     ///   space is unchanged then.
     public func restore(_ snapshot: Snapshot) throws(SnapshotError) {
-        precondition(!isDeferringChanges && pending.isEmpty, "Space.restore(_:) must be called between steps, not inside a step, a query or a callback")
-        precondition(!cSpace.isHasty, "Space.restore(_:) needs a space made with Space(); the threaded solver is not deterministic")
+        precondition(
+            !isDeferringChanges && pending.isEmpty,
+            "Space.restore(_:) must be called between steps, not inside a step, a query or a callback")
+        precondition(
+            !cSpace.isHasty,
+            "Space.restore(_:) needs a space made with Space(); the threaded solver is not deterministic")
         let state = snapshot.state
         try SnapshotCheck.validate(state)
         var match = try SnapshotMatch(state, space: self)
@@ -86,14 +92,21 @@ private struct SnapshotMatch {
             }
         }
         for record in state.shapes {
-            guard let shape = shapeBySerial[record.serial] else { shapes.append(nil); continue }
-            guard shape.body === bodies[Int(record.body)], UInt8(shape.handle.pointee.klass.pointee.type.rawValue) == record.kind,
+            guard let shape = shapeBySerial[record.serial] else {
+                shapes.append(nil)
+                continue
+            }
+            guard shape.body === bodies[Int(record.body)],
+                UInt8(shape.handle.pointee.klass.pointee.type.rawValue) == record.kind,
                 ShapeGeometry.read(shape.handle).count == record.geometry.count
             else { throw fail("the shape added as object \(record.serial) differs in kind, body or vertex count") }
             shapes.append(shape)
         }
         for record in state.constraints {
-            guard let constraint = constraintBySerial[record.serial] else { constraints.append(nil); continue }
+            guard let constraint = constraintBySerial[record.serial] else {
+                constraints.append(nil)
+                continue
+            }
             guard ConstraintFields.kind(of: constraint.handle)?.rawValue == record.kind,
                 constraint.bodyA === bodies[Int(record.bodyA)], constraint.bodyB === bodies[Int(record.bodyB)]
             else { throw fail("the constraint added as object \(record.serial) differs in kind or bodies") }
@@ -104,8 +117,12 @@ private struct SnapshotMatch {
     /// Removes the space's objects the snapshot lacks, creates those it lacks, and puts
     /// the space's lists in the snapshot's order.
     mutating func apply() {
-        let keep = Set((bodies.compactMap { $0 } as [AnyObject] + shapes.compactMap { $0 } + constraints.compactMap { $0 }).map(ObjectIdentifier.init))
-        let extra: [any SpaceObject] = (space.constraints as [any SpaceObject] + space.shapes + space.bodies).filter { !keep.contains(ObjectIdentifier($0)) }
+        let keep = Set(
+            (bodies.compactMap { $0 } as [AnyObject] + shapes.compactMap { $0 } + constraints.compactMap { $0 }).map(
+                ObjectIdentifier.init))
+        let extra: [any SpaceObject] = (space.constraints as [any SpaceObject] + space.shapes + space.bodies).filter {
+            !keep.contains(ObjectIdentifier($0))
+        }
         space.remove(contentsOf: extra)
         for (i, record) in state.bodies.enumerated() where bodies[i] == nil {
             let body = Body(kind: [Body.Kind.dynamic, .kinematic, .static][Int(record.kind)])
@@ -118,7 +135,8 @@ private struct SnapshotMatch {
             shapes[i] = shape
         }
         for (i, record) in state.constraints.enumerated() where constraints[i] == nil {
-            let constraint = Constraint.skeleton(of: record, a: bodies[Int(record.bodyA)]!, b: bodies[Int(record.bodyB)]!)
+            let constraint = Constraint.skeleton(
+                of: record, a: bodies[Int(record.bodyA)]!, b: bodies[Int(record.bodyB)]!)
             space.add(constraint)
             constraints[i] = constraint
         }
@@ -171,7 +189,9 @@ private struct SnapshotCapture {
         state.constraints = space.constraints.map { record(of: $0.handle) }
         for (index, body) in bodies.enumerated() { state.bodies[index].serial = UInt64(max(body.serial, 0)) }
         for (index, shape) in space.shapes.enumerated() { state.shapes[index].serial = UInt64(shape.serial) }
-        for (index, constraint) in space.constraints.enumerated() { state.constraints[index].serial = UInt64(constraint.serial) }
+        for (index, constraint) in space.constraints.enumerated() {
+            state.constraints[index].serial = UInt64(constraint.serial)
+        }
         state.space.nextSerial = UInt64(space.nextSerial)
         state.arbiters = arbiters.map { record(of: $0) }
         state.dynamicBodies = indices(h.pointee.dynamicBodies, bodyIndex)
@@ -185,11 +205,14 @@ private struct SnapshotCapture {
     /// sleeping bodies' lists hold; the last two sorted by their shapes' indices.
     private mutating func collectArbiters(_ h: UnsafeMutablePointer<cpSpace>) {
         func add(_ group: [UnsafeMutablePointer<cpArbiter>], sorted: Bool) {
-            var group = group.filter { arbiterIndex[$0] == nil }
+            var group = group
             if sorted {
                 let shapeIndex = self.shapeIndex
                 let key = { (a: UnsafeMutablePointer<cpArbiter>) in
-                    (shapeIndex[UnsafeMutablePointer(mutating: a.pointee.a!)]!, shapeIndex[UnsafeMutablePointer(mutating: a.pointee.b!)]!)
+                    (
+                        shapeIndex[UnsafeMutablePointer(mutating: a.pointee.a!)]!,
+                        shapeIndex[UnsafeMutablePointer(mutating: a.pointee.b!)]!
+                    )
                 }
                 group.sort { key($0) < key($1) }
             }
@@ -232,7 +255,10 @@ private struct SnapshotCapture {
         record.angle = body.a
         record.angularVelocity = body.w
         record.torque = body.t
-        record.transform = [body.transform.a, body.transform.b, body.transform.c, body.transform.d, body.transform.tx, body.transform.ty]
+        record.transform = [
+            body.transform.a, body.transform.b, body.transform.c, body.transform.d, body.transform.tx,
+            body.transform.ty,
+        ]
         record.velocityBias = .init(body.v_bias)
         record.angularVelocityBias = body.w_bias
         record.idleTime = body.sleeping.idleTime
@@ -321,7 +347,9 @@ private struct SnapshotCapture {
         return (0..<Int(array.pointee.num)).map { array.pointee.arr[$0]!.assumingMemoryBound(to: T.self) }
     }
 
-    private func indices<T>(_ array: UnsafeMutablePointer<cpArray>?, _ index: [UnsafeMutablePointer<T>: Int32]) -> [Int32] {
+    private func indices<T>(_ array: UnsafeMutablePointer<cpArray>?, _ index: [UnsafeMutablePointer<T>: Int32])
+        -> [Int32]
+    {
         (pointers(array) as [UnsafeMutablePointer<T>]).map { index[$0]! }
     }
 }

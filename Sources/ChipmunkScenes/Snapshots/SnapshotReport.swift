@@ -44,7 +44,9 @@ public struct SnapshotReport: Sendable {
             let second = try restored(name, snapshot)
             let continued = try hashes(first, steps - at)
             let again = try hashes(second, steps - at)
-            let difference = zip(expected, continued).enumerated().first { $0.element.0 != $0.element.1 }.map { $0.offset + 1 }
+            let difference = zip(expected, continued).enumerated().first { $0.element.0 != $0.element.1 }.map {
+                $0.offset + 1
+            }
             return (difference, continued == again, snapshot)
         }
         let plain = try continuation(canonical: false)
@@ -59,13 +61,15 @@ public struct SnapshotReport: Sendable {
         // JSON has no infinity (the default sleep threshold, a static body's mass): it
         // needs strings for those, one more way it is worse suited than the binary format.
         let encoder = JSONEncoder()
-        encoder.nonConformingFloatEncodingStrategy = .convertToString(positiveInfinity: "inf", negativeInfinity: "-inf", nan: "nan")
+        encoder.nonConformingFloatEncodingStrategy = .convertToString(
+            positiveInfinity: "inf", negativeInfinity: "-inf", nan: "nan")
         var json: Data = Data()
         let jsonTime = try time(repeats) { json = try encoder.encode(snapshot.encodableContent) }
         return SnapshotReport(
             scene: name, roundTripHolds: roundTrip, repeatableHolds: plain.repeatable && canonical.repeatable,
             defaultFirstDifference: plain.first, canonicalFirstDifference: canonical.first,
-            bytes: snapshot.bytes.count, jsonBytes: json.count, bodies: snapshot.bodyCount, arbiters: snapshot.arbiterCount,
+            bytes: snapshot.bytes.count, jsonBytes: json.count, bodies: snapshot.bodyCount,
+            arbiters: snapshot.arbiterCount,
             snapshotMicroseconds: snapshotTime, restoreMicroseconds: restoreTime, jsonEncodeMicroseconds: jsonTime)
     }
 
