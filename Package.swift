@@ -14,6 +14,8 @@ let package = Package(
         // `swift package generate-documentation` builds the DocC catalog.
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.4.0"),
         .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.0"),
+        // Sweep results live in SQLite (Debian's libsqlite3-dev).
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
     ],
     // The benchmarks (worlds, runner, the raw-C twin, package-benchmark suites) are the
     // nested package in Benchmarks/, which depends on this one by path.
@@ -30,12 +32,20 @@ let package = Package(
             dependencies: ["Chipmunk", .product(name: "SystemPackage", package: "swift-system")]
         ),
 
+        // Parameter sweeps: plans, runs on worker threads, results in a SQLite database,
+        // shards and merging.
+        .target(
+            name: "ChipmunkBatch",
+            dependencies: ["Chipmunk", "ChipmunkScenes", .product(name: "GRDB", package: "GRDB.swift")]
+        ),
+
         // The command-line tool.
         .executableTarget(
             name: "chipmunk-sim",
             dependencies: [
                 "Chipmunk",
                 "ChipmunkScenes",
+                "ChipmunkBatch",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "SystemPackage", package: "swift-system"),
             ]
@@ -62,7 +72,7 @@ let package = Package(
         ),
         .testTarget(
             name: "ChipmunkSimTests",
-            dependencies: ["chipmunk-sim", "chipmunk-reference"]
+            dependencies: ["chipmunk-sim", "chipmunk-reference", "ChipmunkBatch"]
         ),
     ],
     swiftLanguageModes: [.v6]

@@ -6,6 +6,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/lib.sh
 need_chipmunk
+need_sqlite
 
 echo "Building chipmunk-sim ..."
 swift_build --product chipmunk-sim

@@ -10,6 +10,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/lib.sh
 need_chipmunk
+need_sqlite
 need_swift
 
 runs="${1:-1000000}"

@@ -7,6 +7,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/lib.sh
 need_chipmunk
+need_sqlite
 need_package valgrind valgrind
 
 objects="${1:-100000}"

@@ -26,6 +26,14 @@ need_chipmunk() {
     fi
 }
 
+# SQLite from Debian, for the sweep results database (GRDB builds against it).
+need_sqlite() {
+    if [ ! -f /usr/include/sqlite3.h ]; then
+        echo "Installing libsqlite3-dev ..."
+        apt_install libsqlite3-dev
+    fi
+}
+
 need_swift() {
     command -v swift >/dev/null 2>&1 || {
         echo "Swift was not found on the PATH or in /opt/swift; install Swift 6 first." >&2

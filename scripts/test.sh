@@ -3,11 +3,12 @@
 # engine), the benchmark package's suites (its worlds against their raw-C twins), the
 # valgrind leak check, the suites again under ASan+LSan and TSan, and 200,000 fuzzed
 # scene files.
-# Installs libchipmunk-dev and valgrind if missing.
+# Installs libchipmunk-dev, libsqlite3-dev and valgrind if missing.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/lib.sh
 need_chipmunk
+need_sqlite
 need_swift
 
 echo "== Building (debug) with tests"

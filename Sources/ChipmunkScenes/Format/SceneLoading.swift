@@ -5,7 +5,11 @@ extension SceneDescription {
     /// Reads a scene file.
     ///
     /// - Throws: ``SceneError`` naming the file, where in it, and what was wrong.
-    public static func load(contentsOf url: URL) throws(SceneError) -> SceneDescription {
+    /// `parameters` sets the file's declared parameters (see ``SceneParameters``); the rest
+    /// keep their defaults.
+    public static func load(contentsOf url: URL, parameters: [String: Double] = [:]) throws(SceneError)
+        -> SceneDescription
+    {
         // Reading a directory fails, a FIFO blocks and /dev/zero never ends: look first.
         if let attributes = try? FileManager.default.attributesOfItem(atPath: url.resolvingSymlinksInPath().path) {
             let type = attributes[.type] as? FileAttributeType
@@ -26,16 +30,20 @@ extension SceneDescription {
             let reason = (error as NSError).localizedFailureReason ?? "cannot be read"
             throw SceneError(source: url.path, reason: "cannot read the file (\(reason))")
         }
-        return try decode(data, source: url.lastPathComponent)
+        return try decode(data, source: url.lastPathComponent, parameters: parameters)
     }
 
     /// The largest scene file read: 64 MiB.
     public static let maxFileSize = 64 << 20
 
-    /// Decodes a scene from JSON; `source` names it in errors.
-    public static func decode(_ data: Data, source: String) throws(SceneError) -> SceneDescription {
+    /// Decodes a scene from JSON; `source` names it in errors, and `parameters` sets its
+    /// declared parameters.
+    public static func decode(
+        _ data: Data, source: String, parameters: [String: Double] = [:]
+    ) throws(SceneError) -> SceneDescription {
         do {
-            let scene = try JSONDecoder().decode(SceneDescription.self, from: data)
+            let plain = try SceneParameters.substitute(in: data, overrides: parameters, source: source)
+            let scene = try JSONDecoder().decode(SceneDescription.self, from: plain)
             if let repeated = DuplicateKeys.first(in: Array(data)) {
                 throw SceneError(
                     source: source, location: repeated, reason: "appears twice in one object; give each key once")
@@ -55,7 +63,7 @@ extension SceneDescription {
 
     /// Foundation's JSONDecoder says only "not valid JSON"; JSONSerialization says what and
     /// where, as a character offset, which this turns into a line and column.
-    private static func syntaxProblem(in data: Data) -> String {
+    static func syntaxProblem(in data: Data) -> String {
         do {
             _ = try JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed])
             return "the data is not in the correct format"

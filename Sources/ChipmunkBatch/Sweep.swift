@@ -1,0 +1,113 @@
+import Foundation
+
+/// Runs a plan's missing runs on worker threads and stores each result as it finishes.
+public enum Sweep {
+    /// What a sweep did, for its summary.
+    public struct Summary: Sendable {
+        public var planned = 0
+        public var inShard = 0
+        public var alreadyStored = 0
+        public var ran = 0
+        public var ok = 0
+        public var diverged = 0
+        public var failed = 0
+        public var seconds = 0.0
+    }
+
+    /// Progress as the runs finish: done, to do, failures (diverged or failed) so far.
+    public typealias Progress = @Sendable (_ done: Int, _ total: Int, _ failures: Int) -> Void
+
+    /// Runs every run of `plan` that belongs to shard `shard` (index, count) and is not yet
+    /// in `store`, on `jobs` threads. Each thread builds its own spaces. Results do not
+    /// depend on `jobs` or the sharding: each run is its own simulation.
+    public static func run(
+        _ plan: SweepPlan, store: SweepStore, jobs: Int, shard: (index: Int, count: Int) = (0, 1),
+        progress: Progress? = nil
+    ) throws(SweepError) -> Summary {
+        precondition(jobs >= 1, "Sweep.run: jobs must be at least 1")
+        let start = ContinuousClock.now
+        var summary = Summary()
+        summary.planned = plan.runs.count
+        let stored = try store.storedKeys()
+        var todo: [Int] = []
+        for (index, run) in plan.runs.enumerated() where plan.belongs(run, toShard: shard.index, of: shard.count) {
+            summary.inShard += 1
+            if stored.contains(plan.key(of: run)) { summary.alreadyStored += 1 } else { todo.append(index) }
+        }
+        let state = SharedState(todo: todo)
+        let total = todo.count
+        let threads = (0..<min(jobs, max(todo.count, 1))).map { _ in
+            Thread {
+                while let index = state.next() {
+                    let result = RunResult.run(plan, index: index)
+                    do throws(SweepError) {
+                        try store.insert(result, scene: plan.sceneSource, sceneHash: plan.sceneHash)
+                    } catch {
+                        state.fail(error)
+                        return
+                    }
+                    let (done, failures) = state.finished(result)
+                    progress?(done, total, failures)
+                }
+            }
+        }
+        for thread in threads { thread.start() }
+        state.waitUntilAllDone(workers: threads.count)
+        if let error = state.error { throw error }
+        summary.ran = state.done
+        summary.ok = state.counts[.ok, default: 0]
+        summary.diverged = state.counts[.diverged, default: 0]
+        summary.failed = state.counts[.failed, default: 0]
+        let elapsed = ContinuousClock.now - start
+        summary.seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+        return summary
+    }
+}
+
+/// The queue of runs and the tallies, shared by the workers under one condition lock.
+private final class SharedState: @unchecked Sendable {
+    private let condition = NSCondition()
+    private var todo: [Int]
+    private var position = 0
+    private var exited = 0
+    private(set) var done = 0
+    private(set) var counts: [RunResult.Outcome: Int] = [:]
+    private(set) var error: SweepError?
+
+    init(todo: [Int]) { self.todo = todo }
+
+    /// The next run to do, or nil when none is left (or a worker failed).
+    func next() -> Int? {
+        condition.lock()
+        defer { condition.unlock() }
+        guard error == nil, position < todo.count else {
+            exited += 1
+            condition.broadcast()
+            return nil
+        }
+        position += 1
+        return todo[position - 1]
+    }
+
+    func finished(_ result: RunResult) -> (done: Int, failures: Int) {
+        condition.lock()
+        defer { condition.unlock() }
+        done += 1
+        counts[result.outcome, default: 0] += 1
+        return (done, counts[.diverged, default: 0] + counts[.failed, default: 0])
+    }
+
+    func fail(_ error: SweepError) {
+        condition.lock()
+        if self.error == nil { self.error = error }
+        exited += 1
+        condition.broadcast()
+        condition.unlock()
+    }
+
+    func waitUntilAllDone(workers: Int) {
+        condition.lock()
+        while exited < workers { condition.wait() }
+        condition.unlock()
+    }
+}

@@ -1,0 +1,153 @@
+import ChipmunkScenes
+import Foundation
+
+/// One parameter's values in a sweep, as `chipmunk-sim sweep --param` spells them:
+/// `name=1,2,5` (a list), `name=lin:FROM:TO:COUNT`, `name=log:FROM:TO:COUNT` (evenly
+/// spaced in the logarithm; both ends positive).
+public struct SweepAxis: Sendable, Equatable {
+    public var name: String
+    public var values: [Double]
+
+    public init(name: String, values: [Double]) {
+        self.name = name
+        self.values = values
+    }
+
+    /// Parses `name=spec`; the error says what was wrong with it.
+    public init(parsing text: String) throws(SweepError) {
+        guard let equals = text.firstIndex(of: "="), equals != text.startIndex else {
+            throw .badAxis(text, "write name=values, such as speed=1,2,5 or k=log:10:1e6:11")
+        }
+        name = String(text[..<equals])
+        let spec = String(text[text.index(after: equals)...])
+        let parts = spec.split(separator: ":", omittingEmptySubsequences: false).map(String.init)
+        if parts.count == 4, parts[0] == "lin" || parts[0] == "log" {
+            guard let from = Double(parts[1]), let to = Double(parts[2]), let count = Int(parts[3]),
+                from.isFinite, to.isFinite, (1...1_000_000).contains(count)
+            else {
+                throw .badAxis(text, "\(parts[0]):FROM:TO:COUNT needs two finite numbers and a count from 1 to 1000000")
+            }
+            if parts[0] == "log" {
+                guard from > 0, to > 0 else { throw .badAxis(text, "a log range needs FROM and TO above zero") }
+                // Powers of ten, so that log:1:1e20:21 gives exactly 1, 10, 100, …
+                let (a, b) = (log10(from), log10(to))
+                values = (0..<count).map { count == 1 ? from : pow(10, a + (b - a) * Double($0) / Double(count - 1)) }
+                if count > 1 {
+                    values[0] = from
+                    values[count - 1] = to
+                }
+            } else {
+                values = (0..<count).map { count == 1 ? from : from + (to - from) * Double($0) / Double(count - 1) }
+            }
+        } else {
+            var list: [Double] = []
+            for item in spec.split(separator: ",", omittingEmptySubsequences: false) {
+                guard let value = Double(item.trimmingCharacters(in: .whitespaces)), value.isFinite else {
+                    throw .badAxis(
+                        text, "'\(item)' is not a finite number (a list is 1,2,5; ranges are lin:… and log:…)")
+                }
+                list.append(value)
+            }
+            values = list
+        }
+    }
+}
+
+/// The parameter values of one run, by name.
+public struct ParameterSet: Sendable, Hashable {
+    public var values: [String: Double]
+
+    public init(_ values: [String: Double]) { self.values = values }
+
+    /// `{"a":1,"b":0.5}`: names sorted, numbers as shortest round-trip decimals.
+    public var json: String {
+        "{" + values.keys.sorted().map { "\"\($0)\":\(Self.number(values[$0]!))" }.joined(separator: ",") + "}"
+    }
+
+    static func number(_ value: Double) -> String {
+        value == value.rounded() && abs(value) <= 0x1p53 ? String(Int64(value)) : "\(value)"
+    }
+}
+
+/// A sweep: one scene file, the runs' parameter sets in a fixed order, and how long each runs.
+public struct SweepPlan: Sendable {
+    public var sceneSource: String
+    /// The scene file's bytes; every run loads the scene from these.
+    public var sceneData: Data
+    /// FNV-1a 64 of the scene file's bytes, in hex.
+    public var sceneHash: String
+    public var runs: [ParameterSet]
+    public var steps: Int
+    /// The time step; nil: the scene's own.
+    public var timeStep: Double?
+
+    /// The grid of every combination of the axes' values (the last axis varies fastest).
+    public init(sceneSource: String, sceneData: Data, axes: [SweepAxis], steps: Int, timeStep: Double?)
+        throws(SweepError)
+    {
+        let declared: [String: Double]
+        do {
+            declared = try SceneParameters.declared(in: sceneData, source: sceneSource)
+        } catch {
+            throw .scene(error)
+        }
+        var seen = Set<String>()
+        for axis in axes {
+            guard declared[axis.name] != nil else {
+                throw .badAxis(
+                    axis.name,
+                    "the scene declares no parameter '\(axis.name)' (it declares: \(declared.keys.sorted().joined(separator: ", ")))"
+                )
+            }
+            guard seen.insert(axis.name).inserted else { throw .badAxis(axis.name, "is given twice") }
+        }
+        var runs: [[String: Double]] = [[:]]
+        for axis in axes {
+            runs = runs.flatMap { partial in axis.values.map { partial.merging([axis.name: $0]) { $1 } } }
+        }
+        guard runs.count <= 10_000_000 else { throw .badAxis("--param", "\(runs.count) runs is more than 10,000,000") }
+        self.sceneSource = sceneSource
+        self.sceneData = sceneData
+        self.sceneHash = fnv1a(Array(sceneData)).hexDigits
+        self.runs = runs.map(ParameterSet.init)
+        self.steps = steps
+        self.timeStep = timeStep
+    }
+
+    /// A run's key: FNV-1a 64 of the scene's hash, the steps and time step, and the
+    /// parameter set, in hex. The same run has the same key in every shard and process.
+    public func key(of run: ParameterSet) -> String {
+        let dt = timeStep.map { String($0.bitPattern, radix: 16) } ?? "scene"
+        return fnv1a(Array("\(sceneHash)|\(steps)|\(dt)|\(run.json)".utf8)).hexDigits
+    }
+
+    /// Whether run `run` belongs to shard `index` of `count`: by its key's hash, so shards
+    /// never overlap and together hold every run.
+    public func belongs(_ run: ParameterSet, toShard index: Int, of count: Int) -> Bool {
+        UInt64(key(of: run), radix: 16)! % UInt64(count) == UInt64(index)
+    }
+}
+
+func fnv1a(_ bytes: [UInt8]) -> UInt64 {
+    var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+    for byte in bytes { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
+    return hash
+}
+
+/// What is wrong with a sweep's input or its database.
+public enum SweepError: Error, CustomStringConvertible, Sendable {
+    case badAxis(String, String)
+    case scene(SceneError)
+    case database(String, String)
+    case mergeConflict(key: String, file: String)
+
+    public var description: String {
+        switch self {
+        case let .badAxis(axis, reason): "--param \(axis): \(reason)"
+        case .scene(let error): "\(error)"
+        case let .database(path, reason): "\(path): \(reason)"
+        case let .mergeConflict(key, file):
+            "\(file): run \(key) has a different result than the same run in an earlier file (were they made by different builds?)"
+        }
+    }
+}

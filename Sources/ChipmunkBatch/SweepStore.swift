@@ -1,0 +1,185 @@
+import Foundation
+import GRDB
+
+/// A sweep's results: a SQLite database with one row per run, keyed by the run's key.
+///
+/// Each run's row is written in a transaction of its own, so a sweep killed at any moment
+/// loses only the runs that were in flight, and a second run of the same command does
+/// only the missing ones. Query it with any SQLite client:
+///
+/// ```sql
+/// SELECT json_extract(parameters, '$.speed') AS speed, outcome, error_step FROM runs ORDER BY run_index;
+/// ```
+public final class SweepStore: Sendable {
+    public let path: String
+    private let queue: DatabaseQueue
+
+    /// The table, as `chipmunk-sim results` exports it (columns in this order).
+    public static let columns = [
+        "key", "run_index", "scene", "scene_hash", "parameters", "outcome", "error", "error_step", "steps",
+        "asleep_step", "final_hash", "kinetic_energy", "wall_ms",
+    ]
+
+    /// Opens (creating if needed) a results database; `readOnly` opens an existing one
+    /// without writing, as a second process watching a running sweep does.
+    public init(path: String, readOnly: Bool = false) throws(SweepError) {
+        self.path = path
+        var configuration = Configuration()
+        configuration.readonly = readOnly
+        configuration.busyMode = .timeout(10)  // another process may be committing a run
+        do {
+            queue = try DatabaseQueue(path: path, configuration: configuration)
+            if readOnly { return }
+            try queue.write { db in
+                try db.execute(
+                    sql: """
+                        CREATE TABLE IF NOT EXISTS runs (
+                            key TEXT PRIMARY KEY NOT NULL,
+                            run_index INTEGER NOT NULL,
+                            scene TEXT NOT NULL,
+                            scene_hash TEXT NOT NULL,
+                            parameters TEXT NOT NULL,
+                            outcome TEXT NOT NULL,
+                            error TEXT,
+                            error_step INTEGER,
+                            steps INTEGER NOT NULL,
+                            asleep_step INTEGER,
+                            final_hash TEXT,
+                            kinetic_energy REAL,
+                            wall_ms REAL NOT NULL
+                        )
+                        """)
+            }
+        } catch {
+            throw .database(path, "\(error)")
+        }
+    }
+
+    /// The keys of the runs already stored.
+    public func storedKeys() throws(SweepError) -> Set<String> {
+        do {
+            return Set(try queue.read { db in try String.fetchAll(db, sql: "SELECT key FROM runs") })
+        } catch {
+            throw .database(path, "\(error)")
+        }
+    }
+
+    /// Stores a run's result, in a transaction of its own; a run already stored stays as it was.
+    public func insert(_ result: RunResult, scene: String, sceneHash: String) throws(SweepError) {
+        do {
+            try queue.write { db in
+                try db.execute(
+                    sql: """
+                        INSERT OR IGNORE INTO runs (key, run_index, scene, scene_hash, parameters, outcome, error,
+                            error_step, steps, asleep_step, final_hash, kinetic_energy, wall_ms)
+                        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                        """,
+                    arguments: [
+                        result.key, result.index, scene, sceneHash, result.parameters, result.outcome.rawValue,
+                        result.error, result.errorStep, result.steps, result.asleepStep, result.finalHash,
+                        result.kineticEnergy, result.wallMilliseconds,
+                    ])
+            }
+        } catch {
+            throw .database(path, "\(error)")
+        }
+    }
+
+    /// Every row, ordered by run index, as column-name → value (nil for SQL NULL).
+    func rows() throws(SweepError) -> [[String: DatabaseValue]] {
+        do {
+            return try queue.read { db in
+                try Row.fetchAll(
+                    db, sql: "SELECT \(Self.columns.joined(separator: ", ")) FROM runs ORDER BY run_index, key"
+                )
+                .map { row in Dictionary(uniqueKeysWithValues: Self.columns.map { ($0, row[$0] as DatabaseValue) }) }
+            }
+        } catch {
+            throw .database(path, "\(error)")
+        }
+    }
+
+    /// Adds every run of `other` to this database. A run stored in both must have the same
+    /// result (wall time aside), or the merge stops, naming it, and adds nothing.
+    public func merge(from other: SweepStore) throws(SweepError) {
+        let mine = try rowsByKey()
+        let theirs = try other.rows()
+        for row in theirs {
+            if let existing = mine[row["key"]!.description], !Self.sameResult(existing, row) {
+                throw .mergeConflict(key: String.fromDatabaseValue(row["key"]!) ?? "?", file: other.path)
+            }
+        }
+        do {
+            try queue.inTransaction { db in
+                for row in theirs where mine[row["key"]!.description] == nil {
+                    try db.execute(
+                        sql:
+                            "INSERT INTO runs (\(Self.columns.joined(separator: ", "))) VALUES (\(Self.columns.map { _ in "?" }.joined(separator: ", ")))",
+                        arguments: StatementArguments(Self.columns.map { row[$0]! }))
+                }
+                return .commit
+            }
+        } catch {
+            throw .database(path, "\(error)")
+        }
+    }
+
+    /// How many runs are stored.
+    public func count() throws(SweepError) -> Int {
+        do {
+            return try queue.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM runs") ?? 0 }
+        } catch {
+            throw .database(path, "\(error)")
+        }
+    }
+
+    /// The rows as CSV (with a header) or JSON lines, in ``columns`` order, by run index.
+    /// Numbers are SQLite's; `parameters` stays a JSON object in JSON lines.
+    public func export(asCSV: Bool) throws(SweepError) -> String {
+        var out = asCSV ? Self.columns.joined(separator: ",") + "\n" : ""
+        for row in try rows() {
+            if asCSV {
+                out += Self.columns.map { Self.csvField(row[$0]!) }.joined(separator: ",") + "\n"
+            } else {
+                out +=
+                    "{" + Self.columns.map { "\"\($0)\":\(Self.jsonField($0, row[$0]!))" }.joined(separator: ",")
+                    + "}\n"
+            }
+        }
+        return out
+    }
+
+    private static func plain(_ value: DatabaseValue) -> String? {
+        switch value.storage {
+        case .null: nil
+        case .int64(let integer): String(integer)
+        case .double(let double): "\(double)"
+        case .string(let string): string
+        case .blob(let data): data.base64EncodedString()
+        }
+    }
+
+    private static func csvField(_ value: DatabaseValue) -> String {
+        guard let text = plain(value) else { return "" }
+        return text.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" })
+            ? "\"" + text.replacingOccurrences(of: "\"", with: "\"\"") + "\"" : text
+    }
+
+    private static func jsonField(_ column: String, _ value: DatabaseValue) -> String {
+        guard let text = plain(value) else { return "null" }
+        switch value.storage {
+        case .int64, .double: return text
+        default:
+            if column == "parameters" { return text }
+            return String(decoding: (try? JSONEncoder().encode(text)) ?? Data("null".utf8), as: UTF8.self)
+        }
+    }
+
+    private func rowsByKey() throws(SweepError) -> [String: [String: DatabaseValue]] {
+        Dictionary(try rows().map { ($0["key"]!.description, $0) }, uniquingKeysWith: { a, _ in a })
+    }
+
+    static func sameResult(_ a: [String: DatabaseValue], _ b: [String: DatabaseValue]) -> Bool {
+        columns.allSatisfy { $0 == "wall_ms" || a[$0] == b[$0] }
+    }
+}

@@ -1,0 +1,225 @@
+import Foundation
+
+/// Named parameters in a scene file: `"parameters": {"gravityY": -1000}` declares one with
+/// its default, and `{"$param": "gravityY"}` stands for its value wherever a number goes.
+/// A sweep (`chipmunk-sim sweep`) sets them run by run.
+///
+/// Loading reports, with its path, a reference to an undeclared parameter, a declared
+/// parameter no number refers to, a value that is not a finite number, and an override
+/// for a parameter the file does not declare.
+public enum SceneParameters {
+    /// The parameters a scene file declares, with their defaults (empty when it declares none).
+    public static func declared(in data: Data, source: String) throws(SceneError) -> [String: Double] {
+        guard case .object(let members) = try tree(data, source: source) else { return [:] }
+        guard let declaration = members.first(where: { $0.key == "parameters" })?.value else { return [:] }
+        return try defaults(declaration, source: source)
+    }
+
+    /// The file with every reference replaced by its parameter's value (`overrides` first,
+    /// then the default), and the `parameters` member removed: a plain scene file. A file
+    /// that declares no parameters comes back unchanged.
+    public static func substitute(
+        in data: Data, overrides: [String: Double], source: String
+    ) throws(SceneError) -> Data {
+        let root = try tree(data, source: source)
+        guard case .object(var members) = root, let index = members.firstIndex(where: { $0.key == "parameters" })
+        else {
+            if let name = overrides.keys.sorted().first {
+                throw SceneError(
+                    source: source, reason: "sets parameter '\(name)', but the scene declares no parameters")
+            }
+            return data
+        }
+        var values = try defaults(members[index].value, source: source)
+        for (name, value) in overrides {
+            guard values[name] != nil else {
+                let known = values.keys.sorted().joined(separator: ", ")
+                throw SceneError(
+                    source: source, location: "parameters",
+                    reason: "has no parameter '\(name)' to set (it declares: \(known))")
+            }
+            guard value.isFinite else {
+                throw SceneError(
+                    source: source, location: "parameters.\(name)", reason: "must be finite (got \(value))")
+            }
+            values[name] = value
+        }
+        members.remove(at: index)
+        var used = Set<String>()
+        let replaced = try JSONTree.object(members).replacingReferences(values, used: &used, path: "", source: source)
+        if let unused = values.keys.sorted().first(where: { !used.contains($0) }) {
+            throw SceneError(
+                source: source, location: "parameters.\(unused)",
+                reason: "is declared, but no number in the scene refers to it ({\"$param\": \"\(unused)\"})")
+        }
+        do {
+            return try JSONEncoder().encode(replaced)
+        } catch {
+            throw SceneError(source: source, reason: "\(error)")
+        }
+    }
+
+    private static func tree(_ data: Data, source: String) throws(SceneError) -> JSONTree {
+        do {
+            return try JSONDecoder().decode(JSONTree.self, from: data)
+        } catch {
+            throw SceneError(source: source, reason: "not valid JSON: \(SceneDescription.syntaxProblem(in: data))")
+        }
+    }
+
+    private static func defaults(_ declaration: JSONTree, source: String) throws(SceneError) -> [String: Double] {
+        guard case .object(let members) = declaration else {
+            throw SceneError(
+                source: source, location: "parameters",
+                reason: "must be an object of names and default numbers, such as {\"stiffness\": 100}")
+        }
+        var values: [String: Double] = [:]
+        for (name, value) in members {
+            guard !name.isEmpty, name.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "_" }) else {
+                throw SceneError(
+                    source: source, location: "parameters",
+                    reason: "'\(name)' is not a parameter name: use letters, digits and _")
+            }
+            guard let number = value.number, number.isFinite else {
+                throw SceneError(source: source, location: "parameters.\(name)", reason: "must be a finite number")
+            }
+            values[name] = number
+        }
+        return values
+    }
+}
+
+/// A JSON document as a tree that keeps integers exact (collision types are 64-bit).
+enum JSONTree: Codable, Equatable {
+    case null
+    case bool(Bool)
+    case integer(Int64)
+    case unsigned(UInt64)
+    case number(Double)
+    case string(String)
+    case array([JSONTree])
+    case object([(key: String, value: JSONTree)])
+
+    static func == (a: JSONTree, b: JSONTree) -> Bool {
+        switch (a, b) {
+        case (.null, .null): true
+        case let (.bool(x), .bool(y)): x == y
+        case let (.integer(x), .integer(y)): x == y
+        case let (.unsigned(x), .unsigned(y)): x == y
+        case let (.number(x), .number(y)): x.bitPattern == y.bitPattern
+        case let (.string(x), .string(y)): x == y
+        case let (.array(x), .array(y)): x == y
+        case let (.object(x), .object(y)): x.map(\.key) == y.map(\.key) && x.map(\.value) == y.map(\.value)
+        default: false
+        }
+    }
+
+    var number: Double? {
+        switch self {
+        case .integer(let value): Double(value)
+        case .unsigned(let value): Double(value)
+        case .number(let value): value
+        default: nil
+        }
+    }
+
+    private struct Key: CodingKey {
+        var stringValue: String
+        var intValue: Int? { nil }
+        init(stringValue: String) { self.stringValue = stringValue }
+        init?(intValue: Int) { nil }
+    }
+
+    init(from decoder: any Decoder) throws {
+        if let object = try? decoder.container(keyedBy: Key.self) {
+            self = .object(try object.allKeys.map { ($0.stringValue, try object.decode(JSONTree.self, forKey: $0)) })
+        } else if var array = try? decoder.unkeyedContainer() {
+            var items: [JSONTree] = []
+            while !array.isAtEnd { items.append(try array.decode(JSONTree.self)) }
+            self = .array(items)
+        } else {
+            let value = try decoder.singleValueContainer()
+            if value.decodeNil() {
+                self = .null
+            } else if let bool = try? value.decode(Bool.self) {
+                self = .bool(bool)
+            } else if let integer = try? value.decode(Int64.self) {
+                self = .integer(integer)
+            } else if let unsigned = try? value.decode(UInt64.self) {
+                self = .unsigned(unsigned)
+            } else if let number = try? value.decode(Double.self) {
+                self = .number(number)
+            } else {
+                self = .string(try value.decode(String.self))
+            }
+        }
+    }
+
+    func encode(to encoder: any Encoder) throws {
+        switch self {
+        case .null:
+            var value = encoder.singleValueContainer()
+            try value.encodeNil()
+        case .bool(let bool):
+            var value = encoder.singleValueContainer()
+            try value.encode(bool)
+        case .integer(let integer):
+            var value = encoder.singleValueContainer()
+            try value.encode(integer)
+        case .unsigned(let unsigned):
+            var value = encoder.singleValueContainer()
+            try value.encode(unsigned)
+        case .number(let number):
+            var value = encoder.singleValueContainer()
+            try value.encode(number)
+        case .string(let string):
+            var value = encoder.singleValueContainer()
+            try value.encode(string)
+        case .array(let items):
+            var array = encoder.unkeyedContainer()
+            for item in items { try array.encode(item) }
+        case .object(let members):
+            var object = encoder.container(keyedBy: Key.self)
+            for (key, value) in members { try object.encode(value, forKey: Key(stringValue: key)) }
+        }
+    }
+
+    /// The tree with every `{"$param": name}` replaced by the named value.
+    func replacingReferences(
+        _ values: [String: Double], used: inout Set<String>, path: String, source: String
+    ) throws(SceneError) -> JSONTree {
+        switch self {
+        case .array(let items):
+            var result: [JSONTree] = []
+            for (index, item) in items.enumerated() {
+                result.append(
+                    try item.replacingReferences(values, used: &used, path: "\(path)[\(index)]", source: source))
+            }
+            return .array(result)
+        case .object(let members):
+            if members.count == 1, members[0].key == "$param" {
+                guard case .string(let name) = members[0].value else {
+                    throw SceneError(source: source, location: path, reason: "$param must name a parameter (a string)")
+                }
+                guard let value = values[name] else {
+                    let known = values.keys.sorted().joined(separator: ", ")
+                    throw SceneError(
+                        source: source, location: path,
+                        reason:
+                            "refers to parameter '\(name)', which `parameters` does not declare (it declares: \(known))"
+                    )
+                }
+                used.insert(name)
+                return .number(value)
+            }
+            var result: [(key: String, value: JSONTree)] = []
+            for (key, value) in members {
+                let inner = path.isEmpty ? key : "\(path).\(key)"
+                result.append((key, try value.replacingReferences(values, used: &used, path: inner, source: source)))
+            }
+            return .object(result)
+        default:
+            return self
+        }
+    }
+}

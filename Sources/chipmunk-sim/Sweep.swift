@@ -1,0 +1,204 @@
+import ArgumentParser
+import ChipmunkBatch
+import ChipmunkScenes
+import Foundation
+
+struct SweepCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "sweep",
+        abstract: "Run a scene file once per parameter set, on every core, into a SQLite database.",
+        discussion: """
+            The scene file declares parameters with defaults ("parameters": {"speed": 100}) and \
+            refers to them where numbers go ({"$param": "speed"}). Each --param gives one \
+            parameter's values; the sweep runs every combination. A run that diverges or fails is \
+            stored as a result with its error and step; the sweep goes on.
+
+            Each result is committed as soon as its run ends, keyed by a hash of the scene file, \
+            the duration and the parameter set. Run the same command again after it was \
+            interrupted (even by kill -9) and it does only the runs that are missing. Results are \
+            the same whatever --jobs and --shard are.
+
+            --shard I/N runs the runs whose key falls to shard I of N. Inside a Slurm array job \
+            the shard comes from SLURM_ARRAY_TASK_ID and SLURM_ARRAY_TASK_COUNT, inside a \
+            Kubernetes Indexed Job from JOB_COMPLETION_INDEX and JOB_COMPLETIONS (set it in the \
+            job to the completions count). `chipmunk-sim merge` combines shard databases; \
+            `chipmunk-sim results` exports one.
+
+            Examples:
+              chipmunk-sim sweep Scenes/drop.json --param speed=log:1:1e20:21 --param elasticity=0.2,0.8 --db drop.sqlite
+              chipmunk-sim results drop.sqlite --format csv
+            """
+    )
+
+    @Argument(help: "A scene file that declares parameters.") var scene: String
+
+    @Option(
+        name: .customLong("param"),
+        help: "name=1,2,5 | name=lin:FROM:TO:COUNT | name=log:FROM:TO:COUNT; repeat for more parameters.")
+    var axes: [String] = []
+
+    @OptionGroup var duration: Duration  // default: 5 seconds
+
+    @Option(help: "Worker threads (default: one per core).") var jobs: Int = ProcessInfo.processInfo
+        .activeProcessorCount
+
+    @Option(help: "The results database (SQLite); created if missing, resumed if not.") var db: String
+
+    @Option(help: "Run only shard I of N (I from 0), such as 2/4. Default: from Slurm or Kubernetes, else 0/1.")
+    var shard: String?
+
+    func validate() throws {
+        if !(1...256).contains(jobs) { throw ValidationError("--jobs must be from 1 to 256 (got \(jobs))") }
+        if axes.isEmpty { throw ValidationError("give at least one --param name=values") }
+        _ = try resolvedShard()
+    }
+
+    /// --shard, or the scheduler's environment, or 0/1.
+    func resolvedShard() throws -> (index: Int, count: Int) {
+        let environment = ProcessInfo.processInfo.environment
+        let text: String
+        let origin: String
+        if let shard {
+            (text, origin) = (shard, "--shard")
+        } else if let id = environment["SLURM_ARRAY_TASK_ID"], let count = environment["SLURM_ARRAY_TASK_COUNT"] {
+            (text, origin) = ("\(id)/\(count)", "SLURM_ARRAY_TASK_ID/SLURM_ARRAY_TASK_COUNT")
+        } else if let id = environment["JOB_COMPLETION_INDEX"], let count = environment["JOB_COMPLETIONS"] {
+            (text, origin) = ("\(id)/\(count)", "JOB_COMPLETION_INDEX/JOB_COMPLETIONS")
+        } else {
+            return (0, 1)
+        }
+        let parts = text.split(separator: "/").compactMap { Int($0) }
+        guard parts.count == 2, parts[1] >= 1, parts[1] <= 100_000, (0..<parts[1]).contains(parts[0]) else {
+            throw ValidationError("\(origin) must be I/N with 0 <= I < N <= 100000 (got \(text))")
+        }
+        return (parts[0], parts[1])
+    }
+
+    func run() throws {
+        let url = URL(fileURLWithPath: scene)
+        _ = try SceneDescription.load(contentsOf: url)  // names the file in any problem with it
+        let data = try Data(contentsOf: url)
+        let defaultDt = try SceneDescription.decode(data, source: url.lastPathComponent).makeScene(
+            source: url.lastPathComponent
+        ).timeStep
+        let dt = duration.timeStep(sceneDefault: defaultDt)
+        let steps = try duration.stepCount(dt: dt, defaultSeconds: 5)
+        let plan = try SweepPlan(
+            sceneSource: url.lastPathComponent, sceneData: data, axes: axes.map { try SweepAxis(parsing: $0) },
+            steps: steps, timeStep: duration.dt?.seconds)
+        let shard = try resolvedShard()
+        let store = try SweepStore(path: db)
+        let reporter = ProgressReporter(label: "runs")
+        let summary = try Sweep.run(plan, store: store, jobs: jobs, shard: shard) { done, total, failures in
+            reporter.report(done: done, total: total, failures: failures)
+        }
+        reporter.finish()
+        let shardText = shard.count > 1 ? " (shard \(shard.index)/\(shard.count): \(summary.inShard) runs)" : ""
+        FileHandle.standardError.write(
+            Data(
+                """
+                sweep: \(summary.planned) runs planned\(shardText); \(summary.alreadyStored) already in \(db), \(summary.ran) run now \
+                in \(String(format: "%.1f", summary.seconds)) s on \(jobs) thread\(jobs == 1 ? "" : "s"): \
+                \(summary.ok) ok, \(summary.diverged) diverged, \(summary.failed) failed
+
+                """.utf8))
+    }
+}
+
+struct ResultsCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "results",
+        abstract: "Export a sweep's results database as CSV or JSON lines, ordered by run.",
+        discussion: """
+            Columns: \(SweepStore.columns.joined(separator: ", ")). parameters is a JSON object; \
+            outcome is ok, diverged or failed. The database is plain SQLite: \
+            sqlite3 DB "SELECT json_extract(parameters, '$.speed'), outcome FROM runs" works too.
+            """
+    )
+
+    @Argument(help: "The results database.") var db: String
+    @Option(help: "csv or jsonl.") var format: String = "csv"
+
+    func validate() throws {
+        guard ["csv", "jsonl"].contains(format) else {
+            throw ValidationError("--format must be csv or jsonl (got \(format))")
+        }
+        guard FileManager.default.fileExists(atPath: db) else { throw ValidationError("no such database: \(db)") }
+    }
+
+    func run() throws {
+        let text = try SweepStore(path: db).export(asCSV: format == "csv")
+        FileHandle.standardOutput.write(Data(text.utf8))
+    }
+}
+
+struct MergeCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "merge",
+        abstract: "Combine shard databases of one sweep into one.",
+        discussion: """
+            Runs found in several inputs must agree (wall time aside), or nothing is written and \
+            the run is named. Merging into an existing database adds what it lacks.
+
+            Example: chipmunk-sim merge all.sqlite shard-0.sqlite shard-1.sqlite shard-2.sqlite shard-3.sqlite
+            """
+    )
+
+    @Argument(help: "The database to write (created if missing).") var output: String
+    @Argument(help: "The shard databases.") var inputs: [String]
+
+    func validate() throws {
+        if inputs.isEmpty { throw ValidationError("give at least one shard database to merge") }
+        for input in inputs where !FileManager.default.fileExists(atPath: input) {
+            throw ValidationError("no such database: \(input)")
+        }
+    }
+
+    func run() throws {
+        let store = try SweepStore(path: output)
+        for input in inputs { try store.merge(from: SweepStore(path: input)) }
+        FileHandle.standardError.write(Data("merge: \(try store.count()) runs in \(output)\n".utf8))
+    }
+}
+
+/// A progress bar on a terminal (done/total, rate, ETA, failures), or a plain line every
+/// few seconds when stderr is a file or a pipe.
+final class ProgressReporter: @unchecked Sendable {
+    private let lock = NSLock()
+    private let isTerminal = isatty(FileHandle.standardError.fileDescriptor) != 0
+    private let start = Date()
+    private var lastPrint = Date.distantPast
+    private var printedBar = false
+    private let label: String
+
+    init(label: String) { self.label = label }
+
+    func report(done: Int, total: Int, failures: Int) {
+        lock.lock()
+        defer { lock.unlock() }
+        let now = Date()
+        let interval = isTerminal ? 0.1 : 5
+        guard done == total || now.timeIntervalSince(lastPrint) >= interval else { return }
+        lastPrint = now
+        let elapsed = now.timeIntervalSince(start)
+        let rate = elapsed > 0 ? Double(done) / elapsed : 0
+        let eta = rate > 0 ? Double(total - done) / rate : 0
+        let numbers =
+            "\(done)/\(total) \(label), \(String(format: "%.1f", rate))/s, ETA \(String(format: "%.0f", eta)) s, \(failures) failed"
+        if isTerminal {
+            let width = 30
+            let filled = total > 0 ? width * done / total : width
+            let bar = String(repeating: "█", count: filled) + String(repeating: "·", count: width - filled)
+            FileHandle.standardError.write(Data("\r\(bar) \(numbers)\u{1B}[K".utf8))
+            printedBar = true
+        } else {
+            FileHandle.standardError.write(Data("progress: \(numbers)\n".utf8))
+        }
+    }
+
+    func finish() {
+        lock.lock()
+        defer { lock.unlock() }
+        if printedBar { FileHandle.standardError.write(Data("\n".utf8)) }
+    }
+}

@@ -1,0 +1,151 @@
+import ChipmunkBatch
+import Foundation
+import Testing
+
+@Suite struct SweepCommandTests {
+    let folder: URL
+
+    init() throws {
+        folder = FileManager.default.temporaryDirectory.appendingPathComponent("sweep-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    }
+
+    func path(_ name: String) -> String { folder.appendingPathComponent(name).path }
+
+    /// The exported rows without the wall time, which differs run to run.
+    func rowsWithoutWallTime(_ db: String) throws -> [String] {
+        let result = try Tool.sim("results", db, "--format", "csv")
+        #expect(result.status == 0, "\(result.stderr)")
+        return result.stdout.split(separator: "\n").map { line in
+            // wall_ms is the last column, and no earlier field here ends a line.
+            String(line[..<line.lastIndex(of: ",")!])
+        }
+    }
+
+    @Test(
+        "--jobs 1 and --jobs 2 store the same rows; 4 shards merged equal the unsharded run; diverged runs are results")
+    func jobsAndShards() throws {
+        let sweep = [
+            "Scenes/drop.json", "--param", "speed=log:1:1e20:21", "--param", "elasticity=0.2,0.8", "--seconds", "2",
+        ]
+        let one = try Tool.run("chipmunk-sim", ["sweep"] + sweep + ["--jobs", "1", "--db", path("one.sqlite")])
+        #expect(one.status == 0, "\(one.stderr)")
+        #expect(one.stderr.contains("42 runs planned"))
+        #expect(one.stderr.contains("30 ok, 12 diverged, 0 failed"), "\(one.stderr)")
+        let two = try Tool.run("chipmunk-sim", ["sweep"] + sweep + ["--jobs", "2", "--db", path("two.sqlite")])
+        #expect(two.status == 0, "\(two.stderr)")
+        #expect(try rowsWithoutWallTime(path("one.sqlite")) == rowsWithoutWallTime(path("two.sqlite")))
+
+        var shards: [String] = []
+        var total = 0
+        for index in 0..<4 {
+            let db = path("shard-\(index).sqlite")
+            let result = try Tool.run("chipmunk-sim", ["sweep"] + sweep + ["--shard", "\(index)/4", "--db", db])
+            #expect(result.status == 0, "\(result.stderr)")
+            total += try SweepStore(path: db).count()
+            shards.append(db)
+        }
+        #expect(total == 42, "shards must not overlap")
+        let merged = try Tool.run("chipmunk-sim", ["merge", path("merged.sqlite")] + shards)
+        #expect(merged.status == 0, "\(merged.stderr)")
+        #expect(try rowsWithoutWallTime(path("merged.sqlite")) == rowsWithoutWallTime(path("one.sqlite")))
+
+        // The diverged runs name their step.
+        let rows = try rowsWithoutWallTime(path("one.sqlite")).filter { $0.contains(",diverged,") }
+        #expect(rows.count == 12)
+        #expect(rows.allSatisfy { $0.contains("the simulation diverged") })
+    }
+
+    @Test("A sweep killed with SIGKILL, run again, completes only the missing runs")
+    func killAndResume() throws {
+        // 40 balls in a box, never sleeping: long enough runs to kill the sweep among them.
+        let balls = (0..<40).map { i in
+            #"{"mass": 1, "moment": {"circle": {"innerRadius": 0, "outerRadius": 5}}, "position": [\#(20 + (i % 8) * 20), \#(20 + (i / 8) * 20)], "velocity": [\#(i == 0 ? #"{"$param": "speed"}"# : "0"), 0], "shapes": [{"type": "circle", "radius": 5, "elasticity": 0.9}]}"#
+        }
+        let walls =
+            #"{"type": "segment", "from": [0, 0], "to": [200, 0], "radius": 1}, {"type": "segment", "from": [200, 0], "to": [200, 200], "radius": 1}, {"type": "segment", "from": [200, 200], "to": [0, 200], "radius": 1}, {"type": "segment", "from": [0, 200], "to": [0, 0], "radius": 1}"#
+        let scene = folder.appendingPathComponent("box.json")
+        try Data(
+            #"{"name": "box", "parameters": {"speed": 0}, "gravity": [0, -100], "staticShapes": [\#(walls)], "bodies": [\#(balls.joined(separator: ","))]}"#
+                .utf8
+        ).write(to: scene)
+        let db = path("killed.sqlite")
+        let arguments = [
+            "sweep", scene.path, "--param", "speed=lin:1:300:120", "--seconds", "10", "--jobs", "2", "--db", db,
+        ]
+        let process = Process()
+        process.executableURL = Tool.productsFolder.appendingPathComponent("chipmunk-sim")
+        process.arguments = arguments
+        process.currentDirectoryURL = Tool.packageRoot
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        var stored = 0
+        let deadline = Date().addingTimeInterval(60)
+        while stored < 10, Date() < deadline, process.isRunning {
+            Thread.sleep(forTimeInterval: 0.05)
+            if FileManager.default.fileExists(atPath: db) {
+                stored = (try? SweepStore(path: db, readOnly: true).count()) ?? stored
+            }
+        }
+        kill(process.processIdentifier, SIGKILL)
+        process.waitUntilExit()
+        #expect(process.terminationReason == .uncaughtSignal, "the sweep should still have been running")
+        let partial = try SweepStore(path: db).count()
+        #expect(partial >= 10 && partial < 120, "killed part-way (\(partial) of 120 stored)")
+
+        let resumed = try Tool.run("chipmunk-sim", arguments)
+        #expect(resumed.status == 0, "\(resumed.stderr)")
+        #expect(resumed.stderr.contains("\(partial) already in"), "\(resumed.stderr)")
+        #expect(resumed.stderr.contains("\(120 - partial) run now"), "\(resumed.stderr)")
+        let clean = try Tool.run("chipmunk-sim", Array(arguments.dropLast()) + [path("clean.sqlite")])
+        #expect(clean.status == 0)
+        #expect(try rowsWithoutWallTime(db) == rowsWithoutWallTime(path("clean.sqlite")))
+    }
+
+    @Test("Parameter mistakes are errors that name the parameter and where")
+    func parameterErrors() throws {
+        let unknown = try Tool.sim("sweep", "Scenes/drop.json", "--param", "sped=1,2", "--db", path("x.sqlite"))
+        #expect(unknown.status != 0)
+        #expect(
+            unknown.stderr.contains("sped") && unknown.stderr.contains("declares: elasticity, speed"),
+            "\(unknown.stderr)")
+        let badRange = try Tool.sim(
+            "sweep", "Scenes/drop.json", "--param", "speed=log:0:10:3", "--db", path("x.sqlite"))
+        #expect(badRange.stderr.contains("above zero"), "\(badRange.stderr)")
+
+        let undeclared = folder.appendingPathComponent("undeclared.json")
+        try Data(#"{"name": "u", "parameters": {"g": 1}, "gravity": [0, {"$param": "h"}]}"#.utf8).write(to: undeclared)
+        let run = try Tool.sim("run", undeclared.path, "--steps", "1")
+        #expect(run.stderr.contains("gravity[1]") && run.stderr.contains("'h'"), "\(run.stderr)")
+
+        let unused = folder.appendingPathComponent("unused.json")
+        try Data(#"{"name": "u", "parameters": {"g": 1, "spare": 2}, "gravity": [0, {"$param": "g"}]}"#.utf8).write(
+            to: unused)
+        let run2 = try Tool.sim("run", unused.path, "--steps", "1")
+        #expect(run2.stderr.contains("parameters.spare"), "\(run2.stderr)")
+    }
+}
+
+@Suite struct SweepReadmeTests {
+    @Test("The README's sweep command runs and prints the summary the README shows")
+    func readmeSweep() throws {
+        let readme = try String(contentsOf: Tool.packageRoot.appendingPathComponent("README.md"), encoding: .utf8)
+        let block = readme.components(separatedBy: "<!-- sweep-example")[1]
+        let lines = block.split(separator: "\n")
+        let command = lines.first { $0.hasPrefix("$ chipmunk-sim sweep ") }!
+        let summary = lines.first { $0.hasPrefix("sweep: ") }!
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("readme-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        var arguments = command.dropFirst("$ chipmunk-sim ".count).split(separator: " ").map(String.init)
+        let db = arguments.firstIndex(of: "--db")! + 1
+        arguments[db] = folder.appendingPathComponent(arguments[db]).path
+        let result = try Tool.run("chipmunk-sim", arguments)
+        #expect(result.status == 0, "\(result.stderr)")
+        // All but the database's folder and the wall time.
+        let expected = summary.replacingOccurrences(of: #" in [0-9.]+ s on"#, with: "", options: .regularExpression)
+        let got = result.stderrLines.last.map(String.init)!.replacingOccurrences(of: folder.path + "/", with: "")
+            .replacingOccurrences(of: #" in [0-9.]+ s on"#, with: "", options: .regularExpression)
+        #expect(got == expected)
+    }
+}
