@@ -1,3 +1,4 @@
+import Chipmunk
 import ChipmunkScenes
 import Foundation
 
@@ -80,11 +81,14 @@ public struct SweepPlan: Sendable {
     public var steps: Int
     /// The time step; nil: the scene's own.
     public var timeStep: Double?
+    /// The saved state every run starts from (`--from`), if any: each run builds the
+    /// scene with its parameters, takes its configuration, and continues this state.
+    public var start: Snapshot?
 
     /// The grid of every combination of the axes' values (the last axis varies fastest).
-    public init(sceneSource: String, sceneData: Data, axes: [SweepAxis], steps: Int, timeStep: Double?)
-        throws(SweepError)
-    {
+    public init(
+        sceneSource: String, sceneData: Data, axes: [SweepAxis], steps: Int, timeStep: Double?, start: Snapshot? = nil
+    ) throws(SweepError) {
         let declared: [String: Double]
         do {
             declared = try SceneParameters.declared(in: sceneData, source: sceneSource)
@@ -112,13 +116,15 @@ public struct SweepPlan: Sendable {
         self.runs = runs.map(ParameterSet.init)
         self.steps = steps
         self.timeStep = timeStep
+        self.start = start
     }
 
     /// A run's key: FNV-1a 64 of the scene's hash, the steps and time step, and the
     /// parameter set, in hex. The same run has the same key in every shard and process.
     public func key(of run: ParameterSet) -> String {
         let dt = timeStep.map { String($0.bitPattern, radix: 16) } ?? "scene"
-        return fnv1a(Array("\(sceneHash)|\(steps)|\(dt)|\(run.json)".utf8)).hexDigits
+        let from = start.map { fnv1a($0.bytes).hexDigits } ?? "-"
+        return fnv1a(Array("\(sceneHash)|\(steps)|\(dt)|\(from)|\(run.json)".utf8)).hexDigits
     }
 
     /// Whether run `run` belongs to shard `index` of `count`: by its key's hash, so shards

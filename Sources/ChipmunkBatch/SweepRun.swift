@@ -44,6 +44,10 @@ public struct RunResult: Sendable, Equatable {
             let description = try SceneDescription.decode(
                 plan.sceneData, source: plan.sceneSource, parameters: set.values)
             let scene = try description.makeScene(source: plan.sceneSource)
+            if let start = plan.start {
+                // The saved state, with this run's configuration (its parameters).
+                try scene.restore(start.applyingConfiguration(of: scene.snapshot()))
+            }
             let dt = plan.timeStep ?? scene.timeStep
             let dynamic = scene.space.bodies.filter { $0.kind == .dynamic }
             for step in 1...plan.steps {

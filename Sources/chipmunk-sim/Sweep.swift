@@ -39,6 +39,14 @@ struct SweepCommand: ParsableCommand {
 
     @OptionGroup var duration: Duration  // default: 5 seconds
 
+    @Option(
+        help: ArgumentHelp(
+            "Start every run from this snapshot (from `chipmunk-sim snapshot` of the same scene file).",
+            discussion:
+                "Each run builds the scene with its parameters, keeps that configuration (gravity, materials, masses, joint parameters) and continues the saved positions, velocities and contacts; parameters that only set a starting state have no effect then."
+        ))
+    var from: String?
+
     @Option(help: "Worker threads (default: one per core).") var jobs: Int = ProcessInfo.processInfo
         .activeProcessorCount
 
@@ -83,9 +91,10 @@ struct SweepCommand: ParsableCommand {
         ).timeStep
         let dt = duration.timeStep(sceneDefault: defaultDt)
         let steps = try duration.stepCount(dt: dt, defaultSeconds: 5)
+        let start = try from.map { try SceneCatalog.loadSnapshot(contentsOf: URL(fileURLWithPath: $0)) }
         let plan = try SweepPlan(
             sceneSource: url.lastPathComponent, sceneData: data, axes: axes.map { try SweepAxis(parsing: $0) },
-            steps: steps, timeStep: duration.dt?.seconds)
+            steps: steps, timeStep: duration.dt?.seconds, start: start)
         let shard = try resolvedShard()
         let store = try SweepStore(path: db)
         let reporter = ProgressReporter(label: "runs")

@@ -102,6 +102,23 @@ import Testing
         #expect(try rowsWithoutWallTime(db) == rowsWithoutWallTime(path("clean.sqlite")))
     }
 
+    @Test("--from: every run continues a saved state with its own parameters; the defaults give the plain continuation")
+    func branchFromSnapshot() throws {
+        let snapshot = path("drop-120.snapshot")
+        #expect(try Tool.sim("snapshot", "Scenes/drop.json", "--at", "120", "-o", snapshot).status == 0)
+        let db = path("from.sqlite")
+        let sweep = try Tool.sim(
+            "sweep", "Scenes/drop.json", "--from", snapshot, "--param", "elasticity=0.2,0.5,0.8", "--steps", "240",
+            "--db", db)
+        #expect(sweep.status == 0, "\(sweep.stderr)")
+        // final_hash is the column before kinetic_energy, the last one here.
+        let hashes = try rowsWithoutWallTime(db).dropFirst().map { $0.split(separator: ",").dropLast().last! }
+        #expect(Set(hashes).count == 3, "elasticity changes each run")
+        let plain = try Tool.sim("run", snapshot, "--steps", "240", "--every", "240", "--hash")
+        let plainHash = rows(plain.stdout).last!.last!
+        #expect(hashes[1] == plainHash, "elasticity 0.5 is the file's default: the same as continuing the snapshot")
+    }
+
     @Test("Parameter mistakes are errors that name the parameter and where")
     func parameterErrors() throws {
         let unknown = try Tool.sim("sweep", "Scenes/drop.json", "--param", "sped=1,2", "--db", path("x.sqlite"))

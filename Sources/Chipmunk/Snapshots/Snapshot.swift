@@ -90,3 +90,85 @@ public enum SnapshotError: Error, Equatable, Sendable, CustomStringConvertible {
         }
     }
 }
+
+extension Snapshot {
+    /// This snapshot's state (positions, velocities, contacts, accumulated impulses,
+    /// sleeping, clocks) with the configuration of `other`, a snapshot of a space built the
+    /// same way: the space's parameters (gravity, damping, iterations, sleep thresholds,
+    /// collision slop, bias, persistence), bodies' mass and moment, shapes' material,
+    /// filter, sensor flag and mass, constraints' parameters. For sweeps that branch from
+    /// a saved state: the run's parameters come from `other`, built with them.
+    ///
+    /// - Throws: ``SnapshotError/structureMismatch(_:)`` if the two spaces differ in their
+    ///   objects.
+    package func applyingConfiguration(of other: Snapshot) throws(SnapshotError) -> Snapshot {
+        var state = self.state
+        let source = other.state
+        guard state.bodies.count == source.bodies.count, state.shapes.count == source.shapes.count,
+            state.constraints.count == source.constraints.count
+        else {
+            throw .structureMismatch(
+                "the saved state has \(state.bodies.count - 1) bodies, \(state.shapes.count) shapes and \(state.constraints.count) constraints; the scene built for the run has \(source.bodies.count - 1), \(source.shapes.count) and \(source.constraints.count)"
+            )
+        }
+        let s = source.space
+        state.space.iterations = s.iterations
+        state.space.gravity = s.gravity
+        state.space.damping = s.damping
+        state.space.idleSpeedThreshold = s.idleSpeedThreshold
+        state.space.sleepTimeThreshold = s.sleepTimeThreshold
+        state.space.collisionSlop = s.collisionSlop
+        state.space.collisionBias = s.collisionBias
+        state.space.collisionPersistence = s.collisionPersistence
+        for i in state.bodies.indices {
+            let b = source.bodies[i]
+            guard state.bodies[i].kind == b.kind else { throw .structureMismatch("body \(i) differs in kind") }
+            state.bodies[i].mass = b.mass
+            state.bodies[i].inverseMass = b.inverseMass
+            state.bodies[i].moment = b.moment
+            state.bodies[i].inverseMoment = b.inverseMoment
+        }
+        for i in state.shapes.indices {
+            let shape = source.shapes[i]
+            guard state.shapes[i].kind == shape.kind, state.shapes[i].body == shape.body else {
+                throw .structureMismatch("shape \(i) differs in kind or body")
+            }
+            state.shapes[i].isSensor = shape.isSensor
+            state.shapes[i].elasticity = shape.elasticity
+            state.shapes[i].friction = shape.friction
+            state.shapes[i].surfaceVelocity = shape.surfaceVelocity
+            state.shapes[i].collisionType = shape.collisionType
+            state.shapes[i].group = shape.group
+            state.shapes[i].categories = shape.categories
+            state.shapes[i].mask = shape.mask
+            state.shapes[i].mass = shape.mass
+            state.shapes[i].moment = shape.moment
+            state.shapes[i].massCenter = shape.massCenter
+            state.shapes[i].area = shape.area
+        }
+        for i in state.constraints.indices {
+            let c = source.constraints[i]
+            guard state.constraints[i].kind == c.kind, state.constraints[i].bodyA == c.bodyA,
+                state.constraints[i].bodyB == c.bodyB, let kind = ConstraintKind(rawValue: c.kind)
+            else { throw .structureMismatch("constraint \(i) differs in kind or bodies") }
+            state.constraints[i].maxForce = c.maxForce
+            state.constraints[i].errorBias = c.errorBias
+            state.constraints[i].maxBias = c.maxBias
+            state.constraints[i].collideBodies = c.collideBodies
+            for index in kind.parameterIndices { state.constraints[i].values[index] = c.values[index] }
+        }
+        return Snapshot(state: state)
+    }
+}
+
+extension ConstraintKind {
+    /// The indices in `ConstraintRecord.values` that are parameters, not state: all but
+    /// the accumulated impulse (and the ratchet's current angle).
+    var parameterIndices: Range<Int> {
+        switch self {
+        case .pivot, .groove: 0..<(valueCount - 2)
+        case .ratchet: 1..<(valueCount - 1)
+        default: 0..<(valueCount - 1)
+        }
+    }
+}
