@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # Runs every test: the Swift Testing suites (library, scenes, CLI against the raw C
 # engine), the benchmark package's suites (its worlds against their raw-C twins), the
-# valgrind leak check, a sweep on a real single-node Slurm cluster, the suites again under
+# JSON Schema check, the valgrind leak check, a sweep on a real single-node Slurm cluster, the suites again under
 # ASan+LSan and TSan, and 200,000 fuzzed scene files.
-# Installs libchipmunk-dev, libsqlite3-dev, valgrind, slurm-wlm and munge if missing.
+# Installs libchipmunk-dev, libsqlite3-dev, valgrind, slurm-wlm, munge and check-jsonschema
+# if missing.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/lib.sh
@@ -31,6 +32,9 @@ echo "== Benchmarks/ (a nested package): building with tests"
 swift_build --package-path Benchmarks --build-tests
 echo "== swift test --package-path Benchmarks"
 quiet_test --package-path Benchmarks
+
+echo "== JSON Schemas (check-jsonschema) and the bad-file corpus"
+bash scripts/schema-check.sh
 
 echo "== A sweep on a single-node Slurm cluster"
 bash scripts/slurm-sweep.sh

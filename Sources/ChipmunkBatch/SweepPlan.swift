@@ -17,7 +17,7 @@ public struct SweepAxis: Sendable, Equatable {
     /// Parses `name=spec`; the error says what was wrong with it.
     public init(parsing text: String) throws(SweepError) {
         guard let equals = text.firstIndex(of: "="), equals != text.startIndex else {
-            throw .badAxis(text, "write name=values, such as speed=1,2,5 or k=log:10:1e6:11")
+            throw .badAxis("--param \(text)", "write name=values, such as speed=1,2,5 or k=log:10:1e6:11")
         }
         name = String(text[..<equals])
         let spec = String(text[text.index(after: equals)...])
@@ -26,10 +26,14 @@ public struct SweepAxis: Sendable, Equatable {
             guard let from = Double(parts[1]), let to = Double(parts[2]), let count = Int(parts[3]),
                 from.isFinite, to.isFinite, (1...1_000_000).contains(count)
             else {
-                throw .badAxis(text, "\(parts[0]):FROM:TO:COUNT needs two finite numbers and a count from 1 to 1000000")
+                throw .badAxis(
+                    "--param \(text)",
+                    "\(parts[0]):FROM:TO:COUNT needs two finite numbers and a count from 1 to 1000000")
             }
             if parts[0] == "log" {
-                guard from > 0, to > 0 else { throw .badAxis(text, "a log range needs FROM and TO above zero") }
+                guard from > 0, to > 0 else {
+                    throw .badAxis("--param \(text)", "a log range needs FROM and TO above zero")
+                }
                 // Powers of ten, so that log:1:1e20:21 gives exactly 1, 10, 100, …
                 let (a, b) = (log10(from), log10(to))
                 values = (0..<count).map { count == 1 ? from : pow(10, a + (b - a) * Double($0) / Double(count - 1)) }
@@ -45,7 +49,8 @@ public struct SweepAxis: Sendable, Equatable {
             for item in spec.split(separator: ",", omittingEmptySubsequences: false) {
                 guard let value = Double(item.trimmingCharacters(in: .whitespaces)), value.isFinite else {
                     throw .badAxis(
-                        text, "'\(item)' is not a finite number (a list is 1,2,5; ranges are lin:… and log:…)")
+                        "--param \(text)",
+                        "'\(item)' is not a finite number (a list is 1,2,5; ranges are lin:… and log:…)")
                 }
                 list.append(value)
             }
@@ -70,6 +75,71 @@ public struct ParameterSet: Sendable, Hashable {
     }
 }
 
+/// Which parameter sets a sweep runs.
+public enum SweepDesign: Sendable {
+    /// Every combination of the axes' values; the last axis varies fastest.
+    case grid([SweepAxis])
+    /// `count` samples, each parameter drawn from its range with the project's splitmix64
+    /// seeded with `seed`: the same seed gives the same runs on every machine.
+    case random(count: Int, seed: UInt64, ranges: [SweepRange])
+    /// The parameter sets, as listed.
+    case table([[String: Double]])
+
+    /// The runs, in order.
+    public func parameterSets() throws(SweepError) -> [ParameterSet] {
+        switch self {
+        case .grid(let axes):
+            var seen = Set<String>()
+            for axis in axes where !seen.insert(axis.name).inserted { throw .badAxis(axis.name, "is given twice") }
+            let total = axes.reduce(1.0) { $0 * Double($1.values.count) }
+            guard total <= 10_000_000 else { throw .badAxis("--param", "\(Int(total)) runs is more than 10,000,000") }
+            var runs: [[String: Double]] = [[:]]
+            for axis in axes {
+                runs = runs.flatMap { partial in axis.values.map { partial.merging([axis.name: $0]) { $1 } } }
+            }
+            return runs.map(ParameterSet.init)
+        case let .random(count, seed, ranges):
+            guard (1...10_000_000).contains(count) else {
+                throw .badAxis("random", "count must be from 1 to 10,000,000")
+            }
+            var generator = SplitMix64(seed: seed)
+            let ordered = ranges.sorted { $0.name < $1.name }
+            return (0..<count).map { _ in
+                ParameterSet(Dictionary(uniqueKeysWithValues: ordered.map { ($0.name, $0.sample(&generator)) }))
+            }
+        case .table(let rows):
+            guard !rows.isEmpty, rows.count <= 10_000_000 else {
+                throw .badAxis("table", "must list 1 to 10,000,000 runs")
+            }
+            for (index, row) in rows.enumerated() where row.values.contains(where: { !$0.isFinite }) {
+                throw .badAxis("table[\(index)]", "every value must be a finite number")
+            }
+            return rows.map(ParameterSet.init)
+        }
+    }
+}
+
+/// A parameter's range for random samples: uniform, or uniform in the logarithm.
+public struct SweepRange: Sendable, Equatable {
+    public var name: String
+    public var low: Double
+    public var high: Double
+    public var logarithmic: Bool
+
+    public init(name: String, low: Double, high: Double, logarithmic: Bool) throws(SweepError) {
+        guard low.isFinite, high.isFinite, low <= high else {
+            throw .badAxis(name, "a range needs finite low <= high (got \(low) to \(high))")
+        }
+        guard !logarithmic || low > 0 else { throw .badAxis(name, "a log range needs low above zero") }
+        (self.name, self.low, self.high, self.logarithmic) = (name, low, high, logarithmic)
+    }
+
+    func sample(_ generator: inout SplitMix64) -> Double {
+        let unit = generator.nextUnit()
+        return logarithmic ? pow(10, log10(low) + (log10(high) - log10(low)) * unit) : low + (high - low) * unit
+    }
+}
+
 /// A sweep: one scene file, the runs' parameter sets in a fixed order, and how long each runs.
 public struct SweepPlan: Sendable {
     public var sceneSource: String
@@ -85,9 +155,10 @@ public struct SweepPlan: Sendable {
     /// scene with its parameters, takes its configuration, and continues this state.
     public var start: Snapshot?
 
-    /// The grid of every combination of the axes' values (the last axis varies fastest).
+    /// The runs of `design`, each checked against the parameters the scene declares.
     public init(
-        sceneSource: String, sceneData: Data, axes: [SweepAxis], steps: Int, timeStep: Double?, start: Snapshot? = nil
+        sceneSource: String, sceneData: Data, design: SweepDesign, steps: Int, timeStep: Double?,
+        start: Snapshot? = nil
     ) throws(SweepError) {
         let declared: [String: Double]
         do {
@@ -95,25 +166,17 @@ public struct SweepPlan: Sendable {
         } catch {
             throw .scene(error)
         }
-        var seen = Set<String>()
-        for axis in axes {
-            guard declared[axis.name] != nil else {
-                throw .badAxis(
-                    axis.name,
-                    "the scene declares no parameter '\(axis.name)' (it declares: \(declared.keys.sorted().joined(separator: ", ")))"
-                )
-            }
-            guard seen.insert(axis.name).inserted else { throw .badAxis(axis.name, "is given twice") }
+        let runs = try design.parameterSets()
+        for name in Set(runs.flatMap(\.values.keys)).sorted() where declared[name] == nil {
+            throw .badAxis(
+                "parameter \(name)",
+                "the scene declares no parameter '\(name)' (it declares: \(declared.keys.sorted().joined(separator: ", ")))"
+            )
         }
-        var runs: [[String: Double]] = [[:]]
-        for axis in axes {
-            runs = runs.flatMap { partial in axis.values.map { partial.merging([axis.name: $0]) { $1 } } }
-        }
-        guard runs.count <= 10_000_000 else { throw .badAxis("--param", "\(runs.count) runs is more than 10,000,000") }
         self.sceneSource = sceneSource
         self.sceneData = sceneData
         self.sceneHash = fnv1a(Array(sceneData)).hexDigits
-        self.runs = runs.map(ParameterSet.init)
+        self.runs = runs
         self.steps = steps
         self.timeStep = timeStep
         self.start = start
@@ -146,12 +209,14 @@ public enum SweepError: Error, CustomStringConvertible, Sendable {
     case scene(SceneError)
     case database(String, String)
     case mergeConflict(key: String, file: String)
+    case file(String, String)
 
     public var description: String {
         switch self {
-        case let .badAxis(axis, reason): "--param \(axis): \(reason)"
+        case let .badAxis(what, reason): "\(what): \(reason)"
         case .scene(let error): "\(error)"
         case let .database(path, reason): "\(path): \(reason)"
+        case let .file(file, reason): "\(file): \(reason)"
         case let .mergeConflict(key, file):
             "\(file): run \(key) has a different result than the same run in an earlier file (were they made by different builds?)"
         }

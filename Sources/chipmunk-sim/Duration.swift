@@ -35,10 +35,14 @@ struct Duration: ParsableArguments {
     /// `defaultSeconds`) of simulated time rounded to whole steps.
     func stepCount(dt: Double, defaultSeconds: Double) throws -> Int {
         if let steps { return steps }
-        let total = (seconds ?? defaultSeconds) / dt
+        return try Self.stepCount(seconds: seconds ?? defaultSeconds, dt: dt)
+    }
+
+    /// `seconds` at `dt`, rounded to whole steps.
+    static func stepCount(seconds: Double, dt: Double) throws -> Int {
+        let total = seconds / dt
         guard total.isFinite, total >= 0.5, total < Double(Int.max / 2) else {
-            throw ValidationError(
-                "--seconds \(seconds ?? defaultSeconds) at a time step of \(dt) s is not a usable number of steps")
+            throw ValidationError("\(seconds) s at a time step of \(dt) s is not a usable number of steps")
         }
         return Int(total.rounded())
     }

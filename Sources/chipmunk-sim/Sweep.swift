@@ -30,7 +30,14 @@ struct SweepCommand: ParsableCommand {
             """
     )
 
-    @Argument(help: "A scene file that declares parameters.") var scene: String
+    @Argument(help: "A scene file that declares parameters (not with --sweep, whose file names its scene).")
+    var scene: String?
+
+    @Option(
+        help: ArgumentHelp(
+            "A sweep file (JSON; schemas/sweep.schema.json): its scene, duration and a grid, seeded random samples or a table of runs.",
+            valueName: "file"))
+    var sweep: String?
 
     @Option(
         name: .customLong("param"),
@@ -57,7 +64,12 @@ struct SweepCommand: ParsableCommand {
 
     func validate() throws {
         if !(1...256).contains(jobs) { throw ValidationError("--jobs must be from 1 to 256 (got \(jobs))") }
-        if axes.isEmpty { throw ValidationError("give at least one --param name=values") }
+        if sweep == nil {
+            if scene == nil { throw ValidationError("give a scene file and --param, or --sweep FILE") }
+            if axes.isEmpty { throw ValidationError("give at least one --param name=values (or --sweep FILE)") }
+        } else if scene != nil || !axes.isEmpty {
+            throw ValidationError("--sweep FILE names its scene and runs; give no scene or --param with it")
+        }
         _ = try resolvedShard()
     }
 
@@ -83,18 +95,30 @@ struct SweepCommand: ParsableCommand {
     }
 
     func run() throws {
-        let url = URL(fileURLWithPath: scene)
+        let file = try sweep.map { try SweepFile.load(contentsOf: URL(fileURLWithPath: $0)) }
+        let url = file?.scene ?? URL(fileURLWithPath: scene!)
         _ = try SceneDescription.load(contentsOf: url)  // names the file in any problem with it
         let data = try Data(contentsOf: url)
         let defaultDt = try SceneDescription.decode(data, source: url.lastPathComponent).makeScene(
             source: url.lastPathComponent
         ).timeStep
-        let dt = duration.timeStep(sceneDefault: defaultDt)
-        let steps = try duration.stepCount(dt: dt, defaultSeconds: 5)
-        let start = try from.map { try SceneCatalog.loadSnapshot(contentsOf: URL(fileURLWithPath: $0)) }
+        // The command line's duration wins over the file's.
+        let timeStep = duration.dt?.seconds ?? file?.timeStep
+        let dt = timeStep ?? defaultDt
+        let steps: Int
+        if duration.steps != nil || duration.seconds != nil || file == nil {
+            steps = try duration.stepCount(dt: dt, defaultSeconds: 5)
+        } else if let fileSteps = file?.steps {
+            steps = fileSteps
+        } else {
+            steps = try Duration.stepCount(seconds: file!.seconds!, dt: dt)
+        }
+        let snapshot = from ?? file?.from?.path
+        let start = try snapshot.map { try SceneCatalog.loadSnapshot(contentsOf: URL(fileURLWithPath: $0)) }
+        let design = try file?.design ?? .grid(axes.map { try SweepAxis(parsing: $0) })
         let plan = try SweepPlan(
-            sceneSource: url.lastPathComponent, sceneData: data, axes: axes.map { try SweepAxis(parsing: $0) },
-            steps: steps, timeStep: duration.dt?.seconds, start: start)
+            sceneSource: url.lastPathComponent, sceneData: data, design: design, steps: steps, timeStep: timeStep,
+            start: start)
         let shard = try resolvedShard()
         let store = try SweepStore(path: db)
         let reporter = ProgressReporter(label: "runs")

@@ -58,7 +58,7 @@ public struct SceneDescription: Hashable, Sendable, Codable {
     }
 
     public init(from decoder: any Decoder) throws {
-        try decoder.rejectUnknownKeys(CodingKeys.allCases.map(\.rawValue))
+        try decoder.rejectUnknownKeys(CodingKeys.allCases.map(\.rawValue) + ["$schema"])  // $schema: for editors
         let c = try decoder.container(keyedBy: CodingKeys.self)
         version = try c.decodeIfPresent(Int.self, forKey: .version)
         if let version, version != 1 {
