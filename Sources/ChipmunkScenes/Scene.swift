@@ -26,6 +26,26 @@ public final class Scene {
     public private(set) var stepCount = 0
     private var nextChange = 0
 
+    /// Names of bodies for output, from a version-2 scene file (each body's `id`, or its
+    /// index in the file; "static" for the space's static body). Nil for other scenes,
+    /// whose output numbers dynamic bodies from 0.
+    public var bodyNames: [ObjectIdentifier: String]?
+
+    /// Contact events recorded by `log` collision rules, oldest first; whoever reads them
+    /// may empty the list.
+    public var events: [CollisionEvent] = []
+
+    /// The output name of a body: its name, or its index in ``Space/bodies``.
+    public func name(of body: Body) -> String {
+        bodyNames?[ObjectIdentifier(body)]
+            ?? (body === space.staticBody ? "static" : String(space.bodies.firstIndex { $0 === body } ?? -1))
+    }
+
+    func logEvent(_ kind: String, _ arbiter: Arbiter) {
+        let (a, b) = arbiter.bodies
+        events.append(CollisionEvent(kind: kind, step: stepCount + 1, bodyA: name(of: a), bodyB: name(of: b)))
+    }
+
     /// A snapshot of the scene's space, with the scene's clock, for ``restore(_:)``.
     ///
     /// `reference` says how to build the scene again (`SceneCatalog.scene(restoring:)`): a

@@ -56,6 +56,15 @@ struct Run: ParsableCommand {
     @Option(help: "Write to this file instead of stdout ('-' is stdout).")
     var output: String = "-"
 
+    @Flag(help: "Write kinematic bodies too (dynamic bodies are always written).")
+    var kinematic = false
+
+    @Option(
+        help: ArgumentHelp(
+            "Write the contact events of the scene's `log` collision rules to this file, as JSON lines: {\"step\":12,\"event\":\"begin\",\"a\":\"sensor\",\"b\":\"ball\"}.",
+            valueName: "file"))
+    var events: String?
+
     func validate() throws {
         if every < 1 { throw ValidationError("--every must be at least 1 (got \(every))") }
         if let dt = duration.dt { _ = try duration.stepCount(dt: dt.seconds, defaultSeconds: 10) }
@@ -84,13 +93,16 @@ struct Run: ParsableCommand {
                 } catch {
                     // Keep what was computed: write it out, then report where the run stopped.
                     try? writer.finish()
+                    try? writeEvents(scene)
                     throw RunError(describe(error, at: step))
                 }
                 if (step - firstStep) % every == 0 || step == firstStep + totalSteps {
-                    try writer.record(step: step, space: scene.space)
+                    try writer.record(
+                        step: step, space: scene.space, names: scene.bodyNames, includingKinematic: kinematic)
                 }
             }
             try writer.finish()
+            try writeEvents(scene)
         } catch let error as TrajectoryWriter.WriteError {
             throw RunError("cannot write the output after step \(scene.stepCount): \(error.reason)")
         }
@@ -108,6 +120,25 @@ struct Run: ParsableCommand {
         default:
             return "\(error)"
         }
+    }
+
+    /// The events the scene logged, as JSON lines, to `--events`.
+    private func writeEvents(_ scene: Scene) throws {
+        guard let events else { return }
+        var text = ""
+        for event in scene.events {
+            text +=
+                "{\"step\":\(event.step),\"event\":\"\(event.kind)\",\"a\":\(jsonString(event.bodyA)),\"b\":\(jsonString(event.bodyB))}\n"
+        }
+        do {
+            try Data(text.utf8).write(to: URL(fileURLWithPath: events), options: .atomic)
+        } catch {
+            throw RunError("cannot write --events \(events): \(error.localizedDescription)")
+        }
+    }
+
+    private func jsonString(_ text: String) -> String {
+        String(decoding: (try? JSONEncoder().encode(text)) ?? Data("\"\"".utf8), as: UTF8.self)
     }
 
     /// Standard output, or the `--output` file, which must not be the scene file itself.

@@ -33,7 +33,7 @@ import Testing
         ),
         (
             #"{"name": "x", "bodies": [{"mass": 1, "moment": 1, "shapes": [{"type": "circle", "radius": 1, "fricton": 0.5}]}]}"#,
-            "bad.json: bodies[0].shapes[0].fricton: unknown key 'fricton'; expected one of 'radius', 'offset', 'type', 'friction', 'elasticity', 'collisionType'"
+            "bad.json: bodies[0].shapes[0].fricton: unknown key 'fricton'; expected one of 'radius', 'offset', 'type', 'friction', 'elasticity', 'collisionType', 'mass', 'density', 'sensor', 'filter', 'surfaceVelocity'"
         ),
         (
             #"{"name": "x", "bodies": [{"mass": 1, "moment": 1, "shapes": [{"type": "hexagon"}]}]}"#,
@@ -107,8 +107,8 @@ import Testing
             "bad.json: gravitySchedule[0].time: must be zero or more, and finite (got -1.0)"
         ),
         (
-            #"{"name": "x", "version": 2}"#,
-            "bad.json: version: format version 2 is not supported; this build reads version 1"
+            #"{"name": "x", "version": 3}"#,
+            "bad.json: version: format version 3 is not supported; this build reads versions 1 and 2"
         ),
         (#"{"bodies": []}"#, "bad.json: name: is required"),
         (#"[]"#, "bad.json: expected a JSON object, found an array"),

@@ -166,3 +166,33 @@ import Testing
         #expect(got == expected)
     }
 }
+
+@Suite struct SpringSweepTests {
+    @Test("A spring stiffness sweep from 10 to 1e6 (log) finishes and records the diverged runs with their step")
+    func divergingStiffness() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("spring-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let db = folder.appendingPathComponent("spring.sqlite").path
+        let sweep = try Tool.sim(
+            "sweep", "Scenes/spring.json", "--param", "stiffness=log:10:1e6:11", "--seconds", "10", "--db", db)
+        #expect(sweep.status == 0, "\(sweep.stderr)")
+        #expect(sweep.stderr.contains("11 runs planned"))
+        let lines = try Tool.sim("results", db, "--format", "jsonl").stdout.split(separator: "\n")
+        let diverged = lines.filter { $0.contains(#""outcome":"diverged""#) }
+        #expect(diverged.count >= 3, "the stiffest springs diverge at 1/60 s")
+        #expect(diverged.allSatisfy { $0.contains(#""error_step":"#) && !$0.contains(#""error_step":null"#) })
+        #expect(lines.contains { $0.contains(#""stiffness":10}"#) && $0.contains(#""outcome":"ok""#) })
+    }
+
+    @Test("Version-2 output names bodies by id; --kinematic adds kinematic bodies")
+    func namedOutput() throws {
+        let run = try Tool.sim("run", "Scenes/pendulum.json", "--steps", "2")
+        #expect(rows(run.stdout).dropFirst().allSatisfy { $0[1] == "bob" })
+        let v1 = try Tool.sim("run", "Scenes/crates.json", "--steps", "1")
+        #expect(
+            rows(v1.stdout).dropFirst().map { $0[1] } == ["0", "1", "2", "3", "4"], "version-1 output is unchanged")
+        let jsonl = try Tool.sim("run", "Scenes/pendulum.json", "--steps", "1", "--format", "jsonl")
+        #expect(jsonl.stdout.contains(#""body":"bob""#))
+    }
+}

@@ -48,23 +48,30 @@ public struct SceneDescription: Hashable, Sendable, Codable {
     public var staticShapes: [ShapeDescription]?
     /// The bodies, each added before its shapes.
     public var bodies: [BodyDescription]?
+    /// Version 2: joints, springs and motors between bodies named by `id`.
+    public var constraints: [ConstraintDescription]?
+    /// Version 2: collision behaviour as data, by collision types.
+    public var collisions: [CollisionRule]?
+    /// Version 2: the broad phase: `{"spatialHash": {"cellSize": s, "count": n}}`; the tree when absent.
+    public var broadPhase: BroadPhaseDescription?
 
     /// An empty scene named `name`.
     public init(name: String) { self.name = name }
 
     private enum CodingKeys: String, CodingKey, CaseIterable {
         case version, name, summary, timeStep, gravity, iterations, damping, collisionSlop, collisionBias,
-            collisionPersistence, idleSpeedThreshold, sleepTimeThreshold, gravitySchedule, staticShapes, bodies
+            collisionPersistence, idleSpeedThreshold, sleepTimeThreshold, gravitySchedule, staticShapes, bodies,
+            constraints, collisions, broadPhase
     }
 
     public init(from decoder: any Decoder) throws {
         try decoder.rejectUnknownKeys(CodingKeys.allCases.map(\.rawValue) + ["$schema"])  // $schema: for editors
         let c = try decoder.container(keyedBy: CodingKeys.self)
         version = try c.decodeIfPresent(Int.self, forKey: .version)
-        if let version, version != 1 {
+        if let version, version != 1, version != 2 {
             throw DecodingError.dataCorruptedError(
                 forKey: .version, in: c,
-                debugDescription: "format version \(version) is not supported; this build reads version 1")
+                debugDescription: "format version \(version) is not supported; this build reads versions 1 and 2")
         }
         name = try c.decode(String.self, forKey: .name)
         summary = try c.decodeIfPresent(String.self, forKey: .summary)
@@ -80,6 +87,15 @@ public struct SceneDescription: Hashable, Sendable, Codable {
         gravitySchedule = try c.decodeIfPresent([GravityChange].self, forKey: .gravitySchedule)
         staticShapes = try c.decodeIfPresent([ShapeDescription].self, forKey: .staticShapes)
         bodies = try c.decodeIfPresent([BodyDescription].self, forKey: .bodies)
+        constraints = try c.decodeIfPresent([ConstraintDescription].self, forKey: .constraints)
+        collisions = try c.decodeIfPresent([CollisionRule].self, forKey: .collisions)
+        broadPhase = try c.decodeIfPresent(BroadPhaseDescription.self, forKey: .broadPhase)
+        if (version ?? 1) < 2 {
+            for key in [CodingKeys.constraints, .collisions, .broadPhase] where c.contains(key) {
+                throw DecodingError.dataCorruptedError(
+                    forKey: key, in: c, debugDescription: "needs \"version\": 2 (this file is version 1)")
+            }
+        }
     }
 }
 
@@ -101,6 +117,8 @@ public struct BodyDescription: Hashable, Sendable, Codable {
     public var angularVelocity: Double?
     /// The body's shapes, added right after it.
     public var shapes: [ShapeDescription]?
+    /// Version 2: the name constraints and output use for the body ("static" names the space's own).
+    public var id: String?
 
     /// A body's kind as a scene file spells it.
     public enum Kind: String, Hashable, Sendable, Codable { case dynamic, kinematic, `static` }
@@ -118,7 +136,7 @@ public struct BodyDescription: Hashable, Sendable, Codable {
     }
 
     private enum CodingKeys: String, CodingKey, CaseIterable {
-        case kind, mass, moment, position, velocity, angle, angularVelocity, shapes
+        case kind, mass, moment, position, velocity, angle, angularVelocity, shapes, id
     }
 
     public init(from decoder: any Decoder) throws {
@@ -132,6 +150,7 @@ public struct BodyDescription: Hashable, Sendable, Codable {
         angle = try c.decodeIfPresent(Double.self, forKey: .angle)
         angularVelocity = try c.decodeIfPresent(Double.self, forKey: .angularVelocity)
         shapes = try c.decodeIfPresent([ShapeDescription].self, forKey: .shapes)
+        id = try c.decodeIfPresent(String.self, forKey: .id)
     }
 }
 
@@ -265,6 +284,16 @@ public struct ShapeDescription: Hashable, Sendable, Codable {
     public var elasticity: Double?
     /// Collision type; 0 when absent.
     public var collisionType: UInt?
+    /// Version 2: the shape's own mass, or its density (mass per area); the body's mass
+    /// is then summed from its shapes.
+    public var mass: Double?
+    public var density: Double?
+    /// Version 2: a sensor detects contacts (for handlers and logs) without colliding.
+    public var sensor: Bool?
+    /// Version 2: `{"group": g, "categories": c, "mask": m}`.
+    public var filter: FilterDescription?
+    /// Version 2: the surface's own velocity, such as a conveyor belt's.
+    public var surfaceVelocity: Vector?
 
     /// Creates a shape description.
     public init(_ geometry: Geometry, friction: Double? = nil, elasticity: Double? = nil, collisionType: UInt? = nil) {
@@ -276,6 +305,7 @@ public struct ShapeDescription: Hashable, Sendable, Codable {
 
     private enum CodingKeys: String, CodingKey, CaseIterable {
         case type, radius, offset, from, to, vertices, transform, width, height, friction, elasticity, collisionType
+        case mass, density, sensor, filter, surfaceVelocity
     }
 
     public init(from decoder: any Decoder) throws {
@@ -315,11 +345,25 @@ public struct ShapeDescription: Hashable, Sendable, Codable {
                 forKey: .type, in: c,
                 debugDescription: "unknown shape type '\(type)'; expected 'circle', 'segment', 'polygon' or 'box'")
         }
-        try decoder.rejectUnknownKeys((own + [.type, .friction, .elasticity, .collisionType]).map(\.rawValue))
+        try decoder.rejectUnknownKeys(
+            (own + [.type, .friction, .elasticity, .collisionType, .mass, .density, .sensor, .filter, .surfaceVelocity])
+                .map(\.rawValue))
         friction = try c.decodeIfPresent(Double.self, forKey: .friction)
         elasticity = try c.decodeIfPresent(Double.self, forKey: .elasticity)
         collisionType = try c.decodeWholeNumberIfPresent(forKey: .collisionType).map(UInt.init)
+        mass = try c.decodeIfPresent(Double.self, forKey: .mass)
+        density = try c.decodeIfPresent(Double.self, forKey: .density)
+        if mass != nil, density != nil {
+            throw DecodingError.dataCorruptedError(
+                forKey: .density, in: c, debugDescription: "give 'mass' or 'density', not both")
+        }
+        sensor = try c.decodeIfPresent(Bool.self, forKey: .sensor)
+        filter = try c.decodeIfPresent(FilterDescription.self, forKey: .filter)
+        surfaceVelocity = try c.decodeIfPresent(Vector.self, forKey: .surfaceVelocity)
     }
+
+    /// Whether the shape uses a field of format version 2.
+    var usesVersion2: Bool { mass != nil || density != nil || sensor != nil || filter != nil || surfaceVelocity != nil }
 
     public func encode(to encoder: any Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)
@@ -347,5 +391,10 @@ public struct ShapeDescription: Hashable, Sendable, Codable {
         try c.encodeIfPresent(friction, forKey: .friction)
         try c.encodeIfPresent(elasticity, forKey: .elasticity)
         try c.encodeIfPresent(collisionType, forKey: .collisionType)
+        try c.encodeIfPresent(mass, forKey: .mass)
+        try c.encodeIfPresent(density, forKey: .density)
+        try c.encodeIfPresent(sensor, forKey: .sensor)
+        try c.encodeIfPresent(filter, forKey: .filter)
+        try c.encodeIfPresent(surfaceVelocity, forKey: .surfaceVelocity)
     }
 }

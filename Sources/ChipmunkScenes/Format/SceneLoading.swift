@@ -116,18 +116,53 @@ extension SceneDescription {
                     reason: "must be zero or more, and finite (got \(change.time))")
             }
         }
-        for (index, shape) in (staticShapes ?? []).enumerated() {
-            space.add(try shape.makeShape(on: space.staticBody, check: check, at: "staticShapes[\(index)]"))
+        let isVersion2 = (version ?? 1) >= 2
+        if let broadPhase {
+            let cellSize = try check(
+                .spatialHashCellSize, broadPhase.cellSize, at: "broadPhase.spatialHash", key: "cellSize")
+            let count = try check(
+                .spatialHashCount, Double(broadPhase.count), at: "broadPhase.spatialHash", key: "count")
+            space.useSpatialHash(cellSize: cellSize, count: Int(count))
         }
+        for (index, shape) in (staticShapes ?? []).enumerated() {
+            let location = "staticShapes[\(index)]"
+            if shape.usesVersion2, !isVersion2 { throw check.needsVersion2(at: location) }
+            space.add(try shape.makeShape(on: space.staticBody, check: check, at: location))
+        }
+        var bodiesByID: [String: Body] = ["static": space.staticBody]
+        var names: [ObjectIdentifier: String] = [ObjectIdentifier(space.staticBody): "static"]
         for (index, description) in (bodies ?? []).enumerated() {
             let location = "bodies[\(index)]"
-            let body = try description.makeBody(check: check, at: location)
+            if let id = description.id {
+                guard isVersion2 else { throw check.needsVersion2(at: "\(location).id") }
+                guard !id.isEmpty, bodiesByID[id] == nil else {
+                    throw SceneError(
+                        source: check.source, location: "\(location).id",
+                        reason: id == "static"
+                            ? "'static' names the space's static body" : "'\(id)' is empty or taken by another body")
+                }
+            }
+            let massFromShapes =
+                isVersion2 && description.mass == nil && description.moment == nil
+                && !(description.shapes ?? []).isEmpty
+                && (description.shapes ?? []).allSatisfy { $0.mass != nil || $0.density != nil }
+            let body = massFromShapes ? Body(kind: .dynamic) : try description.makeBody(check: check, at: location)
+            if massFromShapes { try description.setMotion(of: body, check: check, at: location) }
             space.add(body)
+            if let id = description.id { bodiesByID[id] = body }
+            names[ObjectIdentifier(body)] = description.id ?? String(index)
             for (shapeIndex, shape) in (description.shapes ?? []).enumerated() {
-                space.add(try shape.makeShape(on: body, check: check, at: "\(location).shapes[\(shapeIndex)]"))
+                let shapeLocation = "\(location).shapes[\(shapeIndex)]"
+                if shape.usesVersion2, !isVersion2 { throw check.needsVersion2(at: shapeLocation) }
+                space.add(try shape.makeShape(on: body, check: check, at: shapeLocation))
             }
         }
-        return Scene(name: name, space: space, gravitySchedule: gravitySchedule ?? [], timeStep: timeStep)
+        let scene = Scene(name: name, space: space, gravitySchedule: gravitySchedule ?? [], timeStep: timeStep)
+        if isVersion2 {
+            scene.bodyNames = names
+            try addVersion2(to: space, scene: scene, bodies: bodiesByID, check: check)
+        }
+        return scene
     }
 }
 
@@ -147,7 +182,14 @@ struct SceneCheck {
         .shapeFriction: "friction", .shapeElasticity: "elasticity", .circleRadius: "radius", .circleOffset: "offset",
         .segmentEnd: "from", .segmentRadius: "radius", .polygonVertex: "vertices", .polygonTransform: "transform",
         .polygonRadius: "radius", .boxSize: "width",
+        .shapeMass: "mass", .shapeDensity: "density", .shapeSurfaceVelocity: "surfaceVelocity",
     ]
+
+    /// The error for a version-2 key in a version-1 file.
+    func needsVersion2(at location: String) -> SceneError {
+        SceneError(
+            source: source, location: location, reason: "uses keys of format version 2; add \"version\": 2 to the file")
+    }
 
     /// The path of `parameter` under `location`.
     func path(_ parameter: Parameter, at location: String, key: String? = nil) -> String {
@@ -208,17 +250,34 @@ extension BodyDescription {
             }
             body = Body(kind: kind == .kinematic ? .kinematic : .static)
         }
+        try setMotion(of: body, check: check, at: location)
+        return body
+    }
+
+    /// Sets the body's position, velocity, angle and angular velocity, every value checked.
+    func setMotion(of body: Body, check: SceneCheck, at location: String) throws(SceneError) {
         if let position { body.position = try check(.bodyPosition, position, at: location) }
         if let velocity { body.velocity = try check(.bodyVelocity, velocity, at: location) }
         if let angle { body.angle = try check(.bodyAngle, angle, at: location) }
         if let angularVelocity { body.angularVelocity = try check(.bodyAngularVelocity, angularVelocity, at: location) }
-        return body
     }
 }
 
 extension ShapeDescription {
     /// Creates the shape on `body`, every value checked.
     func makeShape(on body: Body, check: SceneCheck, at location: String) throws(SceneError) -> Shape {
+        let shape = try makeGeometry(on: body, check: check, at: location)
+        if let mass { shape.mass = try check(.shapeMass, mass, at: location) }
+        if let density { shape.density = try check(.shapeDensity, density, at: location) }
+        if let sensor { shape.isSensor = sensor }
+        if let filter { shape.filter = filter.filter }
+        if let surfaceVelocity {
+            shape.surfaceVelocity = try check(.shapeSurfaceVelocity, surfaceVelocity, at: location)
+        }
+        return shape
+    }
+
+    private func makeGeometry(on body: Body, check: SceneCheck, at location: String) throws(SceneError) -> Shape {
         let friction = try check(.shapeFriction, friction ?? 0, at: location)
         let elasticity = try check(.shapeElasticity, elasticity ?? 0, at: location)
         let type = CollisionType(rawValue: collisionType ?? 0)

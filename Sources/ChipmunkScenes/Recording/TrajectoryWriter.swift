@@ -1,3 +1,4 @@
+import Foundation
 import Chipmunk
 import SystemPackage
 
@@ -42,15 +43,28 @@ public struct TrajectoryWriter {
     }
 
     /// Appends the state of every dynamic body of `space` after step `step`.
-    public mutating func record(step: Int, space: Space) throws(WriteError) {
+    /// Records a step: every dynamic body (and kinematic ones with `includingKinematic`).
+    ///
+    /// Bodies are named by `names` (a version-2 scene's ids, or indices in the file),
+    /// quoted in JSONL; without names they are numbered from 0, counting only the bodies
+    /// written, as version-1 output always has been.
+    public mutating func record(
+        step: Int, space: Space, names: [ObjectIdentifier: String]? = nil, includingKinematic: Bool = false
+    ) throws(WriteError) {
         var index = 0
         let hash = includesStateHash ? space.stateHash().hexDigits : ""
+        func label(_ body: Body) -> String {
+            guard let names else { return String(index) }
+            let name = names[ObjectIdentifier(body)] ?? "?"
+            return format == .csv ? Self.csvField(name) : Self.jsonString(name)
+        }
+        func written(_ body: Body) -> Bool { body.kind == .dynamic || (includingKinematic && body.kind == .kinematic) }
         switch format {
         case .csv:
-            for body in space.bodies where body.kind == .dynamic {
+            for body in space.bodies where written(body) {
                 let p = body.position
                 let v = body.velocity
-                buffer += "\(step),\(index),\(p.x),\(p.y),\(body.angle),\(v.x),\(v.y),\(body.angularVelocity)"
+                buffer += "\(step),\(label(body)),\(p.x),\(p.y),\(body.angle),\(v.x),\(v.y),\(body.angularVelocity)"
                 buffer += includesStateHash ? ",\(hash)\n" : "\n"
                 index += 1
             }
@@ -58,11 +72,11 @@ public struct TrajectoryWriter {
             buffer += "{\"step\":\(step),"
             if includesStateHash { buffer += "\"hash\":\"\(hash)\"," }
             buffer += "\"bodies\":["
-            for body in space.bodies where body.kind == .dynamic {
+            for body in space.bodies where written(body) {
                 let p = body.position
                 let v = body.velocity
                 if index > 0 { buffer += "," }
-                buffer += "{\"body\":\(index),\"x\":\(p.x),\"y\":\(p.y),\"angle\":\(body.angle),"
+                buffer += "{\"body\":\(label(body)),\"x\":\(p.x),\"y\":\(p.y),\"angle\":\(body.angle),"
                 buffer += "\"vx\":\(v.x),\"vy\":\(v.y),\"w\":\(body.angularVelocity)}"
                 index += 1
             }
@@ -72,6 +86,25 @@ public struct TrajectoryWriter {
     }
 
     /// Writes out what is buffered.
+    static func csvField(_ text: String) -> String {
+        text.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" })
+            ? "\"" + text.replacingOccurrences(of: "\"", with: "\"\"") + "\"" : text
+    }
+
+    static func jsonString(_ text: String) -> String {
+        var out = "\""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case "\n": out += "\\n"
+            case _ where scalar.value < 0x20: out += String(format: "\\u%04x", scalar.value)
+            default: out.unicodeScalars.append(scalar)
+            }
+        }
+        return out + "\""
+    }
+
     public mutating func flush() throws(WriteError) {
         guard !buffer.isEmpty else { return }
         // writeAll retries interrupted and partial writes.

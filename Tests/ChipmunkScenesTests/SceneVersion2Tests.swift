@@ -1,0 +1,91 @@
+import Chipmunk
+import ChipmunkScenes
+import Foundation
+import Testing
+
+/// The version-2 scene files in Scenes/, each with what it exists to show.
+@Suite struct SceneVersion2Tests {
+    func load(_ name: String) throws -> Scene {
+        try SceneDescription.load(contentsOf: sceneFile(name)).makeScene()
+    }
+
+    @Test("pendulum.json: the bob stays 100 from the pivot and swings from side to side")
+    func pendulum() throws {
+        let scene = try load("pendulum.json")
+        let bob = scene.space.bodies[0]
+        var sides = Set<Bool>()
+        var worst = 0.0
+        for _ in 0..<600 {
+            try scene.step(scene.timeStep)
+            worst = max(worst, abs(bob.position.length - 100))
+            if abs(bob.position.x) > 50 { sides.insert(bob.position.x > 0) }
+        }
+        // The joint's error correction lets it stretch by about 1 % at the bottom of a swing.
+        #expect(worst < 2, "the bob strayed \(worst) from the joint's length")
+        #expect(sides == [true, false])
+        #expect(scene.name(of: bob) == "bob")
+    }
+
+    @Test("breakable-chain.json: the weight breaks joints that carry more than breakImpulse, and falls")
+    func breakableChain() throws {
+        let scene = try load("breakable-chain.json")
+        #expect(scene.space.constraints.count == 5)
+        for _ in 0..<900 { try scene.step(scene.timeStep) }
+        #expect(scene.space.constraints.count < 5, "no joint broke")
+        let weight = scene.space.bodies.last!
+        #expect(weight.position.y < 60, "the weight should have fallen with the broken chain (y \(weight.position.y))")
+    }
+
+    @Test(
+        "one-way-platform.json: the same bits as the Swift one-way demo; the ball passes up and lands on the platform")
+    func oneWayPlatform() throws {
+        let data = try load("one-way-platform.json")
+        let swift = try SceneCatalog.scene(named: "one-way")
+        for step in 1...600 {
+            try data.step(data.timeStep)
+            try swift.step(swift.timeStep)
+            if data.space.stateHash() != swift.space.stateHash() {
+                Issue.record("differs at step \(step)")
+                return
+            }
+        }
+        #expect(abs(data.space.bodies[0].position.y - -75.1) < 0.01, "rests on the platform at y = -100 + 10 + 15")
+    }
+
+    @Test("sensor.json: the ball falls through the sensor to the ground, and the log records it entering and leaving")
+    func sensorLog() throws {
+        let scene = try load("sensor.json")
+        for _ in 0..<360 { try scene.step(scene.timeStep) }
+        #expect(scene.events.map(\.kind) == ["begin", "separate"])
+        #expect(scene.events.allSatisfy { $0.bodyB == "ball" && $0.bodyA == "static" })
+        #expect(scene.events[0].step < scene.events[1].step)
+        #expect(abs(scene.space.bodies[0].position.y - 11) < 0.1, "at rest on the ground, not on the sensor")
+    }
+
+    @Test("Version-2 keys in a version-1 file, and unknown body ids, are errors with their paths")
+    func errors() throws {
+        func error(_ json: String) -> String {
+            do {
+                _ = try SceneDescription.decode(Data(json.utf8), source: "t.json").makeScene()
+                return "no error"
+            } catch {
+                return "\(error)"
+            }
+        }
+        #expect(error(#"{"name": "t", "constraints": []}"#).contains("constraints: needs \"version\": 2"))
+        #expect(
+            error(#"{"name": "t", "bodies": [{"id": "a", "mass": 1, "moment": 1}]}"#).contains(
+                "bodies[0].id: uses keys of format version 2"))
+        let unknown = error(
+            #"{"version": 2, "name": "t", "bodies": [{"id": "a", "mass": 1, "moment": 1}], "constraints": [{"type": "pin", "a": "static", "b": "c"}]}"#
+        )
+        #expect(unknown.contains("constraints[0].b: no body has id 'c' (ids: a, static)"), "\(unknown)")
+        let range = error(
+            #"{"version": 2, "name": "t", "bodies": [{"id": "a", "mass": 1, "moment": 1}], "constraints": [{"type": "slide", "a": "static", "b": "a", "min": 2, "max": 1}]}"#
+        )
+        #expect(range.contains("constraints[0].max: must be at least min"), "\(range)")
+        #expect(
+            error(#"{"version": 2, "name": "t", "bodies": [{"id": "static"}]}"#).contains(
+                "'static' names the space's static body"))
+    }
+}
