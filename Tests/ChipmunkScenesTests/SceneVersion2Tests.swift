@@ -89,3 +89,52 @@ import Testing
                 "'static' names the space's static body"))
     }
 }
+
+@Suite struct GeneratorTests {
+    @Test("pyramid-stack.json, with a pyramid generator, gives the built-in demo's bits at every step, through sleep")
+    func pyramidStackAsData() throws {
+        let data = try SceneDescription.load(contentsOf: sceneFile("pyramid-stack.json")).makeScene()
+        let swift = try SceneCatalog.scene(named: "pyramid-stack")
+        #expect(data.space.bodies.count == 106)
+        #expect(data.name(of: data.space.bodies[0]) == "box0" && data.name(of: data.space.bodies[105]) == "ball")
+        for step in 1...1500 {
+            try data.step(data.timeStep)
+            try swift.step(swift.timeStep)
+            if data.space.stateHash() != swift.space.stateHash() {
+                Issue.record("differs at step \(step)")
+                return
+            }
+        }
+        let allAsleep = data.space.bodies.allSatisfy { $0.isSleeping }
+        #expect(allAsleep)
+    }
+
+    @Test("Generators place rows, grids and seeded random bodies; a seed gives the same scene again")
+    func patterns() throws {
+        func positions(_ generate: String) throws -> [Vector] {
+            let json = #"{"version": 2, "name": "g", "bodies": [{"generate": \#(generate), "mass": 1, "moment": 1}]}"#
+            return try SceneDescription.decode(Data(json.utf8), source: "g.json").makeScene().space.bodies.map(
+                \.position)
+        }
+        let row = try positions(#"{"row": {"count": 3, "origin": [1, 2], "spacing": [10, 0]}}"#)
+        #expect(row == [[1, 2], [11, 2], [21, 2]])
+        let grid = try positions(#"{"grid": {"columns": 2, "rows": 2, "spacing": [5, 7]}}"#)
+        #expect(grid == [[0, 0], [5, 0], [0, 7], [5, 7]])
+        let random = #"{"random": {"count": 100, "seed": 42, "min": [-10, 0], "max": [10, 5]}}"#
+        let a = try positions(random)
+        let b = try positions(random)
+        #expect(a == b)
+        #expect(a.allSatisfy { $0.x >= -10 && $0.x < 10 && $0.y >= 0 && $0.y < 5 })
+        #expect(Set(a.map(\.x)).count == 100)
+        let tooMany =
+            #"{"version": 2, "name": "g", "bodies": [{"generate": {"grid": {"columns": 1000000, "rows": 2, "spacing": [1, 1]}}, "mass": 1, "moment": 1}]}"#
+        let refused: Bool
+        do {
+            _ = try SceneDescription.decode(Data(tooMany.utf8), source: "g.json")
+            refused = false
+        } catch {
+            refused = "\(error)".contains("makes more than 1000000 bodies")
+        }
+        #expect(refused)
+    }
+}

@@ -119,6 +119,8 @@ public struct BodyDescription: Hashable, Sendable, Codable {
     public var shapes: [ShapeDescription]?
     /// Version 2: the name constraints and output use for the body ("static" names the space's own).
     public var id: String?
+    /// Version 2: this entry stands for many bodies in a pattern (see ``GeneratorDescription``).
+    public var generate: GeneratorDescription?
 
     /// A body's kind as a scene file spells it.
     public enum Kind: String, Hashable, Sendable, Codable { case dynamic, kinematic, `static` }
@@ -136,7 +138,7 @@ public struct BodyDescription: Hashable, Sendable, Codable {
     }
 
     private enum CodingKeys: String, CodingKey, CaseIterable {
-        case kind, mass, moment, position, velocity, angle, angularVelocity, shapes, id
+        case kind, mass, moment, position, velocity, angle, angularVelocity, shapes, id, generate
     }
 
     public init(from decoder: any Decoder) throws {
@@ -151,6 +153,24 @@ public struct BodyDescription: Hashable, Sendable, Codable {
         angularVelocity = try c.decodeIfPresent(Double.self, forKey: .angularVelocity)
         shapes = try c.decodeIfPresent([ShapeDescription].self, forKey: .shapes)
         id = try c.decodeIfPresent(String.self, forKey: .id)
+        generate = try c.decodeIfPresent(GeneratorDescription.self, forKey: .generate)
+        if generate != nil, position != nil {
+            throw DecodingError.dataCorruptedError(
+                forKey: .position, in: c, debugDescription: "a generated body takes its positions from 'generate'")
+        }
+    }
+
+    /// The bodies this entry stands for, with their names: itself, or one per generated
+    /// position (ids numbered from 0).
+    func expanded(index: Int) -> [(body: BodyDescription, name: String, id: String?)] {
+        guard let generate else { return [(self, id ?? String(index), id)] }
+        return generate.positions.enumerated().map { k, position in
+            var body = self
+            body.generate = nil
+            body.position = position
+            body.id = id.map { "\($0)\(k)" }
+            return (body, body.id ?? "\(index).\(k)", body.id)
+        }
     }
 }
 

@@ -129,32 +129,42 @@ extension SceneDescription {
             if shape.usesVersion2, !isVersion2 { throw check.needsVersion2(at: location) }
             space.add(try shape.makeShape(on: space.staticBody, check: check, at: location))
         }
+        let total = (bodies ?? []).reduce(0) { $0 + ($1.generate?.count ?? 1) }
+        guard total <= GeneratorDescription.maxCount else {
+            throw SceneError(
+                source: check.source, location: "bodies",
+                reason: "makes \(total) bodies; a scene may have at most \(GeneratorDescription.maxCount)")
+        }
         var bodiesByID: [String: Body] = ["static": space.staticBody]
         var names: [ObjectIdentifier: String] = [ObjectIdentifier(space.staticBody): "static"]
-        for (index, description) in (bodies ?? []).enumerated() {
+        for (index, entry) in (bodies ?? []).enumerated() {
             let location = "bodies[\(index)]"
-            if let id = description.id {
-                guard isVersion2 else { throw check.needsVersion2(at: "\(location).id") }
-                guard !id.isEmpty, bodiesByID[id] == nil else {
-                    throw SceneError(
-                        source: check.source, location: "\(location).id",
-                        reason: id == "static"
-                            ? "'static' names the space's static body" : "'\(id)' is empty or taken by another body")
+            if entry.id != nil, !isVersion2 { throw check.needsVersion2(at: "\(location).id") }
+            if entry.generate != nil, !isVersion2 { throw check.needsVersion2(at: "\(location).generate") }
+            for (description, name, id) in entry.expanded(index: index) {
+                if let id {
+                    guard !id.isEmpty, bodiesByID[id] == nil else {
+                        throw SceneError(
+                            source: check.source, location: "\(location).id",
+                            reason: id == "static"
+                                ? "'static' names the space's static body" : "'\(id)' is empty or taken by another body"
+                        )
+                    }
                 }
-            }
-            let massFromShapes =
-                isVersion2 && description.mass == nil && description.moment == nil
-                && !(description.shapes ?? []).isEmpty
-                && (description.shapes ?? []).allSatisfy { $0.mass != nil || $0.density != nil }
-            let body = massFromShapes ? Body(kind: .dynamic) : try description.makeBody(check: check, at: location)
-            if massFromShapes { try description.setMotion(of: body, check: check, at: location) }
-            space.add(body)
-            if let id = description.id { bodiesByID[id] = body }
-            names[ObjectIdentifier(body)] = description.id ?? String(index)
-            for (shapeIndex, shape) in (description.shapes ?? []).enumerated() {
-                let shapeLocation = "\(location).shapes[\(shapeIndex)]"
-                if shape.usesVersion2, !isVersion2 { throw check.needsVersion2(at: shapeLocation) }
-                space.add(try shape.makeShape(on: body, check: check, at: shapeLocation))
+                let massFromShapes =
+                    isVersion2 && description.mass == nil && description.moment == nil
+                    && !(description.shapes ?? []).isEmpty
+                    && (description.shapes ?? []).allSatisfy { $0.mass != nil || $0.density != nil }
+                let body = massFromShapes ? Body(kind: .dynamic) : try description.makeBody(check: check, at: location)
+                if massFromShapes { try description.setMotion(of: body, check: check, at: location) }
+                space.add(body)
+                if let id { bodiesByID[id] = body }
+                names[ObjectIdentifier(body)] = name
+                for (shapeIndex, shape) in (description.shapes ?? []).enumerated() {
+                    let shapeLocation = "\(location).shapes[\(shapeIndex)]"
+                    if shape.usesVersion2, !isVersion2 { throw check.needsVersion2(at: shapeLocation) }
+                    space.add(try shape.makeShape(on: body, check: check, at: shapeLocation))
+                }
             }
         }
         let scene = Scene(name: name, space: space, gravitySchedule: gravitySchedule ?? [], timeStep: timeStep)
