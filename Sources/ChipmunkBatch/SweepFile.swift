@@ -16,6 +16,9 @@ public struct SweepFile: Sendable {
     public var seconds: Double?
     public var timeStep: Double?
     public var design: SweepDesign
+    /// Quantities to follow (`--track`) and bodies whose final state to store (`--body`).
+    public var tracked: [String] = []
+    public var bodies: [String] = []
 
     /// Reads a sweep file; errors name the file and the key.
     public static func load(contentsOf url: URL) throws(SweepError) -> SweepFile {
@@ -60,7 +63,8 @@ public struct SweepFile: Sendable {
         return SweepFile(
             scene: URL(fileURLWithPath: raw.scene, relativeTo: folder).standardizedFileURL,
             from: raw.from.map { URL(fileURLWithPath: $0, relativeTo: folder).standardizedFileURL },
-            steps: raw.steps, seconds: raw.seconds, timeStep: raw.timeStep, design: designs[0])
+            steps: raw.steps, seconds: raw.seconds, timeStep: raw.timeStep, design: designs[0],
+            tracked: raw.track ?? [], bodies: raw.bodies ?? [])
     }
 
     private static func path(_ keys: [any CodingKey]) -> String {
@@ -76,6 +80,8 @@ public struct SweepFile: Sendable {
         var grid: [SweepAxis]?
         var random: SweepDesign?
         var table: [[String: Double]]?
+        var track: [String]?
+        var bodies: [String]?
 
         private enum Key: String, CodingKey, CaseIterable {
             case schema = "$schema"
@@ -123,6 +129,8 @@ public struct SweepFile: Sendable {
                     })
             }
             table = try c.decodeIfPresent([[String: Double]].self, forKey: AnyKey("table"))
+            track = try c.decodeIfPresent([String].self, forKey: AnyKey("track"))
+            bodies = try c.decodeIfPresent([String].self, forKey: AnyKey("bodies"))
         }
     }
 

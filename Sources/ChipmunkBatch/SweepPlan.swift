@@ -75,6 +75,33 @@ public struct ParameterSet: Sendable, Hashable {
     }
 }
 
+/// A quantity a sweep follows through each run: `energy` (the dynamic bodies' total
+/// kinetic energy) or `BODY.q`, q one of x, y, vx, vy, speed, angle, w.
+public struct TrackedQuantity: Sendable, Hashable {
+    public enum Measure: String, Sendable, CaseIterable { case x, y, vx, vy, speed, angle, w }
+
+    public var name: String
+    /// nil for `energy`.
+    public var body: String?
+    public var measure: Measure?
+
+    public init(parsing text: String) throws(SweepError) {
+        name = text
+        if text == "energy" { return }
+        guard let dot = text.lastIndex(of: "."),
+            let measure = Measure(rawValue: String(text[text.index(after: dot)...])),
+            dot != text.startIndex
+        else {
+            throw .badAxis(
+                "--track \(text)",
+                "give energy or BODY.q with q one of \(Measure.allCases.map(\.rawValue).joined(separator: ", ")) (BODY: a body's name in output)"
+            )
+        }
+        body = String(text[..<dot])
+        self.measure = measure
+    }
+}
+
 /// Which parameter sets a sweep runs.
 public enum SweepDesign: Sendable {
     /// Every combination of the axes' values; the last axis varies fastest.
@@ -154,6 +181,11 @@ public struct SweepPlan: Sendable {
     /// The saved state every run starts from (`--from`), if any: each run builds the
     /// scene with its parameters, takes its configuration, and continues this state.
     public var start: Snapshot?
+    /// Quantities to follow in every run (min, max and final): `energy`, or `BODY.q` with
+    /// q one of x, y, vx, vy, speed, angle, w, and BODY a body's name in output.
+    public var tracked: [TrackedQuantity] = []
+    /// Bodies whose final state every run records, by their names in output.
+    public var recordedBodies: [String] = []
 
     /// The runs of `design`, each checked against the parameters the scene declares.
     public init(
@@ -170,8 +202,9 @@ public struct SweepPlan: Sendable {
         for name in Set(runs.flatMap(\.values.keys)).sorted() where declared[name] == nil {
             throw .badAxis(
                 "parameter \(name)",
-                "the scene declares no parameter '\(name)' (it declares: \(declared.keys.sorted().joined(separator: ", ")))"
-            )
+                declared.isEmpty
+                    ? "the scene declares no parameters (add \"parameters\" to the scene file)"
+                    : "the scene declares no parameter '\(name)' (it declares: \(declared.keys.sorted().joined(separator: ", ")))")
         }
         self.sceneSource = sceneSource
         self.sceneData = sceneData
@@ -187,7 +220,8 @@ public struct SweepPlan: Sendable {
     public func key(of run: ParameterSet) -> String {
         let dt = timeStep.map { String($0.bitPattern, radix: 16) } ?? "scene"
         let from = start.map { fnv1a($0.bytes).hexDigits } ?? "-"
-        return fnv1a(Array("\(sceneHash)|\(steps)|\(dt)|\(from)|\(run.json)".utf8)).hexDigits
+        let records = tracked.map(\.name).joined(separator: ",") + ";" + recordedBodies.joined(separator: ",")
+        return fnv1a(Array("\(sceneHash)|\(steps)|\(dt)|\(from)|\(records)|\(run.json)".utf8)).hexDigits
     }
 
     /// Whether run `run` belongs to shard `index` of `count`: by its key's hash, so shards

@@ -21,6 +21,10 @@ public struct RunResult: Sendable, Equatable {
     public var finalHash: String?
     /// Total kinetic energy of the dynamic bodies at the end.
     public var kineticEnergy: Double?
+    /// `{"bob.y": {"min": …, "max": …, "final": …}}` for the plan's tracked quantities.
+    public var quantities: String?
+    /// `{"bob": {"x": …, "y": …, "angle": …, "vx": …, "vy": …, "w": …}}` for the plan's recorded bodies.
+    public var bodies: String?
     public var wallMilliseconds: Double
 
     /// Everything but the wall time, which differs from run to run.
@@ -39,7 +43,8 @@ public struct RunResult: Sendable, Equatable {
         let start = ContinuousClock.now
         var result = RunResult(
             key: plan.key(of: set), index: index, parameters: set.json, outcome: .ok, error: nil, errorStep: nil,
-            steps: 0, asleepStep: nil, finalHash: nil, kineticEnergy: nil, wallMilliseconds: 0)
+            steps: 0, asleepStep: nil, finalHash: nil, kineticEnergy: nil, quantities: nil, bodies: nil,
+            wallMilliseconds: 0)
         do {
             let description = try SceneDescription.decode(
                 plan.sceneData, source: plan.sceneSource, parameters: set.values)
@@ -50,6 +55,18 @@ public struct RunResult: Sendable, Equatable {
             }
             let dt = plan.timeStep ?? scene.timeStep
             let dynamic = scene.space.bodies.filter { $0.kind == .dynamic }
+            let named = Dictionary(scene.space.bodies.map { (scene.name(of: $0), $0) }, uniquingKeysWith: { a, _ in a })
+            for name in Set(plan.tracked.compactMap(\.body) + plan.recordedBodies).sorted() where named[name] == nil {
+                throw SweepError.badAxis(
+                    "body \(name)",
+                    "the scene has no body of that name (names: \(named.keys.sorted().prefix(20).joined(separator: ", ")))"
+                )
+            }
+            var tracker = Tracker(quantities: plan.tracked, bodies: named, dynamic: dynamic)
+            defer {
+                result.quantities = tracker.json
+                result.bodies = Self.bodiesJSON(plan.recordedBodies, named)
+            }
             for step in 1...plan.steps {
                 do {
                     try scene.step(dt)
@@ -60,6 +77,7 @@ public struct RunResult: Sendable, Equatable {
                     break
                 }
                 result.steps = step
+                tracker.sample()
                 if result.asleepStep == nil, !dynamic.isEmpty, dynamic.allSatisfy(\.isSleeping) {
                     result.asleepStep = step
                 }
@@ -83,4 +101,89 @@ public struct RunResult: Sendable, Equatable {
             Double(elapsed.components.seconds) * 1e3 + Double(elapsed.components.attoseconds) / 1e15
         return result
     }
+
+    static func bodiesJSON(_ names: [String], _ bodies: [String: Body]) -> String? {
+        guard !names.isEmpty else { return nil }
+        let fields = names.compactMap { name -> String? in
+            guard let body = bodies[name] else { return nil }
+            let p = body.position
+            let v = body.velocity
+            return
+                "\(jsonKey(name)):{\"x\":\(jsonNumber(p.x)),\"y\":\(jsonNumber(p.y)),\"angle\":\(jsonNumber(body.angle)),\"vx\":\(jsonNumber(v.x)),\"vy\":\(jsonNumber(v.y)),\"w\":\(jsonNumber(body.angularVelocity))}"
+        }
+        return "{" + fields.joined(separator: ",") + "}"
+    }
+}
+
+/// Follows the tracked quantities through a run: min, max and final.
+private struct Tracker {
+    let quantities: [TrackedQuantity]
+    let bodies: [String: Body]
+    let dynamic: [Body]
+    var low: [Double]
+    var high: [Double]
+    var last: [Double]
+
+    init(quantities: [TrackedQuantity], bodies: [String: Body], dynamic: [Body]) {
+        self.quantities = quantities
+        self.bodies = bodies
+        self.dynamic = dynamic
+        low = Array(repeating: .infinity, count: quantities.count)
+        high = Array(repeating: -.infinity, count: quantities.count)
+        last = Array(repeating: .nan, count: quantities.count)
+    }
+
+    mutating func sample() {
+        for (index, quantity) in quantities.enumerated() {
+            let value = Self.value(quantity, bodies, dynamic)
+            low[index] = min(low[index], value)
+            high[index] = max(high[index], value)
+            last[index] = value
+        }
+    }
+
+    static func value(_ quantity: TrackedQuantity, _ bodies: [String: Body], _ dynamic: [Body]) -> Double {
+        guard let name = quantity.body, let measure = quantity.measure, let body = bodies[name] else {
+            return kineticEnergy(dynamic)
+        }
+        let p = body.position
+        let v = body.velocity
+        switch measure {
+        case .x: return p.x
+        case .y: return p.y
+        case .vx: return v.x
+        case .vy: return v.y
+        case .speed: return (v.x * v.x + v.y * v.y).squareRoot()
+        case .angle: return body.angle
+        case .w: return body.angularVelocity
+        }
+    }
+
+    static func kineticEnergy(_ bodies: [Body]) -> Double {
+        var energy = 0.0
+        for body in bodies {
+            let v = body.velocity
+            let w = body.angularVelocity
+            let linear: Double = body.mass * (v.x * v.x + v.y * v.y)
+            let angular: Double = body.moment * w * w
+            energy += 0.5 * (linear + angular)
+        }
+        return energy
+    }
+
+    /// nil until a step has been sampled, or when nothing is tracked.
+    var json: String? {
+        guard !quantities.isEmpty, last.allSatisfy({ !$0.isNaN }) else { return nil }
+        let fields = quantities.indices.map { i in
+            "\(jsonKey(quantities[i].name)):{\"min\":\(jsonNumber(low[i])),\"max\":\(jsonNumber(high[i])),\"final\":\(jsonNumber(last[i]))}"
+        }
+        return "{" + fields.joined(separator: ",") + "}"
+    }
+}
+
+/// A number for JSON: shortest round-trip decimal; null for what JSON cannot hold.
+private func jsonNumber(_ value: Double) -> String { value.isFinite ? "\(value)" : "null" }
+
+private func jsonKey(_ text: String) -> String {
+    String(decoding: (try? JSONEncoder().encode(text)) ?? Data("\"?\"".utf8), as: UTF8.self)
 }

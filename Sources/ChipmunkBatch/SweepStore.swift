@@ -9,6 +9,7 @@ import GRDB
 ///
 /// ```sql
 /// SELECT json_extract(parameters, '$.speed') AS speed, outcome, error_step FROM runs ORDER BY run_index;
+/// SELECT json_extract(quantities, '$."ball.y".max') FROM runs;
 /// ```
 public final class SweepStore: Sendable {
     public let path: String
@@ -17,7 +18,7 @@ public final class SweepStore: Sendable {
     /// The table, as `chipmunk-sim results` exports it (columns in this order).
     public static let columns = [
         "key", "run_index", "scene", "scene_hash", "parameters", "outcome", "error", "error_step", "steps",
-        "asleep_step", "final_hash", "kinetic_energy", "wall_ms",
+        "asleep_step", "final_hash", "kinetic_energy", "quantities", "bodies", "wall_ms",
     ]
 
     /// Opens (creating if needed) a results database; `readOnly` opens an existing one
@@ -46,6 +47,8 @@ public final class SweepStore: Sendable {
                             asleep_step INTEGER,
                             final_hash TEXT,
                             kinetic_energy REAL,
+                            quantities TEXT,
+                            bodies TEXT,
                             wall_ms REAL NOT NULL
                         )
                         """)
@@ -71,13 +74,13 @@ public final class SweepStore: Sendable {
                 try db.execute(
                     sql: """
                         INSERT OR IGNORE INTO runs (key, run_index, scene, scene_hash, parameters, outcome, error,
-                            error_step, steps, asleep_step, final_hash, kinetic_energy, wall_ms)
-                        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                            error_step, steps, asleep_step, final_hash, kinetic_energy, quantities, bodies, wall_ms)
+                        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                         """,
                     arguments: [
                         result.key, result.index, scene, sceneHash, result.parameters, result.outcome.rawValue,
                         result.error, result.errorStep, result.steps, result.asleepStep, result.finalHash,
-                        result.kineticEnergy, result.wallMilliseconds,
+                        result.kineticEnergy, result.quantities, result.bodies, result.wallMilliseconds,
                     ])
             }
         } catch {
@@ -170,7 +173,7 @@ public final class SweepStore: Sendable {
         switch value.storage {
         case .int64, .double: return text
         default:
-            if column == "parameters" { return text }
+            if ["parameters", "quantities", "bodies"].contains(column) { return text }
             return String(decoding: (try? JSONEncoder().encode(text)) ?? Data("null".utf8), as: UTF8.self)
         }
     }

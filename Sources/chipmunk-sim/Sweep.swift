@@ -54,6 +54,19 @@ struct SweepCommand: ParsableCommand {
         ))
     var from: String?
 
+    @Option(
+        name: .customLong("track"),
+        help: ArgumentHelp(
+            "A quantity to follow in every run, stored as its min, max and final: energy (total kinetic energy), or BODY.q with q one of x, y, vx, vy, speed, angle, w.",
+            valueName: "quantity"))
+    var tracked: [String] = []
+
+    @Option(
+        name: .customLong("body"),
+        help: ArgumentHelp(
+            "A body whose final state every run stores (its name in output: id, or index).", valueName: "name"))
+    var recordedBodies: [String] = []
+
     @Option(help: "Worker threads (default: one per core).") var jobs: Int = ProcessInfo.processInfo
         .activeProcessorCount
 
@@ -116,9 +129,20 @@ struct SweepCommand: ParsableCommand {
         let snapshot = from ?? file?.from?.path
         let start = try snapshot.map { try SceneCatalog.loadSnapshot(contentsOf: URL(fileURLWithPath: $0)) }
         let design = try file?.design ?? .grid(axes.map { try SweepAxis(parsing: $0) })
-        let plan = try SweepPlan(
+        var plan = try SweepPlan(
             sceneSource: url.lastPathComponent, sceneData: data, design: design, steps: steps, timeStep: timeStep,
             start: start)
+        plan.tracked = try (tracked + (file?.tracked ?? [])).map { try TrackedQuantity(parsing: $0) }
+        plan.recordedBodies = recordedBodies + (file?.bodies ?? [])
+        // Names are checked on the scene as the defaults build it, before any run.
+        let example = try SceneDescription.decode(data, source: url.lastPathComponent).makeScene(
+            source: url.lastPathComponent)
+        let names = Set(example.space.bodies.map { example.name(of: $0) })
+        for name in plan.tracked.compactMap(\.body) + plan.recordedBodies where !names.contains(name) {
+            throw ValidationError(
+                "\(url.lastPathComponent) has no body named '\(name)' (names: \(names.sorted().prefix(20).joined(separator: ", ")))"
+            )
+        }
         let shard = try resolvedShard()
         let store = try SweepStore(path: db)
         let reporter = ProgressReporter(label: "runs")

@@ -185,6 +185,29 @@ import Testing
         #expect(lines.contains { $0.contains(#""stiffness":10}"#) && $0.contains(#""outcome":"ok""#) })
     }
 
+    @Test("--track stores min, max and final of a quantity; --body a body's final state")
+    func trackedQuantities() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("track-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let db = folder.appendingPathComponent("t.sqlite").path
+        let sweep = try Tool.sim(
+            "sweep", "Scenes/pendulum.json", "--param", "length=100", "--db", db)
+        #expect(sweep.stderr.contains("declares no parameters"), "\(sweep.stderr)")
+        let run = try Tool.sim(
+            "sweep", "Scenes/spring.json", "--param", "stiffness=10,100", "--track", "box.y", "--track", "energy",
+            "--body", "box", "--seconds", "5", "--db", db)
+        #expect(run.status == 0, "\(run.stderr)")
+        let lines = try Tool.sim("results", db, "--format", "jsonl").stdout.split(separator: "\n")
+        #expect(lines.count == 2)
+        // The box starts at rest at y = -50 and first falls: its highest y is the start.
+        #expect(lines.allSatisfy { $0.contains(#""box.y":{"min":"#) && $0.contains(#""max":-50.0,"final":"#) })
+        #expect(lines.allSatisfy { $0.contains(#""bodies":{"box":{"x":0.0,"y":"#) })
+        let wrong = try Tool.sim(
+            "sweep", "Scenes/spring.json", "--param", "stiffness=10", "--track", "bx.y", "--db", db)
+        #expect(wrong.status != 0 && wrong.stderr.contains("no body named 'bx' (names: box)"), "\(wrong.stderr)")
+    }
+
     @Test("Version-2 output names bodies by id; --kinematic adds kinematic bodies")
     func namedOutput() throws {
         let run = try Tool.sim("run", "Scenes/pendulum.json", "--steps", "2")
