@@ -204,7 +204,8 @@ public struct SweepPlan: Sendable {
                 "parameter \(name)",
                 declared.isEmpty
                     ? "the scene declares no parameters (add \"parameters\" to the scene file)"
-                    : "the scene declares no parameter '\(name)' (it declares: \(declared.keys.sorted().joined(separator: ", ")))")
+                    : "the scene declares no parameter '\(name)' (it declares: \(declared.keys.sorted().joined(separator: ", ")))"
+            )
         }
         self.sceneSource = sceneSource
         self.sceneData = sceneData

@@ -25,6 +25,9 @@ public final class Scene {
     /// Steps taken so far.
     public private(set) var stepCount = 0
     private var nextChange = 0
+    /// Version-2 inputs over time, in time order (ties keep their order), and the next one due.
+    public private(set) var inputs: [TimedInput] = []
+    private var nextInput = 0
 
     /// Names of bodies for output, from a version-2 scene file (each body's `id`, or its
     /// index in the file; "static" for the space's static body). Nil for other scenes,
@@ -51,7 +54,9 @@ public final class Scene {
     /// `reference` says how to build the scene again (`SceneCatalog.scene(restoring:)`): a
     /// built-in name or a scene file's path; by default the scene's name.
     public func snapshot(reference: String? = nil) -> Snapshot {
-        space.snapshot(sceneName: reference ?? name, sceneTime: time, changesApplied: nextChange)
+        space.snapshot(
+            sceneName: reference ?? name, sceneTime: time, changesApplied: nextChange, inputsApplied: nextInput,
+            bodyNames: bodyNames == nil ? [] : space.bodies.map { self.name(of: $0) })
     }
 
     /// Sets the scene to a snapshot made by ``snapshot()`` of a scene built by the same
@@ -62,7 +67,9 @@ public final class Scene {
     ///   from another scene.
     public func restore(_ snapshot: Snapshot) throws(SnapshotError) {
         let clock = snapshot.scene
-        guard clock.changesApplied <= gravitySchedule.count, clock.time.isFinite, clock.time >= 0 else {
+        guard clock.changesApplied <= gravitySchedule.count, clock.inputsApplied <= inputs.count, clock.time.isFinite,
+            clock.time >= 0
+        else {
             throw .invalid(
                 "the scene clock (\(clock.time) s, \(clock.changesApplied) gravity changes) does not fit scene \(name)")
         }
@@ -70,6 +77,19 @@ public final class Scene {
         time = clock.time
         stepCount = snapshot.stepsTaken
         nextChange = clock.changesApplied
+        nextInput = clock.inputsApplied
+        if bodyNames != nil, clock.bodyNames.count == space.bodies.count {
+            var names: [ObjectIdentifier: String] = [ObjectIdentifier(space.staticBody): "static"]
+            for (body, name) in zip(space.bodies, clock.bodyNames) { names[ObjectIdentifier(body)] = name }
+            bodyNames = names
+        }
+    }
+
+    /// Sets the version-2 inputs (the loader does this), sorted by time, ties in order.
+    func setInputs(_ inputs: [TimedInput]) {
+        self.inputs = inputs.enumerated().sorted { ($0.element.time, $0.offset) < ($1.element.time, $1.offset) }.map(
+            \.element)
+        nextInput = 0
     }
 
     /// Creates a scene from a built space.
@@ -102,6 +122,10 @@ public final class Scene {
         while nextChange < gravitySchedule.count, gravitySchedule[nextChange].time <= time + tolerance {
             space.gravity = gravitySchedule[nextChange].gravity
             nextChange += 1
+        }
+        while nextInput < inputs.count, inputs[nextInput].time <= time + tolerance {
+            apply(inputs[nextInput])
+            nextInput += 1
         }
         try space.step(dt)
         stepCount += 1

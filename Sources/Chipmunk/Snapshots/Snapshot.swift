@@ -48,10 +48,13 @@ public struct Snapshot: Sendable, Equatable {
     public var bodyCount: Int { max(state.bodies.count - 1, 0) }
     /// Cached contact pairs (arbiters) in it.
     public var arbiterCount: Int { state.arbiters.count }
-    /// The scene that made it, its clock in seconds and the gravity changes it had
-    /// applied; empty, 0 and 0 for a snapshot of a bare space.
-    package var scene: (name: String, time: Double, changesApplied: Int) {
-        (state.sceneName, state.sceneTime, Int(state.sceneChangesApplied))
+    /// The scene that made it, its clock in seconds, and the gravity changes and timed
+    /// inputs it had applied; empty and zeros for a snapshot of a bare space.
+    package var scene: (name: String, time: Double, changesApplied: Int, inputsApplied: Int, bodyNames: [String]) {
+        (
+            state.sceneName, state.sceneTime, Int(state.sceneChangesApplied), Int(state.sceneInputsApplied),
+            state.sceneBodyNames
+        )
     }
 
     /// The snapshot's records as an `Encodable` value, to compare other encodings (such as

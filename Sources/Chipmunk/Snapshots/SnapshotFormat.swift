@@ -111,6 +111,9 @@ struct SnapshotState: Equatable, Sendable, Codable {
     var sceneName = ""
     var sceneTime = 0.0
     var sceneChangesApplied: UInt32 = 0
+    var sceneInputsApplied: UInt32 = 0
+    /// The scene's names of `Space.bodies`, in order (empty when it names none).
+    var sceneBodyNames: [String] = []
 
     mutating func code<Coder: SnapshotCoder>(_ coder: inout Coder) throws(Coder.Failure) {
         try coder.code(&engineVersion)
@@ -131,6 +134,11 @@ struct SnapshotState: Equatable, Sendable, Codable {
         try coder.code(&sceneName)
         try coder.code(&sceneTime)
         try coder.code(&sceneChangesApplied)
+        try coder.code(&sceneInputsApplied)
+        var nameCount = sceneBodyNames.count
+        try coder.codeCount(&nameCount, minimumItemBytes: 4)
+        if sceneBodyNames.count != nameCount { sceneBodyNames = Array(repeating: "", count: nameCount) }
+        for index in sceneBodyNames.indices { try coder.code(&sceneBodyNames[index]) }
     }
 }
 

@@ -16,12 +16,16 @@ extension Space {
     }
 
     /// A snapshot that also records a scene's name and clock (for ChipmunkScenes).
-    package func snapshot(sceneName: String, sceneTime: Double, changesApplied: Int) -> Snapshot {
+    package func snapshot(
+        sceneName: String, sceneTime: Double, changesApplied: Int, inputsApplied: Int, bodyNames: [String] = []
+    ) -> Snapshot {
         precondition(!isDeferringChanges && pending.isEmpty, "Scene.snapshot() must be called between steps")
         var state = SnapshotCapture(space: self).state
         state.sceneName = sceneName
         state.sceneTime = sceneTime
         state.sceneChangesApplied = UInt32(clamping: changesApplied)
+        state.sceneInputsApplied = UInt32(clamping: inputsApplied)
+        state.sceneBodyNames = bodyNames
         return Snapshot(state: state)
     }
 

@@ -52,6 +52,8 @@ public struct SceneDescription: Hashable, Sendable, Codable {
     public var constraints: [ConstraintDescription]?
     /// Version 2: collision behaviour as data, by collision types.
     public var collisions: [CollisionRule]?
+    /// Version 2: inputs over time: impulses, velocities, gravity, bodies added and removed.
+    public var inputs: [TimedInput]?
     /// Version 2: the broad phase: `{"spatialHash": {"cellSize": s, "count": n}}`; the tree when absent.
     public var broadPhase: BroadPhaseDescription?
 
@@ -61,7 +63,7 @@ public struct SceneDescription: Hashable, Sendable, Codable {
     private enum CodingKeys: String, CodingKey, CaseIterable {
         case version, name, summary, timeStep, gravity, iterations, damping, collisionSlop, collisionBias,
             collisionPersistence, idleSpeedThreshold, sleepTimeThreshold, gravitySchedule, staticShapes, bodies,
-            constraints, collisions, broadPhase
+            constraints, collisions, broadPhase, inputs
     }
 
     public init(from decoder: any Decoder) throws {
@@ -90,8 +92,9 @@ public struct SceneDescription: Hashable, Sendable, Codable {
         constraints = try c.decodeIfPresent([ConstraintDescription].self, forKey: .constraints)
         collisions = try c.decodeIfPresent([CollisionRule].self, forKey: .collisions)
         broadPhase = try c.decodeIfPresent(BroadPhaseDescription.self, forKey: .broadPhase)
+        inputs = try c.decodeIfPresent([TimedInput].self, forKey: .inputs)
         if (version ?? 1) < 2 {
-            for key in [CodingKeys.constraints, .collisions, .broadPhase] where c.contains(key) {
+            for key in [CodingKeys.constraints, .collisions, .broadPhase, .inputs] where c.contains(key) {
                 throw DecodingError.dataCorruptedError(
                     forKey: key, in: c, debugDescription: "needs \"version\": 2 (this file is version 1)")
             }

@@ -171,6 +171,12 @@ extension SceneDescription {
         if isVersion2 {
             scene.bodyNames = names
             try addVersion2(to: space, scene: scene, bodies: bodiesByID, check: check)
+            if let inputs {
+                var names = Set(names.values)
+                let ordered = inputs.enumerated().sorted { ($0.element.time, $0.offset) < ($1.element.time, $1.offset) }
+                for (index, input) in ordered { try input.check(check, at: "inputs[\(index)]", names: &names) }
+                scene.setInputs(inputs)
+            }
         }
         return scene
     }
