@@ -36,23 +36,21 @@ public enum Sweep {
         }
         let state = SharedState(todo: todo)
         let total = todo.count
-        let threads = (0..<min(jobs, max(todo.count, 1))).map { _ in
-            Thread {
-                while let index = state.next() {
-                    let result = RunResult.run(plan, index: index)
-                    do throws(SweepError) {
-                        try store.insert(result, scene: plan.sceneSource, sceneHash: plan.sceneHash)
-                    } catch {
-                        state.fail(error)
-                        return
-                    }
-                    let (done, failures) = state.finished(result)
-                    progress?(done, total, failures)
+        // Each worker takes the next run until none is left; concurrentPerform returns when
+        // all have, and runs at most as many at once as there are cores.
+        DispatchQueue.concurrentPerform(iterations: min(jobs, max(todo.count, 1))) { _ in
+            while let index = state.next() {
+                let result = RunResult.run(plan, index: index)
+                do throws(SweepError) {
+                    try store.insert(result, scene: plan.sceneSource, sceneHash: plan.sceneHash)
+                } catch {
+                    state.fail(error)
+                    return
                 }
+                let (done, failures) = state.finished(result)
+                progress?(done, total, failures)
             }
         }
-        for thread in threads { thread.start() }
-        state.waitUntilAllDone(workers: threads.count)
         if let error = state.error { throw error }
         summary.ran = state.done
         summary.ok = state.counts[.ok, default: 0]
@@ -64,12 +62,11 @@ public enum Sweep {
     }
 }
 
-/// The queue of runs and the tallies, shared by the workers under one condition lock.
+/// The queue of runs and the tallies, shared by the workers under one lock.
 private final class SharedState: @unchecked Sendable {
-    private let condition = NSCondition()
+    private let lock = NSLock()
     private var todo: [Int]
     private var position = 0
-    private var exited = 0
     private(set) var done = 0
     private(set) var counts: [RunResult.Outcome: Int] = [:]
     private(set) var error: SweepError?
@@ -78,36 +75,24 @@ private final class SharedState: @unchecked Sendable {
 
     /// The next run to do, or nil when none is left (or a worker failed).
     func next() -> Int? {
-        condition.lock()
-        defer { condition.unlock() }
-        guard error == nil, position < todo.count else {
-            exited += 1
-            condition.broadcast()
-            return nil
-        }
+        lock.lock()
+        defer { lock.unlock() }
+        guard error == nil, position < todo.count else { return nil }
         position += 1
         return todo[position - 1]
     }
 
     func finished(_ result: RunResult) -> (done: Int, failures: Int) {
-        condition.lock()
-        defer { condition.unlock() }
+        lock.lock()
+        defer { lock.unlock() }
         done += 1
         counts[result.outcome, default: 0] += 1
         return (done, counts[.diverged, default: 0] + counts[.failed, default: 0])
     }
 
     func fail(_ error: SweepError) {
-        condition.lock()
+        lock.lock()
         if self.error == nil { self.error = error }
-        exited += 1
-        condition.broadcast()
-        condition.unlock()
-    }
-
-    func waitUntilAllDone(workers: Int) {
-        condition.lock()
-        while exited < workers { condition.wait() }
-        condition.unlock()
+        lock.unlock()
     }
 }

@@ -4,65 +4,67 @@
 // read and written by one `code(_:)` function, so the reader and the writer cannot drift.
 
 /// Reads or writes one snapshot, field by field, little-endian; doubles as their IEEE 754
-/// bit patterns, so every value comes back with the same bits. A writer's `Failure` is
-/// `Never`: writing cannot fail, and the compiler knows it.
+/// bit patterns, so every value comes back with the same bits.
+///
+/// Neither direction throws: a writer cannot fail, and a reader that meets bad data keeps
+/// its first error in `failure` and reads zeros and empty lists from then on, which the
+/// caller checks once at the end. So one `code(_:)` per record serves both, with no `try`.
 protocol SnapshotCoder {
-    associatedtype Failure: Error
-    mutating func code(_ value: inout UInt8) throws(Failure)
-    mutating func code(_ value: inout UInt32) throws(Failure)
-    mutating func code(_ value: inout UInt64) throws(Failure)
+    mutating func code(_ value: inout UInt8)
+    mutating func code(_ value: inout UInt32)
+    mutating func code(_ value: inout UInt64)
     /// A flag: one byte, 0 or 1 (a reader refuses any other).
-    mutating func code(_ value: inout Bool) throws(Failure)
+    mutating func code(_ value: inout Bool)
     /// A count of items that follow; a reader checks that `minimumItemBytes` each fit.
-    mutating func codeCount(_ count: inout Int, minimumItemBytes: Int) throws(Failure)
+    mutating func codeCount(_ count: inout Int, minimumItemBytes: Int)
 }
 
 extension SnapshotCoder {
-    mutating func code(_ value: inout Int32) throws(Failure) {
+    mutating func code(_ value: inout Int32) {
         var bits = UInt32(bitPattern: value)
-        try code(&bits)
+        code(&bits)
         value = Int32(bitPattern: bits)
     }
 
-    mutating func code(_ value: inout Double) throws(Failure) {
+    mutating func code(_ value: inout Double) {
         var bits = value.bitPattern
-        try code(&bits)
+        code(&bits)
         value = Double(bitPattern: bits)
     }
 
-    mutating func code(_ vector: inout SnapshotVector) throws(Failure) {
-        try code(&vector.x)
-        try code(&vector.y)
+    mutating func code(_ vector: inout SnapshotVector) {
+        code(&vector.x)
+        code(&vector.y)
     }
 
-    mutating func code(_ values: inout [Double]) throws(Failure) {
+    mutating func code(_ values: inout [Double]) {
         var count = values.count
-        try codeCount(&count, minimumItemBytes: 8)
+        codeCount(&count, minimumItemBytes: 8)
         if values.count != count { values = Array(repeating: 0, count: count) }
-        for index in values.indices { try code(&values[index]) }
+        for index in values.indices { code(&values[index]) }
     }
 
-    mutating func code(_ values: inout [Int32]) throws(Failure) {
+    mutating func code(_ values: inout [Int32]) {
         var count = values.count
-        try codeCount(&count, minimumItemBytes: 4)
+        codeCount(&count, minimumItemBytes: 4)
         if values.count != count { values = Array(repeating: 0, count: count) }
-        for index in values.indices { try code(&values[index]) }
+        for index in values.indices { code(&values[index]) }
     }
 
-    mutating func code(_ string: inout String) throws(Failure) {
+    mutating func code(_ string: inout String) {
         var bytes = Array(string.utf8)
         var count = bytes.count
-        try codeCount(&count, minimumItemBytes: 1)
+        codeCount(&count, minimumItemBytes: 1)
         if bytes.count != count { bytes = Array(repeating: 0, count: count) }
-        for index in bytes.indices { try code(&bytes[index]) }
+        for index in bytes.indices { code(&bytes[index]) }
         string = String(decoding: bytes, as: UTF8.self)
     }
 
-    mutating func code<Record: SnapshotRecord>(_ records: inout [Record]) throws(Failure) {
+    mutating func code<Record: SnapshotRecord>(_ records: inout [Record]) {
         var count = records.count
-        try codeCount(&count, minimumItemBytes: Record.minimumBytes)
+        codeCount(&count, minimumItemBytes: Record.minimumBytes)
         if records.count != count { records = Array(repeating: Record(), count: count) }
-        for index in records.indices { try records[index].code(&self) }
+        for index in records.indices { records[index].code(&self) }
     }
 }
 
@@ -71,7 +73,7 @@ protocol SnapshotRecord: Equatable, Sendable, Codable {
     init()
     /// The fewest bytes one record takes, so that a count can be checked before allocating.
     static var minimumBytes: Int { get }
-    mutating func code<Coder: SnapshotCoder>(_ coder: inout Coder) throws(Coder.Failure)
+    mutating func code<Coder: SnapshotCoder>(_ coder: inout Coder)
 }
 
 /// An (x, y) pair as the format stores it.
@@ -115,30 +117,30 @@ struct SnapshotState: Equatable, Sendable, Codable {
     /// The scene's names of `Space.bodies`, in order (empty when it names none).
     var sceneBodyNames: [String] = []
 
-    mutating func code<Coder: SnapshotCoder>(_ coder: inout Coder) throws(Coder.Failure) {
-        try coder.code(&engineVersion)
-        try coder.code(&bindingVersion)
-        try coder.code(&architecture)
-        try coder.code(&stepsTaken)
-        try space.code(&coder)
-        try coder.code(&handlers)
-        try coder.code(&bodies)
-        try coder.code(&shapes)
-        try coder.code(&constraints)
-        try coder.code(&arbiters)
-        try coder.code(&dynamicBodies)
-        try coder.code(&staticBodies)
-        try coder.code(&sleepingComponents)
-        try coder.code(&activeConstraints)
-        try coder.code(&activeArbiters)
-        try coder.code(&sceneName)
-        try coder.code(&sceneTime)
-        try coder.code(&sceneChangesApplied)
-        try coder.code(&sceneInputsApplied)
+    mutating func code<Coder: SnapshotCoder>(_ coder: inout Coder) {
+        coder.code(&engineVersion)
+        coder.code(&bindingVersion)
+        coder.code(&architecture)
+        coder.code(&stepsTaken)
+        space.code(&coder)
+        coder.code(&handlers)
+        coder.code(&bodies)
+        coder.code(&shapes)
+        coder.code(&constraints)
+        coder.code(&arbiters)
+        coder.code(&dynamicBodies)
+        coder.code(&staticBodies)
+        coder.code(&sleepingComponents)
+        coder.code(&activeConstraints)
+        coder.code(&activeArbiters)
+        coder.code(&sceneName)
+        coder.code(&sceneTime)
+        coder.code(&sceneChangesApplied)
+        coder.code(&sceneInputsApplied)
         var nameCount = sceneBodyNames.count
-        try coder.codeCount(&nameCount, minimumItemBytes: 4)
+        coder.codeCount(&nameCount, minimumItemBytes: 4)
         if sceneBodyNames.count != nameCount { sceneBodyNames = Array(repeating: "", count: nameCount) }
-        for index in sceneBodyNames.indices { try coder.code(&sceneBodyNames[index]) }
+        for index in sceneBodyNames.indices { coder.code(&sceneBodyNames[index]) }
     }
 }
 
@@ -162,24 +164,24 @@ struct SpaceRecord: Equatable, Sendable, Codable {
     var canonicalBroadPhase = false
     var nextSerial: UInt64 = 0
 
-    mutating func code<Coder: SnapshotCoder>(_ c: inout Coder) throws(Coder.Failure) {
-        try c.code(&iterations)
-        try c.code(&gravity)
-        try c.code(&damping)
-        try c.code(&idleSpeedThreshold)
-        try c.code(&sleepTimeThreshold)
-        try c.code(&collisionSlop)
-        try c.code(&collisionBias)
-        try c.code(&collisionPersistence)
-        try c.code(&stamp)
-        try c.code(&currentTimeStep)
-        try c.code(&shapeIDCounter)
-        try c.code(&usesWildcards)
-        try c.code(&broadPhase)
-        try c.code(&hashCellSize)
-        try c.code(&hashCount)
-        try c.code(&canonicalBroadPhase)
-        try c.code(&nextSerial)
+    mutating func code<Coder: SnapshotCoder>(_ c: inout Coder) {
+        c.code(&iterations)
+        c.code(&gravity)
+        c.code(&damping)
+        c.code(&idleSpeedThreshold)
+        c.code(&sleepTimeThreshold)
+        c.code(&collisionSlop)
+        c.code(&collisionBias)
+        c.code(&collisionPersistence)
+        c.code(&stamp)
+        c.code(&currentTimeStep)
+        c.code(&shapeIDCounter)
+        c.code(&usesWildcards)
+        c.code(&broadPhase)
+        c.code(&hashCellSize)
+        c.code(&hashCount)
+        c.code(&canonicalBroadPhase)
+        c.code(&nextSerial)
     }
 }
 
@@ -189,9 +191,9 @@ struct HandlerRecord: SnapshotRecord {
     var typeA: UInt64 = 0
     var typeB: UInt64 = 0
 
-    mutating func code<Coder: SnapshotCoder>(_ c: inout Coder) throws(Coder.Failure) {
-        try c.code(&typeA)
-        try c.code(&typeB)
+    mutating func code<Coder: SnapshotCoder>(_ c: inout Coder) {
+        c.code(&typeA)
+        c.code(&typeB)
     }
 }
 
@@ -215,32 +217,32 @@ struct BodyRecord: SnapshotRecord {
     /// The body's own lists, in the engine's order, as indices.
     var shapeList: [Int32] = [], arbiterList: [Int32] = [], constraintList: [Int32] = []
 
-    mutating func code<Coder: SnapshotCoder>(_ c: inout Coder) throws(Coder.Failure) {
-        try c.code(&kind)
-        try c.code(&serial)
-        try c.code(&mass)
-        try c.code(&inverseMass)
-        try c.code(&moment)
-        try c.code(&inverseMoment)
-        try c.code(&centerOfGravity)
-        try c.code(&position)
-        try c.code(&velocity)
-        try c.code(&force)
-        try c.code(&angle)
-        try c.code(&angularVelocity)
-        try c.code(&torque)
+    mutating func code<Coder: SnapshotCoder>(_ c: inout Coder) {
+        c.code(&kind)
+        c.code(&serial)
+        c.code(&mass)
+        c.code(&inverseMass)
+        c.code(&moment)
+        c.code(&inverseMoment)
+        c.code(&centerOfGravity)
+        c.code(&position)
+        c.code(&velocity)
+        c.code(&force)
+        c.code(&angle)
+        c.code(&angularVelocity)
+        c.code(&torque)
         for index in 0..<6 {
             if transform.count != 6 { transform = [1, 0, 0, 1, 0, 0] }
-            try c.code(&transform[index])
+            c.code(&transform[index])
         }
-        try c.code(&velocityBias)
-        try c.code(&angularVelocityBias)
-        try c.code(&idleTime)
-        try c.code(&sleepingRoot)
-        try c.code(&sleepingNext)
-        try c.code(&shapeList)
-        try c.code(&arbiterList)
-        try c.code(&constraintList)
+        c.code(&velocityBias)
+        c.code(&angularVelocityBias)
+        c.code(&idleTime)
+        c.code(&sleepingRoot)
+        c.code(&sleepingNext)
+        c.code(&shapeList)
+        c.code(&arbiterList)
+        c.code(&constraintList)
     }
 }
 
@@ -265,28 +267,28 @@ struct ShapeRecord: SnapshotRecord {
     /// tangents. Polygon: radius, then each vertex and its edge normal (x, y, nx, ny).
     var geometry: [Double] = []
 
-    mutating func code<Coder: SnapshotCoder>(_ c: inout Coder) throws(Coder.Failure) {
-        try c.code(&kind)
-        try c.code(&serial)
-        try c.code(&body)
-        try c.code(&hashID)
-        try c.code(&isSensor)
-        try c.code(&elasticity)
-        try c.code(&friction)
-        try c.code(&surfaceVelocity)
-        try c.code(&collisionType)
-        try c.code(&group)
-        try c.code(&categories)
-        try c.code(&mask)
-        try c.code(&mass)
-        try c.code(&moment)
-        try c.code(&massCenter)
-        try c.code(&area)
+    mutating func code<Coder: SnapshotCoder>(_ c: inout Coder) {
+        c.code(&kind)
+        c.code(&serial)
+        c.code(&body)
+        c.code(&hashID)
+        c.code(&isSensor)
+        c.code(&elasticity)
+        c.code(&friction)
+        c.code(&surfaceVelocity)
+        c.code(&collisionType)
+        c.code(&group)
+        c.code(&categories)
+        c.code(&mask)
+        c.code(&mass)
+        c.code(&moment)
+        c.code(&massCenter)
+        c.code(&area)
         for index in 0..<4 {
             if bb.count != 4 { bb = [0, 0, 0, 0] }
-            try c.code(&bb[index])
+            c.code(&bb[index])
         }
-        try c.code(&geometry)
+        c.code(&geometry)
     }
 }
 
@@ -305,16 +307,16 @@ struct ConstraintRecord: SnapshotRecord {
     /// The kind's parameters, then its accumulated impulse (docs/snapshots.md lists them).
     var values: [Double] = []
 
-    mutating func code<Coder: SnapshotCoder>(_ c: inout Coder) throws(Coder.Failure) {
-        try c.code(&kind)
-        try c.code(&serial)
-        try c.code(&bodyA)
-        try c.code(&bodyB)
-        try c.code(&maxForce)
-        try c.code(&errorBias)
-        try c.code(&maxBias)
-        try c.code(&collideBodies)
-        try c.code(&values)
+    mutating func code<Coder: SnapshotCoder>(_ c: inout Coder) {
+        c.code(&kind)
+        c.code(&serial)
+        c.code(&bodyA)
+        c.code(&bodyB)
+        c.code(&maxForce)
+        c.code(&errorBias)
+        c.code(&maxBias)
+        c.code(&collideBodies)
+        c.code(&values)
     }
 }
 
@@ -325,17 +327,17 @@ struct ContactRecord: SnapshotRecord {
     var normalImpulse = 0.0, tangentImpulse = 0.0, biasImpulse = 0.0, bias = 0.0
     var hash: UInt64 = 0
 
-    mutating func code<Coder: SnapshotCoder>(_ c: inout Coder) throws(Coder.Failure) {
-        try c.code(&r1)
-        try c.code(&r2)
-        try c.code(&normalMass)
-        try c.code(&tangentMass)
-        try c.code(&bounce)
-        try c.code(&normalImpulse)
-        try c.code(&tangentImpulse)
-        try c.code(&biasImpulse)
-        try c.code(&bias)
-        try c.code(&hash)
+    mutating func code<Coder: SnapshotCoder>(_ c: inout Coder) {
+        c.code(&r1)
+        c.code(&r2)
+        c.code(&normalMass)
+        c.code(&tangentMass)
+        c.code(&bounce)
+        c.code(&normalImpulse)
+        c.code(&tangentImpulse)
+        c.code(&biasImpulse)
+        c.code(&bias)
+        c.code(&hash)
     }
 }
 
@@ -353,17 +355,17 @@ struct ArbiterRecord: SnapshotRecord {
     var isCached = false
     var contacts: [ContactRecord] = []
 
-    mutating func code<Coder: SnapshotCoder>(_ c: inout Coder) throws(Coder.Failure) {
-        try c.code(&shapeA)
-        try c.code(&shapeB)
-        try c.code(&elasticity)
-        try c.code(&friction)
-        try c.code(&surfaceVelocity)
-        try c.code(&normal)
-        try c.code(&stamp)
-        try c.code(&state)
-        try c.code(&isCached)
-        try c.code(&contacts)
+    mutating func code<Coder: SnapshotCoder>(_ c: inout Coder) {
+        c.code(&shapeA)
+        c.code(&shapeB)
+        c.code(&elasticity)
+        c.code(&friction)
+        c.code(&surfaceVelocity)
+        c.code(&normal)
+        c.code(&stamp)
+        c.code(&state)
+        c.code(&isCached)
+        c.code(&contacts)
     }
 }
 
@@ -394,34 +396,55 @@ struct SnapshotReader: SnapshotCoder {
     let bytes: [UInt8]
     var offset: Int
     let end: Int
+    /// The first problem met; from then on every value reads as zero and every count as 0.
+    private(set) var failure: SnapshotError?
 
-    private mutating func take(_ count: Int) throws(SnapshotError) -> Int {
-        guard end - offset >= count else { throw .truncated(offset: offset) }
+    init(bytes: [UInt8], offset: Int, end: Int) {
+        (self.bytes, self.offset, self.end) = (bytes, offset, end)
+    }
+
+    /// The offset of `count` bytes to read, or nil (and a failure) when they are not there.
+    private mutating func take(_ count: Int) -> Int? {
+        guard failure == nil else { return nil }
+        guard end - offset >= count else {
+            failure = .truncated(offset: offset)
+            return nil
+        }
         defer { offset += count }
         return offset
     }
 
-    mutating func code(_ value: inout UInt8) throws(SnapshotError) { value = bytes[try take(1)] }
-    mutating func code(_ value: inout Bool) throws(SnapshotError) {
+    mutating func code(_ value: inout UInt8) { value = take(1).map { bytes[$0] } ?? 0 }
+    mutating func code(_ value: inout Bool) {
         var byte: UInt8 = 0
-        try code(&byte)
-        guard byte <= 1 else { throw .invalid("a flag at byte \(offset - 1) is \(byte), not 0 or 1") }
+        code(&byte)
+        if byte > 1, failure == nil { failure = .invalid("a flag at byte \(offset - 1) is \(byte), not 0 or 1") }
         value = byte == 1
     }
-    mutating func code(_ value: inout UInt32) throws(SnapshotError) {
-        let start = try take(4)
+    mutating func code(_ value: inout UInt32) {
+        guard let start = take(4) else {
+            value = 0
+            return
+        }
         value = (0..<4).reduce(0) { $0 | UInt32(bytes[start + $1]) << UInt32(8 * $1) }
     }
-    mutating func code(_ value: inout UInt64) throws(SnapshotError) {
-        let start = try take(8)
+    mutating func code(_ value: inout UInt64) {
+        guard let start = take(8) else {
+            value = 0
+            return
+        }
         value = (0..<8).reduce(0) { $0 | UInt64(bytes[start + $1]) << UInt64(8 * $1) }
     }
-    mutating func codeCount(_ count: inout Int, minimumItemBytes: Int) throws(SnapshotError) {
+    mutating func codeCount(_ count: inout Int, minimumItemBytes: Int) {
         var value: UInt32 = 0
         let at = offset
-        try code(&value)
-        guard Int(value) <= (end - offset) / max(minimumItemBytes, 1) else {
-            throw .invalid("a count of \(value) at byte \(at) is more than the remaining bytes can hold")
+        code(&value)
+        guard failure == nil, Int(value) <= (end - offset) / max(minimumItemBytes, 1) else {
+            if failure == nil {
+                failure = .invalid("a count of \(value) at byte \(at) is more than the remaining bytes can hold")
+            }
+            count = 0
+            return
         }
         count = Int(value)
     }
@@ -455,14 +478,15 @@ extension SnapshotState {
         }
         var reader = SnapshotReader(bytes: bytes, offset: Self.magic.count, end: bytes.count - 8)
         var version: UInt32 = 0
-        try reader.code(&version)
+        reader.code(&version)
         guard version == Self.formatVersion else { throw .unsupportedVersion(Int(version)) }
         var trailer = SnapshotReader(bytes: bytes, offset: bytes.count - 8, end: bytes.count)
         var stored: UInt64 = 0
-        try trailer.code(&stored)
+        trailer.code(&stored)
         guard stored == snapshotChecksum(bytes[..<(bytes.count - 8)]) else { throw .checksumMismatch }
         self.init()
-        try code(&reader)
+        code(&reader)
+        if let failure = reader.failure { throw failure }
         guard reader.offset == reader.end else {
             throw .invalid("\(reader.end - reader.offset) bytes follow the last record")
         }
