@@ -72,7 +72,7 @@ public struct ConstraintDescription: Hashable, Sendable, Codable {
 
     /// The keys of each type, beyond the common ones.
     static let typeKeys: [String: (numbers: [String], vectors: [String])] = [
-        "pin": ([], ["anchorA", "anchorB"]),
+        "pin": (["distance"], ["anchorA", "anchorB"]),
         "slide": (["min", "max"], ["anchorA", "anchorB"]),
         "pivot": ([], ["pivot", "anchorA", "anchorB"]),
         "groove": ([], ["grooveA", "grooveB", "anchorB"]),
@@ -228,7 +228,12 @@ extension ConstraintDescription {
         }
         let constraint: Constraint
         switch type {
-        case "pin": constraint = PinJoint(a: a, b: b, anchorA: try vector("anchorA"), anchorB: try vector("anchorB"))
+        case "pin":
+            let pin = PinJoint(a: a, b: b, anchorA: try vector("anchorA"), anchorB: try vector("anchorB"))
+            if let distance = values["distance"] {
+                pin.distance = try check(.pinDistance, distance, at: location, key: "distance")
+            }
+            constraint = pin
         case "slide":
             constraint = SlideJoint(
                 a: a, b: b, anchorA: try vector("anchorA"), anchorB: try vector("anchorB"),
