@@ -27,7 +27,7 @@ stop() {
     done
     if [ -n "$started_munged" ]; then $sudo kill "$started_munged" 2>/dev/null || true; fi
     # slurmctld and slurmd take a moment to exit; a second run must not find them.
-    for _ in $(seq 1 50); do pgrep 'slurmctld|slurmd' >/dev/null || break; sleep 0.1; done
+    for _ in $(seq 1 50); do { pgrep -x slurmctld || pgrep -x slurmd; } >/dev/null || break; sleep 0.1; done
 }
 trap stop EXIT
 
