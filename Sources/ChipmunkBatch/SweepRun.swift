@@ -83,15 +83,7 @@ public struct RunResult: Sendable, Equatable {
                 }
             }
             result.finalHash = scene.space.stateHash().hexDigits
-            var energy = 0.0
-            for body in dynamic {
-                let v = body.velocity
-                let w = body.angularVelocity
-                let linear: Double = body.mass * (v.x * v.x + v.y * v.y)
-                let angular: Double = body.moment * w * w
-                energy += 0.5 * (linear + angular)
-            }
-            result.kineticEnergy = energy
+            result.kineticEnergy = Tracker.kineticEnergy(dynamic)
         } catch {
             result.outcome = .failed
             result.error = "\(error)"

@@ -3,6 +3,17 @@ import ChipmunkScenes
 import Foundation
 import Testing
 
+/// Steps both scenes at their own time steps; the first step after which their state
+/// hashes differ, or nil.
+func firstDifference(_ a: Scene, _ b: Scene, steps: Int) throws -> Int? {
+    for step in 1...steps {
+        try a.step(a.timeStep)
+        try b.step(b.timeStep)
+        if a.space.stateHash() != b.space.stateHash() { return step }
+    }
+    return nil
+}
+
 /// The version-2 scene files in Scenes/, each with what it exists to show.
 @Suite struct SceneVersion2Tests {
     func load(_ name: String) throws -> Scene {
@@ -41,14 +52,8 @@ import Testing
     func oneWayPlatform() throws {
         let data = try load("one-way.json")
         let swift = try SceneCatalog.scene(named: "one-way")
-        for step in 1...600 {
-            try data.step(data.timeStep)
-            try swift.step(swift.timeStep)
-            if data.space.stateHash() != swift.space.stateHash() {
-                Issue.record("differs at step \(step)")
-                return
-            }
-        }
+        let difference = try firstDifference(data, swift, steps: 600)
+        #expect(difference == nil, "differs at step \(difference ?? 0)")
         #expect(abs(data.space.bodies[0].position.y - -75.1) < 0.01, "rests on the platform at y = -100 + 10 + 15")
     }
 
@@ -97,14 +102,8 @@ import Testing
         let swift = try SceneCatalog.scene(named: "pyramid-stack")
         #expect(data.space.bodies.count == 106)
         #expect(data.name(of: data.space.bodies[0]) == "box0" && data.name(of: data.space.bodies[105]) == "ball")
-        for step in 1...1500 {
-            try data.step(data.timeStep)
-            try swift.step(swift.timeStep)
-            if data.space.stateHash() != swift.space.stateHash() {
-                Issue.record("differs at step \(step)")
-                return
-            }
-        }
+        let difference = try firstDifference(data, swift, steps: 1500)
+        #expect(difference == nil, "differs at step \(difference ?? 0)")
         let allAsleep = data.space.bodies.allSatisfy { $0.isSleeping }
         #expect(allAsleep)
     }
@@ -175,14 +174,8 @@ import Testing
         let restored = try SceneDescription.load(contentsOf: sceneFile("kicks.json")).makeScene()
         try restored.restore(snapshot)
         #expect(restored.space.bodies.map { restored.name(of: $0) } == ["ball", "paddle", "ball2"])
-        for step in 1...300 {
-            try original.step(original.timeStep)
-            try restored.step(restored.timeStep)
-            if original.space.stateHash() != restored.space.stateHash() {
-                Issue.record("differs \(step) steps after the restore")
-                return
-            }
-        }
+        let difference = try firstDifference(original, restored, steps: 300)
+        #expect(difference == nil, "differs \(difference ?? 0) steps after the restore")
         #expect(restored.space.bodies.map { restored.name(of: $0) } == ["paddle", "ball2"])
     }
 
@@ -230,13 +223,7 @@ import Testing
         let data = try SceneDescription.load(contentsOf: url).makeScene()
         let swift = try SceneCatalog.scene(named: name)
         #expect(data.timeStep == swift.timeStep)
-        for step in 1...600 {
-            try data.step(data.timeStep)
-            try swift.step(swift.timeStep)
-            if data.space.stateHash() != swift.space.stateHash() {
-                Issue.record("\(name) differs at step \(step)")
-                return
-            }
-        }
+        let difference = try firstDifference(data, swift, steps: 600)
+        #expect(difference == nil, "\(name) differs at step \(difference ?? 0)")
     }
 }
