@@ -8,7 +8,7 @@ source scripts/lib.sh
 need_chipmunk
 need_sqlite
 
-echo "Building chipmunk-sim ..."
+echo "Building chipmunk-sim (the first build takes a minute or two) ..."
 swift_build --product chipmunk-sim
 swift_build --product chipmunk-reference
 bin="$(swift_bin_path)"
@@ -29,6 +29,10 @@ echo "Where the crates came to rest after 10 s (300x300 box, y up):"
 awk -F, 'NR == 1 { next } $1 == 1 { y0[$2] = $4 } $1 == 1200 {
     printf "  crate %d: x %8.3f  y %8.3f  angle %7.2f deg  speed %.2e  (started at y %g)\n",
         $2, $3, $4, $5 * 57.29577951308232, sqrt($6 * $6 + $7 * $7), y0[$2] }' "$work/crates.csv"
+
+echo
+echo "$ chipmunk-sim render crates --step 1200 --format text --width 60"
+"$bin/chipmunk-sim" render crates --step 1200 --format text --width 60 --view 0,0,300,300
 
 echo
 "$bin/chipmunk-reference" crates 1200 >"$work/reference.csv"

@@ -17,7 +17,7 @@ struct ChipmunkSim: ParsableCommand {
             """,
         subcommands: [
             Run.self, List.self, Verify.self, Record.self, Replay.self, SnapshotCommand.self,
-            SnapshotReportCommand.self, SweepCommand.self, ResultsCommand.self, MergeCommand.self,
+            SnapshotReportCommand.self, SweepCommand.self, ResultsCommand.self, MergeCommand.self, Render.self,
         ]
     )
 

@@ -219,3 +219,15 @@ import Testing
         #expect(jsonl.stdout.contains(#""body":"bob""#))
     }
 }
+
+@Suite struct RenderCommandTests {
+    @Test("render writes SVG and text for a scene, a file and a snapshot; bad options are named")
+    func renders() throws {
+        let svg = try Tool.sim("render", "crates", "--step", "10")
+        #expect(svg.status == 0 && svg.stdout.hasPrefix("<svg") && svg.stdout.hasSuffix("</svg>\n"), "\(svg.stderr)")
+        let text = try Tool.sim("render", "Scenes/pendulum.json", "--format", "text", "--width", "40")
+        #expect(text.status == 0 && text.stdout.unicodeScalars.contains { $0.value > 0x2800 && $0.value <= 0x28FF })
+        #expect(try Tool.sim("render", "crates", "--view", "0,0,-1,5").stderr.contains("--view must be"))
+        #expect(try Tool.sim("render", "crates", "--format", "gif").stderr.contains("--format must be svg or text"))
+    }
+}

@@ -1,0 +1,101 @@
+import Chipmunk
+
+/// One frame of a space, as the engine's debug drawing describes it: shapes in the
+/// Chipmunk demos' colours (static grey, sleeping dark, sensors faint), constraints, and
+/// optionally contact points. Renderers turn it into SVG or text; coordinates stay in
+/// physics units, y up.
+public struct Frame: Sendable {
+    public enum Primitive: Sendable, Equatable {
+        case circle(center: Vector, angle: Double, radius: Double, outline: DebugColor, fill: DebugColor)
+        case segment(from: Vector, to: Vector, color: DebugColor)
+        case fatSegment(from: Vector, to: Vector, radius: Double, outline: DebugColor, fill: DebugColor)
+        case polygon(vertices: [Vector], radius: Double, outline: DebugColor, fill: DebugColor)
+        case dot(size: Double, at: Vector, color: DebugColor)
+    }
+
+    public var primitives: [Primitive] = []
+
+    /// Draws `space` now.
+    public init(_ space: Space, options: DebugDrawOptions = [.shapes, .constraints]) {
+        var recorder = Recorder()
+        space.debugDraw(
+            &recorder, options: options, outlineColor: DebugColor(luminance: 0.2),
+            constraintColor: DebugColor(red: 0, green: 0.75, blue: 0),
+            collisionPointColor: DebugColor(red: 1, green: 0, blue: 0))
+        primitives = recorder.primitives
+    }
+
+    /// The smallest box around everything drawn, or nil for an empty frame.
+    public var bounds: BoundingBox? {
+        var box: BoundingBox?
+        func include(_ p: Vector, _ r: Double) {
+            let b = BoundingBox(left: p.x - r, bottom: p.y - r, right: p.x + r, top: p.y + r)
+            box = box.map { $0.union(b) } ?? b
+        }
+        for primitive in primitives {
+            switch primitive {
+            case let .circle(center, _, radius, _, _): include(center, radius)
+            case let .segment(a, b, _):
+                include(a, 0)
+                include(b, 0)
+            case let .fatSegment(a, b, radius, _, _):
+                include(a, radius)
+                include(b, radius)
+            case let .polygon(vertices, radius, _, _): for v in vertices { include(v, radius) }
+            case let .dot(_, at, _): include(at, 0)
+            }
+        }
+        return box
+    }
+
+    private struct Recorder: DebugDrawer {
+        var primitives: [Primitive] = []
+        mutating func drawCircle(center: Vector, angle: Double, radius: Double, outline: DebugColor, fill: DebugColor) {
+            primitives.append(.circle(center: center, angle: angle, radius: radius, outline: outline, fill: fill))
+        }
+        mutating func drawSegment(from a: Vector, to b: Vector, color: DebugColor) {
+            primitives.append(.segment(from: a, to: b, color: color))
+        }
+        mutating func drawFatSegment(
+            from a: Vector, to b: Vector, radius: Double, outline: DebugColor, fill: DebugColor
+        ) {
+            primitives.append(.fatSegment(from: a, to: b, radius: radius, outline: outline, fill: fill))
+        }
+        mutating func drawPolygon(_ vertices: [Vector], radius: Double, outline: DebugColor, fill: DebugColor) {
+            primitives.append(.polygon(vertices: vertices, radius: radius, outline: outline, fill: fill))
+        }
+        mutating func drawDot(size: Double, at point: Vector, color: DebugColor) {
+            primitives.append(.dot(size: size, at: point, color: color))
+        }
+    }
+}
+
+/// The part of the world a picture shows, and how big the picture is.
+public struct FrameView: Sendable, Equatable {
+    /// World rectangle: left, bottom, width, height.
+    public var x: Double, y: Double, width: Double, height: Double
+
+    public init(x: Double, y: Double, width: Double, height: Double) {
+        (self.x, self.y, self.width, self.height) = (x, y, width, height)
+    }
+
+    /// The frame's bounds with a 5 % margin (a 1-unit square around an empty frame).
+    public init(fitting frame: Frame) {
+        guard let b = frame.bounds else {
+            self.init(x: -0.5, y: -0.5, width: 1, height: 1)
+            return
+        }
+        let margin = max(b.right - b.left, b.top - b.bottom, 1) * 0.05
+        self.init(
+            x: b.left - margin, y: b.bottom - margin, width: b.right - b.left + 2 * margin,
+            height: b.top - b.bottom + 2 * margin)
+    }
+}
+
+extension DebugColor {
+    /// `rgb(r,g,b)` and an opacity, for SVG.
+    var svg: (color: String, opacity: Float) {
+        func byte(_ v: Float) -> Int { Int((min(max(v, 0), 1) * 255).rounded()) }
+        return ("rgb(\(byte(red)),\(byte(green)),\(byte(blue)))", min(max(alpha, 0), 1))
+    }
+}

@@ -1,0 +1,88 @@
+import ArgumentParser
+import Chipmunk
+import ChipmunkScenes
+import Foundation
+
+struct Render: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Draw a scene at a step, through the engine's debug drawing: SVG, or text for a terminal.",
+        discussion: """
+            Shapes are drawn in the Chipmunk demos' colours: static bodies grey, sleeping ones \
+            dark, sensors faint; constraints in green, contact points (--contacts) in red. The \
+            physics y axis points up in the picture. The view fits everything drawn unless \
+            --view gives it. --format text draws with braille characters, one cell 2×4 dots.
+
+            Examples:
+              chipmunk-sim render crates --step 600 --format text
+              chipmunk-sim render Scenes/pyramid-stack.json --step 1200 -o pyramid.svg
+              chipmunk-sim render crates-120.snapshot -o crates.svg
+            """
+    )
+
+    @Argument(help: "A built-in scene, a scene file or a snapshot file.") var scene: String
+
+    @Option(help: "Draw after this many steps (0: as built).") var step = 0
+
+    @Option(help: "svg or text.") var format = "svg"
+
+    @Option(help: "Picture width: pixels for SVG (default 640), characters for text (default 80).") var width: Int?
+
+    @Option(help: "The world rectangle to show, as x,y,width,height (default: fit the scene).") var view: String?
+
+    @Flag(help: "Draw contact points too.") var contacts = false
+
+    @Option(name: [.short, .customLong("output")], help: "The file to write ('-': stdout).") var output = "-"
+
+    func validate() throws {
+        guard ["svg", "text"].contains(format) else {
+            throw ValidationError("--format must be svg or text (got \(format))")
+        }
+        guard (0...10_000_000).contains(step) else {
+            throw ValidationError("--step must be from 0 to 10000000 (got \(step))")
+        }
+        if let width, !(1...20_000).contains(width) {
+            throw ValidationError("--width must be from 1 to 20000 (got \(width))")
+        }
+        _ = try parsedView()
+    }
+
+    func parsedView() throws -> FrameView? {
+        guard let view else { return nil }
+        let parts = view.split(separator: ",").map { Double($0.trimmingCharacters(in: .whitespaces)) }
+        guard parts.count == 4, parts.allSatisfy({ $0?.isFinite == true }), parts[2]! > 0, parts[3]! > 0 else {
+            throw ValidationError("--view must be x,y,width,height with a positive width and height (got \(view))")
+        }
+        return FrameView(x: parts[0]!, y: parts[1]!, width: parts[2]!, height: parts[3]!)
+    }
+
+    func run() throws {
+        let scene: Scene
+        if SceneCatalog.isSnapshotFile(self.scene) {
+            scene = try SceneCatalog.scene(
+                restoring: SceneCatalog.loadSnapshot(contentsOf: URL(fileURLWithPath: self.scene)))
+        } else {
+            scene = try SceneCatalog.scene(named: self.scene)
+        }
+        for index in 0..<step {
+            do {
+                try scene.step(scene.timeStep)
+            } catch {
+                throw RunError("step \(index + 1) failed: \(error); nothing was drawn")
+            }
+        }
+        let frame = Frame(scene.space, options: contacts ? .all : [.shapes, .constraints])
+        let view = try parsedView() ?? FrameView(fitting: frame)
+        let text =
+            format == "svg"
+            ? frame.svg(view: view, pixelWidth: width ?? 640) : frame.text(view: view, columns: width ?? 80)
+        if output == "-" {
+            FileHandle.standardOutput.write(Data(text.utf8))
+        } else {
+            do {
+                try Data(text.utf8).write(to: URL(fileURLWithPath: output), options: .atomic)
+            } catch {
+                throw ValidationError("cannot write -o \(output): \(error.localizedDescription)")
+            }
+        }
+    }
+}

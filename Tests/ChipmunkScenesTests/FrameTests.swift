@@ -1,0 +1,58 @@
+import Chipmunk
+import ChipmunkScenes
+import Foundation
+import Testing
+
+@Suite struct FrameTests {
+    @Test(
+        "Every built-in scene renders to SVG with an element for every primitive, and to text",
+        arguments: SceneCatalog.builtIn.map(\.name))
+    func everyScene(name: String) throws {
+        let scene = try SceneCatalog.scene(named: name)
+        for _ in 0..<60 { try scene.step(scene.timeStep) }
+        let frame = Frame(scene.space)
+        #expect(!frame.primitives.isEmpty)
+        let view = FrameView(fitting: frame)
+        let svg = frame.svg(view: view)
+        #expect(svg.hasPrefix("<svg xmlns=\"http://www.w3.org/2000/svg\""))
+        #expect(svg.hasSuffix("</svg>\n"))
+        let elements = ["<polygon", "<circle", "<line"].map { svg.components(separatedBy: $0).count - 1 }.reduce(0, +)
+        #expect(elements >= frame.primitives.count)
+        let text = frame.text(view: view, columns: 60)
+        #expect(text.unicodeScalars.contains { $0.value > 0x2800 && $0.value <= 0x28FF }, "some dots are set")
+        #expect(text.split(separator: "\n").allSatisfy { $0.count <= 60 })
+    }
+
+    @Test("The picture's y axis points up: the crate starts near the top of its view, and lands at the bottom")
+    func yPointsUp() throws {
+        let scene = BookScenes.crates()
+        let view = FrameView(x: 0, y: 0, width: 300, height: 300)
+        func crateTop(_ svg: String) -> Double {
+            // The crates are the non-grey polygons; their smallest picture y is their top.
+            let polygons = svg.split(separator: "\n").filter {
+                $0.hasPrefix("<polygon") && !$0.contains("rgb(168,168,168)")
+            }
+            let ys = polygons.flatMap { line -> [Double] in
+                let points = line.components(separatedBy: "points=\"")[1].components(separatedBy: "\"")[0]
+                return points.split(separator: " ").compactMap { Double($0.split(separator: ",")[1]) }
+            }
+            return ys.min() ?? .nan
+        }
+        let before = crateTop(Frame(scene.space).svg(view: view, pixelWidth: 300))
+        for _ in 0..<600 { try scene.step(scene.timeStep) }
+        let after = crateTop(Frame(scene.space).svg(view: view, pixelWidth: 300))
+        #expect(before < 100, "crates start high up: small picture y (\(before))")
+        #expect(after > 150, "crates rest on the floor: large picture y (\(after))")
+    }
+
+    @Test("In text, the crates fill the bottom of their box and leave the top empty")
+    func textShowsTheStack() throws {
+        let scene = BookScenes.crates()
+        for _ in 0..<600 { try scene.step(scene.timeStep) }
+        let lines = Frame(scene.space).text(view: FrameView(x: 0, y: 0, width: 300, height: 300), columns: 30).split(
+            separator: "\n")
+        let full = lines.map { line in line.unicodeScalars.filter { $0.value == 0x28FF }.count }
+        #expect(full.prefix(full.count / 2).allSatisfy { $0 == 0 }, "nothing solid in the upper half")
+        #expect(full.suffix(4).contains { $0 >= 5 }, "crates fill cells near the floor")
+    }
+}
