@@ -209,18 +209,22 @@ private struct SnapshotCapture {
     /// sleeping bodies' lists hold; the last two sorted by their shapes' indices.
     private mutating func collectArbiters(_ h: UnsafeMutablePointer<cpSpace>) {
         func add(_ group: [UnsafeMutablePointer<cpArbiter>], sorted: Bool) {
-            var group = group
+            // Only arbiters not met yet (a body list holds each of its arbiters, and two
+            // bodies share one); their sort keys looked up once, not per comparison.
+            var fresh = group.filter { arbiterIndex[$0] == nil }
             if sorted {
                 let shapeIndex = self.shapeIndex
-                let key = { (a: UnsafeMutablePointer<cpArbiter>) in
-                    (
-                        shapeIndex[UnsafeMutablePointer(mutating: a.pointee.a!)]!,
-                        shapeIndex[UnsafeMutablePointer(mutating: a.pointee.b!)]!
+                fresh = fresh.map { arbiter in
+                    let key = (
+                        shapeIndex[UnsafeMutablePointer(mutating: arbiter.pointee.a!)]!,
+                        shapeIndex[UnsafeMutablePointer(mutating: arbiter.pointee.b!)]!
                     )
+                    return (key: key, arbiter: arbiter)
                 }
-                group.sort { key($0) < key($1) }
+                .sorted { $0.key < $1.key }
+                .map(\.arbiter)
             }
-            for arbiter in group where arbiterIndex[arbiter] == nil {
+            for arbiter in fresh where arbiterIndex[arbiter] == nil {
                 arbiterIndex[arbiter] = Int32(arbiters.count)
                 arbiters.append(arbiter)
             }
