@@ -10,8 +10,9 @@ struct Run: ParsableCommand {
         discussion: """
             CSV has the header step,body,x,y,angle,vx,vy,w and one row per dynamic body per \
             recorded step. Steps count from 1 (the state after the first step); bodies count \
-            from 0 in creation order, dynamic bodies only. Numbers are shortest round-trip \
-            decimals, so they parse back to the exact doubles.
+            from 0 in creation order, dynamic bodies only. A version-2 scene file names each body \
+            by its id (or its index in the file) instead, and --kinematic adds kinematic bodies. \
+            Numbers are shortest round-trip decimals, so they parse back to the exact doubles.
 
             A built-in name wins over a file of the same name: write ./crate to run a file \
             called crate. If a step fails (a simulation that diverges), every row computed \
