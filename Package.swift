@@ -23,6 +23,9 @@ let package = Package(
         // C bridge: Debian's libchipmunk-dev (no pkg-config file ships, so the module map links it).
         .systemLibrary(name: "CChipmunk", providers: [.apt(["libchipmunk-dev"])]),
 
+        // Cairo from Debian, for PNG frames.
+        .systemLibrary(name: "CCairo", pkgConfig: "cairo", providers: [.apt(["libcairo2-dev"])]),
+
         // The Swift binding: spaces, bodies, shapes, the fixed-step stepper.
         .target(name: "Chipmunk", dependencies: ["CChipmunk"]),
 
@@ -31,6 +34,10 @@ let package = Package(
             name: "ChipmunkScenes",
             dependencies: ["Chipmunk", .product(name: "SystemPackage", package: "swift-system")]
         ),
+
+        // Pictures of a space: frames through the engine's debug drawing, as SVG, text and
+        // PNG (through Cairo).
+        .target(name: "ChipmunkPictures", dependencies: ["Chipmunk", "CCairo"]),
 
         // Parameter sweeps: plans, runs on worker threads, results in a SQLite database,
         // shards and merging.
@@ -46,6 +53,7 @@ let package = Package(
                 "Chipmunk",
                 "ChipmunkScenes",
                 "ChipmunkBatch",
+                "ChipmunkPictures",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "SystemPackage", package: "swift-system"),
             ]
@@ -67,7 +75,8 @@ let package = Package(
         .testTarget(
             name: "ChipmunkScenesTests",
             dependencies: [
-                "ChipmunkScenes", "Chipmunk", .product(name: "PropertyBased", package: "swift-property-based"),
+                "ChipmunkScenes", "Chipmunk", "ChipmunkPictures",
+                .product(name: "PropertyBased", package: "swift-property-based"),
             ]
         ),
         .testTarget(

@@ -12,6 +12,7 @@ cd "$(dirname "$0")/.."
 source scripts/lib.sh
 need_chipmunk
 need_sqlite
+need_cairo
 need_package valgrind valgrind
 need_package objcopy binutils
 command -v python3 >/dev/null || { echo "bench.sh needs python3" >&2; exit 1; }

@@ -7,6 +7,7 @@ cd "$(dirname "$0")/.."
 source scripts/lib.sh
 need_chipmunk
 need_sqlite
+need_cairo
 
 echo "Building chipmunk-sim (the first build takes a minute or two) ..."
 swift_build --product chipmunk-sim
@@ -33,6 +34,10 @@ awk -F, 'NR == 1 { next } $1 == 1 { y0[$2] = $4 } $1 == 1200 {
 echo
 echo "$ chipmunk-sim render crates --step 1200 --format text --width 60"
 "$bin/chipmunk-sim" render crates --step 1200 --format text --width 60 --view 0,0,300,300
+
+mkdir -p demo-output
+"$bin/chipmunk-sim" render crates --step 1200 --format png --view 0,0,300,300 --width 300 -o demo-output/crates.png
+echo "The same frame as a picture (Cairo): $PWD/demo-output/crates.png"
 
 echo
 "$bin/chipmunk-reference" crates 1200 >"$work/reference.csv"

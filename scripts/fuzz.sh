@@ -11,6 +11,7 @@ cd "$(dirname "$0")/.."
 source scripts/lib.sh
 need_chipmunk
 need_sqlite
+need_cairo
 need_swift
 
 runs="${1:-1000000}"

@@ -8,6 +8,7 @@ cd "$(dirname "$0")/.."
 source scripts/lib.sh
 need_chipmunk
 need_sqlite
+need_cairo
 need_package valgrind valgrind
 
 objects="${1:-100000}"

@@ -34,6 +34,14 @@ need_sqlite() {
     fi
 }
 
+# Cairo from Debian, for PNG frames (chipmunk-sim render --format png).
+need_cairo() {
+    if [ ! -f /usr/include/cairo/cairo.h ]; then
+        echo "Installing libcairo2-dev ..."
+        apt_install libcairo2-dev pkg-config
+    fi
+}
+
 need_swift() {
     command -v swift >/dev/null 2>&1 || {
         echo "Swift was not found on the PATH or in /opt/swift; install Swift 6 first." >&2

@@ -10,6 +10,7 @@ cd "$(dirname "$0")/.."
 source scripts/lib.sh
 need_chipmunk
 need_sqlite
+need_cairo
 if ! command -v check-jsonschema >/dev/null 2>&1; then
     echo "Installing check-jsonschema from PyPI ..."
     python3 -m pip install -q check-jsonschema || python3 -m pip install -q --break-system-packages check-jsonschema

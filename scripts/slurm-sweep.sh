@@ -9,6 +9,7 @@ cd "$(dirname "$0")/.."
 source scripts/lib.sh
 need_chipmunk
 need_sqlite
+need_cairo
 need_package sbatch slurm-wlm
 need_package munged munge
 

@@ -1,20 +1,23 @@
 import ArgumentParser
 import Chipmunk
 import ChipmunkScenes
+import ChipmunkPictures
 import Foundation
 
 struct Render: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Draw a scene at a step, through the engine's debug drawing: SVG, or text for a terminal.",
+        abstract: "Draw a scene at a step, through the engine's debug drawing: SVG, PNG, or text for a terminal.",
         discussion: """
             Shapes are drawn in the Chipmunk demos' colours: static bodies grey, sleeping ones \
             dark, sensors faint; constraints in green, contact points (--contacts) in red. The \
             physics y axis points up in the picture. The view fits everything drawn unless \
-            --view gives it. --format text draws with braille characters, one cell 2×4 dots.
+            --view gives it. --format png draws through Cairo (Debian's libcairo2); --format \
+            text draws with braille characters, one cell 2×4 dots.
 
             Examples:
               chipmunk-sim render crates --step 600 --format text
               chipmunk-sim render Scenes/pyramid-stack.json --step 1200 -o pyramid.svg
+              chipmunk-sim render chains --step 900 --format png -o chains.png
               chipmunk-sim render crates-120.snapshot -o crates.svg
             """
     )
@@ -23,9 +26,10 @@ struct Render: ParsableCommand {
 
     @Option(help: "Draw after this many steps (0: as built).") var step = 0
 
-    @Option(help: "svg or text.") var format = "svg"
+    @Option(help: "svg, png or text.") var format = "svg"
 
-    @Option(help: "Picture width: pixels for SVG (default 640), characters for text (default 80).") var width: Int?
+    @Option(help: "Picture width: pixels for SVG and PNG (default 640), characters for text (default 80).")
+    var width: Int?
 
     @Option(help: "The world rectangle to show, as x,y,width,height (default: fit the scene).") var view: String?
 
@@ -34,9 +38,10 @@ struct Render: ParsableCommand {
     @Option(name: [.short, .customLong("output")], help: "The file to write ('-': stdout).") var output = "-"
 
     func validate() throws {
-        guard ["svg", "text"].contains(format) else {
-            throw ValidationError("--format must be svg or text (got \(format))")
+        guard ["svg", "png", "text"].contains(format) else {
+            throw ValidationError("--format must be svg, png or text (got \(format))")
         }
+        if format == "png", output == "-" { throw ValidationError("--format png needs -o FILE") }
         guard (0...10_000_000).contains(step) else {
             throw ValidationError("--step must be from 0 to 10000000 (got \(step))")
         }
@@ -72,14 +77,22 @@ struct Render: ParsableCommand {
         }
         let frame = Frame(scene.space, options: contacts ? .all : [.shapes, .constraints])
         let view = try parsedView() ?? FrameView(fitting: frame)
-        let text =
-            format == "svg"
-            ? frame.svg(view: view, pixelWidth: width ?? 640) : frame.text(view: view, columns: width ?? 80)
+        let bytes: [UInt8]
+        switch format {
+        case "png":
+            do {
+                bytes = try frame.png(view: view, pixelWidth: width ?? 640).png
+            } catch {
+                throw RunError("\(error)")
+            }
+        case "svg": bytes = Array(frame.svg(view: view, pixelWidth: width ?? 640).utf8)
+        default: bytes = Array(frame.text(view: view, columns: width ?? 80).utf8)
+        }
         if output == "-" {
-            FileHandle.standardOutput.write(Data(text.utf8))
+            FileHandle.standardOutput.write(Data(bytes))
         } else {
             do {
-                try Data(text.utf8).write(to: URL(fileURLWithPath: output), options: .atomic)
+                try Data(bytes).write(to: URL(fileURLWithPath: output), options: .atomic)
             } catch {
                 throw ValidationError("cannot write -o \(output): \(error.localizedDescription)")
             }

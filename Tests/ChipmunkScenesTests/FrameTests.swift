@@ -1,5 +1,6 @@
 import Chipmunk
 import ChipmunkScenes
+import ChipmunkPictures
 import Foundation
 import Testing
 
@@ -54,5 +55,37 @@ import Testing
         let full = lines.map { line in line.unicodeScalars.filter { $0.value == 0x28FF }.count }
         #expect(full.prefix(full.count / 2).allSatisfy { $0 == 0 }, "nothing solid in the upper half")
         #expect(full.suffix(4).contains { $0 >= 5 }, "crates fill cells near the floor")
+    }
+}
+
+@Suite struct FramePNGTests {
+    @Test("Cairo draws the crates where the physics has them, y up, and leaves empty space white")
+    func cratesInPixels() throws {
+        let scene = BookScenes.crates()
+        for _ in 0..<600 { try scene.step(scene.timeStep) }
+        let image = try Frame(scene.space).png(view: FrameView(x: 0, y: 0, width: 300, height: 300), pixelWidth: 300)
+        #expect(image.width == 300 && image.height == 300)
+        #expect(Array(image.png.prefix(4)) == [0x89, 0x50, 0x4E, 0x47], "a PNG file")
+        func isWhite(_ x: Double, _ y: Double) -> Bool {
+            let c = image.color(x: Int(x), y: 299 - Int(y))  // world y up, picture rows down
+            return c.red > 240 && c.green > 240 && c.blue > 240
+        }
+        for body in scene.space.bodies {
+            #expect(!isWhite(body.position.x, body.position.y), "a crate's centre at \(body.position) is drawn")
+        }
+        #expect(isWhite(150, 250) && isWhite(250, 150), "nothing up there after the crates settled")
+    }
+
+    @Test("Every built-in scene draws to PNG", arguments: SceneCatalog.builtIn.map(\.name))
+    func everyScene(name: String) throws {
+        let scene = try SceneCatalog.scene(named: name)
+        for _ in 0..<30 { try scene.step(scene.timeStep) }
+        let frame = Frame(scene.space)
+        let image = try frame.png(view: FrameView(fitting: frame), pixelWidth: 320)
+        #expect(image.width == 320 && image.png.count > 100)
+        let nonWhite = (0..<image.height).reduce(0) { count, y in
+            count + (0..<image.width).filter { x in image.color(x: x, y: y) != (255, 255, 255) }.count
+        }
+        #expect(nonWhite > 100, "something is drawn")
     }
 }
