@@ -16,6 +16,8 @@ let package = Package(
         .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.0"),
         // Sweep results live in SQLite (Debian's libsqlite3-dev).
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+        // Golden files of the SVG renderer's output.
+        .package(url: "https://github.com/pointfreeco/swift-snapshot-testing", from: "1.17.0"),
     ],
     // The benchmarks (worlds, runner, the raw-C twin, package-benchmark suites) are the
     // nested package in Benchmarks/, which depends on this one by path.
@@ -25,6 +27,9 @@ let package = Package(
 
         // Cairo from Debian, for PNG frames.
         .systemLibrary(name: "CCairo", pkgConfig: "cairo", providers: [.apt(["libcairo2-dev"])]),
+
+        // zlib from Debian, to deflate the HTML replay player's trajectories.
+        .systemLibrary(name: "CZlib", providers: [.apt(["zlib1g-dev"])]),
 
         // The Swift binding: spaces, bodies, shapes, the fixed-step stepper.
         .target(name: "Chipmunk", dependencies: ["CChipmunk"]),
@@ -36,8 +41,8 @@ let package = Package(
         ),
 
         // Pictures of a space: frames through the engine's debug drawing, as SVG, text and
-        // PNG (through Cairo).
-        .target(name: "ChipmunkPictures", dependencies: ["Chipmunk", "CCairo"]),
+        // PNG (through Cairo), and the self-contained HTML replay player.
+        .target(name: "ChipmunkPictures", dependencies: ["Chipmunk", "CCairo", "CZlib"]),
 
         // Parameter sweeps: plans, runs on worker threads, results in a SQLite database,
         // shards and merging.
@@ -77,11 +82,13 @@ let package = Package(
             dependencies: [
                 "ChipmunkScenes", "Chipmunk", "ChipmunkPictures",
                 .product(name: "PropertyBased", package: "swift-property-based"),
-            ]
+                .product(name: "SnapshotTesting", package: "swift-snapshot-testing"),
+            ],
+            exclude: ["__Snapshots__"]
         ),
         .testTarget(
             name: "ChipmunkSimTests",
-            dependencies: ["chipmunk-sim", "chipmunk-reference", "ChipmunkBatch"]
+            dependencies: ["chipmunk-sim", "chipmunk-reference", "ChipmunkBatch", "ChipmunkPictures"]
         ),
     ],
     swiftLanguageModes: [.v6]

@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # The book's crates falling into their walls: runs the `crates` scene for 10 simulated
 # seconds (1,200 steps of 1/120 s) with chipmunk-sim, shows where each crate came to
-# rest, and checks every number against the same scene driven through the raw C API.
+# rest, draws them in the terminal, writes demo-output/crates.png and the replay player
+# demo-output/crates.html, and checks every number against the same scene driven through
+# the raw C API.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/lib.sh
@@ -38,6 +40,9 @@ echo "$ chipmunk-sim render crates --step 1200 --format text --width 60"
 mkdir -p demo-output
 "$bin/chipmunk-sim" render crates --step 1200 --format png --view 0,0,300,300 --width 300 -o demo-output/crates.png
 echo "The same frame as a picture (Cairo): $PWD/demo-output/crates.png"
+"$bin/chipmunk-sim" run crates --steps 1200 --format html --view 0,0,300,300 --width 600 -o demo-output/crates.html
+echo "The whole run in the replay player ($(($(wc -c <demo-output/crates.html) / 1024)) KiB, no network needed):"
+echo "  open file://$PWD/demo-output/crates.html in a browser (#step=600 at the end of the address opens step 600)"
 
 echo
 "$bin/chipmunk-reference" crates 1200 >"$work/reference.csv"

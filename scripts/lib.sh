@@ -34,11 +34,28 @@ need_sqlite() {
     fi
 }
 
-# Cairo from Debian, for PNG frames (chipmunk-sim render --format png).
+# Cairo from Debian, for PNG frames (chipmunk-sim render --format png), and zlib, which
+# deflates the replay player's trajectories (chipmunk-sim run --format html).
 need_cairo() {
-    if [ ! -f /usr/include/cairo/cairo.h ]; then
-        echo "Installing libcairo2-dev ..."
-        apt_install libcairo2-dev pkg-config
+    if [ ! -f /usr/include/cairo/cairo.h ] || [ ! -f /usr/include/zlib.h ]; then
+        echo "Installing libcairo2-dev and zlib1g-dev ..."
+        apt_install libcairo2-dev zlib1g-dev pkg-config
+    fi
+}
+
+# Headless Chromium from Debian, which the tests open the replay player and SVG frames in.
+need_chromium() {
+    if ! command -v chromium-headless-shell >/dev/null 2>&1 && ! command -v chromium >/dev/null 2>&1; then
+        echo "Installing chromium-headless-shell ..."
+        apt_install chromium-headless-shell fonts-dejavu-core
+    fi
+}
+
+# matplotlib from PyPI, which draws sweep charts (chipmunk-sim results --chart).
+need_matplotlib() {
+    if ! python3 -c "import matplotlib" >/dev/null 2>&1; then
+        echo "Installing matplotlib (pip) ..."
+        python3 -m pip install -q matplotlib || python3 -m pip install -q --break-system-packages matplotlib
     fi
 }
 

@@ -3,14 +3,16 @@
 # engine), the benchmark package's suites (its worlds against their raw-C twins), the
 # JSON Schema check, the valgrind leak check, a sweep on a real single-node Slurm cluster, the suites again under
 # ASan+LSan and TSan, and 200,000 fuzzed scene files.
-# Installs libchipmunk-dev, libsqlite3-dev, libcairo2-dev, valgrind, slurm-wlm, munge and check-jsonschema
-# if missing.
+# Installs libchipmunk-dev, libsqlite3-dev, libcairo2-dev, zlib1g-dev, chromium-headless-shell,
+# valgrind, slurm-wlm, munge (apt) and matplotlib, check-jsonschema (pip) if missing.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/lib.sh
 need_chipmunk
 need_sqlite
 need_cairo
+need_chromium
+need_matplotlib
 need_swift
 
 echo "== Building (debug) with tests"

@@ -85,7 +85,7 @@ public struct SweepFile: Sendable {
 
         private enum Key: String, CodingKey, CaseIterable {
             case schema = "$schema"
-            case scene, from, steps, seconds, timeStep, grid, random, table
+            case scene, from, steps, seconds, timeStep, grid, random, table, track, bodies
         }
 
         init(from decoder: any Decoder) throws {

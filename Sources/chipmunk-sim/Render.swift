@@ -48,16 +48,7 @@ struct Render: ParsableCommand {
         if let width, !(1...20_000).contains(width) {
             throw ValidationError("--width must be from 1 to 20000 (got \(width))")
         }
-        _ = try parsedView()
-    }
-
-    func parsedView() throws -> FrameView? {
-        guard let view else { return nil }
-        let parts = view.split(separator: ",").map { Double($0.trimmingCharacters(in: .whitespaces)) }
-        guard parts.count == 4, parts.allSatisfy({ $0?.isFinite == true }), parts[2]! > 0, parts[3]! > 0 else {
-            throw ValidationError("--view must be x,y,width,height with a positive width and height (got \(view))")
-        }
-        return FrameView(x: parts[0]!, y: parts[1]!, width: parts[2]!, height: parts[3]!)
+        _ = try FrameView(argument: view)
     }
 
     func run() throws {
@@ -76,7 +67,7 @@ struct Render: ParsableCommand {
             }
         }
         let frame = Frame(scene.space, options: contacts ? .all : [.shapes, .constraints])
-        let view = try parsedView() ?? FrameView(fitting: frame)
+        let view = try FrameView(argument: view) ?? FrameView(fitting: frame)
         let bytes: [UInt8]
         switch format {
         case "png":
@@ -97,5 +88,18 @@ struct Render: ParsableCommand {
                 throw ValidationError("cannot write -o \(output): \(error.localizedDescription)")
             }
         }
+    }
+}
+
+extension FrameView {
+    /// `--view x,y,width,height`, or nil when the option was not given.
+    init?(argument view: String?) throws {
+        guard let view else { return nil }
+        let parts = view.split(separator: ",", omittingEmptySubsequences: false)
+            .map { Double($0.trimmingCharacters(in: .whitespaces)) }
+        guard parts.count == 4, parts.allSatisfy({ $0?.isFinite == true }), parts[2]! > 0, parts[3]! > 0 else {
+            throw ValidationError("--view must be x,y,width,height with a positive width and height (got \(view))")
+        }
+        self.init(x: parts[0]!, y: parts[1]!, width: parts[2]!, height: parts[3]!)
     }
 }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Chipmunk
+import ChipmunkPictures
 import ChipmunkScenes
 import Foundation
 import SystemPackage
@@ -18,6 +19,13 @@ struct Run: ParsableCommand {
             called crate. If a step fails (a simulation that diverges), every row computed \
             before it is written, and the one-line error names the step and the body.
 
+            --format html writes the replay player: one self-contained page (no network \
+            access) holding each body's shapes once and the trajectory deflated. It plays in real \
+            time at 0.25× to 4×, interpolating between recorded steps, with a scrub bar, step \
+            buttons, contact and constraint toggles, and a body's values on hover. Open it in any \
+            browser; #step=N in its URL opens it paused at step N. The state before the first \
+            step is recorded too.
+
             A snapshot file (from `chipmunk-sim snapshot`, ending in .snapshot) continues the run it \
             was taken from: step numbers go on from the snapshot's step, and --steps counts the \
             steps to add. Its scene is built again by name, so the scene's callbacks are there.
@@ -25,6 +33,7 @@ struct Run: ParsableCommand {
             Examples:
               chipmunk-sim run crates --steps 1200 --every 120
               chipmunk-sim run crates-120.snapshot --steps 120 --hash
+              chipmunk-sim run pyramid-stack --format html -o pyramid.html
             """
     )
 
@@ -45,8 +54,13 @@ struct Run: ParsableCommand {
     @Option(parsing: .unconditional, help: "Record every Kth step (and always the last).")
     var every: Int = 1
 
-    @Option(help: "Output format: csv or jsonl.")
-    var format: TrajectoryFormat = .csv
+    @Option(help: "Output format: csv, jsonl, or html (the replay player).")
+    var format: RunFormat = .csv
+
+    @Option(help: "html: the player's canvas width in pixels.") var width = 800
+
+    @Option(help: "html: the world rectangle to show, as x,y,width,height (default: all that moves).")
+    var view: String?
 
     @Flag(
         help:
@@ -54,7 +68,7 @@ struct Run: ParsableCommand {
     )
     var hash = false
 
-    @Option(help: "Write to this file instead of stdout ('-' is stdout).")
+    @Option(name: [.short, .long], help: "Write to this file instead of stdout ('-' is stdout).")
     var output: String = "-"
 
     @Flag(help: "Write kinematic bodies too (dynamic bodies are always written).")
@@ -69,6 +83,12 @@ struct Run: ParsableCommand {
     func validate() throws {
         if every < 1 { throw ValidationError("--every must be at least 1 (got \(every))") }
         if let dt = duration.dt { _ = try duration.stepCount(dt: dt.seconds, defaultSeconds: 10) }
+        if format == .html {
+            if output == "-" { throw ValidationError("--format html needs --output FILE (-o FILE)") }
+            if hash { throw ValidationError("--hash is for csv and jsonl; the player has no hash column") }
+        }
+        if !(16...8192).contains(width) { throw ValidationError("--width must be from 16 to 8192 (got \(width))") }
+        _ = try FrameView(argument: view)
     }
 
     func run() throws {
@@ -83,10 +103,14 @@ struct Run: ParsableCommand {
         let firstStep = scene.stepCount
         let dt = duration.timeStep(sceneDefault: scene.timeStep)
         let totalSteps = try duration.stepCount(dt: dt, defaultSeconds: 10)
+        if format == .html {
+            return try runReplay(scene, from: firstStep, steps: totalSteps, dt: dt)
+        }
         let out = try openOutput()
         defer { if out != .standardOutput { try? out.close() } }
 
-        var writer = TrajectoryWriter(format: format, output: out, includesStateHash: hash)
+        var writer = TrajectoryWriter(
+            format: format == .jsonl ? .jsonl : .csv, output: out, includesStateHash: hash)
         do {
             for step in (firstStep + 1)...(firstStep + totalSteps) {
                 do {
@@ -107,6 +131,41 @@ struct Run: ParsableCommand {
         } catch let error as TrajectoryWriter.WriteError {
             throw RunError("cannot write the output after step \(scene.stepCount): \(error.reason)")
         }
+    }
+
+    /// The run as the HTML replay player. A failing step ends the recording there: the page
+    /// is written with every step before it, then the error is reported.
+    private func runReplay(_ scene: Scene, from firstStep: Int, steps totalSteps: Int, dt: Double) throws {
+        try refuseOverwritingScene()
+        var replay = Playback(
+            title: self.scene, timeStep: dt, view: try FrameView(argument: view), pixelWidth: width,
+            name: { scene.name(of: $0) })
+        replay.record(step: firstStep, space: scene.space)
+        var failure: RunError?
+        for step in (firstStep + 1)...(firstStep + totalSteps) {
+            do {
+                try scene.step(dt)
+            } catch {
+                failure = RunError(describe(error, at: step) + "; the replay holds the steps before it")
+                break
+            }
+            if (step - firstStep) % every == 0 || step == firstStep + totalSteps {
+                replay.record(step: step, space: scene.space)
+            }
+        }
+        let page: String
+        do {
+            page = try replay.html()
+        } catch {
+            throw RunError("cannot write the replay: \(error)")
+        }
+        do {
+            try Data(page.utf8).write(to: URL(fileURLWithPath: output), options: .atomic)
+        } catch {
+            throw RunError("cannot write --output \(output): \(error.localizedDescription)")
+        }
+        try writeEvents(scene)
+        if let failure { throw failure }
     }
 
     /// One line for an error a step threw. The engine's own errors name their step and
@@ -142,9 +201,8 @@ struct Run: ParsableCommand {
         String(decoding: (try? JSONEncoder().encode(text)) ?? Data("\"\"".utf8), as: UTF8.self)
     }
 
-    /// Standard output, or the `--output` file, which must not be the scene file itself.
-    private func openOutput() throws -> FileDescriptor {
-        guard output != "-" else { return .standardOutput }
+    /// Refuses an `--output` that is the scene file being read.
+    private func refuseOverwritingScene() throws {
         if let sceneFile = try? FileManager.default.attributesOfItem(atPath: scene),
             let target = try? FileManager.default.attributesOfItem(atPath: output),
             sceneFile[.systemNumber] as? Int == target[.systemNumber] as? Int,
@@ -152,6 +210,12 @@ struct Run: ParsableCommand {
         {
             throw ValidationError("--output \(output) is the scene file being read; choose another file")
         }
+    }
+
+    /// Standard output, or the `--output` file, which must not be the scene file itself.
+    private func openOutput() throws -> FileDescriptor {
+        guard output != "-" else { return .standardOutput }
+        try refuseOverwritingScene()
         do {
             return try FileDescriptor.open(
                 FilePath(output), .writeOnly, options: [.create, .truncate],
@@ -206,4 +270,7 @@ struct TimeStep: ExpressibleByArgument, CustomStringConvertible {
     }
 }
 
-extension TrajectoryFormat: ExpressibleByArgument {}
+/// What `run` writes.
+enum RunFormat: String, ExpressibleByArgument, CaseIterable {
+    case csv, jsonl, html
+}

@@ -165,27 +165,64 @@ struct SweepCommand: ParsableCommand {
 struct ResultsCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "results",
-        abstract: "Export a sweep's results database as CSV or JSON lines, ordered by run.",
+        abstract: "Export a sweep's results database as CSV or JSON lines, or chart a metric against a parameter.",
         discussion: """
             Columns: \(SweepStore.columns.joined(separator: ", ")). parameters is a JSON object; \
             outcome is ok, diverged or failed. The database is plain SQLite: \
             sqlite3 DB "SELECT json_extract(parameters, '$.speed'), outcome FROM runs" works too.
+
+            --chart PARAM:METRIC draws METRIC against the parameter PARAM with matplotlib \
+            (pip install matplotlib) to -o FILE (.svg, .png or .pdf): ok runs as lines, one per \
+            combination of the other parameters; diverged runs as red crosses and failed ones \
+            as black, with a dashed line where they start. Metrics: \
+            \(SweepChart.columnMetrics.joined(separator: ", ")), and NAME.min, NAME.max, \
+            NAME.final for each quantity the sweep tracked (--track).
+
+            Examples:
+              chipmunk-sim results drop.sqlite > drop.csv
+              chipmunk-sim results spring.sqlite --chart stiffness:box.y.min -o spring.svg
             """
     )
 
     @Argument(help: "The results database.") var db: String
     @Option(help: "csv or jsonl.") var format: String = "csv"
+    @Option(help: ArgumentHelp("Chart a metric against a parameter.", valueName: "param:metric"))
+    var chart: String?
+    @Option(name: [.short, .long], help: "The chart's file (.svg, .png or .pdf).") var output: String?
 
     func validate() throws {
         guard ["csv", "jsonl"].contains(format) else {
             throw ValidationError("--format must be csv or jsonl (got \(format))")
         }
         guard FileManager.default.fileExists(atPath: db) else { throw ValidationError("no such database: \(db)") }
+        if let chart {
+            guard chart.split(separator: ":", omittingEmptySubsequences: false).count == 2,
+                !chart.hasPrefix(":"), !chart.hasSuffix(":")
+            else {
+                throw ValidationError("--chart must be PARAM:METRIC, such as stiffness:energy.max (got \(chart))")
+            }
+            guard let output, [".svg", ".png", ".pdf"].contains(where: { output.lowercased().hasSuffix($0) }) else {
+                throw ValidationError("--chart needs -o FILE ending in .svg, .png or .pdf")
+            }
+        } else if output != nil {
+            throw ValidationError("-o is for --chart; the export goes to stdout")
+        }
     }
 
     func run() throws {
-        let text = try SweepStore(path: db).export(asCSV: format == "csv")
-        FileHandle.standardOutput.write(Data(text.utf8))
+        let store = try SweepStore(path: db, readOnly: true)
+        guard let chart, let output else {
+            FileHandle.standardOutput.write(Data(try store.export(asCSV: format == "csv").utf8))
+            return
+        }
+        let parts = chart.split(separator: ":").map(String.init)
+        let data = try store.chart(parameter: parts[0], metric: parts[1])
+        try ChartDrawer.draw(data, to: output)
+        let diverged = data.points.filter { $0.outcome != "ok" }.count
+        FileHandle.standardError.write(
+            Data(
+                "results: \(parts[1]) against \(parts[0]) for \(data.points.count) runs (\(diverged) not ok) in \(output)\n"
+                    .utf8))
     }
 }
 

@@ -2,6 +2,7 @@ import Chipmunk
 import ChipmunkScenes
 import ChipmunkPictures
 import Foundation
+import SnapshotTesting
 import Testing
 
 @Suite struct FrameTests {
@@ -22,6 +23,17 @@ import Testing
         let text = frame.text(view: view, columns: 60)
         #expect(text.unicodeScalars.contains { $0.value > 0x2800 && $0.value <= 0x28FF }, "some dots are set")
         #expect(text.split(separator: "\n").allSatisfy { $0.count <= 60 })
+    }
+
+    @Test(
+        "The SVG of every built-in scene after 60 steps matches its golden file (swift-snapshot-testing)",
+        arguments: SceneCatalog.builtIn.map(\.name))
+    func svgGolden(name: String) throws {
+        let scene = try SceneCatalog.scene(named: name)
+        for _ in 0..<60 { try scene.step(scene.timeStep) }
+        let frame = Frame(scene.space, options: .all)
+        // Record again with SNAPSHOT_TESTING_RECORD=all swift test --filter svgGolden.
+        assertSnapshot(of: frame.svg(view: FrameView(fitting: frame), pixelWidth: 480), as: .lines, named: name)
     }
 
     @Test("The picture's y axis points up: the crate starts near the top of its view, and lands at the bottom")

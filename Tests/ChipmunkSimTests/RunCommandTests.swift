@@ -148,7 +148,7 @@ import Testing
         (["run", "crates", "--every", "0"], "chipmunk-sim: --every must be at least 1 (got 0)"),
         (
             ["run", "crates", "--format", "xml"],
-            "chipmunk-sim: The value 'xml' is invalid for '--format <format>'. Please provide one of 'csv' and 'jsonl'."
+            "chipmunk-sim: The value 'xml' is invalid for '--format <format>'. Please provide one of 'csv', 'jsonl' or 'html'."
         ),
         (
             ["run", "crates", "--output", "/nonexistent/out.csv"],
@@ -242,7 +242,7 @@ import Testing
             ])
         let help = try Tool.sim("run", "--help")
         #expect(help.status == 0)
-        #expect(help.stdout.contains("USAGE: chipmunk-sim run <scene>") && help.stdout.contains("--every"))
+        #expect(help.stdout.contains("USAGE: chipmunk-sim run [<options>] <scene>") && help.stdout.contains("--every"))
         let top = try Tool.sim("--help")
         #expect(top.status == 0 && top.stdout.contains("SUBCOMMANDS"))
     }

@@ -185,6 +185,42 @@ import Testing
         #expect(lines.contains { $0.contains(#""stiffness":10}"#) && $0.contains(#""outcome":"ok""#) })
     }
 
+    @Test("The diverging-spring sweep file (with track) charts box.y.min against stiffness, diverged runs marked")
+    func springChart() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("chart-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        func path(_ name: String) -> String { folder.appendingPathComponent(name).path }
+        let db = path("spring.sqlite")
+        let sweep = try Tool.sim("sweep", "--sweep", "Sweeps/spring-stiffness.json", "--db", db)
+        #expect(sweep.status == 0, "\(sweep.stderr)")
+        #expect(sweep.stderr.contains("82 runs planned"), "\(sweep.stderr)")
+        let svg = path("spring.svg")
+        let chart = try Tool.sim("results", db, "--chart", "stiffness:box.y.min", "-o", svg)
+        #expect(chart.status == 0, "\(chart.stderr)")
+        #expect(chart.stderr.contains("for 82 runs (30 not ok)"), "\(chart.stderr)")
+        let text = try String(contentsOfFile: svg, encoding: .utf8)
+        for label in [
+            "stiffness", "box.y.min", "ok (damping=0.5)", "ok (damping=5)",
+            "diverged (30 runs; from stiffness = 1.778e+04",
+        ] {
+            #expect(text.contains(label), "the chart shows \(label)")
+        }
+        #expect(try Tool.sim("results", db, "--chart", "stiffness:box.y.min", "-o", path("c.png")).status == 0)
+        #expect(FileManager.default.contents(atPath: path("c.png"))?.starts(with: [0x89, 0x50, 0x4E, 0x47]) == true)
+
+        let unknownParameter = try Tool.sim("results", db, "--chart", "stiff:box.y.min", "-o", svg)
+        #expect(
+            unknownParameter.stderr.contains("no parameter stiff in")
+                && unknownParameter.stderr.contains("damping, stiffness"))
+        let unknownMetric = try Tool.sim("results", db, "--chart", "stiffness:box.x.min", "-o", svg)
+        #expect(unknownMetric.stderr.contains("no metric box.x.min; known: steps,"), "\(unknownMetric.stderr)")
+        #expect(try Tool.sim("results", db, "--chart", "stiffness").stderr.contains("must be PARAM:METRIC"))
+        #expect(
+            try Tool.sim("results", db, "--chart", "a:b", "-o", "x.gif").stderr.contains("ending in .svg, .png or .pdf")
+        )
+    }
+
     @Test("--track stores min, max and final of a quantity; --body a body's final state")
     func trackedQuantities() throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("track-\(UUID().uuidString)")
@@ -217,19 +253,5 @@ import Testing
             rows(v1.stdout).dropFirst().map { $0[1] } == ["0", "1", "2", "3", "4"], "version-1 output is unchanged")
         let jsonl = try Tool.sim("run", "Scenes/pendulum.json", "--steps", "1", "--format", "jsonl")
         #expect(jsonl.stdout.contains(#""body":"bob""#))
-    }
-}
-
-@Suite struct RenderCommandTests {
-    @Test("render writes SVG and text for a scene, a file and a snapshot; bad options are named")
-    func renders() throws {
-        let svg = try Tool.sim("render", "crates", "--step", "10")
-        #expect(svg.status == 0 && svg.stdout.hasPrefix("<svg") && svg.stdout.hasSuffix("</svg>\n"), "\(svg.stderr)")
-        let text = try Tool.sim("render", "Scenes/pendulum.json", "--format", "text", "--width", "40")
-        #expect(text.status == 0 && text.stdout.unicodeScalars.contains { $0.value > 0x2800 && $0.value <= 0x28FF })
-        #expect(try Tool.sim("render", "crates", "--view", "0,0,-1,5").stderr.contains("--view must be"))
-        #expect(try Tool.sim("render", "crates", "--format", "png").stderr.contains("--format png needs -o FILE"))
-        let gif = try Tool.sim("render", "crates", "--format", "gif")
-        #expect(gif.stderr.contains("--format must be svg, png or text"))
     }
 }

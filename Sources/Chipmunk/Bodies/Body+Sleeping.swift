@@ -8,6 +8,13 @@ extension Body {
         cpBodyIsSleeping(handle) != 0
     }
 
+    /// How long the body has been slower than the space's ``Space/idleSpeedThreshold``, in
+    /// seconds; past ``Space/sleepTimeThreshold`` its group may fall asleep. The debug
+    /// drawing colours such a body grey.
+    public var idleTime: Double {
+        handle.pointee.sleeping.idleTime
+    }
+
     /// Wakes the body (and the bodies it touches). Harmless on bodies that are awake; for a
     /// static body, wakes the bodies touching it.
     ///

@@ -70,7 +70,7 @@ extension Shape {
     public var debugFillColor: DebugColor {
         if isSensor { return DebugColor(luminance: 1, alpha: 0.1) }
         if body.isSleeping { return DebugColor(luminance: 0.2) }
-        if let space, body.handle.pointee.sleeping.idleTime > space.sleepTimeThreshold {
+        if let space, body.idleTime > space.sleepTimeThreshold {
             return DebugColor(luminance: 0.66)
         }
         // Robert Jenkins' 32-bit integer hash of the shape's id, as the demos use.

@@ -18,6 +18,36 @@ public struct FrameImage: Sendable {
     }
 }
 
+extension FrameImage {
+    /// A PNG file read through Cairo, such as a browser's screenshot, to compare with a
+    /// frame drawn here.
+    public init(contentsOfPNG path: String) throws(FrameImageError) {
+        guard let surface = cairo_image_surface_create_from_png(path),
+            cairo_surface_status(surface) == CAIRO_STATUS_SUCCESS
+        else {
+            throw FrameImageError(description: "\(path) is not a PNG file Cairo can read")
+        }
+        defer { cairo_surface_destroy(surface) }
+        let (width, height, pixels) = Self.pixels(of: surface)
+        self.init(width: width, height: height, pixels: pixels, png: [])
+    }
+
+    /// Cairo's pixels, row by row, without the stride's padding.
+    fileprivate static func pixels(of surface: OpaquePointer) -> (Int, Int, [UInt32]) {
+        cairo_surface_flush(surface)
+        let width = Int(cairo_image_surface_get_width(surface))
+        let height = Int(cairo_image_surface_get_height(surface))
+        let stride = Int(cairo_image_surface_get_stride(surface))
+        guard let data = cairo_image_surface_get_data(surface) else { return (0, 0, []) }
+        var pixels = [UInt32](repeating: 0, count: width * height)
+        for row in 0..<height {
+            let line = UnsafeRawPointer(data + row * stride).assumingMemoryBound(to: UInt32.self)
+            for column in 0..<width { pixels[row * width + column] = line[column] }
+        }
+        return (width, height, pixels)
+    }
+}
+
 /// Why a PNG could not be made.
 public struct FrameImageError: Error, CustomStringConvertible {
     public var description: String
@@ -104,15 +134,7 @@ extension Frame {
                 cairo_fill(cr)
             }
         }
-        cairo_surface_flush(surface)
-
-        let stride = Int(cairo_image_surface_get_stride(surface))
-        let data = cairo_image_surface_get_data(surface)!
-        var pixels = [UInt32](repeating: 0, count: width * height)
-        for row in 0..<height {
-            let line = UnsafeRawPointer(data + row * stride).assumingMemoryBound(to: UInt32.self)
-            for column in 0..<width { pixels[row * width + column] = line[column] }
-        }
+        let (_, _, pixels) = FrameImage.pixels(of: surface)
         var png: [UInt8] = []
         let status = withUnsafeMutablePointer(to: &png) { bytes in
             cairo_surface_write_to_png_stream(

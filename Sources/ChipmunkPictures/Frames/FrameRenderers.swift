@@ -37,7 +37,8 @@ extension Frame {
                 let line =
                     "x1=\"\(x(a.x))\" y1=\"\(y(a.y))\" x2=\"\(x(b.x))\" y2=\"\(y(b.y))\" stroke-linecap=\"round\""
                 out += "<line \(line) stroke-width=\"\(length(2 * r + 2 / scale))\" \(paint("stroke", outline))/>"
-                out += "<line \(line) stroke-width=\"\(length(2 * r))\" \(paint("stroke", fill))/>\n"
+                // At least a pixel wide, as Cairo draws it, so a thin segment shows its fill.
+                out += "<line \(line) stroke-width=\"\(length(max(2 * r, 1 / scale)))\" \(paint("stroke", fill))/>\n"
             case let .polygon(vertices, r, outline, fill):
                 let points = vertices.map { "\(x($0.x)),\(y($0.y))" }.joined(separator: " ")
                 let rounding = r > 0 ? " stroke-width=\"\(length(2 * r))\" stroke-linejoin=\"round\"" : ""

@@ -1,0 +1,88 @@
+import Foundation
+import GRDB
+
+/// One metric of a sweep's runs against one of its parameters, ready to plot: a point a
+/// run, failed and diverged runs included, so a chart can mark where a scene stops
+/// working.
+public struct SweepChart: Sendable, Encodable {
+    public struct Point: Sendable, Encodable, Equatable {
+        /// The parameter's value.
+        public var x: Double
+        /// The metric's value; nil when the run has none (a run that failed before it).
+        public var y: Double?
+        /// ok, diverged or failed.
+        public var outcome: String
+        /// The step a diverged or failed run stopped at.
+        public var errorStep: Int?
+        /// The run's other parameters, as `name=value` joined by commas: runs with the same
+        /// group form one series.
+        public var group: String
+    }
+
+    public var scene: String
+    public var parameter: String
+    public var metric: String
+    public var points: [Point]
+
+    /// The metrics every database has; quantities tracked with `--track` add
+    /// `NAME.min`, `NAME.max` and `NAME.final`.
+    public static let columnMetrics = ["steps", "error_step", "asleep_step", "kinetic_energy", "wall_ms"]
+}
+
+extension SweepStore {
+    /// `metric` against `parameter` over every run, ordered by the parameter.
+    ///
+    /// `metric` is one of ``SweepChart/columnMetrics`` or a tracked quantity's
+    /// `NAME.min|max|final` (such as `box.y.min` or `energy.max`). An unknown parameter or
+    /// metric is an error that lists the known ones.
+    public func chart(parameter: String, metric: String) throws(SweepError) -> SweepChart {
+        let rows = try rows()
+        guard !rows.isEmpty else { throw .database(path, "has no runs to chart") }
+        var parameterNames: Set<String> = []
+        var quantityMetrics: Set<String> = []
+        var points: [SweepChart.Point] = []
+        for row in rows {
+            let parameters = Self.jsonObject(row["parameters"]!)
+            parameterNames.formUnion(parameters.keys)
+            var metrics: [String: Double] = [:]
+            for column in SweepChart.columnMetrics {
+                if let value = Double.fromDatabaseValue(row[column]!), value.isFinite { metrics[column] = value }
+            }
+            for (name, value) in Self.jsonObject(row["quantities"]!) {
+                for (statistic, number) in value as? [String: Any] ?? [:] {
+                    quantityMetrics.insert("\(name).\(statistic)")
+                    if let number = number as? Double, number.isFinite { metrics["\(name).\(statistic)"] = number }
+                }
+            }
+            guard let x = (parameters[parameter] as? NSNumber)?.doubleValue else { continue }
+            let group = parameters.keys.filter { $0 != parameter }.sorted()
+                .map { "\($0)=\(parameters[$0].map { "\($0)" } ?? "")" }.joined(separator: ", ")
+            points.append(
+                .init(
+                    x: x, y: metrics[metric], outcome: String.fromDatabaseValue(row["outcome"]!) ?? "failed",
+                    errorStep: Int.fromDatabaseValue(row["error_step"]!), group: group))
+        }
+        guard parameterNames.contains(parameter) else {
+            throw .badAxis(
+                "--chart \(parameter):\(metric)",
+                "no parameter \(parameter) in \(path); its runs have \(parameterNames.sorted().joined(separator: ", "))"
+            )
+        }
+        let known = SweepChart.columnMetrics + quantityMetrics.sorted()
+        guard known.contains(metric) else {
+            throw .badAxis(
+                "--chart \(parameter):\(metric)", "no metric \(metric); known: \(known.joined(separator: ", "))")
+        }
+        let scene = rows.first.flatMap { String.fromDatabaseValue($0["scene"]!) } ?? ""
+        return SweepChart(
+            scene: scene, parameter: parameter, metric: metric,
+            points: points.sorted { ($0.group, $0.x) < ($1.group, $1.x) })
+    }
+
+    private static func jsonObject(_ value: DatabaseValue) -> [String: Any] {
+        guard let text = String.fromDatabaseValue(value),
+            let object = try? JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any]
+        else { return [:] }
+        return object
+    }
+}

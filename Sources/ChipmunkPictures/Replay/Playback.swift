@@ -1,0 +1,429 @@
+import Chipmunk
+import Foundation
+
+/// A run recorded for the HTML replay player: each moving body's shapes once, in its own
+/// coordinates, the static geometry once, and per recorded step every body's position,
+/// angle and velocities, its sleep state, which constraints are there, and the contact
+/// points.
+///
+/// Record the state before the first step and after every step (or every Kth); ``html()``
+/// writes one self-contained page (no network access) that plays the run in real time,
+/// interpolating between recorded steps.
+///
+/// ```swift
+/// var replay = Playback(title: "crates", timeStep: 1.0 / 120)
+/// replay.record(step: 0, space: space)
+/// for step in 1...1200 {
+///     try space.step(1.0 / 120)
+///     replay.record(step: step, space: space)
+/// }
+/// let page = try replay.html()
+/// ```
+public struct Playback {
+    /// The page's title.
+    public var title: String
+    /// Seconds per step.
+    public let timeStep: Double
+    /// The world rectangle the player shows; nil fits everything recorded.
+    public var view: FrameView?
+    /// The player's canvas width in pixels (the height follows the view).
+    public var pixelWidth: Int
+
+    private var bodies: [RecordedBody] = []
+    private var bodyIndex: [ObjectIdentifier: Int] = [:]
+    private var constraints: [RecordedConstraint] = []
+    private var constraintIndex: [ObjectIdentifier: Int] = [:]
+    private var staticShapes: [ShapeGeometry] = []
+    private var staticShapeIDs: Set<ObjectIdentifier> = []
+    private var steps: [Int32] = []
+    private var contactCounts: [UInt32] = []
+    private var contacts: [Float] = []
+    private var bounds: BoundingBox?
+    private let name: (Body) -> String
+
+    /// A recorder. `name` gives each body's id for the player's hover text (default: its
+    /// index among the recorded bodies).
+    public init(
+        title: String, timeStep: Double, view: FrameView? = nil, pixelWidth: Int = 800,
+        name: ((Body) -> String)? = nil
+    ) {
+        self.title = title
+        self.timeStep = timeStep
+        self.view = view
+        self.pixelWidth = pixelWidth
+        self.name = name ?? { _ in "" }
+    }
+
+    /// How many steps are recorded.
+    public var recordedSteps: Int { steps.count }
+
+    /// Records the space's state after step `step`. Steps must increase.
+    public mutating func record(step: Int, space: Space) {
+        precondition(steps.last.map { Int($0) < step } ?? true, "Replay.record steps must increase (got \(step))")
+        let frame = steps.count
+        steps.append(Int32(clamping: step))
+
+        for shape in space.shapes where shape.body.kind == .static {
+            let id = ObjectIdentifier(shape)
+            if staticShapeIDs.insert(id).inserted {
+                let geometry = ShapeGeometry(shape, in: .world)
+                staticShapes.append(geometry)
+                include(geometry.bounds(at: .zero, angle: 0))
+            }
+        }
+        for body in space.bodies where body.kind != .static {
+            let index: Int
+            if let known = bodyIndex[ObjectIdentifier(body)] {
+                index = known
+            } else {
+                index = bodies.count
+                bodyIndex[ObjectIdentifier(body)] = index
+                let label = name(body)
+                bodies.append(
+                    RecordedBody(
+                        id: label.isEmpty ? String(index) : label, kind: body.kind,
+                        shapes: body.shapes.map { ShapeGeometry($0, in: .body) }))
+            }
+            let state: UInt8 =
+                body.isSleeping ? 2 : (body.idleTime > space.sleepTimeThreshold ? 1 : 0)
+            bodies[index].append(frame: frame, body: body, state: state)
+            for shape in bodies[index].shapes {
+                include(shape.bounds(at: body.position, angle: body.angle))
+            }
+        }
+        for constraint in space.constraints {
+            let id = ObjectIdentifier(constraint)
+            if constraintIndex[id] == nil, let recorded = RecordedConstraint(constraint, bodyIndex: bodyIndex) {
+                constraintIndex[id] = constraints.count
+                constraints.append(recorded)
+            }
+            if let index = constraintIndex[id] { constraints[index].present(at: frame) }
+        }
+        var count: UInt32 = 0
+        for body in space.bodies where body.kind != .static {
+            try? body.forEachArbiter { arbiter in
+                let (a, b) = arbiter.bodies
+                // Each contact once: from its first body, or from the moving one.
+                guard a === body || a.kind == .static else { return }
+                let set = arbiter.contactPointSet
+                for point in set {
+                    let p = (point.pointA + point.pointB) * 0.5
+                    contacts += [Float(p.x), Float(p.y), Float(set.normal.x), Float(set.normal.y)]
+                    count += 1
+                }
+                _ = b
+            }
+        }
+        contactCounts.append(count)
+    }
+
+    private mutating func include(_ box: BoundingBox?) {
+        guard let box, box.left.isFinite, box.right.isFinite, box.bottom.isFinite, box.top.isFinite,
+            max(abs(box.left), abs(box.right), abs(box.bottom), abs(box.top)) < 1e12
+        else { return }
+        bounds = bounds.map { $0.union(box) } ?? box
+    }
+
+    /// The view the player shows: the one given, or everything recorded with a 5 % margin.
+    public var effectiveView: FrameView {
+        if let view { return view }
+        guard let b = bounds else { return FrameView(x: -0.5, y: -0.5, width: 1, height: 1) }
+        let margin = max(b.right - b.left, b.top - b.bottom, 1) * 0.05
+        return FrameView(
+            x: b.left - margin, y: b.bottom - margin, width: b.right - b.left + 2 * margin,
+            height: b.top - b.bottom + 2 * margin)
+    }
+
+    /// The binary part, before deflating; ``ReplayPlayer`` reads it back. Every number is
+    /// a zigzag LEB128 varint of a quantised value less its prediction, so that resting
+    /// bodies cost a byte a value and deflate to almost nothing:
+    /// - the recorded steps, each less the one before;
+    /// - per body, per quantity (x, y, angle, vx, vy, w), per frame: positions on a grid of
+    ///   ``Quantisation/position`` and angles of ``Quantisation/angle``, predicted by the
+    ///   two frames before (constant velocity); velocities on ``Quantisation/velocity``,
+    ///   predicted by the frame before;
+    /// - per body a state byte a frame (0 awake, 1 idle, 2 asleep, 3 not in the space), and
+    ///   per constraint a byte a frame (1 when in the space), raw;
+    /// - the contact counts, one a frame;
+    /// - the contacts: x and y on the ``Quantisation/contact`` grid and the normal's
+    ///   direction in 256ths of a turn, each predicted by the same contact of the frame
+    ///   before.
+    func payload(view: FrameView) -> [UInt8] {
+        let q = Quantisation(view: view)
+        let frames = steps.count
+        var out = VarintWriter()
+        var previousStep: Int64 = 0
+        for step in steps {
+            out.append(Int64(step) - previousStep)
+            previousStep = Int64(step)
+        }
+        for body in bodies {
+            for quantity in 0..<6 {
+                let grid = quantity < 2 ? q.position : quantity == 2 ? q.angle : q.velocity
+                var older: Int64 = 0
+                var old: Int64 = 0
+                for frame in 0..<frames {
+                    let value = Quantisation.grid(body.value(quantity, at: frame), grid)
+                    let prediction = quantity < 3 ? (frame == 0 ? 0 : frame == 1 ? old : 2 &* old &- older) : old
+                    out.append(value &- prediction)
+                    (older, old) = (old, value)
+                }
+            }
+        }
+        for body in bodies { out.bytes += body.states(frames: frames) }
+        for constraint in constraints { out.bytes += constraint.presence(frames: frames) }
+        for count in contactCounts { out.append(Int64(count)) }
+        var start = 0
+        var previous: [Int64] = []
+        for count in contactCounts {
+            var current: [Int64] = []
+            current.reserveCapacity(Int(count) * 3)
+            for k in 0..<Int(count) {
+                let c = (start + k) * 4
+                let direction = (atan2(Double(contacts[c + 3]), Double(contacts[c + 2])) / (2 * .pi) * 256).rounded()
+                let values = [
+                    Quantisation.grid(Double(contacts[c]) - view.x, q.contact),
+                    Quantisation.grid(Double(contacts[c + 1]) - view.y, q.contact),
+                    (Int64(direction.isFinite ? direction : 0) % 256 + 256) % 256,
+                ]
+                for (index, value) in values.enumerated() {
+                    out.append(value &- (k * 3 + index < previous.count ? previous[k * 3 + index] : 0))
+                }
+                current += values
+            }
+            previous = current
+            start += Int(count)
+        }
+        return out.bytes
+    }
+
+    /// The player page. Throws if zlib fails, which it does only when memory runs out.
+    public func html() throws(ReplayError) -> String {
+        let view = effectiveView
+        let width = max(1, pixelWidth)
+        let height = max(1, Int((view.height * Double(width) / view.width).rounded()))
+        let header = ReplayHeader(
+            title: title, timeStep: timeStep, frames: steps.count, view: [view.x, view.y, view.width, view.height],
+            width: width, height: height, staticShapes: staticShapes,
+            bodies: bodies.map { .init(id: $0.id, kind: "\($0.kind)", shapes: $0.shapes) },
+            constraints: constraints.map(\.header), contacts: contactCounts.reduce(0) { $0 + Int($1) },
+            grid: Quantisation(view: view))
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        encoder.nonConformingFloatEncodingStrategy = .convertToString(
+            positiveInfinity: "Infinity", negativeInfinity: "-Infinity", nan: "NaN")
+        guard let json = try? encoder.encode(header) else { throw ReplayError("the header could not be encoded") }
+        let data = try Deflate.compress(payload(view: view))
+        return ReplayPlayer.page(
+            title: title,
+            header: String(decoding: json, as: UTF8.self)
+                .replacingOccurrences(of: "</", with: "<\\/"),
+            data: Data(data).base64EncodedString())
+    }
+}
+
+/// Why a replay page could not be written.
+public struct ReplayError: Error, CustomStringConvertible {
+    public var description: String
+    init(_ description: String) { self.description = description }
+}
+
+/// A shape's geometry for the player, in its body's coordinates (or the world's for
+/// static shapes), with its fill colour.
+struct ShapeGeometry: Encodable {
+    enum Space { case body, world }
+    /// "circle", "segment" or "polygon".
+    var type: String
+    /// Circle: centre; segment: both ends; polygon: the vertices. Flattened x, y pairs.
+    var points: [Double]
+    var radius: Double
+    /// r, g, b, a from 0 to 1: the engine demos' colour.
+    var fill: [Float]
+    var sensor: Bool
+
+    init(_ shape: Shape, in space: Space) {
+        let transform: (Vector) -> Vector =
+            space == .body ? { $0 } : { shape.body.localToWorld($0) }
+        switch shape {
+        case let circle as Circle:
+            type = "circle"
+            points = [transform(circle.offset)].flatMap { [$0.x, $0.y] }
+            radius = circle.radius
+        case let segment as Segment:
+            type = "segment"
+            points = [transform(segment.start), transform(segment.end)].flatMap { [$0.x, $0.y] }
+            radius = segment.radius
+        case let polygon as Polygon:
+            type = "polygon"
+            points = polygon.vertices.map(transform).flatMap { [$0.x, $0.y] }
+            radius = polygon.radius
+        default:
+            type = "polygon"
+            points = []
+            radius = 0
+        }
+        let color = shape.debugFillColor
+        fill = [color.red, color.green, color.blue, color.alpha]
+        sensor = shape.isSensor
+    }
+
+    /// The box around the shape placed at `position`, turned by `angle`.
+    func bounds(at position: Vector, angle: Double) -> BoundingBox? {
+        let rotation = Vector(x: cos(angle), y: sin(angle))
+        var box: BoundingBox?
+        var index = 0
+        while index + 1 < points.count {
+            let local = Vector(x: points[index], y: points[index + 1])
+            let p =
+                position
+                + Vector(x: local.x * rotation.x - local.y * rotation.y, y: local.x * rotation.y + local.y * rotation.x)
+            let b = BoundingBox(left: p.x - radius, bottom: p.y - radius, right: p.x + radius, top: p.y + radius)
+            box = box.map { $0.union(b) } ?? b
+            index += 2
+        }
+        return box
+    }
+}
+
+private struct RecordedBody {
+    var id: String
+    var kind: Body.Kind
+    var shapes: [ShapeGeometry]
+    /// Six values a frame, from the first frame the body was seen.
+    private var firstFrame = -1
+    private var samples: [Double] = []
+    private var stateBytes: [UInt8] = []
+
+    init(id: String, kind: Body.Kind, shapes: [ShapeGeometry]) {
+        self.id = id
+        self.kind = kind
+        self.shapes = shapes
+    }
+
+    mutating func append(frame: Int, body: Body, state: UInt8) {
+        if firstFrame < 0 { firstFrame = frame }
+        // Frames the body missed (out of the space) repeat its last values and are marked absent.
+        while firstFrame + stateBytes.count < frame {
+            samples += samples.suffix(6)
+            stateBytes.append(3)
+        }
+        let p = body.position
+        let v = body.velocity
+        samples += [p.x, p.y, body.angle, v.x, v.y, body.angularVelocity]
+        stateBytes.append(state)
+    }
+
+    /// Quantity 0-5 (x, y, angle, vx, vy, w) at a frame. Before the body was added: where
+    /// it first appears; after it left: where it was last.
+    func value(_ quantity: Int, at frame: Int) -> Double {
+        let index = min(max(frame - firstFrame, 0), stateBytes.count - 1)
+        return samples[index * 6 + quantity]
+    }
+
+    func states(frames: Int) -> [UInt8] {
+        (0..<frames).map { frame in
+            let index = frame - firstFrame
+            return index >= 0 && index < stateBytes.count ? stateBytes[index] : 3
+        }
+    }
+}
+
+private struct RecordedConstraint {
+    struct Header: Encodable {
+        var type: String
+        /// Body indices; -1 for a static body (anchors are then in world coordinates).
+        var a: Int
+        var b: Int
+        /// Anchors: a's, then b's (a groove gives both its ends on a, then b's anchor).
+        var points: [Double]
+    }
+    var header: Header
+    private var frames: [Int] = []
+
+    init?(_ constraint: Constraint, bodyIndex: [ObjectIdentifier: Int]) {
+        func index(_ body: Body) -> Int { body.kind == .static ? -1 : bodyIndex[ObjectIdentifier(body)] ?? -1 }
+        func point(_ body: Body, _ local: Vector) -> [Double] {
+            let p = body.kind == .static ? body.localToWorld(local) : local
+            return [p.x, p.y]
+        }
+        let (a, b) = (constraint.bodyA, constraint.bodyB)
+        let type: String
+        let points: [Double]
+        switch constraint {
+        case let joint as PinJoint: (type, points) = ("pin", point(a, joint.anchorA) + point(b, joint.anchorB))
+        case let joint as SlideJoint: (type, points) = ("slide", point(a, joint.anchorA) + point(b, joint.anchorB))
+        case let joint as PivotJoint: (type, points) = ("pivot", point(a, joint.anchorA) + point(b, joint.anchorB))
+        case let joint as DampedSpring:
+            (type, points) = ("spring", point(a, joint.anchorA) + point(b, joint.anchorB))
+        case let joint as GrooveJoint:
+            (type, points) = ("groove", point(a, joint.grooveA) + point(a, joint.grooveB) + point(b, joint.anchorB))
+        default: return nil  // The rotary kinds: nothing to draw, as in the engine's debug drawing.
+        }
+        header = Header(type: type, a: index(a), b: index(b), points: points)
+    }
+
+    mutating func present(at frame: Int) { frames.append(frame) }
+
+    func presence(frames count: Int) -> [UInt8] {
+        var bytes = [UInt8](repeating: 0, count: count)
+        for frame in frames { bytes[frame] = 1 }
+        return bytes
+    }
+}
+
+private struct ReplayHeader: Encodable {
+    struct Body: Encodable {
+        var id: String
+        var kind: String
+        var shapes: [ShapeGeometry]
+    }
+    var title: String
+    var timeStep: Double
+    var frames: Int
+    var view: [Double]
+    var width: Int
+    var height: Int
+    var staticShapes: [ShapeGeometry]
+    var bodies: [Body]
+    var constraints: [RecordedConstraint.Header]
+    var contacts: Int
+    var grid: Quantisation
+}
+
+/// The grids the player's numbers are rounded to, from the view's size: fine enough that
+/// the rounding never shows (a position's grid is a millionth of the view).
+struct Quantisation: Encodable {
+    var position: Double
+    var angle: Double
+    var velocity: Double
+    var contact: Double
+
+    init(view: FrameView) {
+        let size = max(view.width, view.height)
+        position = size / 1_048_576
+        angle = 2 * .pi / 1_048_576
+        velocity = size / 65536
+        contact = size / 65536
+    }
+
+    /// `value` on a grid of `step`, clamped to ±2⁵² so that any finite or infinite value fits.
+    static func grid(_ value: Double, _ step: Double) -> Int64 {
+        let scaled = (value / step).rounded()
+        guard scaled.isFinite else { return scaled.isNaN ? 0 : scaled > 0 ? 1 << 52 : -(1 << 52) }
+        return Int64(min(max(scaled, -4_503_599_627_370_496), 4_503_599_627_370_496))
+    }
+}
+
+/// Zigzag LEB128: small numbers of either sign in one byte.
+struct VarintWriter {
+    var bytes: [UInt8] = []
+
+    mutating func append(_ value: Int64) {
+        var zigzag = UInt64(bitPattern: (value << 1) ^ (value >> 63))
+        while zigzag >= 0x80 {
+            bytes.append(UInt8(zigzag & 0x7f) | 0x80)
+            zigzag >>= 7
+        }
+        bytes.append(UInt8(zigzag))
+    }
+}

@@ -1,0 +1,218 @@
+import ChipmunkPictures
+import Foundation
+import Testing
+
+@Suite struct RenderCommandTests {
+    @Test("render writes SVG and text for a scene, a file and a snapshot; bad options are named")
+    func renders() throws {
+        let svg = try Tool.sim("render", "crates", "--step", "10")
+        #expect(svg.status == 0 && svg.stdout.hasPrefix("<svg") && svg.stdout.hasSuffix("</svg>\n"), "\(svg.stderr)")
+        let text = try Tool.sim("render", "Scenes/pendulum.json", "--format", "text", "--width", "40")
+        #expect(text.status == 0 && text.stdout.unicodeScalars.contains { $0.value > 0x2800 && $0.value <= 0x28FF })
+        #expect(try Tool.sim("render", "crates", "--view", "0,0,-1,5").stderr.contains("--view must be"))
+        #expect(try Tool.sim("render", "crates", "--format", "png").stderr.contains("--format png needs -o FILE"))
+        let gif = try Tool.sim("render", "crates", "--format", "gif")
+        #expect(gif.stderr.contains("--format must be svg, png or text"))
+        #expect(try Tool.sim("run", "crates", "--format", "html").stderr.contains("--format html needs --output FILE"))
+        #expect(
+            try Tool.sim("run", "crates", "--format", "html", "--width", "3", "-o", "/tmp/x.html").stderr
+                .contains("--width must be from 16 to 8192 (got 3)"))
+    }
+}
+
+/// The replay player, opened in headless Chromium as a person's browser would show it.
+@Suite(.serialized) struct ReplayPlayerTests {
+    let folder: URL = {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("replay-tests-\(UUID().uuidString)")
+        try? FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        return url
+    }()
+
+    /// crates, 240 steps, shown as the 300×300 box at one pixel a unit.
+    func cratesPage() throws -> URL {
+        let page = folder.appendingPathComponent("crates.html")
+        let result = try Tool.sim(
+            "run", "crates", "--steps", "240", "--format", "html", "--view", "0,0,300,300", "--width", "300", "-o",
+            page.path)
+        #expect(result.status == 0, "\(result.stderr)")
+        return page
+    }
+
+    /// Cairo's picture of crates after `step` steps, the same view and size.
+    func cairoFrame(_ scene: String = "crates", step: Int, view: String = "0,0,300,300", width: Int = 300) throws
+        -> FrameImage
+    {
+        let file = folder.appendingPathComponent("\(scene)-\(step).png")
+        let result = try Tool.sim(
+            "render", scene, "--step", "\(step)", "--view", view, "--width", "\(width)", "--format", "png", "-o",
+            file.path)
+        #expect(result.status == 0, "\(result.stderr)")
+        return try FrameImage(contentsOfPNG: file.path)
+    }
+
+    @Test("A 10-second pyramid-stack replay is one self-contained file under 2 MB")
+    func pyramidSize() throws {
+        let page = folder.appendingPathComponent("pyramid.html")
+        let result = try Tool.sim("run", "pyramid-stack", "--seconds", "10", "--format", "html", "-o", page.path)
+        #expect(result.status == 0, "\(result.stderr)")
+        let text = try String(contentsOf: page, encoding: .utf8)
+        #expect(text.utf8.count < 2_000_000, "\(text.utf8.count) bytes")
+        #expect(text.contains(#""frames":1801"#), "the state before the first step and after each of 1,800 steps")
+        for remote in ["http://", "https://", " src=", "<link", "@import", "url("] {
+            #expect(!text.contains(remote), "the page must not load anything: found \(remote)")
+        }
+    }
+
+    @Test("Opened at #step=N, the player shows step N: pixels agree with Cairo's frame of step N, not of step 0")
+    func showsTheStepAsked() throws {
+        let page = try cratesPage()
+        let shot = try Chromium.screenshot(page.absoluteString + "#step=60", width: 320, height: 420)
+        let atStep = try cairoFrame(step: 60)
+        let atStart = try cairoFrame(step: 0)
+        let same = shot.differingShare(from: atStep, width: 300, height: 300)
+        let other = shot.differingShare(from: atStart, width: 300, height: 300)
+        #expect(same < 0.01, "\(same * 100) % of pixels differ from Cairo's step 60")
+        #expect(other > 5 * max(same, 0.002), "step 0 differs by \(other * 100) %, step 60 by \(same * 100) %")
+
+        // Each crate's centre has its colour, and where the crates started is empty now.
+        let csv = try Tool.sim("run", "crates", "--steps", "60", "--every", "60")
+        let centres = rows(csv.stdout).dropFirst().map { (Double($0[2])!, Double($0[3])!) }
+        let starts = rows(try Tool.sim("run", "crates", "--steps", "1").stdout).dropFirst().map {
+            (Double($0[2])!, Double($0[3])!)
+        }
+        #expect(centres.count == 5)
+        for (x, y) in centres {
+            let (px, py) = (Int(x), 300 - Int(y))
+            let (seen, drawn) = (shot.color(x: px, y: py), atStep.color(x: px, y: py))
+            #expect(seen != (255, 255, 255), "a crate at (\(x), \(y)) is missing")
+            #expect(abs(Int(seen.red) - Int(drawn.red)) < 8 && abs(Int(seen.green) - Int(drawn.green)) < 8)
+        }
+        for (x, y) in starts where !centres.contains(where: { abs($0.0 - x) < 60 && abs($0.1 - y) < 60 }) {
+            #expect(shot.color(x: Int(x), y: 300 - Int(y)) == (255, 255, 255), "(\(x), \(y)) should be empty now")
+        }
+    }
+
+    /// The player driven through its controls, as a person would: the script clicks and
+    /// types, then writes what the page showed into <pre id="results">.
+    func drive(_ page: URL, _ script: String) throws -> [String: Any] {
+        let html = try String(contentsOf: page, encoding: .utf8)
+        let driven = folder.appendingPathComponent("driven-\(UUID().uuidString).html")
+        let driver = """
+            <pre id="results"></pre>
+            <script>
+            (async () => {
+              const wait = ms => new Promise(r => setTimeout(r, ms));
+              while (document.body.dataset.ready !== "1") await wait(10);
+              const $ = id => document.getElementById(id);
+              const out = {};
+              const canvas = $("view"), ctx = canvas.getContext("2d");
+              const count = test => {
+                const d = ctx.getImageData(0, 0, canvas.width, canvas.height).data;
+                let n = 0;
+                for (let i = 0; i < d.length; i += 4) if (test(d[i], d[i + 1], d[i + 2])) n++;
+                return n;
+              };
+              const red = () => count((r, g, b) => r > 200 && g < 60 && b < 60);
+              const green = () => count((r, g, b) => g > 150 && r < 60 && b < 60);
+              \(script)
+              $("results").textContent = JSON.stringify(out);
+            })().catch(e => { document.getElementById("results").textContent = JSON.stringify({ error: String(e) }); });
+            </script>
+            </body>
+            """
+        try Data(html.replacingOccurrences(of: "</body>", with: driver).utf8).write(to: driven)
+        let dom = try Chromium.dom(driven.absoluteString)
+        guard let start = dom.range(of: "<pre id=\"results\">"),
+            let end = dom.range(of: "</pre>", range: start.upperBound..<dom.endIndex)
+        else {
+            Issue.record("no results in the page: \(dom.suffix(500))")
+            return [:]
+        }
+        let json = String(dom[start.upperBound..<end.lowerBound]).replacingOccurrences(of: "&quot;", with: "\"")
+            .replacingOccurrences(of: "&amp;", with: "&").replacingOccurrences(of: "&lt;", with: "<")
+            .replacingOccurrences(of: "&gt;", with: ">")
+        let object = try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any] ?? [:]
+        #expect(object["error"] == nil, "\(object["error"] ?? "")")
+        return object
+    }
+
+    @Test("The controls: scrub, step forward and back, speed and play in real time, contacts, hover")
+    func controls() throws {
+        let out = try drive(
+            try cratesPage(),
+            """
+            const scrub = $("scrub");
+            scrub.value = 120; scrub.dispatchEvent(new Event("input"));
+            out.scrubbed = replay.state().step; out.clock = $("clock").textContent;
+            $("forward").click(); out.forward = replay.state().step;
+            $("back").click(); $("back").click(); out.back = replay.state().step;
+            out.redWithout = red();
+            $("contacts").click(); out.redWith = red();
+            // Hover the first crate: its id and values show.
+            const rect = canvas.getBoundingClientRect();
+            canvas.dispatchEvent(new MouseEvent("mousemove", { clientX: rect.left + CRATE_X, clientY: rect.top + CRATE_Y }));
+            out.tipHidden = $("tip").hidden; out.tip = $("tip").textContent;
+            $("speed").value = "4"; $("speed").dispatchEvent(new Event("change"));
+            scrub.value = 0; scrub.dispatchEvent(new Event("input"));
+            const t0 = performance.now();
+            $("play").click(); out.playing = replay.state().playing;
+            await wait(250);
+            out.played = replay.state().step; out.elapsed = performance.now() - t0;
+            $("play").click(); out.paused = !replay.state().playing;
+            """.replacingOccurrences(of: "CRATE_X", with: "\(try crateCentre().x)")
+                .replacingOccurrences(of: "CRATE_Y", with: "\(try crateCentre().y)"))
+        #expect(out["scrubbed"] as? Int == 120)
+        #expect((out["clock"] as? String)?.contains("step 120 of 240") == true, "\(out["clock"] ?? "")")
+        #expect((out["clock"] as? String)?.contains("t = 1.000 s") == true)
+        #expect(out["forward"] as? Int == 121)
+        #expect(out["back"] as? Int == 119)
+        #expect(out["redWithout"] as? Int == 0)
+        #expect((out["redWith"] as? Int ?? 0) > 10, "contact points are drawn in red: \(out["redWith"] ?? "")")
+        #expect(out["tipHidden"] as? Bool == false)
+        #expect((out["tip"] as? String)?.hasPrefix("0 (dynamic") == true, "\(out["tip"] ?? "")")
+        #expect((out["tip"] as? String)?.contains("velocity") == true)
+        #expect(out["playing"] as? Bool == true && out["paused"] as? Bool == true)
+        // 4× real time: 480 steps a second of 1/120 s. The page draws at least every 20 ms,
+        // so the playhead may lag the clock by up to 20 ms (10 steps).
+        let elapsed = out["elapsed"] as? Double ?? 0
+        let expected = elapsed / 1000 * 480
+        let played = Double(out["played"] as? Int ?? 0)
+        #expect(elapsed >= 250 && played <= expected + 1 && played >= expected - 12, "\(played) steps in \(elapsed) ms")
+    }
+
+    /// Where crate 0 is at step 119 on the 300×300 canvas.
+    func crateCentre() throws -> (x: Int, y: Int) {
+        let row = rows(try Tool.sim("run", "crates", "--steps", "119", "--every", "119").stdout)[1]
+        return (Int(Double(row[2])!), 300 - Int(Double(row[3])!))
+    }
+
+    @Test("The constraints toggle shows and hides a pendulum's joint")
+    func constraintToggle() throws {
+        let page = folder.appendingPathComponent("pendulum.html")
+        let result = try Tool.sim("run", "Scenes/pendulum.json", "--steps", "60", "--format", "html", "-o", page.path)
+        #expect(result.status == 0, "\(result.stderr)")
+        let out = try drive(
+            page,
+            """
+            out.greenWith = green();
+            $("constraints").click(); out.greenWithout = green();
+            """)
+        // Some shapes may be green too: the joint adds green pixels.
+        #expect((out["greenWith"] as? Int ?? 0) > (out["greenWithout"] as? Int ?? 0) + 20, "\(out)")
+    }
+
+    @Test("SVG rasterised by Chromium and PNG drawn by Cairo agree", arguments: ["crates", "joints", "chains"])
+    func svgAgainstPNG(scene: String) throws {
+        let svg = folder.appendingPathComponent("\(scene).svg")
+        let written = try Tool.sim("render", scene, "--step", "30", "--width", "400", "-o", svg.path)
+        #expect(written.status == 0, "\(written.stderr)")
+        let text = try String(contentsOf: svg, encoding: .utf8)
+        let height = Int(text.firstMatch(of: /height="(\d+)"/)!.1)!
+        let png = folder.appendingPathComponent("\(scene).png")
+        _ = try Tool.sim("render", scene, "--step", "30", "--width", "400", "--format", "png", "-o", png.path)
+        let cairo = try FrameImage(contentsOfPNG: png.path)
+        let chromium = try Chromium.screenshot(svg.absoluteString, width: 400, height: height)
+        let share = chromium.differingShare(from: cairo, width: 400, height: min(height, cairo.height))
+        #expect(share < 0.01, "\(scene): \(share * 100) % of pixels differ")
+    }
+}
