@@ -6,6 +6,8 @@ let package = Package(
     products: [
         .library(name: "Chipmunk", targets: ["Chipmunk"]),
         .library(name: "ChipmunkScenes", targets: ["ChipmunkScenes"]),
+        .library(name: "ChipmunkAnimation", targets: ["ChipmunkAnimation"]),
+        .library(name: "ChipmunkDynamics", targets: ["ChipmunkDynamics"]),
         .executable(name: "chipmunk-sim", targets: ["chipmunk-sim"]),
     ],
     dependencies: [
@@ -37,12 +39,20 @@ let package = Package(
         // Scenes as data (JSON) and as Swift code, and trajectory recording.
         .target(
             name: "ChipmunkScenes",
-            dependencies: ["Chipmunk", .product(name: "SystemPackage", package: "swift-system")]
+            dependencies: ["Chipmunk", "ChipmunkDynamics", .product(name: "SystemPackage", package: "swift-system")]
         ),
 
         // Pictures of a space: frames through the engine's debug drawing, as SVG, text and
         // PNG (through Cairo), and the self-contained HTML replay player.
         .target(name: "ChipmunkPictures", dependencies: ["Chipmunk", "CCairo", "CZlib"]),
+
+        // The book's animation on Linux: Core Animation's timing functions, Penner's easing,
+        // the book's bounceEaseOut, and NSTimer- and CADisplayLink-style tickers.
+        .target(name: "ChipmunkAnimation", dependencies: ["Chipmunk"]),
+
+        // UIKit Dynamics on Chipmunk: an animator, behaviours, items, fields (UIKit's
+        // conventions: points, y down).
+        .target(name: "ChipmunkDynamics", dependencies: ["Chipmunk"]),
 
         // Parameter sweeps: plans, runs on worker threads, results in a SQLite database,
         // shards and merging.
@@ -77,6 +87,9 @@ let package = Package(
         .executableTarget(name: "chipmunk-stress", dependencies: ["Chipmunk", "ChipmunkScenes"]),
 
         .testTarget(name: "ChipmunkTests", dependencies: ["Chipmunk"]),
+        .testTarget(name: "ChipmunkAnimationTests", dependencies: ["ChipmunkAnimation", "Chipmunk"]),
+        .testTarget(
+            name: "ChipmunkDynamicsTests", dependencies: ["ChipmunkDynamics", "ChipmunkScenes", "Chipmunk"]),
         .testTarget(
             name: "ChipmunkScenesTests",
             dependencies: [

@@ -38,6 +38,15 @@ public final class Scene {
     /// may empty the list.
     public var events: [CollisionEvent] = []
 
+    /// Whether the scene's coordinates have y pointing down (UIKit's, for the behaviour
+    /// scenes); pictures of it are drawn that way up.
+    public var yAxisPointsDown = false
+
+    /// Steps the space in place of `space.step(dt)`, given the scene's time before the
+    /// step and `dt`: for scenes whose behaviours act around each step (the UIKit-style
+    /// animator). Nil steps the space directly.
+    public var stepper: ((_ time: Double, _ dt: Double) throws -> Void)?
+
     /// The output name of a body: its name, or its index in ``Space/bodies``.
     public func name(of body: Body) -> String {
         bodyNames?[ObjectIdentifier(body)]
@@ -127,7 +136,7 @@ public final class Scene {
             apply(inputs[nextInput])
             nextInput += 1
         }
-        try space.step(dt)
+        if let stepper { try stepper(time, dt) } else { try space.step(dt) }
         stepCount += 1
         time += dt
     }

@@ -67,7 +67,8 @@ struct Render: ParsableCommand {
             }
         }
         let frame = Frame(scene.space, options: contacts ? .all : [.shapes, .constraints])
-        let view = try FrameView(argument: view) ?? FrameView(fitting: frame)
+        var view = try FrameView(argument: view) ?? FrameView(fitting: frame)
+        view.yPointsDown = scene.yAxisPointsDown
         let bytes: [UInt8]
         switch format {
         case "png":

@@ -57,7 +57,8 @@ struct Run: ParsableCommand {
     @Option(help: "Output format: csv, jsonl, or html (the replay player).")
     var format: RunFormat = .csv
 
-    @Option(help: "html: the player's canvas width in pixels.") var width = 800
+    @Option(help: "html: the player's canvas width in pixels (default: the view fitted into 800×600).")
+    var width: Int?
 
     @Option(help: "html: the world rectangle to show, as x,y,width,height (default: all that moves).")
     var view: String?
@@ -87,7 +88,9 @@ struct Run: ParsableCommand {
             if output == "-" { throw ValidationError("--format html needs --output FILE (-o FILE)") }
             if hash { throw ValidationError("--hash is for csv and jsonl; the player has no hash column") }
         }
-        if !(16...8192).contains(width) { throw ValidationError("--width must be from 16 to 8192 (got \(width))") }
+        if let width, !(16...8192).contains(width) {
+            throw ValidationError("--width must be from 16 to 8192 (got \(width))")
+        }
         _ = try FrameView(argument: view)
     }
 
@@ -137,9 +140,11 @@ struct Run: ParsableCommand {
     /// is written with every step before it, then the error is reported.
     private func runReplay(_ scene: Scene, from firstStep: Int, steps totalSteps: Int, dt: Double) throws {
         try refuseOverwritingScene()
+        var shown = try FrameView(argument: view)
+        shown?.yPointsDown = scene.yAxisPointsDown
         var replay = Playback(
-            title: self.scene, timeStep: dt, view: try FrameView(argument: view), pixelWidth: width,
-            name: { scene.name(of: $0) })
+            title: self.scene, timeStep: dt, view: shown, pixelWidth: width, name: { scene.name(of: $0) })
+        replay.yPointsDown = scene.yAxisPointsDown
         replay.record(step: firstStep, space: scene.space)
         var failure: RunError?
         for step in (firstStep + 1)...(firstStep + totalSteps) {

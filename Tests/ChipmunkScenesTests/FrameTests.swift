@@ -33,7 +33,9 @@ import Testing
         for _ in 0..<60 { try scene.step(scene.timeStep) }
         let frame = Frame(scene.space, options: .all)
         // Record again with SNAPSHOT_TESTING_RECORD=all swift test --filter svgGolden.
-        assertSnapshot(of: frame.svg(view: FrameView(fitting: frame), pixelWidth: 480), as: .lines, named: name)
+        var view = FrameView(fitting: frame)
+        view.yPointsDown = scene.yAxisPointsDown
+        assertSnapshot(of: frame.svg(view: view, pixelWidth: 480), as: .lines, named: name)
     }
 
     @Test("The picture's y axis points up: the crate starts near the top of its view, and lands at the bottom")

@@ -208,6 +208,11 @@ func firstDifference(_ a: Scene, _ b: Scene, steps: Int) throws -> Int? {
     static let onlyInSwift: [String: String] = [
         "planet": "its bodies fall toward the planet under a custom velocity function (inverse-square gravity)",
         "buoyancy": "its preSolve handler clips each box at the water line and applies buoyancy and drag",
+        "ui-heavy": "UIKit-style behaviours (ChipmunkDynamics) act around every step",
+        "ui-drag": "UIKit-style behaviours (ChipmunkDynamics) act around every step",
+        "ui-snake": "UIKit-style behaviours (ChipmunkDynamics) act around every step",
+        "ui-snap": "UIKit-style behaviours (ChipmunkDynamics) act around every step",
+        "ui-push": "UIKit-style behaviours (ChipmunkDynamics) act around every step",
     ]
 
     @Test(

@@ -25,6 +25,29 @@ extension Body {
         cpBodyUpdateVelocity(handle, gravity.cp, damping, dt)
     }
 
+    /// ``updateVelocity(gravity:damping:dt:)`` with the spin damped by a factor of its own:
+    /// `w · angularDamping + torque / moment · dt` (the engine has one damping for both, as
+    /// UIKit Dynamics' `resistance` and `angularResistance` are two).
+    public func updateVelocity(
+        gravity: Vector, damping: Double, angularDamping: Double, dt: Double
+    ) throws(ChipmunkError) {
+        Parameter.integrationDamping.require(angularDamping)
+        let spin = handle.pointee.w
+        try updateVelocity(gravity: gravity, damping: damping, dt: dt)
+        // Written to the struct: the setter would wake the body and restart its idle time.
+        if kind == .dynamic { handle.pointee.w += spin * (angularDamping - damping) }
+    }
+
+    /// ``updatePosition(dt:)`` for a body that must not turn (UIKit's `allowsRotation =
+    /// false`): its spin, and the solver's spin correction, are set to zero first, so its
+    /// angle stays exactly what it was. Give such a body a very large moment as well, so
+    /// the solver treats it as one that cannot turn.
+    public func updatePositionWithoutTurning(dt: Double) throws(ChipmunkError) {
+        handle.pointee.w = 0
+        handle.pointee.w_bias = 0
+        try updatePosition(dt: dt)
+    }
+
     /// The engine's own position integration, for use inside ``positionUpdate``.
     ///
     /// - Throws: ``ChipmunkError/diverged(step:body:quantity:value:)`` if the result would

@@ -72,11 +72,25 @@ public struct Frame: Sendable {
 
 /// The part of the world a picture shows, and how big the picture is.
 public struct FrameView: Sendable, Equatable {
-    /// World rectangle: left, bottom, width, height.
+    /// World rectangle: left, bottom (top when y points down), width, height.
     public var x: Double, y: Double, width: Double, height: Double
+    /// Whether the world's y axis points down (UIKit's coordinates): then the picture's
+    /// top is the rectangle's smallest y. By default y points up, as in physics.
+    public var yPointsDown = false
 
-    public init(x: Double, y: Double, width: Double, height: Double) {
+    public init(x: Double, y: Double, width: Double, height: Double, yPointsDown: Bool = false) {
         (self.x, self.y, self.width, self.height) = (x, y, width, height)
+        self.yPointsDown = yPointsDown
+    }
+
+    /// A world y as a distance in world units from the picture's top edge.
+    @inline(__always) func depth(_ worldY: Double) -> Double {
+        yPointsDown ? worldY - y : y + height - worldY
+    }
+
+    /// The world y at a distance in world units from the picture's top edge.
+    @inline(__always) func worldY(depth: Double) -> Double {
+        yPointsDown ? y + depth : y + height - depth
     }
 
     /// The frame's bounds with a 5 % margin (a 1-unit square around an empty frame).

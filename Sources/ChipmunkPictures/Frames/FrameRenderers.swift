@@ -3,12 +3,12 @@ import Foundation
 
 extension Frame {
     /// The frame as a standalone SVG document, `pixelWidth` wide, y pointing up as in
-    /// the physics. Circles show their angle with a radius line, as the Chipmunk demos do.
+    /// the physics (or down, when the view says so). Circles show their angle with a radius line, as the Chipmunk demos do.
     public func svg(view: FrameView, pixelWidth: Int = 640) -> String {
         let scale = Double(pixelWidth) / view.width
         let pixelHeight = max(1, Int((view.height * scale).rounded()))
         func x(_ v: Double) -> String { number((v - view.x) * scale) }
-        func y(_ v: Double) -> String { number((view.y + view.height - v) * scale) }
+        func y(_ v: Double) -> String { number(view.depth(v) * scale) }
         func length(_ v: Double) -> String { number(v * scale) }
         func paint(_ attribute: String, _ color: DebugColor) -> String {
             let (rgb, opacity) = color.svg
@@ -67,7 +67,7 @@ extension Frame {
             for column in 0..<(columns * 2) {
                 let point = Vector(
                     x: view.x + (Double(column) + 0.5) * dotSize,
-                    y: view.y + view.height - (Double(row) + 0.5) * dotSize)
+                    y: view.worldY(depth: (Double(row) + 0.5) * dotSize))
                 guard primitives.contains(where: { $0.covers(point, tolerance: half) }) else { continue }
                 // Braille dot numbering: columns 0/1, rows 0-3.
                 let bit: UInt8 = [[0x01, 0x08], [0x02, 0x10], [0x04, 0x20], [0x40, 0x80]][row % 4][column % 2]

@@ -74,8 +74,13 @@ extension Frame {
         cairo_set_source_rgb(cr, 1, 1, 1)
         cairo_paint(cr)
         // World to pixels: y flipped, so up is up.
-        cairo_translate(cr, -view.x * scale, (view.y + view.height) * scale)
-        cairo_scale(cr, scale, -scale)
+        if view.yPointsDown {
+            cairo_translate(cr, -view.x * scale, -view.y * scale)
+            cairo_scale(cr, scale, scale)
+        } else {
+            cairo_translate(cr, -view.x * scale, (view.y + view.height) * scale)
+            cairo_scale(cr, scale, -scale)
+        }
         let hairline = 1 / scale
         cairo_set_line_width(cr, hairline)
         cairo_set_line_cap(cr, CAIRO_LINE_CAP_ROUND)

@@ -26,8 +26,9 @@ public struct Playback {
     public let timeStep: Double
     /// The world rectangle the player shows; nil fits everything recorded.
     public var view: FrameView?
-    /// The player's canvas width in pixels (the height follows the view).
-    public var pixelWidth: Int
+    /// The player's canvas width in pixels (the height follows the view); nil fits the
+    /// view into 800 × 600.
+    public var pixelWidth: Int?
 
     private var bodies: [RecordedBody] = []
     private var bodyIndex: [ObjectIdentifier: Int] = [:]
@@ -44,7 +45,7 @@ public struct Playback {
     /// A recorder. `name` gives each body's id for the player's hover text (default: its
     /// index among the recorded bodies).
     public init(
-        title: String, timeStep: Double, view: FrameView? = nil, pixelWidth: Int = 800,
+        title: String, timeStep: Double, view: FrameView? = nil, pixelWidth: Int? = nil,
         name: ((Body) -> String)? = nil
     ) {
         self.title = title
@@ -97,7 +98,7 @@ public struct Playback {
                 constraintIndex[id] = constraints.count
                 constraints.append(recorded)
             }
-            if let index = constraintIndex[id] { constraints[index].present(at: frame) }
+            if let index = constraintIndex[id] { constraints[index].record(at: frame, constraint) }
         }
         var count: UInt32 = 0
         for body in space.bodies where body.kind != .static {
@@ -124,6 +125,9 @@ public struct Playback {
         bounds = bounds.map { $0.union(box) } ?? box
     }
 
+    /// Whether the world's y axis points down (UIKit-style scenes); the player draws it so.
+    public var yPointsDown = false
+
     /// The view the player shows: the one given, or everything recorded with a 5 % margin.
     public var effectiveView: FrameView {
         if let view { return view }
@@ -131,7 +135,7 @@ public struct Playback {
         let margin = max(b.right - b.left, b.top - b.bottom, 1) * 0.05
         return FrameView(
             x: b.left - margin, y: b.bottom - margin, width: b.right - b.left + 2 * margin,
-            height: b.top - b.bottom + 2 * margin)
+            height: b.top - b.bottom + 2 * margin, yPointsDown: yPointsDown)
     }
 
     /// The binary part, before deflating; ``ReplayPlayer`` reads it back. Every number is
@@ -144,6 +148,8 @@ public struct Playback {
     ///   predicted by the frame before;
     /// - per body a state byte a frame (0 awake, 1 idle, 2 asleep, 3 not in the space), and
     ///   per constraint a byte a frame (1 when in the space), raw;
+    /// - per constraint, its three world points' six coordinates per frame, on the
+    ///   position grid, predicted as positions are;
     /// - the contact counts, one a frame;
     /// - the contacts: x and y on the ``Quantisation/contact`` grid and the normal's
     ///   direction in 256ths of a turn, each predicted by the same contact of the frame
@@ -172,6 +178,17 @@ public struct Playback {
         }
         for body in bodies { out.bytes += body.states(frames: frames) }
         for constraint in constraints { out.bytes += constraint.presence(frames: frames) }
+        for constraint in constraints {
+            for k in 0..<6 {
+                var older: Int64 = 0
+                var old: Int64 = 0
+                for frame in 0..<frames {
+                    let value = Quantisation.grid(constraint.point(k, at: frame), q.position)
+                    out.append(value &- (frame == 0 ? 0 : frame == 1 ? old : 2 &* old &- older))
+                    (older, old) = (old, value)
+                }
+            }
+        }
         for count in contactCounts { out.append(Int64(count)) }
         var start = 0
         var previous: [Int64] = []
@@ -200,10 +217,11 @@ public struct Playback {
     /// The player page. Throws if zlib fails, which it does only when memory runs out.
     public func html() throws(ReplayError) -> String {
         let view = effectiveView
-        let width = max(1, pixelWidth)
+        let width = max(1, pixelWidth ?? Int(min(800, 600 * view.width / view.height).rounded()))
         let height = max(1, Int((view.height * Double(width) / view.width).rounded()))
         let header = ReplayHeader(
             title: title, timeStep: timeStep, frames: steps.count, view: [view.x, view.y, view.width, view.height],
+            yPointsDown: view.yPointsDown || yPointsDown,
             width: width, height: height, staticShapes: staticShapes,
             bodies: bodies.map { .init(id: $0.id, kind: "\($0.kind)", shapes: $0.shapes) },
             constraints: constraints.map(\.header), contacts: contactCounts.reduce(0) { $0 + Int($1) },
@@ -330,39 +348,61 @@ private struct RecordedBody {
 
 private struct RecordedConstraint {
     struct Header: Encodable {
+        /// pin, slide, pivot, spring or groove.
         var type: String
-        /// Body indices; -1 for a static body (anchors are then in world coordinates).
+        /// Body indices (-1 for a static body), for hiding a constraint whose body left.
         var a: Int
         var b: Int
-        /// Anchors: a's, then b's (a groove gives both its ends on a, then b's anchor).
-        var points: [Double]
     }
     var header: Header
+    private var firstFrame = -1
     private var frames: [Int] = []
+    /// Per frame seen: the world points (pin, slide, pivot, spring: a's anchor, b's
+    /// anchor; groove: the groove's ends, then b's anchor), padded to three.
+    private var points: [Double] = []
 
     init?(_ constraint: Constraint, bodyIndex: [ObjectIdentifier: Int]) {
         func index(_ body: Body) -> Int { body.kind == .static ? -1 : bodyIndex[ObjectIdentifier(body)] ?? -1 }
-        func point(_ body: Body, _ local: Vector) -> [Double] {
-            let p = body.kind == .static ? body.localToWorld(local) : local
-            return [p.x, p.y]
-        }
-        let (a, b) = (constraint.bodyA, constraint.bodyB)
         let type: String
-        let points: [Double]
         switch constraint {
-        case let joint as PinJoint: (type, points) = ("pin", point(a, joint.anchorA) + point(b, joint.anchorB))
-        case let joint as SlideJoint: (type, points) = ("slide", point(a, joint.anchorA) + point(b, joint.anchorB))
-        case let joint as PivotJoint: (type, points) = ("pivot", point(a, joint.anchorA) + point(b, joint.anchorB))
-        case let joint as DampedSpring:
-            (type, points) = ("spring", point(a, joint.anchorA) + point(b, joint.anchorB))
-        case let joint as GrooveJoint:
-            (type, points) = ("groove", point(a, joint.grooveA) + point(a, joint.grooveB) + point(b, joint.anchorB))
+        case is PinJoint: type = "pin"
+        case is SlideJoint: type = "slide"
+        case is PivotJoint: type = "pivot"
+        case is DampedSpring: type = "spring"
+        case is GrooveJoint: type = "groove"
         default: return nil  // The rotary kinds: nothing to draw, as in the engine's debug drawing.
         }
-        header = Header(type: type, a: index(a), b: index(b), points: points)
+        header = Header(type: type, a: index(constraint.bodyA), b: index(constraint.bodyB))
     }
 
-    mutating func present(at frame: Int) { frames.append(frame) }
+    /// Where the constraint's points are now, in world coordinates (anchors on static
+    /// bodies move too: a finger dragging an attachment's anchor).
+    mutating func record(at frame: Int, _ constraint: Constraint) {
+        let (a, b) = (constraint.bodyA, constraint.bodyB)
+        let world: [Vector]
+        switch constraint {
+        case let joint as PinJoint: world = [a.localToWorld(joint.anchorA), b.localToWorld(joint.anchorB)]
+        case let joint as SlideJoint: world = [a.localToWorld(joint.anchorA), b.localToWorld(joint.anchorB)]
+        case let joint as PivotJoint: world = [a.localToWorld(joint.anchorA), b.localToWorld(joint.anchorB)]
+        case let joint as DampedSpring: world = [a.localToWorld(joint.anchorA), b.localToWorld(joint.anchorB)]
+        case let joint as GrooveJoint:
+            world = [a.localToWorld(joint.grooveA), a.localToWorld(joint.grooveB), b.localToWorld(joint.anchorB)]
+        default: world = []
+        }
+        if firstFrame < 0 { firstFrame = frame }
+        // Frames missed (out of the space) repeat the last points.
+        while firstFrame + points.count / 6 < frame { points += points.suffix(6) }
+        let padded = world + Array(repeating: world.last ?? .zero, count: max(0, 3 - world.count))
+        points += padded.flatMap { [$0.x, $0.y] }
+        frames.append(frame)
+    }
+
+    /// Coordinate `k` (0-5) at a frame, held before the first and after the last seen.
+    func point(_ k: Int, at frame: Int) -> Double {
+        let seen = points.count / 6
+        guard seen > 0 else { return 0 }
+        return points[min(max(frame - firstFrame, 0), seen - 1) * 6 + k]
+    }
 
     func presence(frames count: Int) -> [UInt8] {
         var bytes = [UInt8](repeating: 0, count: count)
@@ -381,6 +421,7 @@ private struct ReplayHeader: Encodable {
     var timeStep: Double
     var frames: Int
     var view: [Double]
+    var yPointsDown: Bool
     var width: Int
     var height: Int
     var staticShapes: [ShapeGeometry]

@@ -96,6 +96,17 @@ enum ReplayPlayer {
         }
         const states = raw.slice(at, at += B * F);      // 0 awake, 1 idle, 2 asleep, 3 absent
         const present = raw.slice(at, at += C * F);
+        const constraintPoints = new Float64Array(C * F * 6);  // per constraint, per frame: 3 points
+        for (let c = 0; c < C; c++) {
+          for (let q = 0; q < 6; q++) {
+            let older = 0, old = 0;
+            for (let i = 0; i < F; i++) {
+              const value = next() + (i === 0 ? 0 : i === 1 ? old : 2 * old - older);
+              constraintPoints[(c * F + i) * 6 + q] = value * G.position;
+              older = old; old = value;
+            }
+          }
+        }
         const contactCounts = new Uint32Array(F);
         for (let i = 0; i < F; i++) contactCounts[i] = next();
         const contacts = new Float32Array(H.contacts * 4);
@@ -197,7 +208,6 @@ enum ReplayPlayer {
           if (state === 1) return IDLE;
           return rgba(shape.fill);
         }
-        function anchor(poses, index, x, y) { return index < 0 ? [x, y] : toWorld(poses[index], x, y); }
         function dot(x, y, color) {
           ctx.beginPath(); ctx.arc(x, y, 2.5 / scale, 0, 2 * Math.PI); ctx.fillStyle = color; ctx.fill();
         }
@@ -206,7 +216,8 @@ enum ReplayPlayer {
           const [i, u] = locate(playhead);
           ctx.setTransform(1, 0, 0, 1, 0, 0);
           ctx.fillStyle = "#fff"; ctx.fillRect(0, 0, canvas.width, canvas.height);
-          ctx.setTransform(scale, 0, 0, -scale, -vx * scale, (vy + vh) * scale);
+          if (H.yPointsDown) ctx.setTransform(scale, 0, 0, scale, -vx * scale, -vy * scale);
+          else ctx.setTransform(scale, 0, 0, -scale, -vx * scale, (vy + vh) * scale);
           ctx.lineCap = "round"; ctx.lineJoin = "round";
           for (const shape of H.staticShapes) drawShape(shape, null, rgba(shape.fill));
           const poses = [];
@@ -221,14 +232,18 @@ enum ReplayPlayer {
             H.constraints.forEach((c, k) => {
               if (!present[k * F + i]) return;
               if ((c.a >= 0 && states[c.a * F + i] === 3) || (c.b >= 0 && states[c.b * F + i] === 3)) return;
-              const q = c.points;
-              const pa = anchor(poses, c.a, q[0], q[1]);
+              const at = n => {
+                const here = (k * F + i) * 6 + 2 * n;
+                if (u === 0 || i + 1 >= F || !present[k * F + i + 1]) return [constraintPoints[here], constraintPoints[here + 1]];
+                const there = here + 6;
+                return [constraintPoints[here] + (constraintPoints[there] - constraintPoints[here]) * u,
+                        constraintPoints[here + 1] + (constraintPoints[there + 1] - constraintPoints[here + 1]) * u];
+              };
+              const pa = at(0), pb = at(1);
               if (c.type === "groove") {
-                const pb = anchor(poses, c.a, q[2], q[3]), pc = anchor(poses, c.b, q[4], q[5]);
-                ctx.beginPath(); ctx.moveTo(...pa); ctx.lineTo(...pb); ctx.stroke(); dot(...pc, CONSTRAINT);
+                ctx.beginPath(); ctx.moveTo(...pa); ctx.lineTo(...pb); ctx.stroke(); dot(...at(2), CONSTRAINT);
                 return;
               }
-              const pb = anchor(poses, c.b, q[2], q[3]);
               if (c.type !== "pivot") { ctx.beginPath(); ctx.moveTo(...pa); ctx.lineTo(...pb); ctx.stroke(); }
               dot(...pa, CONSTRAINT); dot(...pb, CONSTRAINT);
             });
@@ -308,7 +323,7 @@ enum ReplayPlayer {
         }
         function showTip() {
           const [i, u] = locate(playhead);
-          const wx = vx + hover.x / scale, wy = vy + vh - hover.y / scale;
+          const wx = vx + hover.x / scale, wy = H.yPointsDown ? vy + hover.y / scale : vy + vh - hover.y / scale;
           let found = -1;
           for (let b = B - 1; b >= 0 && found < 0; b--) {
             if (states[b * F + i] !== 3 && hit(b, wx, wy, pose(b, i, u))) found = b;

@@ -55,6 +55,27 @@ public enum SceneCatalog {
             name: "buoyancy",
             summary: "Chipmunk demo: in a sensor tank of water, a light box floats and a heavy one sinks",
             make: Demos.buoyancy),
+        Entry(
+            name: "ui-heavy",
+            summary: "UIKit Dynamics: a label falls and bounces to rest on the bottom edge; a tap at 3 s flips gravity",
+            make: { DynamicsScenes.heavy().scene }),
+        Entry(
+            name: "ui-drag",
+            summary: "UIKit Dynamics: a brick hangs from an attachment whose anchor follows a finger for 3 s",
+            make: { DynamicsScenes.drag().scene }),
+        Entry(
+            name: "ui-snake",
+            summary: "UIKit Dynamics: 8 attached bricks led by a non-turning head; bricks dim while touching an edge",
+            make: { DynamicsScenes.snake().scene }),
+        Entry(
+            name: "ui-snap",
+            summary: "UIKit Dynamics: a turned square snaps to (200, 300), then at 3 s to (100, 380)",
+            make: { DynamicsScenes.snap().scene }),
+        Entry(
+            name: "ui-push",
+            summary:
+                "UIKit Dynamics: a continuous push accelerates a box at 100 pt/s²; a tap at 0.5 s pushes another once",
+            make: { DynamicsScenes.push().scene }),
     ]
 
     /// Builds a scene from a built-in name or from a JSON file's path.

@@ -1,0 +1,92 @@
+import Chipmunk
+
+/// The bouncing ball of the book's listings 11.1 and 11.2: a ball view moved from
+/// (150, 32) to (150, 268) in 1 s with `bounceEaseOut`.
+///
+/// Listing 11.1 drives it with an `NSTimer` and adds a fixed 1/60 s per tick; listing 11.2
+/// with a `CADisplayLink` and adds each frame's measured duration. ``run(on:ticker:)``
+/// does either on any clock, and records every frame.
+public struct BouncingBall: Sendable {
+    public var from = Vector(x: 150, y: 32)
+    public var to = Vector(x: 150, y: 268)
+    public var duration = 1.0
+    /// Animation time so far, at most `duration`.
+    public private(set) var timeOffset = 0.0
+
+    public init() {}
+
+    /// `timeOffset = MIN(timeOffset + step, duration)`, as both listings do.
+    public mutating func advance(by step: Double) {
+        timeOffset = min(timeOffset + step, duration)
+    }
+
+    public var isFinished: Bool { timeOffset >= duration }
+
+    /// `interpolate(from, to, bounceEaseOut(timeOffset / duration))`, per coordinate.
+    public var position: Vector { position(at: timeOffset) }
+
+    /// Where the ball is `time` seconds into the animation.
+    public func position(at time: Double) -> Vector {
+        let eased = BookEasing.bounceEaseOut(min(time, duration) / duration)
+        return Vector(
+            x: BookEasing.interpolate(from.x, to.x, eased), y: BookEasing.interpolate(from.y, to.y, eased))
+    }
+
+    /// Which listing.
+    public enum Ticker: String, CaseIterable, Sendable {
+        /// Listing 11.1: `NSTimer` every 1/60 s, a fixed 1/60 s per tick.
+        case timer
+        /// Listing 11.2: `CADisplayLink`, the measured frame duration per frame.
+        case displayLink = "display-link"
+    }
+
+    /// One drawn frame.
+    public struct Frame: Sendable, Hashable {
+        public var index: Int
+        /// Seconds since the animation started, by the clock.
+        public var wallTime: Double
+        /// The measured duration of the frame.
+        public var frameDuration: Double
+        /// The animation's own time.
+        public var timeOffset: Double
+        public var position: Vector
+        /// How far the ball is from where the wall clock says it should be.
+        public var error: Double
+    }
+
+    /// Runs the animation to its end on `clock`, as the listing `ticker` does.
+    /// `work(frame)` stands for the rest of the frame's work (a simulated clock advances
+    /// there); it returns nothing. Stops after `maxFrames` whatever happens.
+    public static func run(
+        on clock: any TickerClock, ticker: Ticker, maxFrames: Int = 10_000, work: (Int) -> Void = { _ in }
+    ) -> [Frame] {
+        var ball = BouncingBall()
+        var frames: [Frame] = []
+        let start = clock.now
+        func record(_ tick: TickerFrame) -> TickerAction {
+            let wall = tick.timestamp - start
+            let position = ball.position
+            let truth = ball.position(at: wall)
+            frames.append(
+                Frame(
+                    index: tick.index, wallTime: wall, frameDuration: tick.duration, timeOffset: ball.timeOffset,
+                    position: position, error: (position - truth).length))
+            work(tick.index)
+            return ball.isFinished || frames.count >= maxFrames ? .stop : .continue
+        }
+        switch ticker {
+        case .timer:
+            IntervalTimer(interval: 1.0 / 60, clock: clock).run { tick in
+                ball.advance(by: 1 / 60.0)
+                return record(tick)
+            }
+        case .displayLink:
+            DisplayLink(frameDuration: 1.0 / 60, clock: clock).run { tick in
+                // The first frame has no previous one: it measures from the start.
+                ball.advance(by: tick.index == 0 ? tick.timestamp - start : tick.duration)
+                return record(tick)
+            }
+        }
+        return frames
+    }
+}

@@ -1,0 +1,120 @@
+/// One firing of a ticker.
+public struct TickerFrame: Sendable, Hashable {
+    /// 0 for the first firing, then 1, 2, …
+    public var index: Int
+    /// When the frame was due (a display link's vsync time).
+    public var targetTime: Double
+    /// When the callback actually ran.
+    public var timestamp: Double
+    /// The measured time since the previous firing (0 for the first): what listing 11.2
+    /// of the book computes from `CACurrentMediaTime()`.
+    public var duration: Double
+    /// Frames skipped just before this one because the previous frame ran late (always 0
+    /// for ``IntervalTimer``, which fires for every deadline instead).
+    public var skippedFrames: Int
+}
+
+/// What a ticker's callback says after each frame.
+public enum TickerAction: Sendable {
+    case `continue`, stop
+}
+
+/// The book's `NSTimer`: fires every `interval` seconds, with deadlines fixed from the
+/// start. A late firing is late, and when the callback overruns, the deadlines it missed
+/// fire back to back: the timer bunches up, it does not skip.
+///
+/// ```swift
+/// let timer = IntervalTimer(interval: 1.0 / 60)
+/// try timer.run { frame in
+///     ball.advance(by: 1.0 / 60)  // listing 11.1: a fixed step per tick
+///     return frame.index < 59 ? .continue : .stop
+/// }
+/// ```
+public struct IntervalTimer {
+    public let interval: Double
+    public let clock: any TickerClock
+
+    public init(interval: Double, clock: any TickerClock = MonotonicClock()) {
+        precondition(interval > 0 && interval.isFinite, "IntervalTimer.interval must be positive (got \(interval))")
+        self.interval = interval
+        self.clock = clock
+    }
+
+    /// Fires until the callback says `.stop`; the first firing is one interval from now.
+    public func run(_ body: (TickerFrame) throws -> TickerAction) rethrows {
+        let start = clock.now
+        var previous = start
+        var index = 0
+        while true {
+            let target = start + Double(index + 1) * interval
+            clock.sleep(until: target)
+            let now = clock.now
+            let frame = TickerFrame(
+                index: index, targetTime: target, timestamp: now, duration: index == 0 ? 0 : now - previous,
+                skippedFrames: 0)
+            previous = now
+            if try body(frame) == .stop { return }
+            index += 1
+        }
+    }
+}
+
+/// The book's `CADisplayLink` on Linux: fires on a `frameDuration` grid (60 Hz by default)
+/// every `frameInterval` frames, with absolute deadlines on the clock. Each frame reports
+/// its measured duration. A frame whose deadline passed while the previous callback ran
+/// is skipped, never fired twice: the next firing is at the next deadline still ahead.
+///
+/// ```swift
+/// let link = DisplayLink(frameInterval: 2)  // 30 fps, as the book advises for slow steps
+/// try link.run { frame in
+///     try stepper.advance(space, by: frame.duration)
+///     return .continue
+/// }
+/// ```
+public struct DisplayLink {
+    /// The display's refresh period, in seconds.
+    public let frameDuration: Double
+    /// Fire every Nth display frame (`CADisplayLink.frameInterval`).
+    public let frameInterval: Int
+    public let clock: any TickerClock
+
+    public init(frameDuration: Double = 1.0 / 60, frameInterval: Int = 1, clock: any TickerClock = MonotonicClock()) {
+        precondition(
+            frameDuration > 0 && frameDuration.isFinite,
+            "DisplayLink.frameDuration must be positive (got \(frameDuration))")
+        precondition(frameInterval >= 1, "DisplayLink.frameInterval must be at least 1 (got \(frameInterval))")
+        self.frameDuration = frameDuration
+        self.frameInterval = frameInterval
+        self.clock = clock
+    }
+
+    /// The time between firings when none is missed.
+    public var period: Double { frameDuration * Double(frameInterval) }
+
+    /// Fires until the callback says `.stop`; the first firing is at the next deadline.
+    public func run(_ body: (TickerFrame) throws -> TickerAction) rethrows {
+        let start = clock.now
+        var previous = start
+        var slot = 1  // deadline number: start + slot × period
+        var index = 0
+        var skipped = 0
+        while true {
+            let target = start + Double(slot) * period
+            clock.sleep(until: target)
+            let now = clock.now
+            let frame = TickerFrame(
+                index: index, targetTime: target, timestamp: now, duration: index == 0 ? 0 : now - previous,
+                skippedFrames: skipped)
+            previous = now
+            if try body(frame) == .stop { return }
+            index += 1
+            // The next deadline still ahead; those that passed during the callback are skipped.
+            let after = clock.now
+            var next = slot + 1
+            let due = ((after - start) / period).rounded(.down)
+            if due.isFinite, Int(due) >= next { next = Int(due) + 1 }
+            skipped = next - slot - 1
+            slot = next
+        }
+    }
+}

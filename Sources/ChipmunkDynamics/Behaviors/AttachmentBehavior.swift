@@ -1,0 +1,264 @@
+import Chipmunk
+import Foundation
+
+/// Joins an item to an anchor point or to another item, as `UIAttachmentBehavior`.
+///
+/// The plain attachment keeps the attachment points `length` apart: rigidly (a pin
+/// joint) while `frequency` is 0, springily (a damped spring: `frequency` in Hz and
+/// `damping` as the damping ratio) when it is more. The other kinds:
+/// - ``slidingAttachment(with:attachedTo:attachmentAnchor:axisOfTranslation:)``: moves
+///   along an axis only, without turning (a groove joint and a gear joint); the
+///   `attachmentRange` limits the travel;
+/// - ``fixedAttachment(with:attachedTo:attachmentAnchor:)``: welded at the anchor (a
+///   pivot and a gear joint);
+/// - ``limitAttachment(with:offsetFromCenter:attachedTo:offsetFromCenter:)``: no further
+///   apart than `length`, like a rope (a slide joint);
+/// - ``pinAttachment(with:attachedTo:attachmentAnchor:)``: turning about the anchor (a
+///   pivot joint), within `attachmentRange` of the starting angle (a rotary limit joint).
+///
+/// `frictionTorque` resists turning of one relative to the other with at most that torque
+/// (a simple motor at rate 0).
+public final class AttachmentBehavior: DynamicBehavior {
+    /// `UIAttachmentBehaviorType`.
+    public enum AttachmentType: Sendable { case items, anchor }
+    enum Kind: Equatable {
+        case standard
+        case sliding(axis: Vector)
+        case fixed, limit, pin
+    }
+
+    public let attachedBehaviorType: AttachmentType
+    /// One item, or two.
+    public let items: [any DynamicItem]
+    let offsets: [Vector]
+    let kind: Kind
+
+    /// Where an item-to-anchor attachment is anchored, in reference coordinates; moving
+    /// it drags the item (as a finger does). For the sliding, fixed and pin kinds, the
+    /// attachment anchor they were made with.
+    public var anchorPoint: Vector {
+        didSet {
+            precondition(anchorPoint.isFinite, "AttachmentBehavior.anchorPoint must be finite")
+            moveAnchor()
+        }
+    }
+    /// The distance kept between the attachment points (the plain and limit kinds).
+    public var length: Double {
+        didSet {
+            precondition(length >= 0 && length.isFinite, "AttachmentBehavior.length must be >= 0 and finite")
+            rebuild()
+        }
+    }
+    /// The damping ratio of a springy attachment (frequency > 0).
+    public var damping: Double = 0 {
+        didSet {
+            precondition(damping >= 0 && damping.isFinite, "AttachmentBehavior.damping must be >= 0 and finite")
+            rebuild()
+        }
+    }
+    /// The spring's frequency in Hz; 0 makes the attachment rigid.
+    public var frequency: Double = 0 {
+        didSet {
+            precondition(frequency >= 0 && frequency.isFinite, "AttachmentBehavior.frequency must be >= 0 and finite")
+            rebuild()
+        }
+    }
+    /// The most torque with which the attachment resists turning; 0 for none.
+    public var frictionTorque: Double = 0 {
+        didSet {
+            precondition(
+                frictionTorque >= 0 && frictionTorque.isFinite, "AttachmentBehavior.frictionTorque must be >= 0")
+            rebuild()
+        }
+    }
+    /// Travel along the axis (sliding) or turning (pin) allowed; infinite by default.
+    public var attachmentRange = FloatRange.infinite {
+        didSet {
+            precondition(
+                attachmentRange.minimum <= attachmentRange.maximum, "AttachmentBehavior.attachmentRange is empty")
+            rebuild()
+        }
+    }
+
+    /// The constraints standing for the attachment now.
+    public private(set) var constraints: [Constraint] = []
+    private var main: Constraint?
+    private var needsRebuild = true
+
+    init(items: [any DynamicItem], offsets: [Vector], anchor: Vector, kind: Kind, type: AttachmentType) {
+        precondition(offsets.allSatisfy(\.isFinite) && anchor.isFinite, "AttachmentBehavior points must be finite")
+        if items.count == 2 {
+            precondition(items[0] !== items[1], "AttachmentBehavior: an item cannot be attached to itself")
+        }
+        self.items = items
+        self.offsets = offsets
+        self.kind = kind
+        attachedBehaviorType = type
+        anchorPoint = anchor
+        func point(_ index: Int) -> Vector {
+            items[index].center + offsets[index].rotated(by: items[index].rotation)
+        }
+        length = ((items.count == 2 ? point(1) : anchor) - point(0)).length
+        super.init()
+    }
+
+    /// An item to an anchor: the point `offsetFromCenter` of the item (in its own
+    /// coordinates) stays `length` (the present distance) from `anchor`.
+    public convenience init(
+        item: any DynamicItem, offsetFromCenter offset: Vector = .zero, attachedToAnchor anchor: Vector
+    ) {
+        self.init(items: [item], offsets: [offset], anchor: anchor, kind: .standard, type: .anchor)
+    }
+
+    /// Two items, by points on each.
+    public convenience init(
+        item item1: any DynamicItem, offsetFromCenter offset1: Vector = .zero, attachedTo item2: any DynamicItem,
+        offsetFromCenter offset2: Vector = .zero
+    ) {
+        self.init(
+            items: [item1, item2], offsets: [offset1, offset2], anchor: item2.center, kind: .standard, type: .items)
+    }
+
+    public static func slidingAttachment(
+        with item1: any DynamicItem, attachedTo item2: any DynamicItem, attachmentAnchor: Vector,
+        axisOfTranslation axis: Vector
+    ) -> AttachmentBehavior {
+        precondition(axis.length > 0 && axis.isFinite, "AttachmentBehavior sliding axis must be a non-zero vector")
+        return AttachmentBehavior(
+            items: [item1, item2], offsets: [.zero, .zero], anchor: attachmentAnchor, kind: .sliding(axis: axis),
+            type: .items)
+    }
+
+    public static func slidingAttachment(
+        with item: any DynamicItem, attachmentAnchor: Vector, axisOfTranslation axis: Vector
+    ) -> AttachmentBehavior {
+        precondition(axis.length > 0 && axis.isFinite, "AttachmentBehavior sliding axis must be a non-zero vector")
+        return AttachmentBehavior(
+            items: [item], offsets: [.zero], anchor: attachmentAnchor, kind: .sliding(axis: axis), type: .anchor)
+    }
+
+    public static func limitAttachment(
+        with item1: any DynamicItem, offsetFromCenter offset1: Vector, attachedTo item2: any DynamicItem,
+        offsetFromCenter offset2: Vector
+    ) -> AttachmentBehavior {
+        AttachmentBehavior(
+            items: [item1, item2], offsets: [offset1, offset2], anchor: item2.center, kind: .limit, type: .items)
+    }
+
+    public static func fixedAttachment(
+        with item1: any DynamicItem, attachedTo item2: any DynamicItem, attachmentAnchor: Vector
+    ) -> AttachmentBehavior {
+        AttachmentBehavior(
+            items: [item1, item2], offsets: [.zero, .zero], anchor: attachmentAnchor, kind: .fixed, type: .items)
+    }
+
+    public static func pinAttachment(
+        with item1: any DynamicItem, attachedTo item2: any DynamicItem, attachmentAnchor: Vector
+    ) -> AttachmentBehavior {
+        AttachmentBehavior(
+            items: [item1, item2], offsets: [.zero, .zero], anchor: attachmentAnchor, kind: .pin, type: .items)
+    }
+
+    override var dynamicItems: [any DynamicItem] { items }
+
+    private func rebuild() {
+        needsRebuild = true
+        changed()
+    }
+
+    private func moveAnchor() {
+        guard attachedBehaviorType == .anchor, kind == .standard || kind == .limit, let main,
+            let animator = dynamicAnimator
+        else { return rebuild() }
+        switch main {
+        case let joint as PinJoint: joint.anchorB = anchorPoint
+        case let joint as DampedSpring: joint.anchorB = anchorPoint
+        case let joint as SlideJoint: joint.anchorB = anchorPoint
+        case let joint as PivotJoint: joint.anchorB = anchorPoint
+        default: return rebuild()
+        }
+        animator.record(for: items[0])?.body.activate()
+    }
+
+    override func install(in animator: DynamicAnimator) {
+        guard needsRebuild || constraints.isEmpty else { return }
+        uninstall(from: animator)
+        needsRebuild = false
+        guard let a = animator.record(for: items[0])?.body else { return }
+        let b =
+            items.count == 2
+            ? animator.record(for: items[1])?.body ?? animator.space.staticBody : animator.space.staticBody
+        let anchorB = items.count == 2 ? offsets[1] : anchorPoint
+        var made: [Constraint] = []
+        switch kind {
+        case .standard where frequency > 0:
+            let omega = 2 * Double.pi * frequency
+            let mass = Self.effectiveMass(a, b)
+            made.append(
+                DampedSpring(
+                    a: a, b: b, anchorA: offsets[0], anchorB: anchorB, restLength: length,
+                    stiffness: mass * omega * omega, damping: 2 * damping * mass * omega))
+        case .standard where length == 0:
+            // A pin of length 0 is a pivot (the engine warns that a pivot is steadier).
+            made.append(PivotJoint(a: a, b: b, anchorA: offsets[0], anchorB: anchorB))
+        case .standard:
+            let pin = PinJoint(a: a, b: b, anchorA: offsets[0], anchorB: anchorB)
+            pin.distance = length
+            made.append(pin)
+        case .limit:
+            made.append(SlideJoint(a: a, b: b, anchorA: offsets[0], anchorB: anchorB, distance: 0...length))
+        case .sliding(let axis):
+            // The groove lies on b along the axis through the anchor; a slides on it without turning.
+            let localAnchor = b.worldToLocal(anchorPoint)
+            let localAxis = (axis * (1 / axis.length)).rotated(by: -b.angle)
+            let low = attachmentRange.minimum.isFinite ? attachmentRange.minimum : -1e5
+            let high = attachmentRange.maximum.isFinite ? attachmentRange.maximum : 1e5
+            made.append(
+                GrooveJoint(
+                    a: b, b: a, grooveA: localAnchor + localAxis * low, grooveB: localAnchor + localAxis * high,
+                    anchorB: a.worldToLocal(anchorPoint)))
+            made.append(GearJoint(a: b, b: a, phase: a.angle - b.angle, ratio: 1))
+        case .fixed:
+            made.append(PivotJoint(a: a, b: b, pivot: anchorPoint))
+            made.append(GearJoint(a: b, b: a, phase: a.angle - b.angle, ratio: 1))
+        case .pin:
+            made.append(PivotJoint(a: a, b: b, pivot: anchorPoint))
+            if !attachmentRange.isInfinite {
+                let start = a.angle - b.angle
+                let low = attachmentRange.minimum.isFinite ? attachmentRange.minimum : -1e6
+                let high = attachmentRange.maximum.isFinite ? attachmentRange.maximum : 1e6
+                made.append(RotaryLimitJoint(a: b, b: a, angle: (start + low)...(start + high)))
+            }
+        }
+        if frictionTorque > 0 {
+            let motor = SimpleMotor(a: b, b: a, rate: 0)
+            motor.maxForce = frictionTorque
+            made.append(motor)
+        }
+        main = made.first
+        constraints = made
+        animator.space.add(contentsOf: made)
+        a.activate()
+    }
+
+    override func uninstall(from animator: DynamicAnimator) {
+        if !constraints.isEmpty { animator.space.remove(contentsOf: constraints) }
+        constraints.removeAll()
+        main = nil
+        needsRebuild = true
+    }
+
+    /// The mass a spring between the two bodies moves: the reduced mass, or the one
+    /// dynamic body's.
+    static func effectiveMass(_ a: Body, _ b: Body) -> Double {
+        b.kind != .dynamic ? a.mass : a.mass * b.mass / (a.mass + b.mass)
+    }
+}
+
+extension Vector {
+    /// The vector turned by `angle` radians.
+    func rotated(by angle: Double) -> Vector {
+        let (c, s) = (cos(angle), sin(angle))
+        return Vector(x: x * c - y * s, y: x * s + y * c)
+    }
+}

@@ -1,0 +1,170 @@
+import Chipmunk
+import Foundation
+
+/// Told when items start and stop touching, as `UICollisionBehaviorDelegate`. A nil
+/// boundary identifier means the reference bounds.
+public protocol CollisionBehaviorDelegate: AnyObject {
+    func collisionBehavior(
+        _ behavior: CollisionBehavior, beganContactFor item1: any DynamicItem, with item2: any DynamicItem,
+        at point: Vector)
+    func collisionBehavior(
+        _ behavior: CollisionBehavior, endedContactFor item1: any DynamicItem, with item2: any DynamicItem)
+    func collisionBehavior(
+        _ behavior: CollisionBehavior, beganContactFor item: any DynamicItem,
+        withBoundaryIdentifier identifier: String?,
+        at point: Vector)
+    func collisionBehavior(
+        _ behavior: CollisionBehavior, endedContactFor item: any DynamicItem, withBoundaryIdentifier identifier: String?
+    )
+}
+
+extension CollisionBehaviorDelegate {
+    public func collisionBehavior(
+        _ behavior: CollisionBehavior, beganContactFor item1: any DynamicItem, with item2: any DynamicItem,
+        at point: Vector
+    ) {}
+    public func collisionBehavior(
+        _ behavior: CollisionBehavior, endedContactFor item1: any DynamicItem, with item2: any DynamicItem
+    ) {}
+    public func collisionBehavior(
+        _ behavior: CollisionBehavior, beganContactFor item: any DynamicItem,
+        withBoundaryIdentifier identifier: String?,
+        at point: Vector
+    ) {}
+    public func collisionBehavior(
+        _ behavior: CollisionBehavior, endedContactFor item: any DynamicItem, withBoundaryIdentifier identifier: String?
+    ) {}
+}
+
+/// Items that collide with each other and with boundaries, as `UICollisionBehavior`.
+///
+/// Items collide only with items of the same collision behaviour (`.items`) and with its
+/// boundaries (`.boundaries`); `.everything` is both. Boundaries are static segments:
+/// the reference bounds (identifier nil), two-point lines, or closed paths.
+public final class CollisionBehavior: ItemListBehavior {
+    public struct Mode: OptionSet, Hashable, Sendable {
+        public let rawValue: Int
+        public init(rawValue: Int) { self.rawValue = rawValue }
+        public static let items = Mode(rawValue: 1)
+        public static let boundaries = Mode(rawValue: 2)
+        public static let everything: Mode = [.items, .boundaries]
+    }
+
+    public var collisionMode: Mode = .everything { didSet { changed() } }
+    public weak var collisionDelegate: (any CollisionBehaviorDelegate)?
+
+    /// Whether the reference bounds are a boundary (identifier nil).
+    public var translatesReferenceBoundsIntoBoundary = false { didSet { boundariesChanged() } }
+    /// How far inside the reference bounds that boundary is.
+    public private(set) var referenceBoundsInsets = EdgeInsets.zero
+
+    public func setTranslatesReferenceBoundsIntoBoundary(with insets: EdgeInsets) {
+        referenceBoundsInsets = insets
+        translatesReferenceBoundsIntoBoundary = true
+    }
+
+    /// Boundaries by identifier: each a polyline (two points for a line; a closed path
+    /// repeats its first point at the end).
+    public private(set) var boundaries: [(identifier: String, points: [Vector])] = []
+    public var boundaryIdentifiers: [String] { boundaries.map(\.identifier) }
+
+    /// A line boundary from `p1` to `p2`, replacing one with the same identifier.
+    public func addBoundary(withIdentifier identifier: String, from p1: Vector, to p2: Vector) {
+        addBoundary(identifier, [p1, p2])
+    }
+
+    /// A closed path boundary through `points` (`addBoundaryWithIdentifier:forPath:`).
+    public func addBoundary(withIdentifier identifier: String, forPath points: [Vector]) {
+        precondition(points.count >= 2, "CollisionBehavior.addBoundary(forPath:) needs at least 2 points")
+        addBoundary(identifier, points + [points[0]])
+    }
+
+    private func addBoundary(_ identifier: String, _ points: [Vector]) {
+        precondition(points.allSatisfy(\.isFinite), "CollisionBehavior boundary points must be finite (got \(points))")
+        removeBoundary(withIdentifier: identifier)
+        boundaries.append((identifier, points))
+        boundariesChanged()
+    }
+
+    public func boundary(withIdentifier identifier: String) -> [Vector]? {
+        boundaries.first { $0.identifier == identifier }?.points
+    }
+
+    public func removeBoundary(withIdentifier identifier: String) {
+        boundaries.removeAll { $0.identifier == identifier }
+        boundariesChanged()
+    }
+
+    public func removeAllBoundaries() {
+        boundaries.removeAll()
+        translatesReferenceBoundsIntoBoundary = false
+    }
+
+    /// Set by the animator: this behaviour's pair of collision bits.
+    var index = 0
+    private var segments: [Segment] = []
+    private var installedBoundaries = false
+
+    private func boundariesChanged() {
+        installedBoundaries = false
+        changed()
+    }
+
+    var itemBits: UInt32 { 1 << UInt32(2 * index) }
+    var boundaryBits: UInt32 { 1 << UInt32(2 * index + 1) }
+
+    override func configure(in animator: DynamicAnimator) {
+        for item in items {
+            guard let record = animator.record(for: item) else { continue }
+            record.categories |= itemBits
+            if collisionMode.contains(.items) { record.mask |= itemBits }
+            if collisionMode.contains(.boundaries) { record.mask |= boundaryBits }
+        }
+        // The bits may have moved with the behaviour's index.
+        for segment in segments { segment.filter = boundaryFilter }
+    }
+
+    private var boundaryFilter: ShapeFilter {
+        ShapeFilter(
+            categories: ShapeFilter.Categories(rawValue: boundaryBits),
+            mask: ShapeFilter.Categories(rawValue: collisionMode.contains(.boundaries) ? itemBits : 0))
+    }
+
+    override func install(in animator: DynamicAnimator) {
+        guard !installedBoundaries else { return }
+        uninstall(from: animator)
+        installedBoundaries = true
+        var lines: [(String?, [Vector])] = boundaries.map { ($0.identifier, $0.points) }
+        if translatesReferenceBoundsIntoBoundary {
+            let r = animator.referenceBounds.inset(by: referenceBoundsInsets)
+            let corners = [
+                Vector(x: r.minX, y: r.minY), Vector(x: r.maxX, y: r.minY), Vector(x: r.maxX, y: r.maxY),
+                Vector(x: r.minX, y: r.maxY),
+            ]
+            lines.insert((nil, corners + [corners[0]]), at: 0)
+        }
+        for (identifier, points) in lines {
+            for (a, b) in zip(points, points.dropFirst()) where a != b {
+                // Elasticity and friction 1: the engine multiplies the two sides', so the item's count.
+                let segment = Segment(
+                    body: animator.space.staticBody, from: a, to: b, friction: 1, elasticity: 1,
+                    collisionType: DynamicAnimator.boundaryType)
+                segment.filter = boundaryFilter
+                segments.append(segment)
+                animator.boundaryOwners[ObjectIdentifier(segment)] = (self, identifier)
+                animator.space.add(segment)
+            }
+        }
+        // Items resting against the old boundaries must notice the new ones.
+        for item in items { animator.record(for: item)?.body.activate() }
+    }
+
+    override func uninstall(from animator: DynamicAnimator) {
+        for segment in segments {
+            animator.boundaryOwners[ObjectIdentifier(segment)] = nil
+            animator.space.remove(segment)
+        }
+        segments.removeAll()
+        installedBoundaries = false
+    }
+}

@@ -1,0 +1,127 @@
+import Chipmunk
+import Foundation
+
+/// A behaviour: what the animator does to some items, as `UIDynamicBehavior`.
+///
+/// Subclass it to group behaviours: add children with ``addChildBehavior(_:)``; the
+/// animator runs the whole tree. Every behaviour may have an ``action``, run after each
+/// step.
+open class DynamicBehavior {
+    /// Runs after every step of the animator the behaviour is in.
+    public var action: (() -> Void)?
+    public private(set) var childBehaviors: [DynamicBehavior] = []
+    public private(set) weak var dynamicAnimator: DynamicAnimator?
+    weak var parent: DynamicBehavior?
+
+    public init() {}
+
+    public func addChildBehavior(_ behavior: DynamicBehavior) {
+        precondition(
+            behavior.parent == nil && behavior.dynamicAnimator == nil,
+            "DynamicBehavior.addChildBehavior: the behaviour is already in an animator or a parent")
+        precondition(behavior !== self, "DynamicBehavior.addChildBehavior: a behaviour cannot be its own child")
+        childBehaviors.append(behavior)
+        behavior.parent = self
+        behavior.setAnimator(dynamicAnimator)
+        dynamicAnimator?.setNeedsUpdate()
+    }
+
+    public func removeChildBehavior(_ behavior: DynamicBehavior) {
+        guard let index = childBehaviors.firstIndex(where: { $0 === behavior }) else { return }
+        childBehaviors.remove(at: index)
+        behavior.parent = nil
+        behavior.setAnimator(nil)
+        dynamicAnimator?.setNeedsUpdate()
+    }
+
+    /// Called when the behaviour joins an animator (or leaves it: nil).
+    open func willMove(to animator: DynamicAnimator?) {}
+
+    func setAnimator(_ animator: DynamicAnimator?) {
+        willMove(to: animator)
+        dynamicAnimator = animator
+        for child in childBehaviors { child.setAnimator(animator) }
+    }
+
+    /// Tells the animator to rebuild its items' settings before the next step.
+    func changed() { dynamicAnimator?.setNeedsUpdate() }
+
+    // The parts each kind fills in.
+
+    /// The items this behaviour moves (not its children's).
+    var dynamicItems: [any DynamicItem] { [] }
+    /// Adds this behaviour's settings to its items' records (gravity, properties, collision bits).
+    func configure(in animator: DynamicAnimator) {}
+    /// Makes sure its constraints or boundaries are in the space (called on every change).
+    func install(in animator: DynamicAnimator) {}
+    /// Takes them out.
+    func uninstall(from animator: DynamicAnimator) {}
+    /// Just before each step: forces and moving anchors.
+    func willStep(in animator: DynamicAnimator, dt: Double) {}
+}
+
+/// A behaviour with a list of items that can change (gravity, collision, push, item
+/// properties, fields).
+open class ItemListBehavior: DynamicBehavior {
+    public private(set) var items: [any DynamicItem]
+
+    public init(items: [any DynamicItem]) {
+        self.items = items
+        super.init()
+    }
+
+    public func addItem(_ item: any DynamicItem) {
+        guard !contains(item) else { return }
+        items.append(item)
+        changed()
+    }
+
+    public func removeItem(_ item: any DynamicItem) {
+        items.removeAll { $0 === item }
+        changed()
+    }
+
+    func contains(_ item: any DynamicItem) -> Bool { items.contains { $0 === item } }
+
+    override var dynamicItems: [any DynamicItem] { items }
+}
+
+/// Gravity for its items, as `UIGravityBehavior`: a direction whose length is the
+/// magnitude; magnitude 1.0 is 1000 points/s². The default points down: (0, 1).
+public final class GravityBehavior: ItemListBehavior {
+    /// UIKit's scale: the acceleration of magnitude 1, in points/s².
+    public static let standardAcceleration = 1000.0
+
+    public var gravityDirection = Vector(x: 0, y: 1) {
+        didSet {
+            precondition(gravityDirection.isFinite, "GravityBehavior.gravityDirection must be finite")
+            changed()
+        }
+    }
+
+    /// The direction's angle in radians (0 points right, π/2 down).
+    public var angle: Double {
+        get { atan2(gravityDirection.y, gravityDirection.x) }
+        set { gravityDirection = Vector.unit(angle: newValue) * magnitude }
+    }
+
+    /// The direction's length.
+    public var magnitude: Double {
+        get { gravityDirection.length }
+        set {
+            precondition(newValue >= 0 && newValue.isFinite, "GravityBehavior.magnitude must be >= 0 and finite")
+            gravityDirection = Vector.unit(angle: angle) * newValue
+        }
+    }
+
+    public func setAngle(_ angle: Double, magnitude: Double) {
+        gravityDirection = Vector.unit(angle: angle) * magnitude
+    }
+
+    /// The acceleration in points/s².
+    public var acceleration: Vector { gravityDirection * Self.standardAcceleration }
+
+    override func configure(in animator: DynamicAnimator) {
+        for item in items { animator.record(for: item)?.gravity += acceleration }
+    }
+}

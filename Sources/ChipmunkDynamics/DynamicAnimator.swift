@@ -1,0 +1,389 @@
+import Chipmunk
+import Foundation
+
+/// Told when an animator's items all come to rest, and when they move again, as
+/// `UIDynamicAnimatorDelegate` is.
+public protocol DynamicAnimatorDelegate: AnyObject {
+    func dynamicAnimatorWillResume(_ animator: DynamicAnimator)
+    func dynamicAnimatorDidPause(_ animator: DynamicAnimator)
+}
+
+extension DynamicAnimatorDelegate {
+    public func dynamicAnimatorWillResume(_ animator: DynamicAnimator) {}
+    public func dynamicAnimatorDidPause(_ animator: DynamicAnimator) {}
+}
+
+/// UIKit Dynamics on Chipmunk: an animator over reference bounds that moves the items
+/// its behaviours name.
+///
+/// UIKit's conventions hold: points, y pointing down, angles clockwise on screen, and a
+/// gravity magnitude of 1.0 meaning 1000 points/s². An item's mass is its density times
+/// its area / 10,000, so a 100 × 100 point item of density 1 has mass 1; a push of
+/// magnitude 1 accelerates it at 100 points/s², as UIKit documents.
+///
+/// Every behaviour is built on the animator's ``space``: bodies and shapes for items,
+/// static segments for boundaries, constraints for attachments and snaps, a velocity
+/// integrator per item for gravity and resistance, forces for pushes and fields. The
+/// animator steps the space in fixed steps (``timeStep``, 1/120 s by default) through a
+/// `FixedStepper`: ``advance(by:)`` takes a frame's duration, ``step()`` one step. The
+/// same behaviours and inputs give the same bits.
+///
+/// ```swift
+/// let animator = DynamicAnimator(referenceBounds: Rect(x: 0, y: 0, width: 320, height: 480))
+/// let label = ItemView(name: "Heavy", center: Vector(x: 160, y: 100), size: Size(width: 100, height: 40))
+/// let collision = CollisionBehavior(items: [label])
+/// collision.translatesReferenceBoundsIntoBoundary = true
+/// animator.addBehavior(GravityBehavior(items: [label]))
+/// animator.addBehavior(collision)
+/// try animator.advance(by: 2)  // label.center.y is now 460: resting on the bottom edge
+/// ```
+public final class DynamicAnimator {
+    /// The rectangle the animator works in (`referenceView.bounds`).
+    public let referenceBounds: Rect
+    /// The simulated world. Read it freely; change it only through behaviours.
+    public let space: Space
+    /// The fixed step.
+    public var timeStep: Double { stepper.timeStep }
+    /// The behaviours added, in order (children are inside their parents).
+    public private(set) var behaviors: [DynamicBehavior] = []
+    public weak var delegate: (any DynamicAnimatorDelegate)?
+    /// Simulated seconds the animator has run (while not at rest).
+    public private(set) var elapsedTime: Double = 0
+    /// False when every item is at rest (asleep); the delegate hears each change.
+    public private(set) var isRunning = false
+    /// Steps taken.
+    public private(set) var stepCount = 0
+
+    private var stepper: FixedStepper
+    var records: [ObjectIdentifier: ItemRecord] = [:]
+    /// The same records by shape, for contacts.
+    private var shapeRecords: [ObjectIdentifier: ItemRecord] = [:]
+    /// Items in the order they joined: the order bodies enter the space.
+    private(set) var orderedRecords: [ItemRecord] = []
+    /// Every behaviour in the tree, depth first, parents before children.
+    private(set) var flatBehaviors: [DynamicBehavior] = []
+    private var installed: [ObjectIdentifier: DynamicBehavior] = [:]
+    private var needsUpdate = false
+    var boundaryOwners: [ObjectIdentifier: (behavior: CollisionBehavior, identifier: String?)] = [:]
+
+    static let itemType: CollisionType = 1
+    static let boundaryType: CollisionType = 2
+    /// The speed below which an item counts as still, and how long it must stay still
+    /// before it sleeps and the animator pauses.
+    public static let restSpeed = 4.0
+    public static let restTime = 0.5
+
+    public init(referenceBounds: Rect, timeStep: Double = 1.0 / 120) {
+        precondition(
+            referenceBounds.width > 0 && referenceBounds.height > 0 && referenceBounds.width.isFinite
+                && referenceBounds.height.isFinite,
+            "DynamicAnimator reference bounds must have a positive, finite size (got \(referenceBounds.size))")
+        self.referenceBounds = referenceBounds
+        stepper = FixedStepper(timeStep: timeStep)
+        space = Space()
+        space.gravity = .zero  // gravity is per item: only a gravity behaviour's items fall
+        space.iterations = 20
+        space.sleepTimeThreshold = Self.restTime
+        space.idleSpeedThreshold = Self.restSpeed
+        space.onCollision(
+            between: Self.itemType, and: Self.itemType,
+            begin: { [weak self] arbiter in
+                self?.contact(arbiter, began: true)
+                return true
+            },
+            separate: { [weak self] arbiter in self?.contact(arbiter, began: false) })
+        space.onCollision(
+            between: Self.itemType, and: Self.boundaryType,
+            begin: { [weak self] arbiter in
+                self?.contact(arbiter, began: true)
+                return true
+            },
+            separate: { [weak self] arbiter in self?.contact(arbiter, began: false) })
+    }
+
+    // MARK: Behaviours
+
+    /// Adds a behaviour (with its children); it acts from the next step.
+    public func addBehavior(_ behavior: DynamicBehavior) {
+        precondition(
+            behavior.dynamicAnimator == nil && behavior.parent == nil,
+            "DynamicAnimator.addBehavior: the behaviour is already in an animator or a parent")
+        behaviors.append(behavior)
+        behavior.setAnimator(self)
+        setNeedsUpdate()
+    }
+
+    public func removeBehavior(_ behavior: DynamicBehavior) {
+        guard let index = behaviors.firstIndex(where: { $0 === behavior }) else { return }
+        behaviors.remove(at: index)
+        behavior.setAnimator(nil)
+        setNeedsUpdate()
+    }
+
+    public func removeAllBehaviors() {
+        for behavior in behaviors { behavior.setAnimator(nil) }
+        behaviors.removeAll()
+        setNeedsUpdate()
+    }
+
+    /// The items the behaviours move whose frames (centre ± half size) meet `rect`.
+    public func items(in rect: Rect) -> [any DynamicItem] {
+        updateIfNeeded()
+        return orderedRecords.filter { record in
+            let size = record.item.bounds.size
+            let c = record.item.center
+            return rect.intersects(
+                Rect(x: c.x - size.width / 2, y: c.y - size.height / 2, width: size.width, height: size.height))
+        }.map(\.item)
+    }
+
+    /// Reads an item's `center` and `rotation` again, after the caller moved it.
+    public func updateItem(usingCurrentState item: any DynamicItem) {
+        updateIfNeeded()
+        guard let record = records[ObjectIdentifier(item)] else { return }
+        record.body.position = item.center
+        record.body.angle = item.rotation
+        record.body.activate()
+        space.reindexShapes(of: record.body)
+    }
+
+    /// The body that stands for an item, once the item is in a behaviour of this animator.
+    public func body(for item: any DynamicItem) -> Body? {
+        updateIfNeeded()
+        return records[ObjectIdentifier(item)]?.body
+    }
+
+    func setNeedsUpdate() { needsUpdate = true }
+
+    // MARK: Stepping
+
+    /// Runs a frame of `frameDuration` seconds in fixed steps (the book's accumulator:
+    /// the remainder waits for the next frame).
+    @discardableResult
+    public func advance(by frameDuration: Double) throws -> FrameReport {
+        try stepper.advance(by: frameDuration) { _ in try self.step() }
+    }
+
+    /// One fixed step: behaviours act (pushes, fields, moving anchors), the space steps,
+    /// items get their new centres and rotations, then each behaviour's `action` runs.
+    public func step() throws { try step(by: timeStep) }
+
+    /// One step of `dt` seconds (for a caller with its own clock, such as a scene).
+    public func step(by dt: Double) throws {
+        updateIfNeeded()
+        for behavior in flatBehaviors { behavior.willStep(in: self, dt: dt) }
+        try space.step(dt)
+        stepCount += 1
+        for record in orderedRecords {
+            record.item.center = record.body.position
+            record.item.rotation = record.body.angle
+        }
+        let atRest = orderedRecords.allSatisfy { $0.body.kind != .dynamic || $0.body.isSleeping }
+        if isRunning || !atRest { elapsedTime += dt }
+        for behavior in flatBehaviors { behavior.action?() }
+        if atRest == isRunning {
+            isRunning = !atRest
+            if isRunning { delegate?.dynamicAnimatorWillResume(self) } else { delegate?.dynamicAnimatorDidPause(self) }
+        }
+    }
+
+    private func updateIfNeeded() {
+        guard needsUpdate else { return }
+        needsUpdate = false
+        var flat: [DynamicBehavior] = []
+        func walk(_ behavior: DynamicBehavior) {
+            flat.append(behavior)
+            for child in behavior.childBehaviors { walk(child) }
+        }
+        for behavior in behaviors { walk(behavior) }
+        flatBehaviors = flat
+
+        // Items: the ones the behaviours name, in order; bodies for new ones, none for gone ones.
+        var wanted: [ObjectIdentifier] = []
+        var seen: Set<ObjectIdentifier> = []
+        for behavior in flat {
+            for item in behavior.dynamicItems where seen.insert(ObjectIdentifier(item)).inserted {
+                wanted.append(ObjectIdentifier(item))
+                if records[ObjectIdentifier(item)] == nil {
+                    let record = ItemRecord(item: item)
+                    records[ObjectIdentifier(item)] = record
+                    shapeRecords[ObjectIdentifier(record.shape)] = record
+                    orderedRecords.append(record)
+                    space.add(record.body, record.shape)
+                }
+            }
+        }
+        // Behaviours that left take their constraints and boundaries with them.
+        let current = Set(flat.map(ObjectIdentifier.init))
+        for (id, behavior) in installed where !current.contains(id) {
+            behavior.uninstall(from: self)
+            installed[id] = nil
+        }
+        for record in orderedRecords where !seen.contains(ObjectIdentifier(record.item)) {
+            space.remove(record.body, record.shape)
+            records[ObjectIdentifier(record.item)] = nil
+            shapeRecords[ObjectIdentifier(record.shape)] = nil
+        }
+        orderedRecords.removeAll { !seen.contains(ObjectIdentifier($0.item)) }
+
+        // Each item's settings, rebuilt from the behaviours in order (later ones win).
+        for record in orderedRecords { record.reset() }
+        var collisionIndex = 0
+        for behavior in flat {
+            if let collision = behavior as? CollisionBehavior {
+                precondition(collisionIndex < 16, "DynamicAnimator: at most 16 collision behaviours at once")
+                collision.index = collisionIndex
+                collisionIndex += 1
+            }
+            behavior.configure(in: self)
+        }
+        for record in orderedRecords { record.apply() }
+        for behavior in flat {
+            if installed[ObjectIdentifier(behavior)] == nil {
+                installed[ObjectIdentifier(behavior)] = behavior
+            }
+            behavior.install(in: self)
+        }
+        _ = wanted
+    }
+
+    func record(for item: any DynamicItem) -> ItemRecord? { records[ObjectIdentifier(item)] }
+
+    // MARK: Contacts
+
+    private func contact(_ arbiter: Arbiter, began: Bool) {
+        let (a, b) = arbiter.shapes
+        guard let first = shapeRecords[ObjectIdentifier(a)] else { return }
+        let point = arbiter.contactPointSet.first?.pointA ?? first.body.position
+        if let owner = boundaryOwners[ObjectIdentifier(b)] {
+            guard owner.behavior.contains(first.item), owner.behavior.collisionMode.contains(.boundaries),
+                let delegate = owner.behavior.collisionDelegate
+            else { return }
+            if began {
+                delegate.collisionBehavior(
+                    owner.behavior, beganContactFor: first.item, withBoundaryIdentifier: owner.identifier, at: point)
+            } else {
+                delegate.collisionBehavior(
+                    owner.behavior, endedContactFor: first.item, withBoundaryIdentifier: owner.identifier)
+            }
+            return
+        }
+        guard let second = shapeRecords[ObjectIdentifier(b)] else { return }
+        for case let collision as CollisionBehavior in flatBehaviors
+        where collision.collisionMode.contains(.items) && collision.contains(first.item)
+            && collision.contains(second.item)
+        {
+            guard let delegate = collision.collisionDelegate else { continue }
+            if began {
+                delegate.collisionBehavior(collision, beganContactFor: first.item, with: second.item, at: point)
+            } else {
+                delegate.collisionBehavior(collision, endedContactFor: first.item, with: second.item)
+            }
+        }
+    }
+}
+
+/// An item's body and shape, and the settings its behaviours give it this step.
+final class ItemRecord {
+    let item: any DynamicItem
+    let body: Body
+    let shape: Shape
+    /// The shape's area in points², for the mass.
+    let area: Double
+    private let unitMoment: Double
+
+    // Rebuilt from the behaviours on every change.
+    var gravity: Vector = .zero
+    var properties = ItemProperties()
+    var categories: UInt32 = 0
+    var mask: UInt32 = 0
+
+    init(item: any DynamicItem) {
+        self.item = item
+        let size = item.bounds.size
+        precondition(
+            size.width > 0 && size.height > 0 && size.width.isFinite && size.height.isFinite,
+            "DynamicItem bounds must have a positive, finite size (got \(size.width) × \(size.height))")
+        body = Body(mass: 1, moment: 1)
+        body.position = item.center
+        body.angle = item.rotation
+        switch item.collisionBounds {
+        case .rectangle:
+            shape = Polygon.box(body: body, width: size.width, height: size.height)
+            area = size.width * size.height
+            unitMoment = Moment.box(mass: 1, width: size.width, height: size.height)
+        case .ellipse where size.width == size.height:
+            shape = Circle(body: body, radius: size.width / 2)
+            area = .pi * size.width * size.width / 4
+            unitMoment = Moment.circle(mass: 1, outerRadius: size.width / 2)
+        case .ellipse:
+            let vertices = (0..<24).map { k -> Vector in
+                let angle = Double(k) * 2 * .pi / 24
+                return Vector(x: cos(angle) * size.width / 2, y: sin(angle) * size.height / 2)
+            }
+            shape = Polygon(body: body, vertices: vertices)
+            area = Area.polygon(vertices: vertices)
+            unitMoment = Moment.polygon(mass: 1, vertices: vertices)
+        case .path(let points):
+            precondition(
+                (try? Polygon.check(vertices: points, transform: .identity, radius: 0)) != nil,
+                "DynamicItem collision path must enclose an area, with finite points (got \(points))")
+            shape = Polygon(body: body, vertices: points)
+            area = abs(Area.polygon(vertices: points))
+            unitMoment = Moment.polygon(mass: 1, vertices: points)
+        }
+        shape.collisionType = DynamicAnimator.itemType
+        shape.filter = ShapeFilter(categories: [], mask: [])
+        body.velocityUpdate = { [weak self] body, _, _, dt in
+            guard let self else { return try body.updateVelocity(gravity: .zero, damping: 1, dt: dt) }
+            try body.updateVelocity(
+                gravity: self.gravity, damping: exp(-self.properties.resistance * dt),
+                angularDamping: exp(-self.properties.angularResistance * dt), dt: dt)
+        }
+    }
+
+    func reset() {
+        gravity = .zero
+        properties = ItemProperties()
+        categories = 0
+        mask = 0
+    }
+
+    /// Puts the settings into the body and shape, waking the body if anything changed.
+    func apply() {
+        let before = (body.kind, body.mass, body.moment, shape.elasticity, shape.friction, shape.filter)
+        let mass = properties.density * area / 10_000
+        if properties.isAnchored {
+            if body.kind != .kinematic {
+                body.kind = .kinematic
+                body.velocity = .zero
+                body.angularVelocity = 0
+            }
+        } else {
+            if body.kind != .dynamic { body.kind = .dynamic }
+            body.mass = mass
+            body.moment = properties.allowsRotation ? unitMoment * mass : Parameter.massRange.upperBound
+        }
+        body.positionUpdate =
+            properties.allowsRotation ? nil : { body, dt in try body.updatePositionWithoutTurning(dt: dt) }
+        shape.elasticity = properties.elasticity
+        shape.friction = properties.friction
+        shape.filter = ShapeFilter(
+            categories: ShapeFilter.Categories(rawValue: categories), mask: ShapeFilter.Categories(rawValue: mask))
+        let after = (body.kind, body.mass, body.moment, shape.elasticity, shape.friction, shape.filter)
+        if before != after || gravity != .zero { body.activate() }
+    }
+}
+
+/// An item's physical properties (``DynamicItemBehavior``), with UIKit's defaults.
+public struct ItemProperties: Hashable, Sendable {
+    public var elasticity = 0.0
+    public var friction = 0.0
+    public var density = 1.0
+    public var resistance = 0.0
+    public var angularResistance = 0.0
+    public var charge = 0.0
+    public var isAnchored = false
+    public var allowsRotation = true
+    public init() {}
+}
