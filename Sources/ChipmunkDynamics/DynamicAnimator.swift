@@ -43,7 +43,7 @@ public final class DynamicAnimator {
     /// The simulated world. Read it freely; change it only through behaviours.
     public let space: Space
     /// The fixed step.
-    public var timeStep: Double { stepper.timeStep }
+    public let timeStep: Double
     /// The behaviours added, in order (children are inside their parents).
     public private(set) var behaviors: [DynamicBehavior] = []
     public weak var delegate: (any DynamicAnimatorDelegate)?
@@ -62,6 +62,8 @@ public final class DynamicAnimator {
     private(set) var orderedRecords: [ItemRecord] = []
     /// Every behaviour in the tree, depth first, parents before children.
     private(set) var flatBehaviors: [DynamicBehavior] = []
+    /// The ones that exert forces inside the velocity integration.
+    private(set) var forceBehaviors: [DynamicBehavior] = []
     private var installed: [ObjectIdentifier: DynamicBehavior] = [:]
     private var needsUpdate = false
     var boundaryOwners: [ObjectIdentifier: (behavior: CollisionBehavior, identifier: String?)] = [:]
@@ -79,6 +81,7 @@ public final class DynamicAnimator {
                 && referenceBounds.height.isFinite,
             "DynamicAnimator reference bounds must have a positive, finite size (got \(referenceBounds.size))")
         self.referenceBounds = referenceBounds
+        self.timeStep = timeStep
         stepper = FixedStepper(timeStep: timeStep)
         space = Space()
         space.gravity = .zero  // gravity is per item: only a gravity behaviour's items fall
@@ -161,7 +164,8 @@ public final class DynamicAnimator {
     /// the remainder waits for the next frame).
     @discardableResult
     public func advance(by frameDuration: Double) throws -> FrameReport {
-        try stepper.advance(by: frameDuration) { _ in try self.step() }
+        // The stepper is a struct being changed: the closure must not read it (timeStep is a copy).
+        try stepper.advance(by: frameDuration) { dt in try self.step(by: dt) }
     }
 
     /// One fixed step: behaviours act (pushes, fields, moving anchors), the space steps,
@@ -197,6 +201,7 @@ public final class DynamicAnimator {
         }
         for behavior in behaviors { walk(behavior) }
         flatBehaviors = flat
+        forceBehaviors = flat.filter(\.exertsForces)
 
         // Items: the ones the behaviours name, in order; bodies for new ones, none for gone ones.
         var wanted: [ObjectIdentifier] = []
@@ -205,7 +210,7 @@ public final class DynamicAnimator {
             for item in behavior.dynamicItems where seen.insert(ObjectIdentifier(item)).inserted {
                 wanted.append(ObjectIdentifier(item))
                 if records[ObjectIdentifier(item)] == nil {
-                    let record = ItemRecord(item: item)
+                    let record = ItemRecord(item: item, animator: self)
                     records[ObjectIdentifier(item)] = record
                     shapeRecords[ObjectIdentifier(record.shape)] = record
                     orderedRecords.append(record)
@@ -298,8 +303,11 @@ final class ItemRecord {
     var categories: UInt32 = 0
     var mask: UInt32 = 0
 
-    init(item: any DynamicItem) {
+    private weak var animator: DynamicAnimator?
+
+    init(item: any DynamicItem, animator: DynamicAnimator) {
         self.item = item
+        self.animator = animator
         let size = item.bounds.size
         precondition(
             size.width > 0 && size.height > 0 && size.width.isFinite && size.height.isFinite,
@@ -336,10 +344,27 @@ final class ItemRecord {
         shape.filter = ShapeFilter(categories: [], mask: [])
         body.velocityUpdate = { [weak self] body, _, _, dt in
             guard let self else { return try body.updateVelocity(gravity: .zero, damping: 1, dt: dt) }
-            try body.updateVelocity(
-                gravity: self.gravity, damping: exp(-self.properties.resistance * dt),
-                angularDamping: exp(-self.properties.angularResistance * dt), dt: dt)
+            try self.integrateVelocity(body, dt: dt)
         }
+    }
+
+    /// Gravity, the forces of fields and snaps, and resistance, in one velocity step.
+    private func integrateVelocity(_ body: Body, dt: Double) throws {
+        var acceleration = gravity
+        var angular = 0.0
+        if let animator {
+            for behavior in animator.forceBehaviors {
+                guard
+                    let (linear, spin) = behavior.acceleration(
+                        of: item, body: body, charge: properties.charge, time: animator.elapsedTime)
+                else { continue }
+                acceleration += linear
+                angular += spin
+            }
+        }
+        try body.updateVelocity(
+            gravity: acceleration, damping: exp(-properties.resistance * dt),
+            angularDamping: exp(-properties.angularResistance * dt), angularAcceleration: angular, dt: dt)
     }
 
     func reset() {

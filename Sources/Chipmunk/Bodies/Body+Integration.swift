@@ -25,17 +25,26 @@ extension Body {
         cpBodyUpdateVelocity(handle, gravity.cp, damping, dt)
     }
 
-    /// ``updateVelocity(gravity:damping:dt:)`` with the spin damped by a factor of its own:
-    /// `w · angularDamping + torque / moment · dt` (the engine has one damping for both, as
-    /// UIKit Dynamics' `resistance` and `angularResistance` are two).
+    /// ``updateVelocity(gravity:damping:dt:)`` with the spin damped by a factor of its own
+    /// and an angular acceleration added: `w · angularDamping + (torque / moment +
+    /// angularAcceleration) · dt` (the engine has one damping for both, as UIKit Dynamics'
+    /// `resistance` and `angularResistance` are two). Forces that depend on where the body
+    /// is belong here, as `gravity` and `angularAcceleration`: the engine has moved the body
+    /// already, so the integration stays symplectic and springs do not gain energy.
     public func updateVelocity(
-        gravity: Vector, damping: Double, angularDamping: Double, dt: Double
+        gravity: Vector, damping: Double, angularDamping: Double, angularAcceleration: Double = 0, dt: Double
     ) throws(ChipmunkError) {
         Parameter.integrationDamping.require(angularDamping)
         let spin = handle.pointee.w
         try updateVelocity(gravity: gravity, damping: damping, dt: dt)
+        guard kind == .dynamic else { return }
         // Written to the struct: the setter would wake the body and restart its idle time.
-        if kind == .dynamic { handle.pointee.w += spin * (angularDamping - damping) }
+        let w = handle.pointee.w + spin * (angularDamping - damping) + angularAcceleration * dt
+        if !w.isFinite {
+            throw .diverged(
+                step: (space?.stepsTaken ?? 0) + 1, body: indexInSpace, quantity: .angularVelocity, value: w)
+        }
+        handle.pointee.w = w
     }
 
     /// ``updatePosition(dt:)`` for a body that must not turn (UIKit's `allowsRotation =

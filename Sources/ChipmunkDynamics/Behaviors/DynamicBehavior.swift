@@ -56,8 +56,15 @@ open class DynamicBehavior {
     func install(in animator: DynamicAnimator) {}
     /// Takes them out.
     func uninstall(from animator: DynamicAnimator) {}
-    /// Just before each step: forces and moving anchors.
+    /// Just before each step: pushes, moving anchors, waking items.
     func willStep(in animator: DynamicAnimator, dt: Double) {}
+    /// Whether ``acceleration(of:body:time:)`` adds anything (fields, snaps).
+    var exertsForces: Bool { false }
+    /// The acceleration this behaviour gives an item's body, linear and angular, inside the
+    /// body's velocity integration (after the engine moved it this step); nil for none.
+    func acceleration(of item: any DynamicItem, body: Body, charge: Double, time: Double) -> (Vector, Double)? {
+        nil
+    }
 }
 
 /// A behaviour with a list of items that can change (gravity, collision, push, item

@@ -134,18 +134,26 @@ public final class FieldBehavior: ItemListBehavior {
         }
     }
 
+    override var exertsForces: Bool { true }
+
+    override func acceleration(of item: any DynamicItem, body: Body, charge: Double, time: Double) -> (Vector, Double)?
+    {
+        guard body.kind == .dynamic, contains(item) else { return nil }
+        let offset = body.position - position
+        guard region.contains(offset) else { return nil }
+        let f = force(offset: offset, velocity: body.velocity, mass: body.mass, charge: charge, time: time)
+        guard f.isFinite, f != .zero else { return nil }
+        return (f * (1 / body.mass), 0)
+    }
+
+    /// Sleeping items in the region wake up: the field acts inside their integration,
+    /// which the engine skips while they sleep.
     override func willStep(in animator: DynamicAnimator, dt: Double) {
         for item in items {
-            guard let record = animator.record(for: item), record.body.kind == .dynamic else { continue }
-            let body = record.body
-            let offset = body.position - position
-            guard region.contains(offset) else { continue }
-            let f = force(
-                offset: offset, velocity: body.velocity, mass: body.mass, charge: record.properties.charge,
-                time: animator.elapsedTime)
-            guard f.isFinite, f != .zero else { continue }
-            if body.isSleeping { body.activate() }
-            body.applyForce(f, at: body.position)
+            guard let record = animator.record(for: item), record.body.isSleeping,
+                region.contains(record.body.position - position)
+            else { continue }
+            record.body.activate()
         }
     }
 

@@ -4,8 +4,9 @@ import Foundation
 /// Pulls an item to a point and straightens it, with a little overshoot, as
 /// `UISnapBehavior`.
 ///
-/// Each step, a force pulls the item's centre to the snap point and a torque turns it back
-/// to angle 0, as an isotropic damped spring would: natural frequency ``frequency``
+/// Each step, inside the item's velocity integration, an acceleration pulls its centre to
+/// the snap point and an angular one turns it back to angle 0, as an isotropic damped
+/// spring would: natural frequency ``frequency``
 /// (1.5 Hz), damping ratio 0.1 + 0.9 × `damping`. So `damping` 0 overshoots most and 1 not
 /// at all (critical damping); the default is UIKit's 0.5. (A damped-spring constraint of
 /// rest length 0 would damp only along its own direction, and leave the item circling.)
@@ -42,26 +43,26 @@ public final class SnapBehavior: DynamicBehavior {
         animator.record(for: item)?.body.activate()
     }
 
-    override func willStep(in animator: DynamicAnimator, dt: Double) {
-        guard let body = animator.record(for: item)?.body, body.kind == .dynamic, !body.isSleeping else { return }
-        // Settled: no force, so that the item can fall asleep and the animator pause (a
-        // force wakes the body every step).
+    override var exertsForces: Bool { true }
+
+    override func acceleration(of item: any DynamicItem, body: Body, charge: Double, time: Double) -> (Vector, Double)?
+    {
+        guard item === self.item else { return nil }
+        // Settled: nothing more, so that the item can fall asleep and the animator pause.
         let offset = snapPoint - body.position
         if offset.length < 0.05, body.velocity.length < DynamicAnimator.restSpeed / 4, abs(body.angle) < 1e-3,
             abs(body.angularVelocity) < 1e-2
         {
-            return
+            return nil
         }
         let omega = 2 * Double.pi * Self.frequency
         let ratio = dampingRatio
-        let m = body.mass
-        let force = offset * (m * omega * omega) - body.velocity * (2 * ratio * m * omega)
-        body.applyForce(force, at: body.position)
-        // Items that cannot turn have a huge moment: leave their spin alone.
-        let moment = body.moment
-        if moment < Parameter.massRange.upperBound {
-            body.torque += -body.angle * moment * omega * omega - body.angularVelocity * 2 * ratio * moment * omega
-        }
+        let linear = offset * (omega * omega) - body.velocity * (2 * ratio * omega)
+        // Items that cannot turn (a huge moment) keep their angle.
+        let angular =
+            body.moment < Parameter.massRange.upperBound
+            ? -body.angle * omega * omega - body.angularVelocity * 2 * ratio * omega : 0
+        return (linear, angular)
     }
 }
 
