@@ -69,6 +69,7 @@ let package = Package(
                 "ChipmunkScenes",
                 "ChipmunkBatch",
                 "ChipmunkPictures",
+                "ChipmunkAnimation",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "SystemPackage", package: "swift-system"),
             ]

@@ -51,6 +51,11 @@ need_chromium() {
     fi
 }
 
+# tmux from Debian, in which the tests drive `chipmunk-sim play` as a person would.
+need_tmux() {
+    need_package tmux tmux
+}
+
 # matplotlib from PyPI, which draws sweep charts (chipmunk-sim results --chart).
 need_matplotlib() {
     if ! python3 -c "import matplotlib" >/dev/null 2>&1; then

@@ -4,7 +4,7 @@
 # JSON Schema check, the valgrind leak check, a sweep on a real single-node Slurm cluster, the suites again under
 # ASan+LSan and TSan, and 200,000 fuzzed scene files.
 # Installs libchipmunk-dev, libsqlite3-dev, libcairo2-dev, zlib1g-dev, chromium-headless-shell,
-# valgrind, slurm-wlm, munge (apt) and matplotlib, check-jsonschema (pip) if missing.
+# tmux, valgrind, slurm-wlm, munge (apt) and matplotlib, check-jsonschema (pip) if missing.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/lib.sh
@@ -12,6 +12,7 @@ need_chipmunk
 need_sqlite
 need_cairo
 need_chromium
+need_tmux
 need_matplotlib
 need_swift
 

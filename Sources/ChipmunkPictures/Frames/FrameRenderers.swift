@@ -63,15 +63,27 @@ extension Frame {
         let rows = max(1, Int((view.height / (dotSize * 4)).rounded(.up)))
         var cells = Array(repeating: Array(repeating: UInt8(0), count: columns), count: rows)
         let half = dotSize / 2
-        for row in 0..<(rows * 4) {
-            for column in 0..<(columns * 2) {
-                let point = Vector(
-                    x: view.x + (Double(column) + 0.5) * dotSize,
-                    y: view.worldY(depth: (Double(row) + 0.5) * dotSize))
-                guard primitives.contains(where: { $0.covers(point, tolerance: half) }) else { continue }
-                // Braille dot numbering: columns 0/1, rows 0-3.
-                let bit: UInt8 = [[0x01, 0x08], [0x02, 0x10], [0x04, 0x20], [0x40, 0x80]][row % 4][column % 2]
-                cells[row / 4][column / 2] |= bit
+        let (dotColumns, dotRows) = (columns * 2, rows * 4)
+        // Each primitive tests only the dots inside its own box (fast enough to draw every
+        // frame of `chipmunk-sim play`).
+        for primitive in primitives {
+            guard let box = primitive.bounds(padding: half) else { continue }
+            let depths = (view.depth(box.top), view.depth(box.bottom))
+            let firstColumn = max(0, Int(((box.left - view.x) / dotSize).rounded(.down)))
+            let lastColumn = min(dotColumns - 1, Int(((box.right - view.x) / dotSize).rounded(.up)))
+            let firstRow = max(0, Int((min(depths.0, depths.1) / dotSize).rounded(.down)))
+            let lastRow = min(dotRows - 1, Int((max(depths.0, depths.1) / dotSize).rounded(.up)))
+            guard firstColumn <= lastColumn, firstRow <= lastRow else { continue }
+            for row in firstRow...lastRow {
+                for column in firstColumn...lastColumn {
+                    let point = Vector(
+                        x: view.x + (Double(column) + 0.5) * dotSize,
+                        y: view.worldY(depth: (Double(row) + 0.5) * dotSize))
+                    guard primitive.covers(point, tolerance: half) else { continue }
+                    // Braille dot numbering: columns 0/1, rows 0-3.
+                    let bit: UInt8 = [[0x01, 0x08], [0x02, 0x10], [0x04, 0x20], [0x40, 0x80]][row % 4][column % 2]
+                    cells[row / 4][column / 2] |= bit
+                }
             }
         }
         return cells.map { line in
@@ -81,6 +93,25 @@ extension Frame {
 }
 
 extension Frame.Primitive {
+    /// The box around everything the primitive may cover, grown by `padding`; nil for none.
+    func bounds(padding: Double) -> BoundingBox? {
+        func around(_ points: [Vector], _ r: Double) -> BoundingBox? {
+            guard let first = points.first else { return nil }
+            var box = BoundingBox(left: first.x, bottom: first.y, right: first.x, top: first.y)
+            for p in points.dropFirst() { box = box.union(BoundingBox(left: p.x, bottom: p.y, right: p.x, top: p.y)) }
+            let grow = r + padding
+            return BoundingBox(
+                left: box.left - grow, bottom: box.bottom - grow, right: box.right + grow, top: box.top + grow)
+        }
+        switch self {
+        case let .circle(c, _, r, _, _): return around([c], r)
+        case let .segment(a, b, _): return around([a, b], padding)
+        case let .fatSegment(a, b, r, _, _): return around([a, b], max(r, padding))
+        case let .polygon(vertices, r, _, _): return around(vertices, r)
+        case .dot: return nil
+        }
+    }
+
     /// Whether the primitive covers `p`, lines thickened to `tolerance` so they show.
     func covers(_ p: Vector, tolerance: Double) -> Bool {
         switch self {

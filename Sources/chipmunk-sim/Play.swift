@@ -1,0 +1,229 @@
+import ArgumentParser
+import Chipmunk
+import ChipmunkAnimation
+import ChipmunkPictures
+import ChipmunkScenes
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+struct Play: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Play a scene in real time in the terminal, as the book's display link would drive it.",
+        discussion: """
+            A display-link ticker on CLOCK_MONOTONIC fires every frame (60 Hz, or every Nth \
+            with --frame-interval N) with absolute deadlines, and skips a frame it missed rather \
+            than firing twice. Each frame, the fixed-step stepper runs the scene for the frame's \
+            measured duration in steps of the scene's time step (the remainder waits for the next \
+            frame; whole steps past the cap are dropped, not run late), then the frame is drawn \
+            with braille characters.
+
+            The status line shows the steps in the frame, the time dropped so far, and the share \
+            of simulated time the physics took on the CPU. Past the book's 50 % it warns; when one \
+            step takes longer than a frame it advises --frame-interval 2, as the book does \
+            (30 fps gives each frame twice the time). q quits.
+
+            Examples:
+              chipmunk-sim play crates
+              chipmunk-sim play ui-snake --seconds 10
+              chipmunk-sim play pyramid-stack --frame-interval 2
+            """
+    )
+
+    @Argument(help: "A built-in scene, a scene file or a snapshot file.") var scene: String
+
+    @Option(help: "Fire every Nth display frame (1: 60 fps, 2: 30 fps).") var frameInterval = 1
+
+    @Option(help: "The display's refresh rate in Hz.") var fps = 60.0
+
+    @Option(help: "Picture width in characters (default: the terminal's, at most 100).") var width: Int?
+
+    @Option(help: "The world rectangle to show, as x,y,width,height (default: the scene at its start).")
+    var view: String?
+
+    @Option(help: "Stop after this many seconds of real time (default: run until q).") var seconds: Double?
+
+    @Option(
+        help: ArgumentHelp(
+            "Add this many milliseconds of busy work to every step, to see a scene too heavy for its frames.",
+            valueName: "ms"))
+    var stepCost = 0.0
+
+    func validate() throws {
+        guard (1...60).contains(frameInterval) else {
+            throw ValidationError("--frame-interval must be from 1 to 60 (got \(frameInterval))")
+        }
+        guard fps >= 1, fps <= 1000 else { throw ValidationError("--fps must be from 1 to 1000 (got \(fps))") }
+        if let width, !(8...1000).contains(width) {
+            throw ValidationError("--width must be from 8 to 1000 (got \(width))")
+        }
+        if let seconds, !(seconds > 0 && seconds.isFinite) {
+            throw ValidationError("--seconds must be positive (got \(seconds))")
+        }
+        guard stepCost >= 0, stepCost <= 1000 else {
+            throw ValidationError("--step-cost must be from 0 to 1000 ms (got \(stepCost))")
+        }
+        _ = try FrameView(argument: view)
+    }
+
+    func run() throws {
+        let scene: Scene
+        if SceneCatalog.isSnapshotFile(self.scene) {
+            scene = try SceneCatalog.scene(
+                restoring: SceneCatalog.loadSnapshot(contentsOf: URL(fileURLWithPath: self.scene)))
+        } else {
+            scene = try SceneCatalog.scene(named: self.scene)
+        }
+        var shown = try FrameView(argument: view) ?? FrameView(fitting: Frame(scene.space))
+        shown.yPointsDown = scene.yAxisPointsDown
+        let terminal = Terminal()
+        let columns = width ?? min(100, max(20, terminal.columns - 2))
+        // Leave room for the status lines.
+        let rowsAvailable = max(8, terminal.rows - 5)
+        let rowsWanted = Int((shown.height / (shown.width / Double(columns * 2)) / 4).rounded(.up))
+        let columnsUsed = rowsWanted > rowsAvailable ? max(8, columns * rowsAvailable / rowsWanted) : columns
+
+        var stepper = FixedStepper(timeStep: scene.timeStep, maxStepsPerFrame: 8)
+        let link = DisplayLink(frameDuration: 1 / fps, frameInterval: frameInterval)
+        let frameTime = link.period
+        let cost = stepCost / 1000
+        var worstStep = 0.0
+        var shares: [Double] = []
+        var failure: (any Error)?
+        let started = link.clock.now
+
+        terminal.begin()
+        defer { terminal.end() }
+        link.run { frame in
+            if terminal.keyPressed("q") { return .stop }
+            if let seconds, link.clock.now - started >= seconds { return .stop }
+            let report: FrameReport
+            do {
+                report = try stepper.advance(by: frame.index == 0 ? frameTime : frame.duration) { dt in
+                    try scene.step(dt)
+                    if cost > 0 { Play.busy(cost) }
+                }
+            } catch {
+                failure = error
+                return .stop
+            }
+            if report.steps > 0 { worstStep = max(worstStep, report.physicsTime / Double(report.steps)) }
+            shares.append(report.cpuShare)
+            if shares.count > 30 { shares.removeFirst() }
+            let share = shares.reduce(0, +) / Double(shares.count)
+            var screen = Frame(scene.space).text(view: shown, columns: columnsUsed)
+            screen += String(
+                format:
+                    "%@  t %.2f s · %d steps/frame · dropped %.3f s · physics %.1f %% of simulated time · %.0f fps\n",
+                scene.name, scene.time, report.steps, stepper.droppedTime, share * 100, 1 / frameTime)
+            if share > stepper.cpuBudget {
+                screen += String(
+                    format: "⚠ physics takes %.0f %% of simulated time: over the book's 50 %%\n", share * 100)
+            }
+            if worstStep > frameTime {
+                screen += String(
+                    format: "advice: one step takes %.1f ms, longer than a %.1f ms frame: try --frame-interval %d\n",
+                    worstStep * 1000, frameTime * 1000, frameInterval * 2)
+            }
+            screen += "q quits\n"
+            terminal.draw(screen)
+            return .continue
+        }
+        terminal.end()
+        if let failure { throw RunError("step \(scene.stepCount + 1) failed: \(failure)") }
+        FileHandle.standardError.write(
+            Data(
+                String(
+                    format: "play: %d steps, %.2f s simulated, %.3f s dropped\n", scene.stepCount, scene.time,
+                    stepper.droppedTime
+                ).utf8))
+    }
+
+    /// Spins for `seconds` of this thread's CPU time.
+    static func busy(_ seconds: Double) {
+        func cpuTime() -> Double {
+            var ts = timespec()
+            clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts)
+            return Double(ts.tv_sec) + Double(ts.tv_nsec) * 1e-9
+        }
+        let start = cpuTime()
+        while cpuTime() - start < seconds {}
+    }
+}
+
+/// The terminal while playing: raw keys without echo, the cursor hidden, each frame drawn
+/// over the last; everything put back at the end (or on Ctrl-C).
+final class Terminal {
+    private var saved = termios()
+    private let isTerminal = isatty(STDIN_FILENO) != 0
+    private var active = false
+
+    var columns: Int { size.columns }
+    var rows: Int { size.rows }
+
+    private var size: (columns: Int, rows: Int) {
+        var window = winsize()
+        if ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &window) == 0, window.ws_col > 0, window.ws_row > 0 {
+            return (Int(window.ws_col), Int(window.ws_row))
+        }
+        return (80, 24)
+    }
+
+    func begin() {
+        guard !active else { return }
+        active = true
+        if isTerminal {
+            tcgetattr(STDIN_FILENO, &saved)
+            var raw = saved
+            raw.c_lflag &= ~tcflag_t(ICANON | ECHO)
+            withUnsafeMutableBytes(of: &raw.c_cc) { bytes in
+                bytes[Int(VMIN)] = 0
+                bytes[Int(VTIME)] = 0
+            }
+            tcsetattr(STDIN_FILENO, TCSANOW, &raw)
+        }
+        Terminal.restoreOnInterrupt = isTerminal ? saved : nil
+        signal(SIGINT) { _ in
+            if var saved = Terminal.restoreOnInterrupt { tcsetattr(STDIN_FILENO, TCSANOW, &saved) }
+            let reset = "\u{1B}[?25h\n"
+            _ = reset.withCString { Glibc.write(STDOUT_FILENO, $0, strlen($0)) }
+            _exit(130)
+        }
+        write("\u{1B}[?25l\u{1B}[2J")
+    }
+
+    func end() {
+        guard active else { return }
+        active = false
+        if isTerminal { tcsetattr(STDIN_FILENO, TCSANOW, &saved) }
+        write("\u{1B}[?25h")
+    }
+
+    /// Whether `key` was pressed since the last look (other keys are dropped).
+    func keyPressed(_ key: Character) -> Bool {
+        var pending = pollfd(fd: STDIN_FILENO, events: Int16(POLLIN), revents: 0)
+        var found = false
+        while poll(&pending, 1, 0) > 0, pending.revents & Int16(POLLIN) != 0 {
+            var byte: UInt8 = 0
+            guard Glibc.read(STDIN_FILENO, &byte, 1) == 1 else { break }
+            if Character(Unicode.Scalar(byte)) == key || Character(Unicode.Scalar(byte)) == Character(key.uppercased())
+            {
+                found = true
+            }
+        }
+        return found
+    }
+
+    /// The frame over the last: home, the text, clear what is left.
+    func draw(_ text: String) {
+        write("\u{1B}[H" + text.replacingOccurrences(of: "\n", with: "\u{1B}[K\n") + "\u{1B}[J")
+    }
+
+    private func write(_ text: String) {
+        FileHandle.standardOutput.write(Data(text.utf8))
+    }
+
+    nonisolated(unsafe) static var restoreOnInterrupt: termios?
+}

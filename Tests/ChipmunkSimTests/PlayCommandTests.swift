@@ -1,0 +1,131 @@
+import Foundation
+import Testing
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// `chipmunk-sim play` in a real terminal: tmux runs it, sends keys and reads the screen,
+/// as a person would use it.
+@Suite(.serialized) struct PlayCommandTests {
+    struct Tmux {
+        let session = "play-\(UUID().uuidString.prefix(8))"
+
+        /// Runs tmux with posix_spawn, its output to a file. (Foundation's Process never
+        /// returns from waitUntilExit() here: the tmux server that `new-session` leaves
+        /// running holds on to what Process uses to watch its child.)
+        @discardableResult
+        func run(_ arguments: String...) throws -> String {
+            let output = FileManager.default.temporaryDirectory.appendingPathComponent("tmux-\(UUID().uuidString)").path
+            defer { try? FileManager.default.removeItem(atPath: output) }
+            var actions = posix_spawn_file_actions_t()
+            posix_spawn_file_actions_init(&actions)
+            defer { posix_spawn_file_actions_destroy(&actions) }
+            posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+            posix_spawn_file_actions_addopen(&actions, 1, output, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+            posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+            let argv = (["tmux"] + arguments).map { strdup($0) } + [nil]
+            defer { argv.forEach { free($0) } }
+            var pid: pid_t = 0
+            guard posix_spawnp(&pid, "tmux", &actions, nil, argv, environ) == 0 else {
+                throw CocoaError(.executableNotLoadable)
+            }
+            var status: Int32 = 0
+            waitpid(pid, &status, 0)
+            return (try? String(contentsOfFile: output, encoding: .utf8)) ?? ""
+        }
+
+        func start(_ command: String) throws {
+            guard FileManager.default.isExecutableFile(atPath: "/usr/bin/tmux") else {
+                Issue.record("tmux is missing: install Debian's tmux (scripts/test.sh does)")
+                return
+            }
+            try run("new-session", "-d", "-s", session, "-x", "120", "-y", "48", command)
+        }
+
+        func screen() throws -> String { try run("capture-pane", "-p", "-t", session) }
+
+        /// Polls the screen until `test` holds, for up to `seconds`.
+        func wait(seconds: Double = 8, until test: (String) -> Bool) throws -> String {
+            let deadline = Date().addingTimeInterval(seconds)
+            var text = try screen()
+            while !test(text), Date() < deadline {
+                usleep(100_000)
+                text = try screen()
+            }
+            return text
+        }
+
+        func stop() { _ = try? run("kill-session", "-t", session) }
+    }
+
+    static let binary = Tool.productsFolder.appendingPathComponent("chipmunk-sim").path
+
+    /// The simulated time the status line shows.
+    func time(_ screen: String) -> Double? {
+        guard let match = screen.firstMatch(of: #/t (\d+\.\d+) s · /#) else { return nil }
+        return Double(match.1)
+    }
+
+    @Test("play draws the crates in real time with a status line, and q quits")
+    func playAndQuit() throws {
+        let tmux = Tmux()
+        defer { tmux.stop() }
+        try tmux.start("\(Self.binary) play crates --width 50; echo EXITED $?; sleep 30")
+        let first = try tmux.wait { $0.contains("steps/frame") }
+        #expect(first.contains("q quits"), "\(first)")
+        #expect(first.unicodeScalars.contains { (0x2801...0x28FF).contains($0.value) }, "the crates are drawn")
+        #expect(first.contains("physics") && first.contains("% of simulated time") && first.contains("dropped"))
+        #expect(!first.contains("⚠"), "the crates are light: no warning")
+        let t1 = try #require(time(first))
+        usleep(700_000)
+        let t2 = try #require(time(try tmux.screen()))
+        #expect(t2 - t1 > 0.4 && t2 - t1 < 1.2, "about real time: \(t1) then \(t2) after 0.7 s")
+        try tmux.run("send-keys", "-t", tmux.session, "q")
+        let end = try tmux.wait { $0.contains("EXITED") }
+        #expect(end.contains("EXITED 0"), "\(end)")
+        #expect(end.contains("play: ") && end.contains("steps,"))
+    }
+
+    @Test("A step longer than a frame: the 50 % warning and the advice to use --frame-interval 2")
+    func heavyScene() throws {
+        let tmux = Tmux()
+        defer { tmux.stop() }
+        try tmux.start("\(Self.binary) play crates --width 40 --step-cost 20; echo EXITED $?; sleep 30")
+        let screen = try tmux.wait { $0.contains("advice:") }
+        #expect(screen.contains("⚠ physics takes") && screen.contains("over the book's 50 %"), "\(screen)")
+        #expect(screen.contains("longer than a 16.7 ms frame: try --frame-interval 2"), "\(screen)")
+        try tmux.run("send-keys", "-t", tmux.session, "q")
+        #expect(try tmux.wait { $0.contains("EXITED") }.contains("EXITED 0"))
+    }
+
+    @Test("play --seconds stops by itself; bad options are named")
+    func secondsAndErrors() throws {
+        let timed = try Tool.sim("play", "ui-heavy", "--seconds", "0.5", "--width", "20")
+        #expect(timed.status == 0, "\(timed.stderr)")
+        #expect(timed.stderr.contains("play: ") && timed.stdout.contains("ui-heavy  t "))
+        #expect(
+            try Tool.sim("play", "crates", "--frame-interval", "0").stderr.contains(
+                "--frame-interval must be from 1 to 60"))
+        #expect(try Tool.sim("play", "nope").stderr.contains("no built-in scene has this name"))
+    }
+}
+
+@Suite struct BallCommandTests {
+    @Test("ball: on a jittery clock the timer's ball lags and ends late; the display link's follows the clock")
+    func jittery() throws {
+        let result = try Tool.sim("ball")
+        #expect(result.status == 0, "\(result.stderr)")
+        let summary = result.stdout.split(separator: "\n").suffix(2)
+        let timer = try #require(summary.first { $0.hasPrefix("timer:") })
+        let link = try #require(summary.first { $0.hasPrefix("display-link:") })
+        #expect(link.hasSuffix("at most 0.00 points from where the clock says"), "\(link)")
+        let lag = try #require(timer.firstMatch(of: #/at most (\d+\.\d+) points/#).map { Double($0.1)! })
+        #expect(lag > 10, "\(timer)")
+        let steady = try Tool.sim("ball", "--jitter", "0", "--stall", "0", "--format", "csv")
+        let rows = steady.stdout.split(separator: "\n").dropFirst().map { $0.split(separator: ",") }
+        #expect(rows.count == 120 && rows.allSatisfy { Double($0[6])! < 1e-9 }, "a steady clock: both exact")
+        #expect(
+            try Tool.sim("ball", "--ticker", "nsTimer").stderr.contains("--ticker must be timer, display-link or both"))
+    }
+}
