@@ -173,11 +173,14 @@ import Testing
         #expect((out["tip"] as? String)?.contains("velocity") == true)
         #expect(out["playing"] as? Bool == true && out["paused"] as? Bool == true)
         // 4× real time: 480 steps a second of 1/120 s. The page draws at least every 20 ms,
-        // so the playhead may lag the clock by up to 20 ms (10 steps).
+        // so the playhead lags the clock by up to 20 ms (10 steps) on an idle machine.
         let elapsed = out["elapsed"] as? Double ?? 0
         let expected = elapsed / 1000 * 480
         let played = Double(out["played"] as? Int ?? 0)
-        #expect(elapsed >= 250 && played <= expected + 1 && played >= expected - 12, "\(played) steps in \(elapsed) ms")
+        // Under a loaded machine the browser's timers come later: allow a quarter behind.
+        #expect(
+            elapsed >= 250 && played <= expected + 1 && played >= expected - max(12, expected / 4),
+            "\(played) steps in \(elapsed) ms")
     }
 
     /// Where crate 0 is at step 119 on the 300×300 canvas.
@@ -198,7 +201,7 @@ import Testing
             $("constraints").click(); out.greenWithout = green();
             """)
         // Some shapes may be green too: the joint adds green pixels.
-        #expect((out["greenWith"] as? Int ?? 0) > (out["greenWithout"] as? Int ?? 0) + 20, "\(out)")
+        #expect((out["greenWith"] as? Int ?? 0) > (out["greenWithout"] as? Int ?? 0) + 100, "\(out)")
     }
 
     @Test("SVG rasterised by Chromium and PNG drawn by Cairo agree", arguments: ["crates", "joints", "chains"])

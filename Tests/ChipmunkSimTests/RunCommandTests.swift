@@ -131,7 +131,7 @@ import Testing
     @Test(arguments: [
         (
             ["run", "cratez"],
-            "chipmunk-sim: cratez: no built-in scene has this name, and no such file exists (built-in: crate, crates, crates-tilt, pyramid-stack, pyramid-topple, tumble, planet, one-way, joints, theo-jansen, chains, buoyancy)"
+            "chipmunk-sim: cratez: no built-in scene has this name, and no such file exists (built-in: crate, crates, crates-tilt, pyramid-stack, pyramid-topple, tumble, planet, one-way, joints, theo-jansen, chains, buoyancy, ui-heavy, ui-drag, ui-snake, ui-snap, ui-push)"
         ),
         (
             ["run", "crates", "--dt", "0"],
@@ -238,7 +238,7 @@ import Testing
         #expect(
             list.stdout.split(separator: "\n").map { $0.split(separator: " ").first! } == [
                 "crate", "crates", "crates-tilt", "pyramid-stack", "pyramid-topple", "tumble", "planet", "one-way",
-                "joints", "theo-jansen", "chains", "buoyancy",
+                "joints", "theo-jansen", "chains", "buoyancy", "ui-heavy", "ui-drag", "ui-snake", "ui-snap", "ui-push",
             ])
         let help = try Tool.sim("run", "--help")
         #expect(help.status == 0)

@@ -98,7 +98,16 @@ public struct Playback {
                 constraintIndex[id] = constraints.count
                 constraints.append(recorded)
             }
-            if let index = constraintIndex[id] { constraints[index].record(at: frame, constraint) }
+            if let index = constraintIndex[id] {
+                constraints[index].record(at: frame, constraint)
+                // Anchors on static bodies are in the picture too.
+                for k in 0..<3 {
+                    let p = Vector(
+                        x: constraints[index].point(2 * k, at: frame), y: constraints[index].point(2 * k + 1, at: frame)
+                    )
+                    include(BoundingBox(left: p.x, bottom: p.y, right: p.x, top: p.y))
+                }
+            }
         }
         var count: UInt32 = 0
         for body in space.bodies where body.kind != .static {

@@ -197,7 +197,9 @@ public enum DynamicsScenes {
                 animator.addBehavior(behavior)
             }
             let finger = self.finger
+            let dimmer = self.dimmer  // the behaviour holds its delegate weakly: the scene keeps it
             scene = DynamicsScenes.scene("ui-snake", animator, items: bricks) { time in
+                withExtendedLifetime(dimmer) {}
                 let anchor = Self.path.position(at: time)
                 if finger.anchorPoint != anchor { finger.anchorPoint = anchor }
             }
