@@ -26,9 +26,9 @@ import Testing
     func modes() throws {
         let (low, high, recorder) = try stack(mode: .everything)
         #expect(abs(low.center.y - 450) < 0.5 && abs(high.center.y - 390) < 1, "\(low.center.y), \(high.center.y)")
-        #expect(
-            recorder.log.contains("began low|bounds") && recorder.log.contains("began high-low")
-                || recorder.log.contains("began low-high"))
+        #expect(recorder.log.contains("began low|bounds"), "\(recorder.log)")
+        #expect(recorder.log.contains("began high-low") || recorder.log.contains("began low-high"), "\(recorder.log)")
+        #expect(recorder.points.allSatisfy { $0.y > 350 }, "contacts at the floor and between the boxes")
         let (low2, high2, _) = try stack(mode: .boundaries)
         #expect(abs(low2.center.y - 450) < 0.5 && abs(high2.center.y - 450) < 0.5, "both on the floor, overlapping")
         let (low3, high3, _) = try stack(mode: .items)

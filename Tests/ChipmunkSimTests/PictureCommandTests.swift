@@ -204,6 +204,21 @@ import Testing
         #expect((out["greenWith"] as? Int ?? 0) > (out["greenWithout"] as? Int ?? 0) + 100, "\(out)")
     }
 
+    @Test("A behaviour scene plays y down, as on a phone: the heavy label lies on the bottom edge, as Cairo draws it")
+    func behaviourScene() throws {
+        let page = folder.appendingPathComponent("heavy.html")
+        let made = try Tool.sim(
+            "run", "ui-heavy", "--steps", "400", "--format", "html", "--view", "0,0,320,480", "--width", "320", "-o",
+            page.path)
+        #expect(made.status == 0, "\(made.stderr)")
+        let shot = try Chromium.screenshot(page.absoluteString + "#step=348", width: 340, height: 600)
+        let cairo = try cairoFrame("ui-heavy", step: 348, view: "0,0,320,480", width: 320)
+        #expect(shot.color(x: 160, y: 460) != (255, 255, 255), "the label, at the bottom")
+        #expect(shot.color(x: 160, y: 60) == (255, 255, 255), "nothing where it started")
+        let share = shot.differingShare(from: cairo, width: 320, height: 480)
+        #expect(share < 0.01, "\(share * 100) % of pixels differ from Cairo's frame")
+    }
+
     @Test("SVG rasterised by Chromium and PNG drawn by Cairo agree", arguments: ["crates", "joints", "chains"])
     func svgAgainstPNG(scene: String) throws {
         let svg = folder.appendingPathComponent("\(scene).svg")
