@@ -88,20 +88,15 @@ public final class DynamicAnimator {
         space.iterations = 20
         space.sleepTimeThreshold = Self.restTime
         space.idleSpeedThreshold = Self.restSpeed
-        space.onCollision(
-            between: Self.itemType, and: Self.itemType,
-            begin: { [weak self] arbiter in
-                self?.contact(arbiter, began: true)
-                return true
-            },
-            separate: { [weak self] arbiter in self?.contact(arbiter, began: false) })
-        space.onCollision(
-            between: Self.itemType, and: Self.boundaryType,
-            begin: { [weak self] arbiter in
-                self?.contact(arbiter, began: true)
-                return true
-            },
-            separate: { [weak self] arbiter in self?.contact(arbiter, began: false) })
+        for other in [Self.itemType, Self.boundaryType] {
+            space.onCollision(
+                between: Self.itemType, and: other,
+                begin: { [weak self] arbiter in
+                    self?.contact(arbiter, began: true)
+                    return true
+                },
+                separate: { [weak self] arbiter in self?.contact(arbiter, began: false) })
+        }
     }
 
     // MARK: Behaviours

@@ -69,13 +69,7 @@ struct Play: ParsableCommand {
     }
 
     func run() throws {
-        let scene: Scene
-        if SceneCatalog.isSnapshotFile(self.scene) {
-            scene = try SceneCatalog.scene(
-                restoring: SceneCatalog.loadSnapshot(contentsOf: URL(fileURLWithPath: self.scene)))
-        } else {
-            scene = try SceneCatalog.scene(named: self.scene)
-        }
+        let scene = try SceneCatalog.scene(opening: self.scene)
         var shown = try FrameView(argument: view) ?? FrameView(fitting: Frame(scene.space))
         shown.yPointsDown = scene.yAxisPointsDown
         let terminal = Terminal()

@@ -52,13 +52,7 @@ struct Render: ParsableCommand {
     }
 
     func run() throws {
-        let scene: Scene
-        if SceneCatalog.isSnapshotFile(self.scene) {
-            scene = try SceneCatalog.scene(
-                restoring: SceneCatalog.loadSnapshot(contentsOf: URL(fileURLWithPath: self.scene)))
-        } else {
-            scene = try SceneCatalog.scene(named: self.scene)
-        }
+        let scene = try SceneCatalog.scene(opening: self.scene)
         for index in 0..<step {
             do {
                 try scene.step(scene.timeStep)

@@ -95,13 +95,7 @@ struct Run: ParsableCommand {
     }
 
     func run() throws {
-        let scene: Scene
-        if SceneCatalog.isSnapshotFile(self.scene) {
-            scene = try SceneCatalog.scene(
-                restoring: SceneCatalog.loadSnapshot(contentsOf: URL(fileURLWithPath: self.scene)))
-        } else {
-            scene = try SceneCatalog.scene(named: self.scene)
-        }
+        let scene = try SceneCatalog.scene(opening: self.scene)
         if canonicalBroadPhase { scene.space.hasCanonicalBroadPhase = true }
         let firstStep = scene.stepCount
         let dt = duration.timeStep(sceneDefault: scene.timeStep)

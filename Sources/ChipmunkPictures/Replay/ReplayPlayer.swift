@@ -272,11 +272,13 @@ enum ReplayPlayer {
         let frameRequest = 0, fallbackTimer = 0;
         function schedule() {
           frameRequest = requestAnimationFrame(tick);
-          fallbackTimer = setTimeout(() => tick(performance.now()), 20);
+          fallbackTimer = setTimeout(tick, 20);
         }
-        function tick(now) {
+        function tick() {
           cancelAnimationFrame(frameRequest); clearTimeout(fallbackTimer);
           if (!playing) return;
+          // One clock for both sources: an animation frame's own timestamp can run ahead of it.
+          const now = performance.now();
           if (lastTime !== null) {
             playhead += (now - lastTime) / 1000 * speed / H.timeStep;
             if (playhead >= steps[F - 1]) { playhead = steps[F - 1]; playing = false; }

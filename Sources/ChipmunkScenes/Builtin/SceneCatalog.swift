@@ -97,6 +97,15 @@ public enum SceneCatalog {
         return try SceneDescription.load(contentsOf: url).makeScene(source: url.lastPathComponent)
     }
 
+    /// What a command line names: a snapshot file (continued from its state), a built-in
+    /// name, or a scene file.
+    public static func scene(opening argument: String) throws -> Scene {
+        if isSnapshotFile(argument) {
+            return try scene(restoring: loadSnapshot(contentsOf: URL(fileURLWithPath: argument)))
+        }
+        return try scene(named: argument)
+    }
+
     /// The scene a snapshot came from, set to the snapshot's state.
     ///
     /// A snapshot made by `Scene.snapshot(reference:)` names its scene: the scene is built
