@@ -11,29 +11,40 @@ struct Render: ParsableCommand {
             Shapes are drawn in the Chipmunk demos' colours: static bodies grey, sleeping ones \
             dark, sensors faint; constraints in green, contact points (--contacts) in red. The \
             physics y axis points up in the picture. The view fits everything drawn unless \
-            --view gives it. --format png draws through Cairo (Debian's libcairo2); --format \
-            text draws with braille characters, one cell 2×4 dots.
+            --view gives it; --size WxH makes the picture exactly that size, widening the view \
+            to its shape. --format png draws through Cairo (Debian's libcairo2); --format \
+            text draws with braille characters, one cell 2×4 dots (--size counts characters). \
+            --contacts adds each contact point and a short line along its normal.
+
+            --every K draws every Kth step from 0 to --step, one file each: -o then names them \
+            with a printf number, as in frames/crates-%04d.png (the step goes in). Text goes to \
+            stdout, each frame under a line "step N".
 
             Examples:
               chipmunk-sim render crates --step 600 --format text
               chipmunk-sim render Scenes/pyramid-stack.json --step 1200 -o pyramid.svg
               chipmunk-sim render chains --step 900 --format png -o chains.png
               chipmunk-sim render crates-120.snapshot -o crates.svg
+              chipmunk-sim render crates --step 240 --every 60 --format png --size 300x300 -o crates-%04d.png
             """
     )
 
     @Argument(help: "A built-in scene, a scene file or a snapshot file.") var scene: String
 
-    @Option(help: "Draw after this many steps (0: as built).") var step = 0
+    @Option(help: "Draw after this many steps (0: as built); with --every, the last step drawn.") var step = 0
+
+    @Option(help: "Draw every Kth step from 0 to --step, one file each (see -o).") var every: Int?
 
     @Option(help: "svg, png or text.") var format = "svg"
 
     @Option(help: "Picture width: pixels for SVG and PNG (default 640), characters for text (default 80).")
     var width: Int?
 
+    @Option(help: "The picture's exact size, WxH: pixels for SVG and PNG, characters for text.") var size: String?
+
     @Option(help: "The world rectangle to show, as x,y,width,height (default: fit the scene).") var view: String?
 
-    @Flag(help: "Draw contact points too.") var contacts = false
+    @Flag(help: "Draw contact points and their normals too.") var contacts = false
 
     @Option(name: [.short, .customLong("output")], help: "The file to write ('-': stdout).") var output = "-"
 
@@ -49,39 +60,98 @@ struct Render: ParsableCommand {
             throw ValidationError("--width must be from 1 to 20000 (got \(width))")
         }
         _ = try FrameView(argument: view)
+        if let size = try parsedSize() {
+            if width != nil { throw ValidationError("give --size or --width, not both") }
+            guard (1...20_000).contains(size.width), (1...20_000).contains(size.height) else {
+                throw ValidationError("--size must be from 1x1 to 20000x20000 (got \(self.size!))")
+            }
+        }
+        if let every {
+            guard every >= 1 else { throw ValidationError("--every must be at least 1 (got \(every))") }
+            guard step > 0 else { throw ValidationError("--every needs --step N, the last step to draw") }
+            if format != "text" {
+                guard output.contains("%") else {
+                    throw ValidationError(
+                        "--every writes a file a frame: give -o with a number in it, such as frames/crates-%04d.\(format)"
+                    )
+                }
+                guard output.filter({ $0 == "%" }).count == 1,
+                    output.range(of: #"%0?[0-9]*d"#, options: .regularExpression) != nil
+                else {
+                    throw ValidationError("-o must hold one printf number such as %d or %04d (got \(output))")
+                }
+            }
+        }
+    }
+
+    /// `--size WxH`.
+    func parsedSize() throws -> (width: Int, height: Int)? {
+        guard let size else { return nil }
+        let parts = size.lowercased().split(separator: "x").compactMap { Int($0) }
+        guard parts.count == 2 else { throw ValidationError("--size must be WxH, such as 640x480 (got \(size))") }
+        return (parts[0], parts[1])
     }
 
     func run() throws {
         let scene = try SceneCatalog.scene(opening: self.scene)
-        for index in 0..<step {
-            do {
-                try scene.step(scene.timeStep)
-            } catch {
-                throw RunError("step \(index + 1) failed: \(error); nothing was drawn")
+        let stride = every ?? max(step, 1)
+        var text = ""
+        for target in Swift.stride(from: every == nil ? step : 0, through: step, by: stride) {
+            while scene.stepCount < target {
+                do {
+                    try scene.step(scene.timeStep)
+                } catch {
+                    if !text.isEmpty { FileHandle.standardOutput.write(Data(text.utf8)) }
+                    throw RunError("step \(scene.stepCount + 1) failed: \(error); the frames before it were drawn")
+                }
+            }
+            let bytes = try draw(scene)
+            if every != nil, format == "text" {
+                text += "step \(target)\n" + String(decoding: bytes, as: UTF8.self)
+            } else if every != nil {
+                try write(bytes, to: String(format: output, target))
+            } else {
+                try write(bytes, to: output)
             }
         }
+        if !text.isEmpty { try write(Array(text.utf8), to: output) }
+    }
+
+    /// The picture of the scene now.
+    private func draw(_ scene: Scene) throws -> [UInt8] {
         let frame = Frame(scene.space, options: contacts ? .all : [.shapes, .constraints])
         var view = try FrameView(argument: view) ?? FrameView(fitting: frame)
         view.yPointsDown = scene.yAxisPointsDown
-        let bytes: [UInt8]
+        var pixelWidth = width ?? (format == "text" ? 80 : 640)
+        if let size = try parsedSize() {
+            // Text cells are 2 dots wide and 4 high; the view widens to the picture's shape.
+            let aspect =
+                format == "text"
+                ? Double(size.width * 2) / Double(size.height * 4) : Double(size.width) / Double(size.height)
+            view = view.widened(toAspect: aspect)
+            pixelWidth = size.width
+        }
         switch format {
         case "png":
             do {
-                bytes = try frame.png(view: view, pixelWidth: width ?? 640).png
+                return try frame.png(view: view, pixelWidth: pixelWidth).png
             } catch {
                 throw RunError("\(error)")
             }
-        case "svg": bytes = Array(frame.svg(view: view, pixelWidth: width ?? 640).utf8)
-        default: bytes = Array(frame.text(view: view, columns: width ?? 80).utf8)
+        case "svg": return Array(frame.svg(view: view, pixelWidth: pixelWidth).utf8)
+        default: return Array(frame.text(view: view, columns: pixelWidth).utf8)
         }
-        if output == "-" {
+    }
+
+    private func write(_ bytes: [UInt8], to path: String) throws {
+        if path == "-" {
             FileHandle.standardOutput.write(Data(bytes))
-        } else {
-            do {
-                try Data(bytes).write(to: URL(fileURLWithPath: output), options: .atomic)
-            } catch {
-                throw ValidationError("cannot write -o \(output): \(error.localizedDescription)")
-            }
+            return
+        }
+        do {
+            try Data(bytes).write(to: URL(fileURLWithPath: path), options: .atomic)
+        } catch {
+            throw ValidationError("cannot write -o \(path): \(error.localizedDescription)")
         }
     }
 }

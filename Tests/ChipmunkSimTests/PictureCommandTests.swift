@@ -14,9 +14,43 @@ import Testing
         let gif = try Tool.sim("render", "crates", "--format", "gif")
         #expect(gif.stderr.contains("--format must be svg, png or text"))
         #expect(try Tool.sim("run", "crates", "--format", "html").stderr.contains("--format html needs --output FILE"))
+        #expect(try Tool.sim("render", "crates", "--every", "60").stderr.contains("--every needs --step N"))
+        #expect(
+            try Tool.sim("render", "crates", "--step", "60", "--every", "30", "-o", "a.svg").stderr.contains(
+                "give -o with a number"))
+        #expect(try Tool.sim("render", "crates", "--size", "300").stderr.contains("--size must be WxH"))
         #expect(
             try Tool.sim("run", "crates", "--format", "html", "--width", "3", "-o", "/tmp/x.html").stderr
                 .contains("--width must be from 16 to 8192 (got 3)"))
+    }
+}
+
+@Suite struct RenderSequenceTests {
+    @Test("--every K writes a frame file per Kth step; --size gives the exact picture size; --contacts adds normals")
+    func sequence() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("frames-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let pattern = folder.appendingPathComponent("crates-%04d.png").path
+        let result = try Tool.sim(
+            "render", "crates", "--step", "240", "--every", "60", "--format", "png", "--size", "300x200", "-o", pattern)
+        #expect(result.status == 0, "\(result.stderr)")
+        let files = try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted()
+        #expect(
+            files == ["crates-0000.png", "crates-0060.png", "crates-0120.png", "crates-0180.png", "crates-0240.png"])
+        let image = try FrameImage(contentsOfPNG: folder.appendingPathComponent("crates-0240.png").path)
+        #expect(image.width == 300 && image.height == 200)
+        let plain = try Tool.sim("render", "crates", "--step", "240")
+        let withContacts = try Tool.sim("render", "crates", "--step", "240", "--contacts")
+        let red = { (svg: String) in
+            svg.components(separatedBy: "<line").filter { $0.contains("stroke=\"rgb(255,0,0)\"") }.count
+        }
+        #expect(red(plain.stdout) == 0 && red(withContacts.stdout) >= 5, "a normal per contact point")
+        let text = try Tool.sim(
+            "render", "crates", "--step", "120", "--every", "60", "--format", "text", "--size", "30x10")
+        let lines = text.stdout.split(separator: "\n", omittingEmptySubsequences: false)
+        #expect(lines.filter { $0.hasPrefix("step ") } == ["step 0", "step 60", "step 120"])
+        #expect(lines.filter { !$0.hasPrefix("step ") && !$0.isEmpty }.count == 30, "three frames of 10 rows")
     }
 }
 

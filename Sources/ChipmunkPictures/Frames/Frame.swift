@@ -14,6 +14,9 @@ public struct Frame: Sendable {
     }
 
     public var primitives: [Primitive] = []
+    /// How many primitives the engine drew; the contact normals after them do not count
+    /// in ``bounds``, so showing contacts does not move the fitted view.
+    private var drawnCount = 0
 
     /// Draws `space` now.
     public init(_ space: Space, options: DebugDrawOptions = [.shapes, .constraints]) {
@@ -23,6 +26,26 @@ public struct Frame: Sendable {
             constraintColor: DebugColor(red: 0, green: 0.75, blue: 0),
             collisionPointColor: DebugColor(red: 1, green: 0, blue: 0))
         primitives = recorder.primitives
+        drawnCount = primitives.count
+        if options.contains(.collisionPoints) { addContactNormals(space) }
+    }
+
+    /// A short red line from each contact point along the contact's normal (3 % of the
+    /// picture's larger side long).
+    private mutating func addContactNormals(_ space: Space) {
+        guard let box = bounds else { return }
+        let length = max(box.right - box.left, box.top - box.bottom) * 0.03
+        let red = DebugColor(red: 1, green: 0, blue: 0)
+        for body in space.bodies where body.kind != .static {
+            try? body.forEachArbiter { arbiter in
+                guard arbiter.bodies.0 === body || arbiter.bodies.0.kind == .static else { return }
+                let set = arbiter.contactPointSet
+                for point in set {
+                    let p = (point.pointA + point.pointB) * 0.5
+                    primitives.append(.segment(from: p, to: p + set.normal * length, color: red))
+                }
+            }
+        }
     }
 
     /// The smallest box around everything drawn, or nil for an empty frame.
@@ -32,7 +55,7 @@ public struct Frame: Sendable {
             let b = BoundingBox(left: p.x - r, bottom: p.y - r, right: p.x + r, top: p.y + r)
             box = box.map { $0.union(b) } ?? b
         }
-        for primitive in primitives {
+        for primitive in primitives.prefix(drawnCount) {
             switch primitive {
             case let .circle(center, _, radius, _, _): include(center, radius)
             case let .segment(a, b, _):
@@ -81,6 +104,20 @@ public struct FrameView: Sendable, Equatable {
     public init(x: Double, y: Double, width: Double, height: Double, yPointsDown: Bool = false) {
         (self.x, self.y, self.width, self.height) = (x, y, width, height)
         self.yPointsDown = yPointsDown
+    }
+
+    /// The view grown in width or height, about its centre, to `aspect` (width / height).
+    public func widened(toAspect aspect: Double) -> FrameView {
+        guard aspect > 0, aspect.isFinite else { return self }
+        var view = self
+        if width / height < aspect {
+            view.width = height * aspect
+            view.x -= (view.width - width) / 2
+        } else {
+            view.height = width / aspect
+            view.y -= (view.height - height) / 2
+        }
+        return view
     }
 
     /// A world y as a distance in world units from the picture's top edge.
