@@ -29,9 +29,11 @@ echo "  $(($(wc -l <"$work/crates.csv") - 1)) rows (5 crates x 1,200 steps), hea
 
 echo
 echo "Where the crates came to rest after 10 s (300x300 box, y up):"
-awk -F, 'NR == 1 { next } $1 == 1 { y0[$2] = $4 } $1 == 1200 {
-    printf "  crate %d: x %8.3f  y %8.3f  angle %7.2f deg  speed %.2e  (started at y %g)\n",
-        $2, $3, $4, $5 * 57.29577951308232, sqrt($6 * $6 + $7 * $7), y0[$2] }' "$work/crates.csv"
+# Angles are the engine's running totals; shown here turned into (-180, 180] degrees.
+awk -F, 'NR == 1 { next } $1 == 1 { y1[$2] = $4 } $1 == 1200 {
+    a = $5 * 57.29577951308232; a -= 360 * int(a / 360); if (a > 180) a -= 360; if (a <= -180) a += 360
+    printf "  crate %d: x %8.3f  y %8.3f  angle %7.2f deg  speed %.2e  (y %g after the first step)\n",
+        $2, $3, $4, a, sqrt($6 * $6 + $7 * $7), y1[$2] }' "$work/crates.csv"
 
 echo
 echo "$ chipmunk-sim render crates --step 1200 --format text --width 60"
