@@ -3,7 +3,8 @@
 # ThreadSanitizer, each in a build folder of its own (.build-asan, .build-tsan).
 #   scripts/sanitize.sh [address|thread]   (both by default)
 # Leak suppressions, each with its reason, are in scripts/lsan.supp: two Foundation
-# allocations in the CLI tests' process helper, none in the binding or the engine.
+# allocations in the CLI tests' process helper, one in swift-argument-parser and one in
+# XCTest's XCTWaiter (swift-snapshot-testing); none in the binding or the engine.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/lib.sh

@@ -46,7 +46,10 @@ import Testing
         try run(animator, seconds: 0.25)
         #expect(actions == 30 && childActions == 30)
         // The action removes gravity mid-run: the box keeps its speed and stops accelerating.
-        parent.action = { if animator.elapsedTime >= 0.5 { parent.removeChildBehavior(gravity) } }
+        // Unowned, as in UIKit: an action that held its own behaviour (or the animator) would leak both.
+        parent.action = { [unowned parent, unowned animator] in
+            if animator.elapsedTime >= 0.5 { parent.removeChildBehavior(gravity) }
+        }
         try run(animator, seconds: 0.5)
         let speed = animator.body(for: box)!.velocity.y
         try run(animator, seconds: 0.1)

@@ -7,7 +7,9 @@ import Foundation
 /// animator runs the whole tree. Every behaviour may have an ``action``, run after each
 /// step.
 open class DynamicBehavior {
-    /// Runs after every step of the animator the behaviour is in.
+    /// Runs after every step of the animator the behaviour is in. The behaviour holds it:
+    /// capture the behaviour and the animator `weak` or `unowned` in it, as in UIKit, or
+    /// neither is ever freed.
     public var action: (() -> Void)?
     public private(set) var childBehaviors: [DynamicBehavior] = []
     public private(set) weak var dynamicAnimator: DynamicAnimator?
