@@ -199,11 +199,9 @@ public final class DynamicAnimator {
         forceBehaviors = flat.filter(\.exertsForces)
 
         // Items: the ones the behaviours name, in order; bodies for new ones, none for gone ones.
-        var wanted: [ObjectIdentifier] = []
         var seen: Set<ObjectIdentifier> = []
         for behavior in flat {
             for item in behavior.dynamicItems where seen.insert(ObjectIdentifier(item)).inserted {
-                wanted.append(ObjectIdentifier(item))
                 if records[ObjectIdentifier(item)] == nil {
                     let record = ItemRecord(item: item, animator: self)
                     records[ObjectIdentifier(item)] = record
@@ -244,7 +242,6 @@ public final class DynamicAnimator {
             }
             behavior.install(in: self)
         }
-        _ = wanted
     }
 
     func record(for item: any DynamicItem) -> ItemRecord? { records[ObjectIdentifier(item)] }

@@ -36,16 +36,10 @@ public struct Frame: Sendable {
         guard let box = bounds else { return }
         let length = max(box.right - box.left, box.top - box.bottom) * 0.03
         let red = DebugColor(red: 1, green: 0, blue: 0)
-        for body in space.bodies where body.kind != .static {
-            try? body.forEachArbiter { arbiter in
-                guard arbiter.bodies.0 === body || arbiter.bodies.0.kind == .static else { return }
-                let set = arbiter.contactPointSet
-                for point in set {
-                    let p = (point.pointA + point.pointB) * 0.5
-                    primitives.append(.segment(from: p, to: p + set.normal * length, color: red))
-                }
-            }
+        var normals: [Primitive] = []
+        space.forEachContactPoint { p, normal in normals.append(.segment(from: p, to: p + normal * length, color: red))
         }
+        primitives += normals
     }
 
     /// The smallest box around everything drawn, or nil for an empty frame.

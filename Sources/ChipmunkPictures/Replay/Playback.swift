@@ -110,19 +110,9 @@ public struct Playback {
             }
         }
         var count: UInt32 = 0
-        for body in space.bodies where body.kind != .static {
-            try? body.forEachArbiter { arbiter in
-                let (a, b) = arbiter.bodies
-                // Each contact once: from its first body, or from the moving one.
-                guard a === body || a.kind == .static else { return }
-                let set = arbiter.contactPointSet
-                for point in set {
-                    let p = (point.pointA + point.pointB) * 0.5
-                    contacts += [Float(p.x), Float(p.y), Float(set.normal.x), Float(set.normal.y)]
-                    count += 1
-                }
-                _ = b
-            }
+        space.forEachContactPoint { p, normal in
+            contacts.append(contentsOf: [Float(p.x), Float(p.y), Float(normal.x), Float(normal.y)])
+            count += 1
         }
         contactCounts.append(count)
     }
