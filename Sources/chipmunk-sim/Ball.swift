@@ -93,6 +93,6 @@ struct Ball: ParsableCommand {
                     ticker.rawValue, frames.count, (frames.last?.wallTime ?? 0) * 1000, worst))
         }
         if format == "table" { out += "\n" + summaries.joined(separator: "\n") + "\n" }
-        FileHandle.standardOutput.write(Data(out.utf8))
+        try Output.standardOutput(out)
     }
 }

@@ -47,6 +47,7 @@ struct ChipmunkSim: ParsableCommand {
         do {
             var command = try parseAsRoot()
             try command.run()
+            try Output.flushStandardOutput()
         } catch {
             let code = exitCode(for: error)
             if code == .success {

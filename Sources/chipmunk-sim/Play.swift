@@ -86,6 +86,7 @@ struct Play: ParsableCommand {
         var worstStep = 0.0
         var shares: [Double] = []
         var failure: (any Error)?
+        var outputFailure: (any Error)?
         let started = link.clock.now
 
         terminal.begin()
@@ -122,17 +123,21 @@ struct Play: ParsableCommand {
                     worstStep * 1000, frameTime * 1000, frameInterval * 2)
             }
             screen += "q quits\n"
-            terminal.draw(screen)
+            do {
+                try terminal.draw(screen)
+            } catch {
+                outputFailure = error
+                return .stop
+            }
             return .continue
         }
         terminal.end()
         if let failure { throw RunError("step \(scene.stepCount + 1) failed: \(failure)") }
-        FileHandle.standardError.write(
-            Data(
-                String(
-                    format: "play: %d steps, %.2f s simulated, %.3f s dropped\n", scene.stepCount, scene.time,
-                    stepper.droppedTime
-                ).utf8))
+        if let outputFailure { throw outputFailure }
+        Output.note(
+            String(
+                format: "play: %d steps, %.2f s simulated, %.3f s dropped\n", scene.stepCount, scene.time,
+                stepper.droppedTime))
     }
 
     /// Spins for `seconds` of this thread's CPU time.
@@ -185,14 +190,14 @@ final class Terminal {
             _ = reset.withCString { Glibc.write(STDOUT_FILENO, $0, strlen($0)) }
             _exit(130)
         }
-        write("\u{1B}[?25l\u{1B}[2J")
+        try? write("\u{1B}[?25l\u{1B}[2J")
     }
 
     func end() {
         guard active else { return }
         active = false
         if isTerminal { tcsetattr(STDIN_FILENO, TCSANOW, &saved) }
-        write("\u{1B}[?25h")
+        try? write("\u{1B}[?25h")
     }
 
     /// Whether `key` was pressed since the last look (other keys are dropped).
@@ -211,12 +216,12 @@ final class Terminal {
     }
 
     /// The frame over the last: home, the text, clear what is left.
-    func draw(_ text: String) {
-        write("\u{1B}[H" + text.replacingOccurrences(of: "\n", with: "\u{1B}[K\n") + "\u{1B}[J")
+    func draw(_ text: String) throws {
+        try write("\u{1B}[H" + text.replacingOccurrences(of: "\n", with: "\u{1B}[K\n") + "\u{1B}[J")
     }
 
-    private func write(_ text: String) {
-        FileHandle.standardOutput.write(Data(text.utf8))
+    private func write(_ text: String) throws {
+        try Output.standardOutput(text)
     }
 
     nonisolated(unsafe) static var restoreOnInterrupt: termios?

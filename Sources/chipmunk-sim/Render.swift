@@ -101,7 +101,7 @@ struct Render: ParsableCommand {
                 do {
                     try scene.step(scene.timeStep)
                 } catch {
-                    if !text.isEmpty { FileHandle.standardOutput.write(Data(text.utf8)) }
+                    if !text.isEmpty { try Output.standardOutput(text) }
                     throw RunError("step \(scene.stepCount + 1) failed: \(error); the frames before it were drawn")
                 }
             }
@@ -144,15 +144,7 @@ struct Render: ParsableCommand {
     }
 
     private func write(_ bytes: [UInt8], to path: String) throws {
-        if path == "-" {
-            FileHandle.standardOutput.write(Data(bytes))
-            return
-        }
-        do {
-            try Data(bytes).write(to: URL(fileURLWithPath: path), options: .atomic)
-        } catch {
-            throw ValidationError("cannot write -o \(path): \(error.localizedDescription)")
-        }
+        try Output.file(bytes, to: path, option: "-o")
     }
 }
 

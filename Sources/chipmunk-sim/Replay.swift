@@ -63,11 +63,7 @@ struct Record: ParsableCommand {
             }
             do { try recorder.step() } catch { throw RunError("\(error)") }  // the error names the step
         }
-        do {
-            try recorder.recording.write(to: URL(fileURLWithPath: output))
-        } catch {
-            throw RunError("cannot write \(output): \(error.localizedDescription)")
-        }
+        try Output.file(Array(try recorder.recording.encoded()), to: output, option: "-o")
         print("wrote \(output): \(total) steps, \(entries.count) inputs")
     }
 }

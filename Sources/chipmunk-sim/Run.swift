@@ -158,11 +158,7 @@ struct Run: ParsableCommand {
         } catch {
             throw RunError("cannot write the replay: \(error)")
         }
-        do {
-            try Data(page.utf8).write(to: URL(fileURLWithPath: output), options: .atomic)
-        } catch {
-            throw RunError("cannot write --output \(output): \(error.localizedDescription)")
-        }
+        try Output.file(Array(page.utf8), to: output, option: "--output")
         try writeEvents(scene)
         if let failure { throw failure }
     }
@@ -189,11 +185,7 @@ struct Run: ParsableCommand {
             text +=
                 "{\"step\":\(event.step),\"event\":\"\(event.kind)\",\"a\":\(jsonString(event.bodyA)),\"b\":\(jsonString(event.bodyB))}\n"
         }
-        do {
-            try Data(text.utf8).write(to: URL(fileURLWithPath: events), options: .atomic)
-        } catch {
-            throw RunError("cannot write --events \(events): \(error.localizedDescription)")
-        }
+        try Output.file(Array(text.utf8), to: events, option: "--events")
     }
 
     private func jsonString(_ text: String) -> String {

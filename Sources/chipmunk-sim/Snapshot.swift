@@ -52,15 +52,10 @@ struct SnapshotCommand: ParsableCommand {
             }
         }
         let snapshot = scene.snapshot(reference: self.scene)
-        do {
-            try Data(snapshot.bytes).write(to: URL(fileURLWithPath: output), options: .atomic)
-        } catch {
-            throw ValidationError("cannot write -o \(output): \(error.localizedDescription)")
-        }
-        FileHandle.standardError.write(
-            Data(
-                "wrote \(output): \(scene.name) after step \(at), \(snapshot.bodyCount) bodies, \(snapshot.arbiterCount) cached contact pairs, \(snapshot.bytes.count) bytes\n"
-                    .utf8))
+        try Output.file(snapshot.bytes, to: output, option: "-o")
+        Output.note(
+            "wrote \(output): \(scene.name) after step \(at), \(snapshot.bodyCount) bodies, \(snapshot.arbiterCount) cached contact pairs, \(snapshot.bytes.count) bytes\n"
+        )
     }
 }
 
@@ -95,7 +90,7 @@ struct SnapshotReportCommand: ParsableCommand {
         )
         print("|---|---:|---:|:---:|:---:|---|---|---:|---:|---:|---:|---:|")
         for (index, name) in names.enumerated() {
-            FileHandle.standardError.write(Data("[\(index + 1)/\(names.count)] \(name)\n".utf8))
+            Output.note("[\(index + 1)/\(names.count)] \(name)\n")
             let r = try SnapshotReport.measure(scene: name, at: at, steps: steps)
             func level3(_ first: Int?) -> String {
                 first.map { "differs \($0) step\($0 == 1 ? "" : "s") after" } ?? "holds"

@@ -151,14 +151,13 @@ struct SweepCommand: ParsableCommand {
         }
         reporter.finish()
         let shardText = shard.count > 1 ? " (shard \(shard.index)/\(shard.count): \(summary.inShard) runs)" : ""
-        FileHandle.standardError.write(
-            Data(
-                """
-                sweep: \(summary.planned) runs planned\(shardText); \(summary.alreadyStored) already in \(db), \(summary.ran) run now \
-                in \(String(format: "%.1f", summary.seconds)) s on \(jobs) thread\(jobs == 1 ? "" : "s"): \
-                \(summary.ok) ok, \(summary.diverged) diverged, \(summary.failed) failed
+        Output.note(
+            """
+            sweep: \(summary.planned) runs planned\(shardText); \(summary.alreadyStored) already in \(db), \(summary.ran) run now \
+            in \(String(format: "%.1f", summary.seconds)) s on \(jobs) thread\(jobs == 1 ? "" : "s"): \
+            \(summary.ok) ok, \(summary.diverged) diverged, \(summary.failed) failed
 
-                """.utf8))
+            """)
     }
 }
 
@@ -212,17 +211,16 @@ struct ResultsCommand: ParsableCommand {
     func run() throws {
         let store = try SweepStore(path: db, readOnly: true)
         guard let chart, let output else {
-            FileHandle.standardOutput.write(Data(try store.export(asCSV: format == "csv").utf8))
+            try Output.standardOutput(try store.export(asCSV: format == "csv"))
             return
         }
         let parts = chart.split(separator: ":").map(String.init)
         let data = try store.chart(parameter: parts[0], metric: parts[1])
         try ChartDrawer.draw(data, to: output)
         let diverged = data.points.filter { $0.outcome != "ok" }.count
-        FileHandle.standardError.write(
-            Data(
-                "results: \(parts[1]) against \(parts[0]) for \(data.points.count) runs (\(diverged) not ok) in \(output)\n"
-                    .utf8))
+        Output.note(
+            "results: \(parts[1]) against \(parts[0]) for \(data.points.count) runs (\(diverged) not ok) in \(output)\n"
+        )
     }
 }
 
@@ -251,7 +249,7 @@ struct MergeCommand: ParsableCommand {
     func run() throws {
         let store = try SweepStore(path: output)
         for input in inputs { try store.merge(from: SweepStore(path: input)) }
-        FileHandle.standardError.write(Data("merge: \(try store.count()) runs in \(output)\n".utf8))
+        Output.note("merge: \(try store.count()) runs in \(output)\n")
     }
 }
 
@@ -283,16 +281,16 @@ final class ProgressReporter: @unchecked Sendable {
             let width = 30
             let filled = total > 0 ? width * done / total : width
             let bar = String(repeating: "█", count: filled) + String(repeating: "·", count: width - filled)
-            FileHandle.standardError.write(Data("\r\(bar) \(numbers)\u{1B}[K".utf8))
+            Output.note("\r\(bar) \(numbers)\u{1B}[K")
             printedBar = true
         } else {
-            FileHandle.standardError.write(Data("progress: \(numbers)\n".utf8))
+            Output.note("progress: \(numbers)\n")
         }
     }
 
     func finish() {
         lock.lock()
         defer { lock.unlock() }
-        if printedBar { FileHandle.standardError.write(Data("\n".utf8)) }
+        if printedBar { Output.note("\n") }
     }
 }

@@ -66,14 +66,13 @@ struct Verify: ParsableCommand {
                 throw ValidationError("a golden file holds at most 1,000,000 steps, a line each (asked for \(total))")
             }
             let file = try scene.recordGolden(steps: total, checkpointEvery: every, timeStep: dt)
-            let url = URL(fileURLWithPath: path)
-            try FileManager.default.createDirectory(
-                at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+            let folder = URL(fileURLWithPath: path).deletingLastPathComponent()
             do {
-                try file.text.write(to: url, atomically: true, encoding: .utf8)
+                try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
             } catch {
-                throw RunError("cannot write \(path): \(error.localizedDescription)")
+                throw RunError("cannot make the folder \(folder.path) for \(path)")
             }
+            try Output.file(Array(file.text.utf8), to: path, option: "the golden file")
             print(
                 "wrote \(path): \(file.steps) steps, \(file.checkpoints.count) checkpoints"
                     + (file.asleepStep.map { ", everything asleep after step \($0)" } ?? ""))

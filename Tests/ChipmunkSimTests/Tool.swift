@@ -20,7 +20,9 @@ struct Tool {
     static let packageRoot = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
-    static func run(_ name: String, _ arguments: [String]) throws -> Result {
+    /// Runs `name`; `stdoutPath` sends its standard output to that file (such as `/dev/full`)
+    /// instead of capturing it.
+    static func run(_ name: String, _ arguments: [String], stdoutPath: String? = nil) throws -> Result {
         let process = Process()
         process.executableURL = productsFolder.appendingPathComponent(name)
         process.arguments = arguments
@@ -33,7 +35,7 @@ struct Tool {
         let err = folder.appendingPathComponent("stderr")
         _ = FileManager.default.createFile(atPath: out.path, contents: nil)
         _ = FileManager.default.createFile(atPath: err.path, contents: nil)
-        process.standardOutput = try FileHandle(forWritingTo: out)
+        process.standardOutput = try FileHandle(forWritingTo: stdoutPath.map(URL.init(fileURLWithPath:)) ?? out)
         process.standardError = try FileHandle(forWritingTo: err)
         process.standardInput = FileHandle.nullDevice
         try process.run()

@@ -65,9 +65,14 @@ public struct InputRecording: Hashable, Sendable, Codable {
 
     /// Writes the recording as JSON.
     public func write(to url: URL) throws {
+        try encoded().write(to: url, options: .atomic)
+    }
+
+    /// The recording as JSON with sorted keys: what ``write(to:)`` writes.
+    public func encoded() throws -> Data {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
-        try encoder.encode(self).write(to: url, options: .atomic)
+        return try encoder.encode(self)
     }
 
     /// Runs `scene` (fresh) with the recorded inputs, checking the state hash after every
