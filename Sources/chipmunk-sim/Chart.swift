@@ -12,37 +12,44 @@ enum ChartDrawer {
         var description: String
     }
 
+    /// Draws `chart` into `output`; the suffix (.svg, .png, .pdf) picks the format.
     static func draw(_ chart: SweepChart, to output: String) throws {
+        let format = URL(fileURLWithPath: output).pathExtension.lowercased()
         let request: [String: Any] = [
-            "output": output,
+            "format": format,
             "chart": try JSONSerialization.jsonObject(with: JSONEncoder().encode(chart)),
         ]
-        let input = try JSONSerialization.data(withJSONObject: request)
+        // The request, the picture and the messages go through files: a pipe would stall
+        // on a large chart, and a script that stops early would break it.
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("chart-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let input = folder.appendingPathComponent("request.json")
+        let picture = folder.appendingPathComponent("chart.\(format)")
+        let messages = folder.appendingPathComponent("stderr")
+        try JSONSerialization.data(withJSONObject: request).write(to: input)
+        _ = FileManager.default.createFile(atPath: picture.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: messages.path, contents: nil)
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = ["python3", "-c", script]
-        let stdin = Pipe()
-        let stderr = FileManager.default.temporaryDirectory.appendingPathComponent("chart-\(UUID().uuidString).err")
-        defer { try? FileManager.default.removeItem(at: stderr) }
-        _ = FileManager.default.createFile(atPath: stderr.path, contents: nil)
-        process.standardInput = stdin
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = try FileHandle(forWritingTo: stderr)
+        process.standardInput = try FileHandle(forReadingFrom: input)
+        process.standardOutput = try FileHandle(forWritingTo: picture)
+        process.standardError = try FileHandle(forWritingTo: messages)
         do {
             try process.run()
         } catch {
             throw Failure(description: "--chart needs python3 with matplotlib (pip install matplotlib): \(error)")
         }
-        stdin.fileHandleForWriting.write(input)
-        try? stdin.fileHandleForWriting.close()
         process.waitUntilExit()
         guard process.terminationStatus == 0 else {
-            let message = (try? String(contentsOf: stderr, encoding: .utf8)) ?? ""
+            let message = (try? String(contentsOf: messages, encoding: .utf8)) ?? ""
             let lastLine =
                 message.split(separator: "\n").last.map(String.init)
                 ?? "python3 exited with \(process.terminationStatus)"
             throw Failure(description: "--chart: \(lastLine)")
         }
+        try Output.file(Array(try Data(contentsOf: picture)), to: output, option: "-o")
     }
 
     /// Ok runs as a line per group of the other parameters; diverged runs as red crosses
@@ -110,6 +117,6 @@ enum ChartDrawer {
         ax.set_title(f"{chart['scene']}: {metric} against {param} ({ok_count} of {len(points)} runs ok)")
         ax.grid(True, which="major", alpha=0.3)
         ax.legend(fontsize="small")
-        fig.savefig(request["output"], metadata={"Date": None} if request["output"].endswith(".svg") else None)
+        fig.savefig(sys.stdout.buffer, format=request["format"], metadata={"Date": None} if request["format"] == "svg" else None)
         """#
 }

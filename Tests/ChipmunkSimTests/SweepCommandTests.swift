@@ -208,6 +208,12 @@ import Testing
         }
         #expect(try Tool.sim("results", db, "--chart", "stiffness:box.y.min", "-o", path("c.png")).status == 0)
         #expect(FileManager.default.contents(atPath: path("c.png"))?.starts(with: [0x89, 0x50, 0x4E, 0x47]) == true)
+        #expect(try Tool.sim("results", db, "--chart", "stiffness:box.y.min", "-o", path("c.pdf")).status == 0)
+        #expect(FileManager.default.contents(atPath: path("c.pdf"))?.starts(with: Array("%PDF".utf8)) == true)
+        let nowhere = try Tool.sim("results", db, "--chart", "stiffness:box.y.min", "-o", "/nonexistent-folder/c.svg")
+        #expect(
+            nowhere.stderr == "chipmunk-sim: cannot write -o /nonexistent-folder/c.svg: no folder /nonexistent-folder\n"
+        )
 
         let unknownParameter = try Tool.sim("results", db, "--chart", "stiff:box.y.min", "-o", svg)
         #expect(
