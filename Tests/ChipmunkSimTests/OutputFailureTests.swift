@@ -47,15 +47,14 @@ struct OutputFailureTests {
     /// itself (as root) with a plain file. Tried on a link of the test's own, not on /dev.
     @Test("-o through a symbolic link writes the file it points to and leaves the link alone")
     func throughALink() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("output-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let link = folder.appendingPathComponent("latest.svg").path
+        let folder = try TemporaryFolder("output")
+        defer { folder.remove() }
+        let link = folder.path("latest.svg")
         try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: "frame.svg")
         let result = try Tool.sim("render", "crates", "-o", link)
         #expect(result.status == 0, "\(result.stderr)")
         #expect(try FileManager.default.destinationOfSymbolicLink(atPath: link) == "frame.svg")
-        let text = try String(contentsOfFile: folder.appendingPathComponent("frame.svg").path, encoding: .utf8)
+        let text = try String(contentsOfFile: folder.path("frame.svg"), encoding: .utf8)
         #expect(text.hasPrefix("<svg"))
     }
 
@@ -63,15 +62,14 @@ struct OutputFailureTests {
     /// writing over an existing file replaces it.
     @Test("A file is replaced whole, with nothing left beside it")
     func atomicReplace() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("output-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let target = folder.appendingPathComponent("frame.svg").path
+        let folder = try TemporaryFolder("output")
+        defer { folder.remove() }
+        let target = folder.path("frame.svg")
         try Data(String(repeating: "old ", count: 10_000).utf8).write(to: URL(fileURLWithPath: target))
         let result = try Tool.sim("render", "crates", "-o", target)
         #expect(result.status == 0, "\(result.stderr)")
         let text = try String(contentsOfFile: target, encoding: .utf8)
         #expect(text.hasPrefix("<svg") && !text.contains("old "))
-        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == ["frame.svg"])
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.url.path) == ["frame.svg"])
     }
 }

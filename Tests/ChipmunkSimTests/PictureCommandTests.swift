@@ -28,17 +28,16 @@ import Testing
 @Suite struct RenderSequenceTests {
     @Test("--every K writes a frame file per Kth step; --size gives the exact picture size; --contacts adds normals")
     func sequence() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("frames-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let pattern = folder.appendingPathComponent("crates-%04d.png").path
+        let folder = try TemporaryFolder("frames")
+        defer { folder.remove() }
+        let pattern = folder.path("crates-%04d.png")
         let result = try Tool.sim(
             "render", "crates", "--step", "240", "--every", "60", "--format", "png", "--size", "300x200", "-o", pattern)
         #expect(result.status == 0, "\(result.stderr)")
-        let files = try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted()
+        let files = try FileManager.default.contentsOfDirectory(atPath: folder.url.path).sorted()
         #expect(
             files == ["crates-0000.png", "crates-0060.png", "crates-0120.png", "crates-0180.png", "crates-0240.png"])
-        let image = try FrameImage(contentsOfPNG: folder.appendingPathComponent("crates-0240.png").path)
+        let image = try FrameImage(contentsOfPNG: folder.path("crates-0240.png"))
         #expect(image.width == 300 && image.height == 200)
         let plain = try Tool.sim("render", "crates", "--step", "240")
         let withContacts = try Tool.sim("render", "crates", "--step", "240", "--contacts")

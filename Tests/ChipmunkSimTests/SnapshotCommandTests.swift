@@ -15,10 +15,9 @@ import Testing
         "A snapshot written by one process continues in others with the uninterrupted run's bits",
         arguments: ["crates-tilt", "chains", "tumble"])
     func continuesAcrossProcesses(scene: String) throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("snap-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let file = folder.appendingPathComponent("\(scene).snapshot").path
+        let folder = try TemporaryFolder("snap")
+        defer { folder.remove() }
+        let file = folder.path("\(scene).snapshot")
 
         let full = try Tool.sim("run", scene, "--steps", "400", "--hash", "--canonical-broad-phase")
         #expect(full.status == 0, "\(full.stderr)")
@@ -50,16 +49,15 @@ import Testing
 
     @Test("A damaged snapshot file is refused with its name and the reason")
     func damagedFile() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("snap-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let file = folder.appendingPathComponent("bad.snapshot")
+        let folder = try TemporaryFolder("snap")
+        defer { folder.remove() }
+        let file = folder.url.appendingPathComponent("bad.snapshot")
         try Data("CHIPSNAP and then nonsense".utf8).write(to: file)
         let result = try Tool.sim("run", file.path, "--steps", "10")
         #expect(result.status != 0)
         #expect(result.stderr.contains("bad.snapshot"))
         #expect(result.stderr.contains("snapshot"))
-        let missing = try Tool.sim("snapshot", "crates", "--at", "-3", "-o", folder.appendingPathComponent("x").path)
+        let missing = try Tool.sim("snapshot", "crates", "--at", "-3", "-o", folder.path("x"))
         #expect(missing.status != 0)
         #expect(missing.stderr.contains("--at"))
     }

@@ -27,12 +27,10 @@ struct Tool {
         process.executableURL = productsFolder.appendingPathComponent(name)
         process.arguments = arguments
         process.currentDirectoryURL = packageRoot
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
-            "chipmunk-sim-tests-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let out = folder.appendingPathComponent("stdout")
-        let err = folder.appendingPathComponent("stderr")
+        let folder = try TemporaryFolder("chipmunk-sim-tests")
+        defer { folder.remove() }
+        let out = folder.url.appendingPathComponent("stdout")
+        let err = folder.url.appendingPathComponent("stderr")
         _ = FileManager.default.createFile(atPath: out.path, contents: nil)
         _ = FileManager.default.createFile(atPath: err.path, contents: nil)
         process.standardOutput = try FileHandle(forWritingTo: stdoutPath.map(URL.init(fileURLWithPath:)) ?? out)
@@ -48,6 +46,21 @@ struct Tool {
 
     static func sim(_ arguments: String...) throws -> Result { try run("chipmunk-sim", arguments) }
     static func reference(_ arguments: String...) throws -> Result { try run("chipmunk-reference", arguments) }
+}
+
+/// A fresh folder under the temporary directory; `remove()` it in a `defer`.
+struct TemporaryFolder {
+    let url: URL
+
+    init(_ prefix: String) throws {
+        url = FileManager.default.temporaryDirectory.appendingPathComponent("\(prefix)-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+    }
+
+    /// The path of `name` inside the folder.
+    func path(_ name: String) -> String { url.appendingPathComponent(name).path }
+
+    func remove() { try? FileManager.default.removeItem(at: url) }
 }
 
 /// CSV rows as fields.
