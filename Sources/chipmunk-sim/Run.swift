@@ -24,7 +24,8 @@ struct Run: ParsableCommand {
             time at 0.25× to 4×, interpolating between recorded steps, with a scrub bar, step \
             buttons, contact and constraint toggles, and a body's values on hover. Open it in any \
             browser; #step=N in its URL opens it paused at step N. The state before the first \
-            step is recorded too.
+            step is recorded too; a page holds at most 100,000 recorded steps (--every K records \
+            every Kth).
 
             A snapshot file (from `chipmunk-sim snapshot`, ending in .snapshot) continues the run it \
             was taken from: step numbers go on from the snapshot's step, and --steps counts the \
@@ -134,6 +135,14 @@ struct Run: ParsableCommand {
     /// is written with every step before it, then the error is reported.
     private func runReplay(_ scene: Scene, from firstStep: Int, steps totalSteps: Int, dt: Double) throws {
         try refuseOverwritingScene()
+        // The state before the first step, every Kth step, and the last.
+        let recorded = 1 + (totalSteps + every - 1) / every
+        if recorded > Playback.suggestedMaximumSteps {
+            let needed = (totalSteps + Playback.suggestedMaximumSteps - 2) / (Playback.suggestedMaximumSteps - 1)
+            throw ValidationError(
+                "the player holds at most \(Playback.suggestedMaximumSteps) recorded steps, and \(totalSteps) steps with --every \(every) would record \(recorded): add --every \(needed) or more"
+            )
+        }
         var shown = try FrameView(argument: view)
         shown?.yPointsDown = scene.yAxisPointsDown
         var replay = Playback(

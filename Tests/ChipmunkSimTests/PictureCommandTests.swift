@@ -22,6 +22,12 @@ import Testing
         #expect(
             try Tool.sim("run", "crates", "--format", "html", "--width", "3", "-o", "/tmp/x.html").stderr
                 .contains("--width must be from 16 to 8192 (got 3)"))
+        let tooLong = try Tool.sim("run", "crates", "--format", "html", "--steps", "100000", "-o", "/tmp/never.html")
+        #expect(
+            tooLong.stderr.contains(
+                "at most 100000 recorded steps, and 100000 steps with --every 1 would record 100001: add --every 2 or more"
+            ))
+        #expect(!FileManager.default.fileExists(atPath: "/tmp/never.html"))
     }
 }
 

@@ -58,6 +58,11 @@ public struct Playback {
     /// How many steps are recorded.
     public var recordedSteps: Int { steps.count }
 
+    /// The most recorded steps a page should hold: 100,000, 14 minutes at 120 Hz. The
+    /// browser inflates and decodes the whole trajectory when the page opens, and keeps it
+    /// decoded; for longer runs, record every Kth step.
+    public static let suggestedMaximumSteps = 100_000
+
     /// Records the space's state after step `step`. Steps must increase.
     public mutating func record(step: Int, space: Space) {
         precondition(steps.last.map { Int($0) < step } ?? true, "Replay.record steps must increase (got \(step))")
