@@ -40,7 +40,11 @@ let package = Package(
         // a step, a round of body reads and a step with collision callbacks.
         .executableTarget(
             name: "ChipmunkBenchmarks",
-            dependencies: ["ChipmunkBench", "ChipmunkBenchWorlds", .product(name: "Benchmark", package: "benchmark")],
+            dependencies: [
+                "ChipmunkBench", "ChipmunkBenchWorlds", .product(name: "Benchmark", package: "benchmark"),
+                .product(name: "ChipmunkDynamics", package: "SwiftChipmunk"),
+                .product(name: "ChipmunkScenes", package: "SwiftChipmunk"),
+            ],
             path: "Benchmarks/ChipmunkBenchmarks",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
         ),

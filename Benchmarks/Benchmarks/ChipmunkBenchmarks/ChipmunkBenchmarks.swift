@@ -2,6 +2,8 @@ import Benchmark
 import Chipmunk
 import ChipmunkBench
 import ChipmunkBenchWorlds
+import ChipmunkDynamics
+import ChipmunkScenes
 
 // Allocation counts and wall time, per step, per round of body reads and per step with
 // collision callbacks, measured by package-benchmark (its malloc interposer counts every
@@ -34,6 +36,33 @@ private func build(_ scene: BenchScene, callbacks: Bool = false) throws {
             })
     }
     world = (space, bodies, scene)
+}
+
+/// A built-in scene the samples step (the UIKit Dynamics ones step their animator).
+nonisolated(unsafe) private var scene: Scene?
+
+/// `count` items (20 × 20 points, in rows) in a 640 × 640 point box, y down: gravity,
+/// collisions with each other and the bounds, a radial gravity field at the centre and a
+/// noise field over all of them. Every behaviour's per-item work runs every step.
+private func fieldsAnimator(items count: Int) -> DynamicAnimator {
+    let animator = DynamicAnimator(referenceBounds: Rect(x: 0, y: 0, width: 640, height: 640))
+    let items = (0..<count).map { index in
+        ItemView(
+            name: "\(index)", center: Vector(x: 20 + Double(index % 30) * 20, y: 20 + Double(index / 30) * 20),
+            size: Size(width: 20, height: 20))
+    }
+    let collision = CollisionBehavior(items: items)
+    collision.translatesReferenceBoundsIntoBoundary = true
+    let radial = FieldBehavior.radialGravityField(position: Vector(x: 320, y: 320))
+    radial.strength = 0.5
+    let noise = FieldBehavior.noiseField(smoothness: 0.5, animationSpeed: 1)
+    noise.strength = 0.2
+    for behavior in [GravityBehavior(items: items), collision, radial, noise] { animator.addBehavior(behavior) }
+    for item in items {
+        radial.addItem(item)
+        noise.addItem(item)
+    }
+    return animator
 }
 
 let benchmarks: @Sendable () -> Void = {
@@ -95,4 +124,27 @@ let benchmarks: @Sendable () -> Void = {
             world = nil
             blackHole(calls)
         })
+
+    // The UIKit Dynamics layer: what a step of its behaviours allocates.
+    for name in ["ui-heavy", "ui-drag", "ui-snake", "ui-snap", "ui-push"] {
+        Benchmark(
+            "step scene \(name)",
+            closure: { _ in try scene?.step(scene!.timeStep) },
+            setup: { scene = try SceneCatalog.scene(named: name) },
+            teardown: { scene = nil })
+    }
+    for count in [100, 400] {
+        Benchmark(
+            "step animator fields\(count)",
+            closure: { _ in
+                try scene?.step(scene!.timeStep)
+            },
+            setup: {
+                let animator = fieldsAnimator(items: count)
+                let built = Scene(name: "fields\(count)", space: animator.space, timeStep: animator.timeStep)
+                built.stepper = { _, dt in try animator.step(by: dt) }
+                scene = built
+            },
+            teardown: { scene = nil })
+    }
 }

@@ -73,24 +73,30 @@ open class DynamicBehavior {
 /// properties, fields).
 open class ItemListBehavior: DynamicBehavior {
     public private(set) var items: [any DynamicItem]
+    /// The items by identity: ``contains(_:)`` runs per item per step, in fields and in
+    /// contact callbacks, so it must not search the list.
+    private var members: Set<ObjectIdentifier>
 
     public init(items: [any DynamicItem]) {
-        self.items = items
+        var members: Set<ObjectIdentifier> = []
+        self.items = items.filter { members.insert(ObjectIdentifier($0)).inserted }
+        self.members = members
         super.init()
     }
 
     public func addItem(_ item: any DynamicItem) {
-        guard !contains(item) else { return }
+        guard members.insert(ObjectIdentifier(item)).inserted else { return }
         items.append(item)
         changed()
     }
 
     public func removeItem(_ item: any DynamicItem) {
+        guard members.remove(ObjectIdentifier(item)) != nil else { return }
         items.removeAll { $0 === item }
         changed()
     }
 
-    func contains(_ item: any DynamicItem) -> Bool { items.contains { $0 === item } }
+    func contains(_ item: any DynamicItem) -> Bool { members.contains(ObjectIdentifier(item)) }
 
     override var dynamicItems: [any DynamicItem] { items }
 }

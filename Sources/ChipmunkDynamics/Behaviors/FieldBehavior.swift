@@ -166,25 +166,25 @@ public final class FieldBehavior: ItemListBehavior {
         return Vector(x: valueNoise(x, y, t, seed: 0x9E37_79B9), y: valueNoise(x, y, t, seed: 0x85EB_CA6B))
     }
 
+    /// Trilinear value noise with smoothstep weights; no allocation (it runs per item per step).
     private static func valueNoise(_ x: Double, _ y: Double, _ t: Double, seed: UInt64) -> Double {
         let (x0, y0, t0) = (x.rounded(.down), y.rounded(.down), t.rounded(.down))
         func smooth(_ f: Double) -> Double { f * f * (3 - 2 * f) }
         let (fx, fy, ft) = (smooth(x - x0), smooth(y - y0), smooth(t - t0))
+        func mix(_ h: UInt64, _ v: Double) -> UInt64 {
+            let h = h ^ UInt64(bitPattern: Int64(clamping: Int(exactly: v.rounded()) ?? 0)) &* 0xBF58_476D_1CE4_E5B9
+            return (h ^ (h >> 31)) &* 0x94D0_49BB_1331_11EB
+        }
         func corner(_ i: Double, _ j: Double, _ k: Double) -> Double {
-            var h = seed
-            for v in [i, j, k] {
-                h ^= UInt64(bitPattern: Int64(clamping: Int(exactly: v.rounded()) ?? 0)) &* 0xBF58_476D_1CE4_E5B9
-                h = (h ^ (h >> 31)) &* 0x94D0_49BB_1331_11EB
-            }
+            let h = mix(mix(mix(seed, i), j), k)
             return Double(h >> 11) / Double(1 << 53) * 2 - 1
         }
         func lerp(_ a: Double, _ b: Double, _ f: Double) -> Double { a + (b - a) * f }
-        var layers: [Double] = []
-        for k in [t0, t0 + 1] {
+        func layer(_ k: Double) -> Double {
             let bottom = lerp(corner(x0, y0, k), corner(x0 + 1, y0, k), fx)
             let top = lerp(corner(x0, y0 + 1, k), corner(x0 + 1, y0 + 1, k), fx)
-            layers.append(lerp(bottom, top, fy))
+            return lerp(bottom, top, fy)
         }
-        return lerp(layers[0], layers[1], ft)
+        return lerp(layer(t0), layer(t0 + 1), ft)
     }
 }
