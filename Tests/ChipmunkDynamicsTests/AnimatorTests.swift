@@ -61,6 +61,30 @@ import Testing
         #expect(animator.space.bodies.isEmpty)
     }
 
+    @Test("A behaviour's items: each once, in order; added and removed while running, the field follows")
+    func itemLists() throws {
+        let (a, b) = (item(at: Vector(x: 100, y: 100)), item(at: Vector(x: 200, y: 100)))
+        let field = FieldBehavior.linearGravityField(direction: Vector(x: 0, y: 1))
+        #expect(
+            GravityBehavior(items: [a, b, a]).items.map(ObjectIdentifier.init) == [a, b].map(ObjectIdentifier.init))
+        let animator = DynamicAnimator(referenceBounds: screen)
+        animator.addBehavior(DynamicItemBehavior(items: [a, b]))
+        animator.addBehavior(field)
+        field.addItem(a)
+        field.addItem(a)
+        #expect(field.items.count == 1)
+        try run(animator, seconds: 0.1)
+        #expect(a.center.y > 100 && b.center.y == 100, "the field moves its item only")
+        field.removeItem(a)
+        field.removeItem(b)  // not in it: nothing happens
+        field.addItem(b)
+        let (velocity, by) = (animator.body(for: a)!.velocity, b.center.y)
+        #expect(velocity.y > 0)
+        try run(animator, seconds: 0.1)
+        #expect(b.center.y > by, "b, added, now falls")
+        #expect(animator.body(for: a)!.velocity == velocity, "a, removed, no longer accelerates")
+    }
+
     @Test("elapsedTime, isRunning and the delegate: paused when everything rests, resumed when it moves")
     func pauseAndResume() throws {
         let heavy = DynamicsScenes.heavy()
