@@ -141,10 +141,11 @@ import Testing
     /// by a wall-clock limit: each size's drop is timed against building the same space
     /// (adding its bodies and shapes, which is linear), so the allocator, a sanitizer or a
     /// busy machine slows both alike. With 8.9 times the bodies (820 → 7,260) and contacts,
-    /// drop ÷ build may grow under 3.5 times, best of 3 each. Measured: 0.8–1.2 times, with
-    /// or without ASan; removing the objects one by one before the drop, which costs
-    /// O(n × contacts), grew it 8.1 times (6.7 under ASan).
-    @Test func droppingALargeSpaceIsLinear() throws {
+    /// drop ÷ build may grow under 3.5 times, best of 3 each. Measured: 0.8–1.2 times;
+    /// removing the objects one by one before the drop, which costs O(n × contacts), grew
+    /// it 8.1 times. Not under a sanitizer: TSan grew the linear drop 5.2 times.
+    @Test(.disabled(if: Sanitizer.active != nil, "timing under a sanitizer measures the sanitizer"))
+    func droppingALargeSpaceIsLinear() throws {
         /// Drop time over build time, for a settled pyramid `rows` boxes wide at its base.
         func dropOverBuild(rows: Int) throws -> Double {
             weak var weakBody: Body?
