@@ -6,6 +6,7 @@
 #include <chipmunk/chipmunk.h>
 #include "shim.h"  // CChipmunkSpaceNewQuietly: the one place the debug banner is silenced
 #include <fcntl.h>
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -108,5 +109,9 @@ int main(int argc, char **argv) {
     for (int i = 0; i < shapeCount; i++) { cpSpaceRemoveShape(space, shapes[i]); cpShapeFree(shapes[i]); }
     for (int i = 0; i < bodyCount; i++) { cpSpaceRemoveBody(space, bodies[i]); cpBodyFree(bodies[i]); }
     cpSpaceFree(space);
+    if (fflush(stdout) != 0 || ferror(stdout)) {
+        fprintf(stderr, "chipmunk-reference: cannot write standard output: %s\n", strerror(errno));
+        return 1;
+    }
     return 0;
 }
