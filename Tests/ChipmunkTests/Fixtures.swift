@@ -44,3 +44,16 @@ enum Sanitizer {
         return nil
     }()
 }
+
+/// The CPU time this thread spends in `body`, in seconds: unlike the wall clock, it does not
+/// count the time other threads (parallel tests, other processes) hold the cores.
+func threadCPUTime(_ body: () throws -> Void) rethrows -> Double {
+    func now() -> Double {
+        var time = timespec()
+        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &time)
+        return Double(time.tv_sec) + Double(time.tv_nsec) * 1e-9
+    }
+    let start = now()
+    try body()
+    return now() - start
+}
