@@ -40,7 +40,9 @@ struct Play: ParsableCommand {
 
     @Option(help: "Picture width in characters (default: the terminal's, at most 100).") var width: Int?
 
-    @Option(help: "The world rectangle to show, as x,y,width,height (default: the scene at its start).")
+    @Option(
+        parsing: .unconditional,
+        help: "The world rectangle to show, as x,y,width,height (default: the scene at its start).")
     var view: String?
 
     @Option(help: "Stop after this many seconds of real time (default: run until q).") var seconds: Double?

@@ -42,7 +42,8 @@ struct Render: ParsableCommand {
 
     @Option(help: "The picture's exact size, WxH: pixels for SVG and PNG, characters for text.") var size: String?
 
-    @Option(help: "The world rectangle to show, as x,y,width,height (default: fit the scene).") var view: String?
+    @Option(parsing: .unconditional, help: "The world rectangle to show, as x,y,width,height (default: fit the scene).")
+    var view: String?
 
     @Flag(help: "Draw contact points and their normals too.") var contacts = false
 

@@ -61,7 +61,9 @@ struct Run: ParsableCommand {
     @Option(help: "html: the player's canvas width in pixels (default: the view fitted into 800×600).")
     var width: Int?
 
-    @Option(help: "html: the world rectangle to show, as x,y,width,height (default: all that moves).")
+    @Option(
+        parsing: .unconditional,
+        help: "html: the world rectangle to show, as x,y,width,height (default: all that moves).")
     var view: String?
 
     @Flag(

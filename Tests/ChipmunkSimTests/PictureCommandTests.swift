@@ -10,6 +10,9 @@ import Testing
         let text = try Tool.sim("render", "Scenes/pendulum.json", "--format", "text", "--width", "40")
         #expect(text.status == 0 && text.stdout.unicodeScalars.contains { $0.value > 0x2800 && $0.value <= 0x28FF })
         #expect(try Tool.sim("render", "crates", "--view", "0,0,-1,5").stderr.contains("--view must be"))
+        let negative = try Tool.sim("render", "crates", "--view", "-50,-50,400,400")
+        #expect(
+            negative.status == 0 && negative.stdout.hasPrefix("<svg"), "a view may start below 0: \(negative.stderr)")
         #expect(try Tool.sim("render", "crates", "--format", "png").stderr.contains("--format png needs -o FILE"))
         let gif = try Tool.sim("render", "crates", "--format", "gif")
         #expect(gif.stderr.contains("--format must be svg, png or text"))
