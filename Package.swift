@@ -94,7 +94,7 @@ let package = Package(
         .testTarget(
             name: "ChipmunkScenesTests",
             dependencies: [
-                "ChipmunkScenes", "Chipmunk", "ChipmunkPictures",
+                "ChipmunkScenes", "Chipmunk", "ChipmunkPictures", "ChipmunkDynamics",
                 .product(name: "PropertyBased", package: "swift-property-based"),
                 .product(name: "SnapshotTesting", package: "swift-snapshot-testing"),
             ],

@@ -42,6 +42,11 @@ public final class Scene {
     /// scenes); pictures of it are drawn that way up.
     public var yAxisPointsDown = false
 
+    /// How opaque pictures draw each body, from 0 to 1, read when drawn: a UIKit item's
+    /// `alpha`, which the engine does not know (the snake's bricks dim while they touch an
+    /// edge). Nil draws every body opaque.
+    public var bodyOpacity: ((Body) -> Double)?
+
     /// Steps the space in place of `space.step(dt)`, given the scene's time before the
     /// step and `dt`: for scenes whose behaviours act around each step (the UIKit-style
     /// animator). Nil steps the space directly.

@@ -120,7 +120,7 @@ struct Render: ParsableCommand {
 
     /// The picture of the scene now.
     private func draw(_ scene: Scene) throws -> [UInt8] {
-        let frame = Frame(scene.space, options: contacts ? .all : [.shapes, .constraints])
+        let frame = Frame(scene.space, options: contacts ? .all : [.shapes, .constraints], opacity: scene.bodyOpacity)
         var view = try FrameView(argument: view) ?? FrameView(fitting: frame)
         view.yPointsDown = scene.yAxisPointsDown
         var pixelWidth = width ?? (format == "text" ? 80 : 640)

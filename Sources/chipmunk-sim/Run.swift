@@ -150,6 +150,7 @@ struct Run: ParsableCommand {
         var replay = Playback(
             title: self.scene, timeStep: dt, view: shown, pixelWidth: width, name: { scene.name(of: $0) })
         replay.yPointsDown = scene.yAxisPointsDown
+        replay.opacity = scene.bodyOpacity
         replay.record(step: firstStep, space: scene.space)
         var failure: RunError?
         for step in (firstStep + 1)...(firstStep + totalSteps) {

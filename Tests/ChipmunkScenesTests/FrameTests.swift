@@ -1,4 +1,5 @@
 import Chipmunk
+import ChipmunkDynamics
 import ChipmunkScenes
 import ChipmunkPictures
 import Foundation
@@ -58,6 +59,25 @@ import Testing
         let after = crateTop(Frame(scene.space).svg(view: view, pixelWidth: 300))
         #expect(before < 100, "crates start high up: small picture y (\(before))")
         #expect(after > 150, "crates rest on the floor: large picture y (\(after))")
+    }
+
+    /// UIKit's `alpha` is not the engine's: the scene's `bodyOpacity` carries it into the
+    /// picture. At step 200 of ui-snake some bricks touch the screen's edge and are dimmed.
+    @Test("ui-snake: a brick dimmed to alpha 0.5 is filled at half opacity, and only those")
+    func dimmedBricks() throws {
+        let snake = DynamicsScenes.snake()
+        for _ in 0..<200 { try snake.scene.step(snake.scene.timeStep) }
+        let dimmed = snake.bricks.filter { $0.alpha == 0.5 }
+        #expect(dimmed.count >= 2, "bricks on the edge at step 200")
+        func fills(_ frame: Frame) -> [Float] {
+            frame.primitives.compactMap { if case let .polygon(_, _, _, fill) = $0 { fill.alpha } else { nil } }
+        }
+        let frame = Frame(snake.scene.space, opacity: snake.scene.bodyOpacity)
+        #expect(fills(frame).filter { $0 == 0.5 }.count == dimmed.count)
+        #expect(fills(frame).allSatisfy { $0 == 0.5 || $0 == 1 })
+        #expect(fills(Frame(snake.scene.space)).allSatisfy { $0 == 1 }, "without the scene's opacity, all opaque")
+        let svg = frame.svg(view: FrameView(x: 0, y: 0, width: 320, height: 480, yPointsDown: true), pixelWidth: 320)
+        #expect(svg.components(separatedBy: "fill-opacity=\"0.5\"").count - 1 == dimmed.count)
     }
 
     @Test("In text, the crates fill the bottom of their box and leave the top empty")

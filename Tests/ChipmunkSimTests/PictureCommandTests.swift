@@ -262,6 +262,38 @@ import Testing
         #expect(share < 0.01, "\(share * 100) % of pixels differ from Cairo's frame")
     }
 
+    /// The snake's bricks dim to alpha 0.5 while they touch an edge; at step 200, two or
+    /// three do. Where the SVG draws one at half opacity, the player and Cairo show the
+    /// brick's colour half way to white.
+    @Test("The player shows ui-snake's dimmed bricks as Cairo draws them: half way to white")
+    func dimmedBricks() throws {
+        let page = folder.appendingPathComponent("snake.html")
+        let made = try Tool.sim(
+            "run", "ui-snake", "--steps", "240", "--format", "html", "--view", "0,0,320,480", "--width", "320", "-o",
+            page.path)
+        #expect(made.status == 0, "\(made.stderr)")
+        let svg = try Tool.sim("render", "ui-snake", "--step", "200", "--view", "0,0,320,480", "--width", "320").stdout
+        let dimmed = svg.matches(of: /<polygon points="([^"]+)" fill="rgb\((\d+),(\d+),(\d+)\)" fill-opacity="0.5"/)
+        try #require(dimmed.count >= 2, "bricks touching the edge at step 200")
+        let shot = try Chromium.screenshot(page.absoluteString + "#step=200", width: 340, height: 600)
+        let cairo = try cairoFrame("ui-snake", step: 200, view: "0,0,320,480", width: 320)
+        for brick in dimmed {
+            let points = brick.1.split(separator: " ").map { $0.split(separator: ",").map { Double($0)! } }
+            let (x, y) = (points.map { $0[0] }.reduce(0, +) / 4, points.map { $0[1] }.reduce(0, +) / 4)
+            let full = (Int(brick.2)!, Int(brick.3)!, Int(brick.4)!)
+            let half = ((full.0 + 255) / 2, (full.1 + 255) / 2, (full.2 + 255) / 2)
+            for image in [shot, cairo] {
+                let pixel = image.color(x: Int(x), y: Int(y))
+                let c = (Int(pixel.red), Int(pixel.green), Int(pixel.blue))
+                #expect(
+                    abs(c.0 - half.0) <= 3 && abs(c.1 - half.1) <= 3 && abs(c.2 - half.2) <= 3,
+                    "at \(Int(x)),\(Int(y)): \(c), the brick's \(full) half way to white is \(half)")
+            }
+        }
+        let share = shot.differingShare(from: cairo, width: 320, height: 480)
+        #expect(share < 0.01, "\(share * 100) % of pixels differ from Cairo's frame")
+    }
+
     @Test("SVG rasterised by Chromium and PNG drawn by Cairo agree", arguments: ["crates", "joints", "chains"])
     func svgAgainstPNG(scene: String) throws {
         let svg = folder.appendingPathComponent("\(scene).svg")

@@ -18,9 +18,12 @@ public struct Frame: Sendable {
     /// in ``bounds``, so showing contacts does not move the fitted view.
     private var drawnCount = 0
 
-    /// Draws `space` now.
-    public init(_ space: Space, options: DebugDrawOptions = [.shapes, .constraints]) {
-        var recorder = Recorder()
+    /// Draws `space` now. `opacity` scales each body's fill alpha (0…1; a UIKit item's
+    /// `alpha`, say); nil leaves the engine's colours.
+    public init(
+        _ space: Space, options: DebugDrawOptions = [.shapes, .constraints], opacity: ((Body) -> Double)? = nil
+    ) {
+        var recorder = Recorder(opacity: opacity)
         space.debugDraw(
             &recorder, options: options, outlineColor: DebugColor(luminance: 0.2),
             constraintColor: DebugColor(red: 0, green: 0.75, blue: 0),
@@ -41,6 +44,9 @@ public struct Frame: Sendable {
         }
         primitives += normals
     }
+
+    /// An opacity in 0…1; NaN counts as opaque.
+    static func clampedOpacity(_ value: Double) -> Double { value.isNaN ? 1 : min(max(value, 0), 1) }
 
     /// The smallest box around everything drawn, or nil for an empty frame.
     public var bounds: BoundingBox? {
@@ -67,6 +73,16 @@ public struct Frame: Sendable {
 
     private struct Recorder: DebugDrawer {
         var primitives: [Primitive] = []
+        let opacity: ((Body) -> Double)?
+
+        func fillColor(for shape: Shape) -> DebugColor {
+            var color = shape.debugFillColor
+            if let opacity, shape.body.kind != .static {
+                color.alpha *= Float(Frame.clampedOpacity(opacity(shape.body)))
+            }
+            return color
+        }
+
         mutating func drawCircle(center: Vector, angle: Double, radius: Double, outline: DebugColor, fill: DebugColor) {
             primitives.append(.circle(center: center, angle: angle, radius: radius, outline: outline, fill: fill))
         }

@@ -29,6 +29,10 @@ public struct Playback {
     /// The player's canvas width in pixels (the height follows the view); nil fits the
     /// view into 800 × 600.
     public var pixelWidth: Int?
+    /// How opaque to draw each body's fill, 0…1, read at every recorded step: a UIKit
+    /// item's `alpha`, which the engine does not know. Nil draws every body opaque and
+    /// records nothing for it. Set it before the first ``record(step:space:)``.
+    public var opacity: ((Body) -> Double)?
 
     private var bodies: [RecordedBody] = []
     private var bodyIndex: [ObjectIdentifier: Int] = [:]
@@ -92,7 +96,8 @@ public struct Playback {
             }
             let state: UInt8 =
                 body.isSleeping ? 2 : (body.idleTime > space.sleepTimeThreshold ? 1 : 0)
-            bodies[index].append(frame: frame, body: body, state: state)
+            let alpha = opacity.map { UInt8((Frame.clampedOpacity($0(body)) * 255).rounded()) } ?? 255
+            bodies[index].append(frame: frame, body: body, state: state, opacity: alpha)
             for shape in bodies[index].shapes {
                 include(shape.bounds(at: body.position, angle: body.angle))
             }
@@ -152,6 +157,7 @@ public struct Playback {
     ///   predicted by the frame before;
     /// - per body a state byte a frame (0 awake, 1 idle, 2 asleep, 3 not in the space), and
     ///   per constraint a byte a frame (1 when in the space), raw;
+    /// - with ``opacity``, per body its fill's opacity a frame, in 255ths, raw;
     /// - per constraint, its three world points' six coordinates per frame, on the
     ///   position grid, predicted as positions are;
     /// - the contact counts, one a frame;
@@ -182,6 +188,9 @@ public struct Playback {
         }
         for body in bodies { out.bytes += body.states(frames: frames) }
         for constraint in constraints { out.bytes += constraint.presence(frames: frames) }
+        if opacity != nil {
+            for body in bodies { out.bytes += body.opacities(frames: frames) }
+        }
         for constraint in constraints {
             for k in 0..<6 {
                 var older: Int64 = 0
@@ -225,7 +234,7 @@ public struct Playback {
         let height = max(1, Int((view.height * Double(width) / view.width).rounded()))
         let header = ReplayHeader(
             title: title, timeStep: timeStep, frames: steps.count, view: [view.x, view.y, view.width, view.height],
-            yPointsDown: view.yPointsDown || yPointsDown,
+            yPointsDown: view.yPointsDown || yPointsDown, opacity: opacity != nil,
             width: width, height: height, staticShapes: staticShapes,
             bodies: bodies.map { .init(id: $0.id, kind: "\($0.kind)", shapes: $0.shapes) },
             constraints: constraints.map(\.header), contacts: contactCounts.reduce(0) { $0 + Int($1) },
@@ -315,6 +324,7 @@ private struct RecordedBody {
     private var firstFrame = -1
     private var samples: [Double] = []
     private var stateBytes: [UInt8] = []
+    private var opacityBytes: [UInt8] = []
 
     init(id: String, kind: Body.Kind, shapes: [ShapeGeometry]) {
         self.id = id
@@ -322,17 +332,19 @@ private struct RecordedBody {
         self.shapes = shapes
     }
 
-    mutating func append(frame: Int, body: Body, state: UInt8) {
+    mutating func append(frame: Int, body: Body, state: UInt8, opacity: UInt8) {
         if firstFrame < 0 { firstFrame = frame }
         // Frames the body missed (out of the space) repeat its last values and are marked absent.
         while firstFrame + stateBytes.count < frame {
             samples += samples.suffix(6)
             stateBytes.append(3)
+            opacityBytes.append(255)
         }
         let p = body.position
         let v = body.velocity
         samples += [p.x, p.y, body.angle, v.x, v.y, body.angularVelocity]
         stateBytes.append(state)
+        opacityBytes.append(opacity)
     }
 
     /// Quantity 0-5 (x, y, angle, vx, vy, w) at a frame. Before the body was added: where
@@ -340,6 +352,13 @@ private struct RecordedBody {
     func value(_ quantity: Int, at frame: Int) -> Double {
         let index = min(max(frame - firstFrame, 0), stateBytes.count - 1)
         return samples[index * 6 + quantity]
+    }
+
+    func opacities(frames: Int) -> [UInt8] {
+        (0..<frames).map { frame in
+            let index = frame - firstFrame
+            return index >= 0 && index < opacityBytes.count ? opacityBytes[index] : 255
+        }
     }
 
     func states(frames: Int) -> [UInt8] {
@@ -426,6 +445,8 @@ private struct ReplayHeader: Encodable {
     var frames: Int
     var view: [Double]
     var yPointsDown: Bool
+    /// Whether the payload holds each body's opacity per frame.
+    var opacity: Bool
     var width: Int
     var height: Int
     var staticShapes: [ShapeGeometry]

@@ -96,6 +96,7 @@ enum ReplayPlayer {
         }
         const states = raw.slice(at, at += B * F);      // 0 awake, 1 idle, 2 asleep, 3 absent
         const present = raw.slice(at, at += C * F);
+        const opacity = H.opacity ? raw.slice(at, at += B * F) : null;  // 255ths, per body per frame
         const constraintPoints = new Float64Array(C * F * 6);  // per constraint, per frame: 3 points
         for (let c = 0; c < C; c++) {
           for (let q = 0; q < 6; q++) {
@@ -202,11 +203,11 @@ enum ReplayPlayer {
             ctx.stroke();
           }
         }
-        function fillOf(shape, state) {
+        function fillOf(shape, state, alpha) {
           if (shape.sensor) return rgba(shape.fill);
           if (state === 2) return SLEEPING;
           if (state === 1) return IDLE;
-          return rgba(shape.fill);
+          return alpha === 255 ? rgba(shape.fill) : rgba(shape.fill, shape.fill[3] * alpha / 255);
         }
         function dot(x, y, color) {
           ctx.beginPath(); ctx.arc(x, y, 2.5 / scale, 0, 2 * Math.PI); ctx.fillStyle = color; ctx.fill();
@@ -225,7 +226,8 @@ enum ReplayPlayer {
             poses.push(pose(b, i, u));
             const state = states[b * F + i];
             if (state === 3) continue;
-            for (const shape of H.bodies[b].shapes) drawShape(shape, poses[b], fillOf(shape, state));
+            const alpha = opacity ? opacity[b * F + i] : 255;
+            for (const shape of H.bodies[b].shapes) drawShape(shape, poses[b], fillOf(shape, state, alpha));
           }
           if (showConstraints) {
             ctx.strokeStyle = CONSTRAINT; ctx.lineWidth = 1 / scale;
@@ -336,7 +338,8 @@ enum ReplayPlayer {
           const g = n => Number(samples[k + n]).toPrecision(6);
           const state = ["awake", "idle", "asleep", "removed"][states[found * F + frame]];
           tip.textContent = `${body.id} (${body.kind}, ${state}) at step ${steps[frame]}\\n` +
-            `position  ${g(0)}, ${g(1)}\\nangle     ${g(2)} rad\\nvelocity  ${g(3)}, ${g(4)}\\nspin      ${g(5)} rad/s`;
+            `position  ${g(0)}, ${g(1)}\\nangle     ${g(2)} rad\\nvelocity  ${g(3)}, ${g(4)}\\nspin      ${g(5)} rad/s` +
+            (opacity ? `\\nalpha     ${(opacity[found * F + frame] / 255).toFixed(2)}` : "");
           tip.style.left = `${hover.clientX + 14}px`; tip.style.top = `${hover.clientY + 14}px`;
           tip.hidden = false;
         }

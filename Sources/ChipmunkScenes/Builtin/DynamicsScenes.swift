@@ -42,6 +42,11 @@ public enum DynamicsScenes {
         }
         scene.bodyNames = names
         scene.yAxisPointsDown = true
+        var views: [ObjectIdentifier: ItemView] = [:]
+        for item in items {
+            if let body = animator.body(for: item) { views[ObjectIdentifier(body)] = item }
+        }
+        scene.bodyOpacity = { [views] body in views[ObjectIdentifier(body)]?.alpha ?? 1 }
         scene.stepper = { time, dt in
             inputs(time)
             try animator.step(by: dt)
