@@ -320,7 +320,10 @@ def write_report(args, info, cases, samples, med, paired, ratio, first, allocati
     w("")
     w("`cd Benchmarks && swift package benchmark`: its malloc interposer counts every allocation in the process, "
       "the engine's included. One sample is one step (after 100 warm-up steps), or one read of every body. "
-      "The raw-C rows step the C twin of the same world in the same harness.")
+      "The raw-C rows step the C twin of the same world in the same harness. The `step scene ui-…` rows step "
+      "the UIKit Dynamics chapter's scenes, and `step animator fields100/400` an animator whose 100 or 400 "
+      "items fall under gravity, collide, and feel a radial gravity field and a noise field: every behaviour's "
+      "per-item work, every step.")
     w("")
     w("| benchmark | median | largest | samples |")
     w("|---|---:|---:|---:|")
