@@ -361,7 +361,7 @@ def first_len(growth):
 
 HEADER = """# Benchmarks: the Swift binding, the raw C engine and pymunk, side by side
 
-Regenerate with `scripts/bench.sh` (about 13 minutes on 2 cores; `--quick`: under 4). Each
+Regenerate with `scripts/bench.sh` (about 13 minutes on 2 cores, a clean build included; `--quick`: fewer steps and repeats). Each
 CPU family measured has a section of its own, never mixed: memory-layout effects differ
 between Intel and AMD. A run replaces its own family's section and keeps the others.
 
