@@ -38,6 +38,14 @@ public final class SweepStore: Sendable {
                 try db.execute(sql: "PRAGMA synchronous = NORMAL")
             }
         }
+        // SQLite says only "unable to open database file" when the folder is missing.
+        let folder = (path as NSString).deletingLastPathComponent
+        var isFolder: ObjCBool = false
+        if !readOnly, !folder.isEmpty,
+            !FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder) || !isFolder.boolValue
+        {
+            throw .database(path, "no folder \(folder)")
+        }
         do {
             queue = try DatabaseQueue(path: path, configuration: configuration)
             if readOnly { return }

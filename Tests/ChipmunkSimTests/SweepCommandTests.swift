@@ -140,6 +140,14 @@ import Testing
             to: unused)
         let run2 = try Tool.sim("run", unused.path, "--steps", "1")
         #expect(run2.stderr.contains("parameters.spare"), "\(run2.stderr)")
+
+        // SQLite alone says "unable to open database file".
+        let nowhere = try Tool.sim(
+            "sweep", "Scenes/drop.json", "--param", "speed=1,2", "--db", "/nonexistent-folder/x.sqlite")
+        #expect(nowhere.stderr == "chipmunk-sim: /nonexistent-folder/x.sqlite: no folder /nonexistent-folder\n")
+        _ = try SweepStore(path: path("shard.sqlite"))
+        let merged = try Tool.sim("merge", "/nonexistent-folder/m.sqlite", path("shard.sqlite"))
+        #expect(merged.stderr == "chipmunk-sim: /nonexistent-folder/m.sqlite: no folder /nonexistent-folder\n")
     }
 }
 
