@@ -132,8 +132,9 @@ enum ReplayPlayer {
         const $ = id => document.getElementById(id);
         const scrub = $("scrub"), clock = $("clock"), playButton = $("play"), tip = $("tip");
         scrub.min = steps[0]; scrub.max = steps[F - 1];
-        $("about").textContent = `${H.title}: ${B} bodies, ${F} recorded steps of ` +
-          `${(H.timeStep * 1000).toFixed(3)} ms, ${(steps[F - 1] - steps[0]) * H.timeStep} s. ` +
+        $("about").textContent = `${H.title}: ${B} ${B === 1 ? "body" : "bodies"}, ${F} recorded ` +
+          `${F === 1 ? "step" : "steps"} of ${(H.timeStep * 1000).toFixed(3)} ms, ` +
+          `${((steps[F - 1] - steps[0]) * H.timeStep).toFixed(3)} s. ` +
           "Hover a body for its values. Keys: space, ← →.";
 
         const rgba = (c, alpha) => `rgba(${Math.round(c[0] * 255)},${Math.round(c[1] * 255)},` +
