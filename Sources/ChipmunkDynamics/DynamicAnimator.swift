@@ -248,6 +248,22 @@ public final class DynamicAnimator {
 
     // MARK: Contacts
 
+    /// Tells the collision delegates of every contact the space holds now, as if each
+    /// began: for a space restored from a snapshot, whose contacts began before it was
+    /// saved and will end after. Each contact is told once, item with boundary or item with
+    /// item, in the order of the items.
+    public func reportCurrentContacts() {
+        var told: Set<[ObjectIdentifier]> = []
+        for record in orderedRecords {
+            // The closure throws nothing, so neither does the walk.
+            try? record.body.forEachArbiter { arbiter in
+                let (a, b) = arbiter.shapes
+                let pair = [ObjectIdentifier(a), ObjectIdentifier(b)].sorted()
+                if told.insert(pair).inserted { contact(arbiter, began: true) }
+            }
+        }
+    }
+
     private func contact(_ arbiter: Arbiter, began: Bool) {
         let (a, b) = arbiter.shapes
         guard let first = shapeRecords[ObjectIdentifier(a)] else { return }

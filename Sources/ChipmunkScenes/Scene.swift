@@ -47,6 +47,11 @@ public final class Scene {
     /// edge). Nil draws every body opaque.
     public var bodyOpacity: ((Body) -> Double)?
 
+    /// Runs at the end of ``restore(_:)``, for state the scene keeps beside the space: the
+    /// UIKit-style scenes tell their collision delegates of the contacts the snapshot holds,
+    /// which began before it was saved (so the snake's bricks on an edge are dimmed again).
+    public var didRestore: (() -> Void)?
+
     /// Steps the space in place of `space.step(dt)`, given the scene's time before the
     /// step and `dt`: for scenes whose behaviours act around each step (the UIKit-style
     /// animator). Nil steps the space directly.
@@ -97,6 +102,7 @@ public final class Scene {
             for (body, name) in zip(space.bodies, clock.bodyNames) { names[ObjectIdentifier(body)] = name }
             bodyNames = names
         }
+        didRestore?()
     }
 
     /// Sets the version-2 inputs (the loader does this), sorted by time, ties in order.

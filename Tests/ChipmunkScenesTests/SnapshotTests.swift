@@ -1,4 +1,5 @@
 import Chipmunk
+import ChipmunkDynamics
 import ChipmunkScenes
 import Testing
 
@@ -41,6 +42,37 @@ import Testing
         let continued = try Self.hashes(fresh, steps: 240)
         let firstDifference = zip(expected, continued).enumerated().first { $0.element.0 != $0.element.1 }?.offset
         #expect(firstDifference == nil, "\(name): first differs \((firstDifference ?? -1) + 1) steps after the restore")
+    }
+}
+
+/// State kept beside the space: the snake's collision delegate dims a brick while it
+/// touches an edge. A snapshot holds the contacts, not the delegate's counts; the restored
+/// scene tells the delegate of the contacts it holds, so the dimming goes on as if
+/// uninterrupted.
+@Suite struct SnapshotDelegateTests {
+    @Test("ui-snake restored at step 200 dims the same bricks as the uninterrupted run, at every step to 480")
+    func snakeDimming() throws {
+        let original = DynamicsScenes.snake()
+        original.scene.space.hasCanonicalBroadPhase = true
+        for _ in 0..<200 { try original.scene.step(original.scene.timeStep) }
+        let snapshot = original.scene.snapshot()
+        let restored = DynamicsScenes.snake()
+        try restored.scene.restore(snapshot)
+        func dimmed(_ snake: DynamicsScenes.Snake) -> [Bool] { snake.bricks.map { $0.alpha == 0.5 } }
+        #expect(dimmed(original).contains(true), "bricks on the edge at step 200")
+        var compared = 0
+        var changes = 0
+        for step in 200..<480 {
+            #expect(dimmed(restored) == dimmed(original), "step \(step)")
+            #expect(restored.scene.space.stateHash() == original.scene.space.stateHash(), "step \(step)")
+            let before = dimmed(original)
+            try original.scene.step(original.scene.timeStep)
+            try restored.scene.step(restored.scene.timeStep)
+            if dimmed(original) != before { changes += 1 }
+            compared += 1
+        }
+        #expect(changes > 3, "bricks met and left the edges while compared")
+        #expect(restored.dimmer.touching.values.allSatisfy { $0 >= 0 }, "every end paired with a beginning")
     }
 }
 

@@ -47,6 +47,7 @@ public enum DynamicsScenes {
             if let body = animator.body(for: item) { views[ObjectIdentifier(body)] = item }
         }
         scene.bodyOpacity = { [views] body in views[ObjectIdentifier(body)]?.alpha ?? 1 }
+        scene.didRestore = { animator.reportCurrentContacts() }
         scene.stepper = { time, dt in
             inputs(time)
             try animator.step(by: dt)
