@@ -253,6 +253,7 @@ public final class DynamicAnimator {
     /// saved and will end after. Each contact is told once, item with boundary or item with
     /// item, in the order of the items.
     public func reportCurrentContacts() {
+        updateIfNeeded()
         var told: Set<[ObjectIdentifier]> = []
         for record in orderedRecords {
             // The closure throws nothing, so neither does the walk.
