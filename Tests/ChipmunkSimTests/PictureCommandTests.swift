@@ -247,15 +247,23 @@ import Testing
         #expect((out["greenWith"] as? Int ?? 0) > (out["greenWithout"] as? Int ?? 0) + 100, "\(out)")
     }
 
-    @Test("A behaviour scene plays y down, as on a phone: the heavy label lies on the bottom edge, as Cairo draws it")
-    func behaviourScene() throws {
-        let page = folder.appendingPathComponent("heavy.html")
+    /// A UIKit-style scene on its 320 × 480 screen: the player's screenshot at `step` of a
+    /// run of `steps`, and Cairo's frame of the same step.
+    func onThePhone(_ scene: String, steps: Int, at step: Int) throws -> (player: FrameImage, cairo: FrameImage) {
+        let page = folder.appendingPathComponent("\(scene).html")
         let made = try Tool.sim(
-            "run", "ui-heavy", "--steps", "400", "--format", "html", "--view", "0,0,320,480", "--width", "320", "-o",
+            "run", scene, "--steps", "\(steps)", "--format", "html", "--view", "0,0,320,480", "--width", "320", "-o",
             page.path)
         #expect(made.status == 0, "\(made.stderr)")
-        let shot = try Chromium.screenshot(page.absoluteString + "#step=348", width: 340, height: 600)
-        let cairo = try cairoFrame("ui-heavy", step: 348, view: "0,0,320,480", width: 320)
+        return (
+            try Chromium.screenshot(page.absoluteString + "#step=\(step)", width: 340, height: 600),
+            try cairoFrame(scene, step: step, view: "0,0,320,480", width: 320)
+        )
+    }
+
+    @Test("A behaviour scene plays y down, as on a phone: the heavy label lies on the bottom edge, as Cairo draws it")
+    func behaviourScene() throws {
+        let (shot, cairo) = try onThePhone("ui-heavy", steps: 400, at: 348)
         #expect(shot.color(x: 160, y: 460) != (255, 255, 255), "the label, at the bottom")
         #expect(shot.color(x: 160, y: 60) == (255, 255, 255), "nothing where it started")
         let share = shot.differingShare(from: cairo, width: 320, height: 480)
@@ -267,16 +275,10 @@ import Testing
     /// brick's colour half way to white.
     @Test("The player shows ui-snake's dimmed bricks as Cairo draws them: half way to white")
     func dimmedBricks() throws {
-        let page = folder.appendingPathComponent("snake.html")
-        let made = try Tool.sim(
-            "run", "ui-snake", "--steps", "240", "--format", "html", "--view", "0,0,320,480", "--width", "320", "-o",
-            page.path)
-        #expect(made.status == 0, "\(made.stderr)")
+        let (shot, cairo) = try onThePhone("ui-snake", steps: 240, at: 200)
         let svg = try Tool.sim("render", "ui-snake", "--step", "200", "--view", "0,0,320,480", "--width", "320").stdout
         let dimmed = svg.matches(of: /<polygon points="([^"]+)" fill="rgb\((\d+),(\d+),(\d+)\)" fill-opacity="0.5"/)
         try #require(dimmed.count >= 2, "bricks touching the edge at step 200")
-        let shot = try Chromium.screenshot(page.absoluteString + "#step=200", width: 340, height: 600)
-        let cairo = try cairoFrame("ui-snake", step: 200, view: "0,0,320,480", width: 320)
         for brick in dimmed {
             let points = brick.1.split(separator: " ").map { $0.split(separator: ",").map { Double($0)! } }
             let (x, y) = (points.map { $0[0] }.reduce(0, +) / 4, points.map { $0[1] }.reduce(0, +) / 4)

@@ -354,17 +354,16 @@ private struct RecordedBody {
         return samples[index * 6 + quantity]
     }
 
-    func opacities(frames: Int) -> [UInt8] {
-        (0..<frames).map { frame in
-            let index = frame - firstFrame
-            return index >= 0 && index < opacityBytes.count ? opacityBytes[index] : 255
-        }
-    }
+    /// The state byte of every frame: 3 (absent) before the body was seen and after it left.
+    func states(frames: Int) -> [UInt8] { everyFrame(stateBytes, frames: frames, otherwise: 3) }
 
-    func states(frames: Int) -> [UInt8] {
+    /// The opacity of every frame, in 255ths: opaque where the body was not recorded.
+    func opacities(frames: Int) -> [UInt8] { everyFrame(opacityBytes, frames: frames, otherwise: 255) }
+
+    private func everyFrame(_ bytes: [UInt8], frames: Int, otherwise absent: UInt8) -> [UInt8] {
         (0..<frames).map { frame in
             let index = frame - firstFrame
-            return index >= 0 && index < stateBytes.count ? stateBytes[index] : 3
+            return bytes.indices.contains(index) ? bytes[index] : absent
         }
     }
 }

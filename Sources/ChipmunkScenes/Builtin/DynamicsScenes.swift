@@ -37,15 +37,14 @@ public enum DynamicsScenes {
     ) -> Scene {
         let scene = Scene(name: name, space: animator.space, timeStep: animator.timeStep)
         var names: [ObjectIdentifier: String] = [ObjectIdentifier(animator.space.staticBody): "static"]
+        var views: [ObjectIdentifier: ItemView] = [:]
         for item in items {
-            if let body = animator.body(for: item) { names[ObjectIdentifier(body)] = item.name }
+            guard let body = animator.body(for: item) else { continue }
+            names[ObjectIdentifier(body)] = item.name
+            views[ObjectIdentifier(body)] = item
         }
         scene.bodyNames = names
         scene.yAxisPointsDown = true
-        var views: [ObjectIdentifier: ItemView] = [:]
-        for item in items {
-            if let body = animator.body(for: item) { views[ObjectIdentifier(body)] = item }
-        }
         scene.bodyOpacity = { [views] body in views[ObjectIdentifier(body)]?.alpha ?? 1 }
         scene.didRestore = { animator.reportCurrentContacts() }
         scene.stepper = { time, dt in
