@@ -205,6 +205,34 @@ static inline cpFloat CChipmunkGuardedSpringTorque(cpConstraint *constraint, cpF
 }
 
 
+/// Whether the engine can solve a pivot or groove joint (1), or its 2×2 solve would find a
+/// zero determinant and abort ("Unsolvable constraint.", 0). Other constraints answer 1.
+///
+/// The joints solve K·j = v with K = (mA⁻¹ + mB⁻¹)·I + iA⁻¹·S(rA) + iB⁻¹·S(rB), where r is an
+/// anchor less its body's centre of gravity and S(r) has rank one. With M the inverse masses'
+/// sum and X = iA⁻¹|rA|² + iB⁻¹|rB|², det K ≥ M·(M + X) while rounding errs by a few ulps of
+/// (M + X)²: det K stays positive while X/M is well below 2^52. The bound 2^40 keeps twelve
+/// bits of margin. |r| does not change as the bodies turn, so neither does the answer.
+static inline int CChipmunkMatrixJointIsSolvable(const cpConstraint *constraint) {
+    const cpBody *a = constraint->a, *b = constraint->b;
+    cpFloat ra2, rb2;
+    if (cpConstraintIsPivotJoint(constraint)) {
+        const cpPivotJoint *joint = (const cpPivotJoint *)constraint;
+        ra2 = cpvlengthsq(cpvsub(joint->anchorA, a->cog));
+        rb2 = cpvlengthsq(cpvsub(joint->anchorB, b->cog));
+    } else if (cpConstraintIsGrooveJoint(constraint)) {
+        // The groove's point is clamped between its ends: the farther end bounds it.
+        const cpGrooveJoint *joint = (const cpGrooveJoint *)constraint;
+        ra2 = cpfmax(cpvlengthsq(cpvsub(joint->grv_a, a->cog)), cpvlengthsq(cpvsub(joint->grv_b, a->cog)));
+        rb2 = cpvlengthsq(cpvsub(joint->anchorB, b->cog));
+    } else {
+        return 1;
+    }
+    const cpFloat m = a->m_inv + b->m_inv;
+    const cpFloat x = a->i_inv * ra2 + b->i_inv * rb2;
+    return x <= m * 0x1p40;
+}
+
 // MARK: Snapshots (Space+Snapshot.swift)
 
 /// The broad-phase velocity the engine gives its dynamic tree (`ShapeVelocityFunc`, static

@@ -1,3 +1,4 @@
+import Chipmunk
 import Foundation
 
 /// Runs a plan's missing runs on worker threads and stores each result as it finishes.
@@ -24,7 +25,7 @@ public enum Sweep {
         _ plan: SweepPlan, store: SweepStore, jobs: Int, shard: (index: Int, count: Int) = (0, 1),
         progress: Progress? = nil
     ) throws(SweepError) -> Summary {
-        precondition(jobs >= 1, "Sweep.run: jobs must be at least 1")
+        ensure(jobs >= 1, "Sweep.run: jobs must be at least 1")
         let start = ContinuousClock.now
         var summary = Summary()
         summary.planned = plan.runs.count

@@ -76,7 +76,7 @@ public final class DynamicAnimator {
     public static let restTime = 0.5
 
     public init(referenceBounds: Rect, timeStep: Double = 1.0 / 120) {
-        precondition(
+        ensure(
             referenceBounds.width > 0 && referenceBounds.height > 0 && referenceBounds.width.isFinite
                 && referenceBounds.height.isFinite,
             "DynamicAnimator reference bounds must have a positive, finite size (got \(referenceBounds.size))")
@@ -103,7 +103,7 @@ public final class DynamicAnimator {
 
     /// Adds a behaviour (with its children); it acts from the next step.
     public func addBehavior(_ behavior: DynamicBehavior) {
-        precondition(
+        ensure(
             behavior.dynamicAnimator == nil && behavior.parent == nil,
             "DynamicAnimator.addBehavior: the behaviour is already in an animator or a parent")
         behaviors.append(behavior)
@@ -229,7 +229,7 @@ public final class DynamicAnimator {
         var collisionIndex = 0
         for behavior in flat {
             if let collision = behavior as? CollisionBehavior {
-                precondition(collisionIndex < 16, "DynamicAnimator: at most 16 collision behaviours at once")
+                ensure(collisionIndex < 16, "DynamicAnimator: at most 16 collision behaviours at once")
                 collision.index = collisionIndex
                 collisionIndex += 1
             }
@@ -318,7 +318,7 @@ final class ItemRecord {
         self.item = item
         self.animator = animator
         let size = item.bounds.size
-        precondition(
+        ensure(
             size.width > 0 && size.height > 0 && size.width.isFinite && size.height.isFinite,
             "DynamicItem bounds must have a positive, finite size (got \(size.width) × \(size.height))")
         body = Body(mass: 1, moment: 1)
@@ -342,7 +342,7 @@ final class ItemRecord {
             area = Area.polygon(vertices: vertices)
             unitMoment = Moment.polygon(mass: 1, vertices: vertices)
         case .path(let points):
-            precondition(
+            ensure(
                 (try? Polygon.check(vertices: points, transform: .identity, radius: 0)) != nil,
                 "DynamicItem collision path must enclose an area, with finite points (got \(points))")
             shape = Polygon(body: body, vertices: points)

@@ -121,7 +121,7 @@ public final class Scene {
     public init(name: String, space: Space, gravitySchedule: [GravityChange] = [], timeStep: Double = 1.0 / 120.0) {
         Parameter.spaceTimeStep.require(timeStep)
         for change in gravitySchedule {
-            precondition(
+            ensure(
                 change.time >= 0 && change.time.isFinite,
                 "Scene: a gravity change's time must be zero or more, and finite (got \(change.time))")
             Parameter.spaceGravity.require(change.gravity)

@@ -6,7 +6,8 @@ extension Body {
     /// Becoming dynamic, a body takes its mass from its shapes (zero if none have mass or
     /// density): give it a mass and moment before the next step, or ``Space/step(_:)``
     /// throws ``ChipmunkError/massless(step:body:)``. Becoming static or kinematic, it
-    /// stops. A sleeping body is woken first (the engine crashes otherwise).
+    /// stops. A sleeping body is woken first (the engine crashes otherwise), and so are the
+    /// bodies resting on or jointed to a static body that stops being static.
     ///
     /// Setting it is a programming error on a space's own static body, during a step, a
     /// query or a callback, or when a constraint would then join two non-dynamic bodies.
@@ -16,16 +17,16 @@ extension Body {
         get { Kind(cpBodyGetType(handle)) }
         set {
             guard newValue != kind else { return }
-            precondition(!isSpaceStaticBody, "Body.kind cannot be changed on a space's own static body")
+            ensure(!isSpaceStaticBody, "Body.kind cannot be changed on a space's own static body")
             if let space {
-                precondition(
+                ensure(
                     !space.isDeferringChanges,
                     "Body.kind cannot change during a step, a query or a callback; change it in a post-step callback")
             }
             if newValue != .dynamic {
                 for constraint in constraints {
                     let other = constraint.bodyA === self ? constraint.bodyB : constraint.bodyA
-                    precondition(
+                    ensure(
                         other.kind == .dynamic,
                         "Body.kind cannot become \(newValue): a constraint would join two non-dynamic bodies, "
                             + "which the engine cannot solve"
@@ -34,6 +35,16 @@ extension Body {
             }
             // cpBodySetType changes the kind before waking the body, and crashes on a sleeping one.
             if isSleeping { cpBodyActivate(handle) }
+            // Leaving static, it wakes nothing: bodies asleep against it or jointed to it would
+            // keep it in their sleeping component, and the next step aborts ("Inconsistency
+            // dectected in the contact graph"). Wake them first.
+            if kind == .static, space != nil {
+                cpBodyActivateStatic(handle, nil)
+                for constraint in constraints {
+                    let other = constraint.bodyA === self ? constraint.bodyB : constraint.bodyA
+                    if other.kind == .dynamic { cpBodyActivate(other.handle) }
+                }
+            }
             cpBodySetType(handle, newValue.cp)
             space?.massMayHaveChanged(for: self)
         }

@@ -27,19 +27,36 @@ extension Body {
     /// Applies an impulse at a point in world coordinates, changing velocity at once.
     ///
     /// The corresponding C function is `cpBodyApplyImpulseAtWorldPoint`.
+    ///
+    /// An impulse that would make the velocity or angular velocity infinite (two of 1e308
+    /// in a row) is a programming error, as setting that velocity would be.
     public func applyImpulse(_ impulse: Vector, at point: Vector) {
         Parameter.appliedImpulse.require(impulse)
         Parameter.applicationPoint.require(point)
+        requireFiniteVelocity(after: impulse, at: point)
         cpBodyApplyImpulseAtWorldPoint(handle, impulse.cp, point.cp)
     }
 
     /// Applies an impulse at a point in body coordinates.
     ///
     /// The corresponding C function is `cpBodyApplyImpulseAtLocalPoint`.
+    ///
+    /// An impulse that would make the velocity or angular velocity infinite is a
+    /// programming error, as setting that velocity would be.
     public func applyImpulse(_ impulse: Vector, atLocalPoint point: Vector) {
         Parameter.appliedImpulse.require(impulse)
         Parameter.applicationPoint.require(point)
+        requireFiniteVelocity(after: Vector(cpTransformVect(handle.pointee.transform, impulse.cp)), at: localToWorld(point))
         cpBodyApplyImpulseAtLocalPoint(handle, impulse.cp, point.cp)
+    }
+
+    /// Stops unless the impulse leaves the velocity and angular velocity finite; the same
+    /// arithmetic as the engine's `apply_impulse`, so an impulse that passes cannot overflow.
+    private func requireFiniteVelocity(after impulse: Vector, at worldPoint: Vector) {
+        let r = worldPoint - localToWorld(centerOfGravity)
+        ensure(
+            CChipmunkVelocityStaysFinite(handle, impulse.cp, r.cp) != 0,
+            "Body.applyImpulse: the impulse \(impulse) would make the body's velocity or angular velocity infinite")
     }
 
     // MARK: Coordinates

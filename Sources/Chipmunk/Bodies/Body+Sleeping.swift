@@ -36,22 +36,22 @@ extension Body {
     ///
     /// The corresponding C functions are `cpBodySleep` and `cpBodySleepWithGroup`.
     public func sleep(group: Body? = nil) {
-        precondition(kind == .dynamic, "Body.sleep: only dynamic bodies sleep (this one is \(kind))")
-        guard let space else { preconditionFailure("Body.sleep: the body must be in a space") }
-        precondition(
+        ensure(kind == .dynamic, "Body.sleep: only dynamic bodies sleep (this one is \(kind))")
+        guard let space else { stop("Body.sleep: the body must be in a space") }
+        ensure(
             !space.isDeferringChanges,
             "Body.sleep cannot run during a step, a query or a callback; call it in a post-step callback")
-        precondition(
+        ensure(
             space.sleepTimeThreshold < .infinity,
             "Body.sleep: sleeping is not enabled; set the space's sleepTimeThreshold to a finite value")
         if let group {
-            precondition(
+            ensure(
                 group.space === space && group.isSleeping,
                 "Body.sleep(group:): the group must be a sleeping body in the same space")
         }
         if isSleeping {
             // The engine allows this only when the groups already match; it never needs doing.
-            precondition(
+            ensure(
                 group != nil && group!.sleepingRoot == sleepingRoot,
                 "Body.sleep: the body is already asleep in another group")
             return

@@ -132,6 +132,7 @@ public final class Body: SpaceObject, CObjectOwner {
             requireDynamic("mass")
             Parameter.bodyMass.require(newValue)
             cpBodySetMass(handle, newValue)
+            space?.jointsMayBeUnsolvable = true
         }
     }
 
@@ -144,6 +145,7 @@ public final class Body: SpaceObject, CObjectOwner {
             requireDynamic("moment")
             Parameter.bodyMoment.require(newValue)
             cpBodySetMoment(handle, newValue)
+            space?.jointsMayBeUnsolvable = true
         }
     }
 
@@ -155,11 +157,12 @@ public final class Body: SpaceObject, CObjectOwner {
         set {
             Parameter.bodyCenterOfGravity.require(newValue)
             cpBodySetCenterOfGravity(handle, newValue.cp)
+            space?.jointsMayBeUnsolvable = true
         }
     }
 
     private func requireDynamic(_ property: String) {
-        precondition(kind == .dynamic, "Body.\(property) can be set only on a dynamic body (this one is \(kind))")
+        ensure(kind == .dynamic, "Body.\(property) can be set only on a dynamic body (this one is \(kind))")
     }
 
     // MARK: State

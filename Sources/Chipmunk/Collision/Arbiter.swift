@@ -35,7 +35,7 @@ public struct Arbiter {
     @inline(__always)
     private var handle: UnsafeMutablePointer<cpArbiter> {
         guard hot.pointee.epoch == epoch, hot.pointee.space != nil else {
-            preconditionFailure(
+            stop(
                 "An Arbiter is valid only inside the callback that received it; copy the values you need out of it")
         }
         return raw
@@ -78,7 +78,7 @@ public struct Arbiter {
         get { ContactPointSet(cpArbiterGetContactPointSet(handle)) }
         nonmutating set {
             let count = Int(cpArbiterGetCount(handle))
-            precondition(
+            ensure(
                 newValue.count == count,
                 "Arbiter.contactPointSet must keep the arbiter's \(count) points (got \(newValue.count))")
             for point in newValue {
@@ -87,7 +87,7 @@ public struct Arbiter {
                 Parameter.contactPoint.require(point.distance)
             }
             Parameter.contactPoint.require(newValue.normal)
-            precondition(
+            ensure(
                 abs(newValue.normal.length - 1) < 1e-6,
                 "Arbiter.contactPointSet normal must be a unit vector (got length \(newValue.normal.length))")
             var c = newValue.cp
@@ -234,7 +234,7 @@ public struct Arbiter {
         let space = self.space
         gate.wildcardDepth += 1
         defer { gate.wildcardDepth -= 1 }
-        precondition(
+        ensure(
             gate.wildcardDepth <= 8,
             "Arbiter.callWildcard…: a wildcard handler called itself through the arbiter, "
                 + "which would recurse without end"

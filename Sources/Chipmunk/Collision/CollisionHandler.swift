@@ -132,6 +132,23 @@ public final class CollisionHandler {
 
     /// Gives the C handler back the engine's own functions: called as the space is torn
     /// down, when removing shapes fires `separate` and no Swift closure may run.
+    /// Runs `body` with the engine's own functions in the C handler, then puts the Swift
+    /// ones back: `Space.restore(_:)` removes objects without running user handlers.
+    func withEngineFunctions<Result>(_ body: () -> Result) -> Result {
+        let saved = (
+            handle.pointee.beginFunc, handle.pointee.preSolveFunc, handle.pointee.postSolveFunc,
+            handle.pointee.separateFunc
+        )
+        restoreEngineFunctions()
+        defer {
+            (
+                handle.pointee.beginFunc, handle.pointee.preSolveFunc, handle.pointee.postSolveFunc,
+                handle.pointee.separateFunc
+            ) = saved
+        }
+        return body()
+    }
+
     func restoreEngineFunctions() {
         handle.pointee.beginFunc = defaultBegin
         handle.pointee.preSolveFunc = defaultPreSolve

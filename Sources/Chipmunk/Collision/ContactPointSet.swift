@@ -37,7 +37,7 @@ public struct ContactPointSet: RandomAccessCollection, Hashable, Sendable {
 
     /// Creates a set of up to two points.
     public init(normal: Vector, points: [ContactPoint]) {
-        precondition(points.count <= Self.maxCount, "A contact point set holds at most 2 points")
+        ensure(points.count <= Self.maxCount, "A contact point set holds at most 2 points")
         self.normal = normal
         let empty = ContactPoint(pointA: .zero, pointB: .zero, distance: 0)
         first = points.first ?? empty
@@ -54,11 +54,11 @@ public struct ContactPointSet: RandomAccessCollection, Hashable, Sendable {
     /// ``Arbiter/contactPointSet``.
     public subscript(index: Int) -> ContactPoint {
         get {
-            precondition(index >= 0 && index < count, "Contact point index \(index) is out of range 0..<\(count)")
+            ensure(index >= 0 && index < count, "Contact point index \(index) is out of range 0..<\(count)")
             return index == 0 ? first : second
         }
         set {
-            precondition(index >= 0 && index < count, "Contact point index \(index) is out of range 0..<\(count)")
+            ensure(index >= 0 && index < count, "Contact point index \(index) is out of range 0..<\(count)")
             if index == 0 { first = newValue } else { second = newValue }
         }
     }

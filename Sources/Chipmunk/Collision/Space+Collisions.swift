@@ -27,7 +27,7 @@ extension Space {
         case let (a?, b?): handler = collisionHandler(between: a, and: b)
         case let (a?, nil): handler = wildcardCollisionHandler(for: a)
         case (nil, nil): handler = defaultCollisionHandler
-        case (nil, _?): preconditionFailure("Space.onCollision: give type a for a wildcard handler, not only b")
+        case (nil, _?): stop("Space.onCollision: give type a for a wildcard handler, not only b")
         }
         if let begin { handler.begin = begin }
         if let preSolve { handler.preSolve = preSolve }

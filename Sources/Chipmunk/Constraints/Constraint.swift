@@ -35,7 +35,7 @@ public class Constraint: SpaceObject, CObjectOwner {
     /// Wraps a C constraint made by a subclass; `a` and `b` must be two different bodies
     /// (the engine crashes removing a constraint whose bodies are the same).
     init(_ makeHandle: () -> UnsafeMutablePointer<cpConstraint>, a: Body, b: Body) {
-        precondition(a !== b, "\(Self.self): a constraint joins two different bodies (a and b are the same body)")
+        ensure(a !== b, "\(Self.self): a constraint joins two different bodies (a and b are the same body)")
         self.handle = makeHandle()
         self.bodyA = a
         self.bodyB = b

@@ -28,6 +28,7 @@ public final class GrooveJoint: Constraint {
         set {
             Parameter.grooveEnd.require(newValue)
             cpGrooveJointSetGrooveA(handle, newValue.cp)
+            space?.jointsMayBeUnsolvable = true
         }
     }
 
@@ -39,6 +40,7 @@ public final class GrooveJoint: Constraint {
         set {
             Parameter.grooveEnd.require(newValue)
             cpGrooveJointSetGrooveB(handle, newValue.cp)
+            space?.jointsMayBeUnsolvable = true
         }
     }
 
@@ -50,6 +52,7 @@ public final class GrooveJoint: Constraint {
         set {
             Parameter.anchor.require(newValue)
             cpGrooveJointSetAnchorB(handle, newValue.cp)
+            space?.jointsMayBeUnsolvable = true
         }
     }
 }

@@ -40,6 +40,7 @@ public final class PivotJoint: Constraint {
         set {
             Parameter.anchor.require(newValue)
             cpPivotJointSetAnchorA(handle, newValue.cp)
+            space?.jointsMayBeUnsolvable = true
         }
     }
 
@@ -51,6 +52,7 @@ public final class PivotJoint: Constraint {
         set {
             Parameter.anchor.require(newValue)
             cpPivotJointSetAnchorB(handle, newValue.cp)
+            space?.jointsMayBeUnsolvable = true
         }
     }
 }

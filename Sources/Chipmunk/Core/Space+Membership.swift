@@ -55,24 +55,35 @@ extension Space {
     var isDeferringChanges: Bool { callbacks.depth > 0 || isLocked }
 
     private static func requireKnownKind(_ object: any SpaceObject) {
-        precondition(
+        ensure(
             object is Body || object is Shape || object is Constraint,
             "Space.add/remove take a Body, a Shape or a Constraint (got \(type(of: object)))")
     }
 
     private func requireNew(_ object: any SpaceObject, _ kind: String) {
         if let other = object.space {
-            preconditionFailure(
+            stop(
                 other === self
                     ? "Space.add: this \(kind) is already in this space; add it once"
                     : "Space.add: this \(kind) is in another space; remove it there first")
         }
     }
 
+    /// An object removed from another space during that space's step or callback stays in
+    /// the engine's copy of that space until the step ends; the engine aborts if it is added
+    /// elsewhere before then ("You have already added this body to another space").
+    private func requireReleased(_ holder: OwnedCSpace?, _ kind: String) {
+        ensure(
+            holder == nil || holder === cSpace,
+            "Space.add: this \(kind) is still leaving another space (it was removed during that space's step or "
+                + "callback, and leaves when it ends); add it here from that space's post-step callback")
+    }
+
     private func add(body: Body) {
-        precondition(
+        ensure(
             !body.isSpaceStaticBody, "Space.add: a space's static body is part of its space; it is never added")
         requireNew(body, "body")
+        requireReleased(body.cSpace, "body")
         body.space = self
         body.serial = takeSerial()
         bodies.append(body)
@@ -82,7 +93,8 @@ extension Space {
 
     private func add(shape: Shape) {
         requireNew(shape, "shape")
-        precondition(
+        requireReleased(shape.cSpace, "shape")
+        ensure(
             shape.body.space === self,
             "Space.add: a shape's body must be in the space (or be its staticBody) before the shape")
         if shape.mass > 0 { shape.requireSaneBodyMass(withMass: shape.mass, adding: true) }
@@ -96,10 +108,11 @@ extension Space {
 
     private func add(constraint: Constraint) {
         requireNew(constraint, "constraint")
-        precondition(
+        requireReleased(constraint.cSpace, "constraint")
+        ensure(
             constraint.bodyA.space === self && constraint.bodyB.space === self,
             "Space.add: both bodies of a constraint must be in the space (or be its staticBody) before it")
-        precondition(
+        ensure(
             constraint.bodyA.kind == .dynamic || constraint.bodyB.kind == .dynamic,
             "Space.add: a constraint needs at least one dynamic body; "
                 + "the engine cannot solve one between two static or kinematic bodies"
@@ -107,6 +120,7 @@ extension Space {
         constraint.space = self
         constraint.serial = takeSerial()
         constraints.append(constraint)
+        jointsMayBeUnsolvable = true
         constraint.bodyA.attachmentCount += 1
         constraint.bodyB.attachmentCount += 1
         if isDeferringChanges { pending.append(.addConstraint(constraint)) } else { attach(constraint) }
@@ -119,12 +133,12 @@ extension Space {
     }
 
     private func remove(body: Body) {
-        precondition(
+        ensure(
             !body.isSpaceStaticBody, "Space.remove: a space's static body is part of its space; it is never removed")
         guard body.space === self, let index = bodies.firstIndex(where: { $0 === body }) else {
-            preconditionFailure("Space.remove: this body is not in this space")
+            stop("Space.remove: this body is not in this space")
         }
-        precondition(
+        ensure(
             body.attachmentCount == 0,
             "Space.remove: \(body.attachmentCount) of this body's shapes and constraints are still in the space; "
                 + "remove them first, or in the same call"
@@ -136,7 +150,7 @@ extension Space {
 
     private func remove(shape: Shape) {
         guard shape.space === self, let index = shapes.firstIndex(where: { $0 === shape }) else {
-            preconditionFailure("Space.remove: this shape is not in this space")
+            stop("Space.remove: this shape is not in this space")
         }
         shape.space = nil
         shapes.remove(at: index)
@@ -147,7 +161,7 @@ extension Space {
 
     private func remove(constraint: Constraint) {
         guard constraint.space === self, let index = constraints.firstIndex(where: { $0 === constraint }) else {
-            preconditionFailure("Space.remove: this constraint is not in this space")
+            stop("Space.remove: this constraint is not in this space")
         }
         constraint.space = nil
         constraints.remove(at: index)

@@ -17,16 +17,18 @@ extension Space {
     /// Changes made by callbacks are applied, then post-step callbacks run, before it
     /// returns; the first error a callback threw is rethrown then.
     ///
-    /// - Throws: ``ChipmunkError/massless(step:body:)`` (nothing was simulated),
+    /// - Throws: ``ChipmunkError/massless(step:body:)`` or
+    ///   ``ChipmunkError/unsolvable(step:constraint:)`` (nothing was simulated),
     ///   ``ChipmunkError/diverged(step:body:quantity:value:)`` (the step ran without the
     ///   refused updates), or the first error thrown by a callback (the step did complete).
     ///
     /// The corresponding C function is `cpSpaceStep` (`cpHastySpaceStep` for the threaded solver).
     public func step(_ dt: Double) throws {
         Parameter.spaceTimeStep.require(dt)
-        precondition(!isDeferringChanges, "Space.step cannot run inside a step, a query or a callback")
-        precondition(!isRunningPostStepCallbacks, "Space.step cannot run inside a post-step callback")
+        ensure(!isDeferringChanges, "Space.step cannot run inside a step, a query or a callback")
+        ensure(!isRunningPostStepCallbacks, "Space.step cannot run inside a post-step callback")
         if !bodiesToCheckForMass.isEmpty { try checkMasses() }
+        if jointsMayBeUnsolvable { try checkJointsAreSolvable() }
         if hasCanonicalBroadPhase { rebuildBroadPhase() }
         if cSpace.isHasty { cpHastySpaceStep(handle, dt) } else { cpSpaceStep(handle, dt) }
         stepsTaken += 1
@@ -42,6 +44,19 @@ extension Space {
     /// Notes that a body's mass may have changed; the next step checks it.
     func massMayHaveChanged(for body: Body) {
         bodiesToCheckForMass.append(body)
+        jointsMayBeUnsolvable = true
+    }
+
+    /// "Unsolvable constraint.": a pivot or groove joint whose anchor is far from its body's
+    /// centre of gravity, against the body's mass and moment, gives the engine's 2×2 solve a
+    /// zero determinant, and the engine aborts. What decides it changes only when an anchor,
+    /// a mass, a moment or a centre of gravity does, so the joints are checked before the
+    /// first step after such a change (`jointsMayBeUnsolvable`), not every step.
+    private func checkJointsAreSolvable() throws(ChipmunkError) {
+        for (index, constraint) in constraints.enumerated() where CChipmunkMatrixJointIsSolvable(constraint.handle) == 0 {
+            throw .unsolvable(step: stepsTaken + 1, constraint: index)
+        }
+        jointsMayBeUnsolvable = false
     }
 
     /// "Body's mass and moment must be positive to simulate": a dynamic body's mass can
@@ -132,7 +147,7 @@ extension Space {
     ///
     /// The corresponding C function is `cpSpaceReindexShape`.
     public func reindex(_ shape: Shape) {
-        precondition(shape.space === self, "Space.reindex: this shape is not in this space")
+        ensure(shape.space === self, "Space.reindex: this shape is not in this space")
         if isDeferringChanges {
             pending.append(.reindex(shape.body))
             return
@@ -144,7 +159,7 @@ extension Space {
     ///
     /// The corresponding C function is `cpSpaceReindexShapesForBody`.
     public func reindexShapes(of body: Body) {
-        precondition(body.space === self, "Space.reindexShapes: this body is not in this space")
+        ensure(body.space === self, "Space.reindexShapes: this body is not in this space")
         if isDeferringChanges {
             pending.append(.reindex(body))
             return

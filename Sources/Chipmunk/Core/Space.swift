@@ -68,6 +68,10 @@ public final class Space {
     /// The spatial hash's cell size and count, once ``useSpatialHash(cellSize:count:)`` is called.
     var spatialHash: (cellSize: Double, count: Int)?
 
+    /// Whether an anchor, mass, moment or centre of gravity changed since the joints were
+    /// last checked for the engine's "Unsolvable constraint." (see `Space.step`).
+    var jointsMayBeUnsolvable = false
+
     /// The serial the next added object gets (see `Body.serial`).
     var nextSerial = 0
 
@@ -96,7 +100,7 @@ public final class Space {
     ///
     /// The corresponding C functions are `cpHastySpaceNew` and `cpHastySpaceSetThreads`.
     public init(threads: Int) {
-        precondition(threads == 1 || threads == 2, "Space(threads:) takes 1 or 2 threads (got \(threads))")
+        ensure(threads == 1 || threads == 2, "Space(threads:) takes 1 or 2 threads (got \(threads))")
         cSpace = OwnedCSpace(hasty: true)
         handle = cSpace.handle
         cpHastySpaceSetThreads(handle, UInt(threads))
@@ -280,7 +284,7 @@ public final class Space {
     public func useSpatialHash(cellSize: Double, count: Int) {
         Parameter.spatialHashCellSize.require(cellSize)
         Parameter.spatialHashCount.require(count)
-        precondition(!isDeferringChanges, "Space.useSpatialHash cannot run during a step, a query or a callback")
+        ensure(!isDeferringChanges, "Space.useSpatialHash cannot run during a step, a query or a callback")
         cpSpaceUseSpatialHash(handle, cellSize, Int32(count))
         spatialHash = (cellSize, count)
     }
@@ -300,7 +304,7 @@ public final class Space {
     /// BENCHMARKS.md.
     public var hasCanonicalBroadPhase = false {
         willSet {
-            precondition(
+            ensure(
                 !isDeferringChanges, "Space.hasCanonicalBroadPhase cannot change during a step, a query or a callback")
         }
     }

@@ -35,13 +35,13 @@ public enum MarchingSquares {
         in bounds: BoundingBox, xSamples: Int, ySamples: Int, threshold: Double, style: Style = .soft,
         sample: (Vector) -> Double
     ) -> [Polyline] {
-        precondition(
+        ensure(
             bounds.isValid && bounds.width > 0 && bounds.height > 0,
             "MarchingSquares.trace: bounds must be finite and not empty (got \(bounds))")
-        precondition(
+        ensure(
             (2...10_000).contains(xSamples) && (2...10_000).contains(ySamples),
             "MarchingSquares.trace: 2 to 10,000 samples a side (got \(xSamples) × \(ySamples))")
-        precondition(threshold.isFinite, "MarchingSquares.trace: the threshold must be finite (got \(threshold))")
+        ensure(threshold.isFinite, "MarchingSquares.trace: the threshold must be finite (got \(threshold))")
         let set = cpPolylineSetNew()!
         defer { cpPolylineSetFree(set, 1) }
         withoutActuallyEscaping(sample) { sample in

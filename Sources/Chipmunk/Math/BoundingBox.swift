@@ -38,7 +38,7 @@ public struct BoundingBox: Hashable, Sendable, Codable {
 
     /// Stops the program unless the box ``isValid``: the one check behind every box argument.
     func requireValid(_ parameter: Parameter) {
-        precondition(isValid, "\(parameter) must be finite, with left ≤ right and bottom ≤ top (got \(self))")
+        ensure(isValid, "\(parameter) must be finite, with left ≤ right and bottom ≤ top (got \(self))")
     }
 
     /// The width, `right - left`.

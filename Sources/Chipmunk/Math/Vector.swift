@@ -154,7 +154,7 @@ public struct Vector: Hashable, Sendable {
 extension Vector: ExpressibleByArrayLiteral {
     /// Creates a vector from `[x, y]`. A literal with any other count is a programming error.
     public init(arrayLiteral elements: Double...) {
-        precondition(elements.count == 2, "A Vector literal has exactly two elements, [x, y]; got \(elements.count)")
+        ensure(elements.count == 2, "A Vector literal has exactly two elements, [x, y]; got \(elements.count)")
         self.init(x: elements[0], y: elements[1])
     }
 }

@@ -61,14 +61,14 @@ final class StructSlab: @unchecked Sendable {
     init<T>(_ type: T.Type) {
         stride = (MemoryLayout<T>.size + 15) & ~15
         slotsPerChunk = (Self.chunkBytes - Self.headerBytes) / stride
-        precondition(MemoryLayout<Header>.size <= Self.headerBytes)
+        ensure(MemoryLayout<Header>.size <= Self.headerBytes, "StructSlab: the header outgrew its \(Self.headerBytes) bytes")
     }
 
     /// The static slabs live as long as the process; a slab made for a test gives its
     /// spare chunk back here (it must hold no live object).
     deinit {
         lock.withLock {
-            precondition(state.live == 0, "StructSlab: dropped with \(state.live) objects alive")
+            ensure(state.live == 0, "StructSlab: dropped with \(state.live) objects alive")
             if state.spare != 0 { UnsafeMutableRawPointer(bitPattern: state.spare)!.deallocate() }
         }
     }
@@ -207,7 +207,7 @@ final class SlabArena: Sendable {
     /// The calling thread's arena index plus one, in thread-local storage (0: none yet).
     private static let key: pthread_key_t = {
         var key = pthread_key_t()
-        precondition(pthread_key_create(&key, nil) == 0, "SlabArena: pthread_key_create failed")
+        ensure(pthread_key_create(&key, nil) == 0, "SlabArena: pthread_key_create failed")
         return key
     }()
     private static let assignment = Lock()

@@ -33,7 +33,7 @@ public final class Polygon: Shape {
         do {
             try Self.check(vertices: vertices, transform: transform, radius: radius)
         } catch {
-            preconditionFailure("Polygon: \(error)")
+            stop("Polygon: \(error)")
         }
         let handle: UnsafeMutablePointer<cpShape> = vertices.withUnsafeBufferPointer { buffer in
             buffer.withMemoryRebound(to: cpVect.self) { vertices in

@@ -58,14 +58,14 @@ extension Shape {
             m = sum
         }
         let range = Parameter.massRange
-        precondition(
+        ensure(
             m == 0 || (range.contains(m) && range.contains(i) && cog.isFinite),
             "Shape.mass: the body's mass properties, summed from its shapes, would not be finite "
                 + "and within Parameter.massRange (mass \(m), moment \(i), centre of gravity \(cog))")
     }
 
     private func requireArea(_ property: String) {
-        precondition(
+        ensure(
             area > 0 && centerOfGravity.isFinite,
             "Shape.\(property) needs a shape with an area (this one has area \(area))")
     }

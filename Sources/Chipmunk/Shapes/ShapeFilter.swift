@@ -27,7 +27,7 @@ public struct ShapeFilter: Hashable, Sendable {
         public static let all = Categories(rawValue: CChipmunkAllCategories())
         /// Category number `index`, 0 to 31.
         public static func category(_ index: Int) -> Categories {
-            precondition((0..<32).contains(index), "A category index is 0 to 31; got \(index)")
+            ensure((0..<32).contains(index), "A category index is 0 to 31; got \(index)")
             return Categories(rawValue: 1 << UInt32(index))
         }
     }

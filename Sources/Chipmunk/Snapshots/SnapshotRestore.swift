@@ -4,6 +4,10 @@ internal import CChipmunk
 /// can still describe a world no space has (a crafted file), and the engine would abort on
 /// it. Every index, count, list and value the restore relies on is checked here.
 enum SnapshotCheck {
+    /// The most steps and object serials a snapshot may claim: 2^53, where a double still
+    /// counts whole steps, and far from the overflow of the counters `step` and `add` raise.
+    static let counterLimit: UInt64 = 1 << 53
+
     static func validate(_ s: SnapshotState) throws(SnapshotError) {
         func fail(_ message: String) -> SnapshotError { .invalid(message) }
         let bodyCount = s.bodies.count
@@ -17,18 +21,30 @@ enum SnapshotCheck {
         for (value, rule) in [
             (p.damping, Parameter.spaceDamping), (p.collisionSlop, .spaceCollisionSlop),
             (p.collisionBias, .spaceCollisionBias), (p.idleSpeedThreshold, .spaceIdleSpeedThreshold),
-            (p.sleepTimeThreshold, .spaceSleepTimeThreshold),
+            (p.sleepTimeThreshold, .spaceSleepTimeThreshold), (Double(p.iterations), .spaceIterations),
+            (p.gravity.x, .spaceGravity), (p.gravity.y, .spaceGravity),
         ] where !rule.accepts(value) {
             throw fail("space parameter \(rule) is \(value)")
         }
-        guard Parameter.spaceIterations.accepts(Double(p.iterations)),
-            Parameter.spaceGravity.accepts(Vector(p.gravity.cp)),
-            p.collisionPersistence >= 1, p.collisionPersistence <= UInt64(UInt32.max), p.stamp <= UInt64(UInt32.max),
-            p.currentTimeStep.isFinite, p.currentTimeStep >= 0, p.broadPhase <= 1,
-            p.broadPhase == 0
-                || (Parameter.spatialHashCellSize.accepts(p.hashCellSize)
-                    && Parameter.spatialHashCount.accepts(Double(p.hashCount)))
-        else { throw fail("a space parameter is out of range") }
+        guard p.collisionPersistence >= 1, p.collisionPersistence <= UInt64(UInt32.max) else {
+            throw fail("space parameter Space.collisionPersistence is \(p.collisionPersistence)")
+        }
+        guard p.stamp <= UInt64(UInt32.max) else { throw fail("the space's stamp is \(p.stamp)") }
+        guard p.currentTimeStep.isFinite, p.currentTimeStep >= 0 else {
+            throw fail("the space's current time step is \(p.currentTimeStep)")
+        }
+        guard p.broadPhase <= 1 else { throw fail("the space's broad phase is \(p.broadPhase)") }
+        if p.broadPhase == 1 {
+            guard Parameter.spatialHashCellSize.accepts(p.hashCellSize) else {
+                throw fail("space parameter \(Parameter.spatialHashCellSize) is \(p.hashCellSize)")
+            }
+            guard Parameter.spatialHashCount.accepts(Double(p.hashCount)) else {
+                throw fail("space parameter \(Parameter.spatialHashCount) is \(p.hashCount)")
+            }
+        }
+        // Counters the space increments: a value near the top would overflow on the next step or add.
+        guard s.stepsTaken <= Self.counterLimit else { throw fail("stepsTaken is \(s.stepsTaken)") }
+        guard p.nextSerial <= Self.counterLimit else { throw fail("the space's next serial is \(p.nextSerial)") }
 
         // Bodies.
         for (i, b) in s.bodies.enumerated() {
@@ -39,12 +55,32 @@ enum SnapshotCheck {
                     b.force.x, b.force.y, b.angle, b.angularVelocity, b.torque, b.velocityBias.x, b.velocityBias.y,
                     b.angularVelocityBias, b.inverseMass, b.inverseMoment,
                 ] + b.transform
-            guard values.allSatisfy(\.isFinite), !b.idleTime.isNaN, b.idleTime >= 0,
-                abs(b.position.x) <= Parameter.maxCoordinate, abs(b.position.y) <= Parameter.maxCoordinate
-            else { throw fail("body \(i) has a non-finite or out-of-range value") }
+            guard values.allSatisfy(\.isFinite) else { throw fail("body \(i) has a non-finite value") }
+            for (value, parameter) in [
+                (b.position.x, Parameter.bodyPosition), (b.position.y, .bodyPosition),
+                (b.centerOfGravity.x, .bodyCenterOfGravity), (b.centerOfGravity.y, .bodyCenterOfGravity),
+            ] where !parameter.accepts(value) {
+                throw fail("body \(i)'s \(parameter) is \(value)")
+            }
+            // The engine keeps a static body's idle time infinite, a kinematic body's at 0 (an
+            // idle kinematic body would be put to sleep: "Attempting to deactivate a
+            // non-dynamic body"), and a dynamic body's finite.
+            let idleTimeIsValid =
+                switch b.kind {
+                case 0: b.idleTime.isFinite && b.idleTime >= 0
+                case 1: b.idleTime == 0
+                default: b.idleTime >= 0
+                }
+            guard idleTimeIsValid else { throw fail("body \(i) (kind \(b.kind)) has idle time \(b.idleTime)") }
             if b.kind == 0 {
                 guard Parameter.bodyMass.accepts(b.mass), Parameter.bodyMoment.accepts(b.moment) else {
                     throw fail("dynamic body \(i) has mass \(b.mass) and moment \(b.moment)")
+                }
+                // The engine trusts the inverses it computed: 0 on a dynamic body aborts the solver.
+                guard b.inverseMass == 1 / b.mass, b.inverseMoment == 1 / b.moment else {
+                    throw fail(
+                        "dynamic body \(i) has inverse mass \(b.inverseMass) and inverse moment \(b.inverseMoment), "
+                            + "not 1/mass and 1/moment")
                 }
             } else if b.mass != .infinity || b.moment != .infinity || b.inverseMass != 0 || b.inverseMoment != 0 {
                 throw fail("body \(i) is not dynamic but has a finite mass or moment")
@@ -114,9 +150,7 @@ enum SnapshotCheck {
 
         // Serials: unique, and below the space's next one.
         let serials = s.bodies.dropFirst().map(\.serial) + s.shapes.map(\.serial) + s.constraints.map(\.serial)
-        guard Set(serials).count == serials.count, serials.allSatisfy({ $0 < p.nextSerial }),
-            p.nextSerial <= UInt64(Int.max)
-        else { throw fail("object serials repeat or are not below the space's next serial") }
+        guard Set(serials).count == serials.count, serials.allSatisfy({ $0 < p.nextSerial }) else { throw fail("object serials repeat or are not below the space's next serial") }
 
         // Sleeping groups: every root listed once, each chain made of its own members.
         let isSleeping = s.bodies.map { $0.sleepingRoot >= 0 }

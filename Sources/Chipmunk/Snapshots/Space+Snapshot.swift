@@ -9,7 +9,7 @@ extension Space {
     ///
     /// Call it between steps: inside a step, a query or a callback is a programming error.
     public func snapshot() -> Snapshot {
-        precondition(
+        ensure(
             !isDeferringChanges && pending.isEmpty,
             "Space.snapshot() must be called between steps, not inside a step, a query or a callback")
         return Snapshot(state: SnapshotCapture(space: self).state)
@@ -19,7 +19,7 @@ extension Space {
     package func snapshot(
         sceneName: String, sceneTime: Double, changesApplied: Int, inputsApplied: Int, bodyNames: [String] = []
     ) -> Snapshot {
-        precondition(!isDeferringChanges && pending.isEmpty, "Scene.snapshot() must be called between steps")
+        ensure(!isDeferringChanges && pending.isEmpty, "Scene.snapshot() must be called between steps")
         var state = SnapshotCapture(space: self).state
         state.sceneName = sceneName
         state.sceneTime = sceneTime
@@ -48,7 +48,9 @@ extension Space {
     /// Objects are matched by the order in which they were added to their space: build
     /// this space with the same code as the snapshot's, and every body, shape and
     /// constraint finds its counterpart and keeps its closures. Objects the snapshot's
-    /// space had removed are removed here (their `separate` handlers run); objects it had
+    /// space had removed are removed here, without running any collision handler (their
+    /// contacts did not exist in the snapshot's space, and a handler that added or removed
+    /// objects while the space is being rebuilt would leave it inconsistent); objects it had
     /// added later are created, without closures. Collision handlers it had and this space
     /// lacks are added without closures.
     ///
@@ -56,20 +58,32 @@ extension Space {
     ///   kind, body or geometry, naming it; another ``SnapshotError`` for invalid data. The
     ///   space is unchanged then.
     public func restore(_ snapshot: Snapshot) throws(SnapshotError) {
-        precondition(
+        ensure(
             !isDeferringChanges && pending.isEmpty,
             "Space.restore(_:) must be called between steps, not inside a step, a query or a callback")
-        precondition(
+        ensure(
             !cSpace.isHasty,
             "Space.restore(_:) needs a space made with Space(); the threaded solver is not deterministic")
         let state = snapshot.state
         try SnapshotCheck.validate(state)
         var match = try SnapshotMatch(state, space: self)
-        match.apply()
+        withEngineCollisionFunctions { match.apply() }
         SnapshotRestore(space: self, state: state).run()
-        stepsTaken = Int(clamping: state.stepsTaken)
-        nextSerial = Int(clamping: state.space.nextSerial)
+        // SnapshotCheck bounds both, so stepping and adding cannot overflow them.
+        stepsTaken = Int(state.stepsTaken)
+        nextSerial = Int(state.space.nextSerial)
         bodiesToCheckForMass = bodies
+        jointsMayBeUnsolvable = true
+    }
+
+    /// Runs `body` with no Swift collision handler installed in the engine.
+    private func withEngineCollisionFunctions(_ body: () -> Void) {
+        var handlers = Array(collisionHandlers.values)
+        func next() {
+            guard let handler = handlers.popLast() else { return body() }
+            handler.withEngineFunctions(next)
+        }
+        next()
     }
 }
 

@@ -2,7 +2,7 @@
 ///
 /// The binding has one validation rule. A bad value written in code (a NaN position, a
 /// negative mass, adding an object twice) is a programming error and stops the program
-/// with a `precondition` message. Numbers that arrive as data are checked first with
+/// with a message, in release builds too. Numbers that arrive as data are checked first with
 /// ``Parameter/check(_:)-(Double)`` or ``Polygon/check(vertices:transform:radius:)``,
 /// which throw these errors. What goes wrong while simulating throws from
 /// ``Space/step(_:)``, and leaves the space readable.
@@ -22,6 +22,11 @@ public enum ChipmunkError: Error, Hashable, Sendable {
     /// body at index `body` of ``Space/bodies`` non-finite: the simulation diverged.
     /// `value` is what the body has now, or would have after the step.
     case diverged(step: Int, body: Int, quantity: Body.Quantity, value: Double)
+    /// Step `step` (counting from 1) was refused because the pivot or groove joint at index
+    /// `constraint` of ``Space/constraints`` has an anchor too far from its body's centre of
+    /// gravity for the body's mass and moment: the engine's solver would divide by a zero
+    /// determinant ("Unsolvable constraint.") and abort. Nothing was simulated.
+    case unsolvable(step: Int, constraint: Int)
 }
 
 extension ChipmunkError: CustomStringConvertible {
@@ -37,6 +42,9 @@ extension ChipmunkError: CustomStringConvertible {
                 + "give it a mass, or shapes with mass or density"
         case let .diverged(step, body, quantity, value):
             return "step \(step): the simulation diverged: body \(body)'s \(quantity) would become \(value)"
+        case let .unsolvable(step, constraint):
+            return "step \(step): constraint \(constraint) cannot be solved: an anchor is too far from its body's "
+                + "centre of gravity for the body's mass and moment; move it closer, or give the body more moment"
         }
     }
 }

@@ -14,7 +14,7 @@ final class Lock: @unchecked Sendable {
     init() {
         mutex = .allocate(capacity: 1)
         mutex.initialize(to: pthread_mutex_t())
-        precondition(pthread_mutex_init(mutex, nil) == 0, "Lock: pthread_mutex_init failed")
+        ensure(pthread_mutex_init(mutex, nil) == 0, "Lock: pthread_mutex_init failed")
     }
 
     deinit {

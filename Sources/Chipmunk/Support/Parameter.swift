@@ -4,7 +4,7 @@ internal import CChipmunk
 ///
 /// This is the one validation mechanism of the binding. Setting a property or calling an
 /// initialiser with a value that breaks its rule is a programming error: the program stops
-/// with a `precondition` whose message names the parameter, the rule and the value, as
+/// with a message (printed in release builds too) that names the parameter, the rule and the value, as
 /// `Array` does for an index out of range, and never reaches the engine's own abort.
 /// Code that handles untrusted numbers (a file, a command line, a sweep) asks first:
 ///
@@ -104,6 +104,11 @@ public enum Parameter: String, Sendable, Hashable, CaseIterable, CustomStringCon
     /// that keeps a mistyped value (a million) from turning one step into minutes.
     public static let maxIterations = 1_000
 
+    /// The most steps ``FixedStepper`` takes in one frame. A cap is what keeps a stall from
+    /// turning into the spiral of death; a cap of billions (with a tiny time step) turned
+    /// one `advance(by:)` into hours.
+    public static let maxStepsPerFrame = 100_000
+
     /// The masses and moments of inertia a body may have. Outside it the engine fails: the
     /// solver's determinant for a joint underflows to 0 past about 1e160 ("Unsolvable
     /// constraint."), and forces overflow as the inverse grows towards 1e308.
@@ -123,19 +128,30 @@ public enum Parameter: String, Sendable, Hashable, CaseIterable, CustomStringCon
             return .within(Self.massRange)
         case .gearRatio:
             return .nonZeroWithFiniteInverse
-        case .bodyPosition, .circleOffset, .segmentEnd, .segmentNeighbor, .polygonVertex, .polygonTransform:
+        case .bodyPosition, .circleOffset, .segmentEnd, .segmentNeighbor, .polygonVertex, .polygonTransform,
+            .bodyCenterOfGravity, .anchor, .pivot, .grooveEnd:
+            // Anchors and centres of gravity are coordinates too. How far an anchor may sit
+            // from its body's centre of gravity also depends on the body's mass and moment:
+            // `Space.step` checks that for pivots and grooves before the engine solves them.
             return .magnitudeAtMost(Self.maxCoordinate)
+        case .ratchetInterval:
+            // The engine divides the relative angle by it: 0 gives a NaN angle, and a
+            // denormal an infinite one.
+            return .magnitudeWithin(Self.massRange)
+        case .spaceCollisionBias:
+            // The fraction of overlap left after a second: above 1, overlap grows back.
+            return .nonNegativeAtMost(1)
         case .circleRadius, .segmentRadius, .polygonRadius, .boxSize:
             return .nonNegativeAtMost(Self.maxCoordinate)
-        case .bodyCenterOfGravity, .bodyVelocity, .bodyAngle, .bodyAngularVelocity, .bodyForce,
+        case .bodyVelocity, .bodyAngle, .bodyAngularVelocity, .bodyForce,
             .bodyTorque, .appliedForce, .appliedImpulse, .applicationPoint, .integrationGravity, .shapeSurfaceVelocity,
             .boxBounds, .spaceGravity,
-            .anchor, .pivot, .grooveEnd, .springForce, .rotarySpringRestAngle, .rotarySpringTorque, .rotaryLimitAngle,
-            .ratchetPhase, .ratchetInterval, .ratchetAngle, .gearPhase, .motorRate, .arbiterSurfaceVelocity,
+            .springForce, .rotarySpringRestAngle, .rotarySpringTorque, .rotaryLimitAngle,
+            .ratchetPhase, .ratchetAngle, .gearPhase, .motorRate, .arbiterSurfaceVelocity,
             .contactPoint, .queryPoint, .queryBox:
             return .finite
         case .integrationDamping, .shapeFriction, .shapeElasticity, .shapeMass, .shapeDensity, .spaceDamping,
-            .spaceCollisionSlop, .spaceCollisionBias,
+            .spaceCollisionSlop,
             .spaceIdleSpeedThreshold, .constraintErrorBias, .pinDistance, .slideDistance, .springRestLength,
             .springStiffness, .springDamping, .arbiterRestitution, .arbiterFriction, .queryRadius, .frameDuration:
             return .nonNegativeFinite
@@ -148,7 +164,7 @@ public enum Parameter: String, Sendable, Hashable, CaseIterable, CustomStringCon
         case .spaceIterations: return .wholeNumber(1...Self.maxIterations)
         case .spaceCollisionPersistence: return .wholeNumber(1...Int(UInt32.max))
         case .spatialHashCount: return .wholeNumber(1...10_000_000)
-        case .stepperMaxSteps: return .wholeNumber(1...Int(Int32.max))
+        case .stepperMaxSteps: return .wholeNumber(1...Self.maxStepsPerFrame)
         }
     }
 
@@ -178,7 +194,7 @@ public enum Parameter: String, Sendable, Hashable, CaseIterable, CustomStringCon
     /// Stops the program unless `value` keeps the rule: the check behind every setter.
     @inline(__always)
     package func require(_ value: Double) {
-        precondition(rule.accepts(value), ChipmunkError.invalidValue(self, value).description)
+        ensure(rule.accepts(value), ChipmunkError.invalidValue(self, value).description)
     }
 
     /// Stops the program unless both components keep the rule.
@@ -191,6 +207,6 @@ public enum Parameter: String, Sendable, Hashable, CaseIterable, CustomStringCon
     /// A whole-number parameter (iterations, persistence): stops unless in range.
     @inline(__always)
     package func require(_ value: Int) {
-        precondition(rule.accepts(Double(value)), ChipmunkError.invalidValue(self, Double(value)).description)
+        ensure(rule.accepts(Double(value)), ChipmunkError.invalidValue(self, Double(value)).description)
     }
 }

@@ -1,3 +1,4 @@
+import Chipmunk
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Darwin)
@@ -53,7 +54,7 @@ public final class SimulatedClock: TickerClock {
 
     /// `lateness[i]` is how late the i-th wake-up is, in seconds.
     public init(start: Double = 0, lateness: [Double] = [], repeats: Bool = false) {
-        precondition(lateness.allSatisfy { $0 >= 0 && $0.isFinite }, "SimulatedClock lateness must be finite and >= 0")
+        ensure(lateness.allSatisfy { $0 >= 0 && $0.isFinite }, "SimulatedClock lateness must be finite and >= 0")
         now = start
         self.lateness = lateness
         self.repeats = repeats
@@ -71,7 +72,7 @@ public final class SimulatedClock: TickerClock {
 
     /// Time passing while the caller works.
     public func advance(by seconds: Double) {
-        precondition(
+        ensure(
             seconds >= 0 && seconds.isFinite, "SimulatedClock.advance needs finite seconds >= 0 (got \(seconds))")
         now += seconds
     }

@@ -1,3 +1,4 @@
+import Chipmunk
 /// One firing of a ticker.
 public struct TickerFrame: Sendable, Hashable {
     /// 0 for the first firing, then 1, 2, …
@@ -35,7 +36,7 @@ public struct IntervalTimer {
     public let clock: any TickerClock
 
     public init(interval: Double, clock: any TickerClock = MonotonicClock()) {
-        precondition(interval > 0 && interval.isFinite, "IntervalTimer.interval must be positive (got \(interval))")
+        ensure(interval > 0 && interval.isFinite, "IntervalTimer.interval must be positive (got \(interval))")
         self.interval = interval
         self.clock = clock
     }
@@ -79,10 +80,10 @@ public struct DisplayLink {
     public let clock: any TickerClock
 
     public init(frameDuration: Double = 1.0 / 60, frameInterval: Int = 1, clock: any TickerClock = MonotonicClock()) {
-        precondition(
+        ensure(
             frameDuration > 0 && frameDuration.isFinite,
             "DisplayLink.frameDuration must be positive (got \(frameDuration))")
-        precondition(frameInterval >= 1, "DisplayLink.frameInterval must be at least 1 (got \(frameInterval))")
+        ensure(frameInterval >= 1, "DisplayLink.frameInterval must be at least 1 (got \(frameInterval))")
         self.frameDuration = frameDuration
         self.frameInterval = frameInterval
         self.clock = clock

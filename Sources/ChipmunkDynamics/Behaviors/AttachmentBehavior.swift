@@ -38,35 +38,35 @@ public final class AttachmentBehavior: DynamicBehavior {
     /// attachment anchor they were made with.
     public var anchorPoint: Vector {
         didSet {
-            precondition(anchorPoint.isFinite, "AttachmentBehavior.anchorPoint must be finite")
+            ensure(anchorPoint.isFinite, "AttachmentBehavior.anchorPoint must be finite")
             moveAnchor()
         }
     }
     /// The distance kept between the attachment points (the plain and limit kinds).
     public var length: Double {
         didSet {
-            precondition(length >= 0 && length.isFinite, "AttachmentBehavior.length must be >= 0 and finite")
+            ensure(length >= 0 && length.isFinite, "AttachmentBehavior.length must be >= 0 and finite")
             rebuild()
         }
     }
     /// The damping ratio of a springy attachment (frequency > 0).
     public var damping: Double = 0 {
         didSet {
-            precondition(damping >= 0 && damping.isFinite, "AttachmentBehavior.damping must be >= 0 and finite")
+            ensure(damping >= 0 && damping.isFinite, "AttachmentBehavior.damping must be >= 0 and finite")
             rebuild()
         }
     }
     /// The spring's frequency in Hz; 0 makes the attachment rigid.
     public var frequency: Double = 0 {
         didSet {
-            precondition(frequency >= 0 && frequency.isFinite, "AttachmentBehavior.frequency must be >= 0 and finite")
+            ensure(frequency >= 0 && frequency.isFinite, "AttachmentBehavior.frequency must be >= 0 and finite")
             rebuild()
         }
     }
     /// The most torque with which the attachment resists turning; 0 for none.
     public var frictionTorque: Double = 0 {
         didSet {
-            precondition(
+            ensure(
                 frictionTorque >= 0 && frictionTorque.isFinite, "AttachmentBehavior.frictionTorque must be >= 0")
             rebuild()
         }
@@ -74,7 +74,7 @@ public final class AttachmentBehavior: DynamicBehavior {
     /// Travel along the axis (sliding) or turning (pin) allowed; infinite by default.
     public var attachmentRange = FloatRange.infinite {
         didSet {
-            precondition(
+            ensure(
                 attachmentRange.minimum <= attachmentRange.maximum, "AttachmentBehavior.attachmentRange is empty")
             rebuild()
         }
@@ -86,9 +86,9 @@ public final class AttachmentBehavior: DynamicBehavior {
     private var needsRebuild = true
 
     init(items: [any DynamicItem], offsets: [Vector], anchor: Vector, kind: Kind, type: AttachmentType) {
-        precondition(offsets.allSatisfy(\.isFinite) && anchor.isFinite, "AttachmentBehavior points must be finite")
+        ensure(offsets.allSatisfy(\.isFinite) && anchor.isFinite, "AttachmentBehavior points must be finite")
         if items.count == 2 {
-            precondition(items[0] !== items[1], "AttachmentBehavior: an item cannot be attached to itself")
+            ensure(items[0] !== items[1], "AttachmentBehavior: an item cannot be attached to itself")
         }
         self.items = items
         self.offsets = offsets
@@ -123,7 +123,7 @@ public final class AttachmentBehavior: DynamicBehavior {
         with item1: any DynamicItem, attachedTo item2: any DynamicItem, attachmentAnchor: Vector,
         axisOfTranslation axis: Vector
     ) -> AttachmentBehavior {
-        precondition(axis.length > 0 && axis.isFinite, "AttachmentBehavior sliding axis must be a non-zero vector")
+        ensure(axis.length > 0 && axis.isFinite, "AttachmentBehavior sliding axis must be a non-zero vector")
         return AttachmentBehavior(
             items: [item1, item2], offsets: [.zero, .zero], anchor: attachmentAnchor, kind: .sliding(axis: axis),
             type: .items)
@@ -132,7 +132,7 @@ public final class AttachmentBehavior: DynamicBehavior {
     public static func slidingAttachment(
         with item: any DynamicItem, attachmentAnchor: Vector, axisOfTranslation axis: Vector
     ) -> AttachmentBehavior {
-        precondition(axis.length > 0 && axis.isFinite, "AttachmentBehavior sliding axis must be a non-zero vector")
+        ensure(axis.length > 0 && axis.isFinite, "AttachmentBehavior sliding axis must be a non-zero vector")
         return AttachmentBehavior(
             items: [item], offsets: [.zero], anchor: attachmentAnchor, kind: .sliding(axis: axis), type: .anchor)
     }

@@ -75,12 +75,12 @@ public final class CollisionBehavior: ItemListBehavior {
 
     /// A closed path boundary through `points` (`addBoundaryWithIdentifier:forPath:`).
     public func addBoundary(withIdentifier identifier: String, forPath points: [Vector]) {
-        precondition(points.count >= 2, "CollisionBehavior.addBoundary(forPath:) needs at least 2 points")
+        ensure(points.count >= 2, "CollisionBehavior.addBoundary(forPath:) needs at least 2 points")
         addBoundary(identifier, points + [points[0]])
     }
 
     private func addBoundary(_ identifier: String, _ points: [Vector]) {
-        precondition(points.allSatisfy(\.isFinite), "CollisionBehavior boundary points must be finite (got \(points))")
+        ensure(points.allSatisfy(\.isFinite), "CollisionBehavior boundary points must be finite (got \(points))")
         removeBoundary(withIdentifier: identifier)
         boundaries.append((identifier, points))
         boundariesChanged()

@@ -18,10 +18,10 @@ open class DynamicBehavior {
     public init() {}
 
     public func addChildBehavior(_ behavior: DynamicBehavior) {
-        precondition(
+        ensure(
             behavior.parent == nil && behavior.dynamicAnimator == nil,
             "DynamicBehavior.addChildBehavior: the behaviour is already in an animator or a parent")
-        precondition(behavior !== self, "DynamicBehavior.addChildBehavior: a behaviour cannot be its own child")
+        ensure(behavior !== self, "DynamicBehavior.addChildBehavior: a behaviour cannot be its own child")
         childBehaviors.append(behavior)
         behavior.parent = self
         behavior.setAnimator(dynamicAnimator)

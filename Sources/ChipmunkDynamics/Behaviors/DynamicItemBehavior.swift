@@ -52,19 +52,19 @@ public final class DynamicItemBehavior: ItemListBehavior {
     private var pendingVelocities: [(item: any DynamicItem, linear: Vector, angular: Double)] = []
 
     private func set(_ key: WritableKeyPath<ItemProperties, Double>, _ value: Double, _ name: String, valid: Bool) {
-        precondition(valid, "DynamicItemBehavior.\(name) is out of range (got \(value))")
+        ensure(valid, "DynamicItemBehavior.\(name) is out of range (got \(value))")
         properties[keyPath: key] = value
         changed()
     }
 
     /// Adds to an item's velocity (at once if the item is in the animator, else when it joins).
     public func addLinearVelocity(_ velocity: Vector, for item: any DynamicItem) {
-        precondition(velocity.isFinite, "DynamicItemBehavior.addLinearVelocity needs a finite velocity")
+        ensure(velocity.isFinite, "DynamicItemBehavior.addLinearVelocity needs a finite velocity")
         addVelocity(item, velocity, 0)
     }
 
     public func addAngularVelocity(_ velocity: Double, for item: any DynamicItem) {
-        precondition(velocity.isFinite, "DynamicItemBehavior.addAngularVelocity needs a finite velocity")
+        ensure(velocity.isFinite, "DynamicItemBehavior.addAngularVelocity needs a finite velocity")
         addVelocity(item, .zero, velocity)
     }
 

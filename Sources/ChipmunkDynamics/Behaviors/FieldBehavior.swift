@@ -66,18 +66,18 @@ public final class FieldBehavior: ItemListBehavior {
 
     public let kind: Kind
     public var position: Vector = .zero {
-        didSet { precondition(position.isFinite, "FieldBehavior.position must be finite") }
+        didSet { ensure(position.isFinite, "FieldBehavior.position must be finite") }
     }
     public var region: Region = .infinite
     public var strength = 1.0 {
-        didSet { precondition(strength.isFinite, "FieldBehavior.strength must be finite") }
+        didSet { ensure(strength.isFinite, "FieldBehavior.strength must be finite") }
     }
     public var falloff = 0.0 {
-        didSet { precondition(falloff >= 0 && falloff.isFinite, "FieldBehavior.falloff must be >= 0 and finite") }
+        didSet { ensure(falloff >= 0 && falloff.isFinite, "FieldBehavior.falloff must be >= 0 and finite") }
     }
     public var minimumRadius = 0.0 {
         didSet {
-            precondition(minimumRadius >= 0 && minimumRadius.isFinite, "FieldBehavior.minimumRadius must be >= 0")
+            ensure(minimumRadius >= 0 && minimumRadius.isFinite, "FieldBehavior.minimumRadius must be >= 0")
         }
     }
 

@@ -9,7 +9,7 @@ public final class GravityBehavior: ItemListBehavior {
 
     public var gravityDirection = Vector(x: 0, y: 1) {
         didSet {
-            precondition(gravityDirection.isFinite, "GravityBehavior.gravityDirection must be finite")
+            ensure(gravityDirection.isFinite, "GravityBehavior.gravityDirection must be finite")
             changed()
         }
     }
@@ -24,7 +24,7 @@ public final class GravityBehavior: ItemListBehavior {
     public var magnitude: Double {
         get { gravityDirection.length }
         set {
-            precondition(newValue >= 0 && newValue.isFinite, "GravityBehavior.magnitude must be >= 0 and finite")
+            ensure(newValue >= 0 && newValue.isFinite, "GravityBehavior.magnitude must be >= 0 and finite")
             gravityDirection = Vector.unit(angle: angle) * newValue
         }
     }

@@ -15,7 +15,7 @@ public final class PushBehavior: ItemListBehavior {
     public let mode: Mode
     public var active = true
     public var pushDirection = Vector.zero {
-        didSet { precondition(pushDirection.isFinite, "PushBehavior.pushDirection must be finite") }
+        didSet { ensure(pushDirection.isFinite, "PushBehavior.pushDirection must be finite") }
     }
     public var angle: Double {
         get { atan2(pushDirection.y, pushDirection.x) }
@@ -24,7 +24,7 @@ public final class PushBehavior: ItemListBehavior {
     public var magnitude: Double {
         get { pushDirection.length }
         set {
-            precondition(newValue >= 0 && newValue.isFinite, "PushBehavior.magnitude must be >= 0 and finite")
+            ensure(newValue >= 0 && newValue.isFinite, "PushBehavior.magnitude must be >= 0 and finite")
             pushDirection = Vector.unit(angle: angle) * newValue
         }
     }
@@ -38,7 +38,7 @@ public final class PushBehavior: ItemListBehavior {
     /// (off centre, it turns the item too).
     public func targetOffsetFromCenter(for item: any DynamicItem) -> Vector { offsets[ObjectIdentifier(item)] ?? .zero }
     public func setTargetOffsetFromCenter(_ offset: Vector, for item: any DynamicItem) {
-        precondition(offset.isFinite, "PushBehavior target offset must be finite")
+        ensure(offset.isFinite, "PushBehavior target offset must be finite")
         offsets[ObjectIdentifier(item)] = offset
     }
 

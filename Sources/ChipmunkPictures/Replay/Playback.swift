@@ -69,7 +69,7 @@ public struct Playback {
 
     /// Records the space's state after step `step`. Steps must increase.
     public mutating func record(step: Int, space: Space) {
-        precondition(steps.last.map { Int($0) < step } ?? true, "Replay.record steps must increase (got \(step))")
+        ensure(steps.last.map { Int($0) < step } ?? true, "Replay.record steps must increase (got \(step))")
         let frame = steps.count
         steps.append(Int32(clamping: step))
 

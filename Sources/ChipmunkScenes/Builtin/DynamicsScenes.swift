@@ -16,7 +16,7 @@ public enum DynamicsScenes {
         public var points: [(time: Double, position: Vector)]
 
         public init(_ points: [(time: Double, position: Vector)]) {
-            precondition(!points.isEmpty, "FingerPath needs at least one point")
+            ensure(!points.isEmpty, "FingerPath needs at least one point")
             self.points = points
         }
 

@@ -78,8 +78,8 @@ extension Scene {
     ///
     /// - Throws: what a step throws.
     public func recordGolden(steps: Int, checkpointEvery: Int = 100, timeStep: Double? = nil) throws -> GoldenFile {
-        precondition(steps >= 1, "Scene.recordGolden: steps must be at least 1 (got \(steps))")
-        precondition(checkpointEvery >= 1, "Scene.recordGolden: checkpointEvery must be at least 1")
+        ensure(steps >= 1, "Scene.recordGolden: steps must be at least 1 (got \(steps))")
+        ensure(checkpointEvery >= 1, "Scene.recordGolden: checkpointEvery must be at least 1")
         let dt = timeStep ?? self.timeStep
         let content = contentHash()
         var hashes: [UInt64] = []

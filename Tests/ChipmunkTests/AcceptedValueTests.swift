@@ -1,0 +1,264 @@
+import Testing
+@testable import Chipmunk
+
+/// Issue 19: values the rules accepted that still aborted, hung or gave NaN, and the
+/// routes around the rules. Each case failed before its fix: the engine aborted (the exit
+/// tests then saw a signal and "Aborting due to Chipmunk error"), or a value came out NaN.
+@Suite struct AcceptedValueTests {
+    private func stderr(_ result: ExitTest.Result?) -> String {
+        String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
+    }
+
+    // MARK: The solver's 2×2 determinant
+
+    /// ENGINE.md: a pivot around 1e8 from its body makes the engine's determinant 0
+    /// ("Unsolvable constraint. Failed condition: det != 0.0"). The step is refused instead,
+    /// names the constraint, and keeps refusing until the anchor is moved.
+    @Test func aFarPivotIsRefusedByStep() throws {
+        let space = Space()
+        let body = Body(mass: 1, moment: 1)
+        space.add(body)
+        let pivot = PivotJoint(a: space.staticBody, b: body, anchorA: [1e8, 1e8], anchorB: [1e8, 1e8])
+        space.add(pivot)
+        #expect(throws: ChipmunkError.unsolvable(step: 1, constraint: 0)) { try space.step(1.0 / 60) }
+        #expect(space.stepsTaken == 0 && body.position == .zero, "nothing was simulated")
+        #expect(throws: ChipmunkError.unsolvable(step: 1, constraint: 0)) { try space.step(1.0 / 60) }
+        pivot.anchorB = [1, 0]
+        pivot.anchorA = [1, 0]
+        try space.step(1.0 / 60)
+        #expect(space.stepsTaken == 1)
+    }
+
+    /// The same from a centre of gravity far from the anchor, from a groove's far end, and
+    /// from a mass made heavier after the joint was added (the check reruns after changes).
+    @Test func otherRoutesToAZeroDeterminant() throws {
+        let space = Space()
+        let body = Body(mass: 1, moment: 1)
+        space.add(body, PivotJoint(a: space.staticBody, b: body, pivot: .zero))
+        try space.step(1.0 / 60)
+        body.centerOfGravity = [1e8, 1e8]
+        #expect(throws: ChipmunkError.unsolvable(step: 2, constraint: 0)) { try space.step(1.0 / 60) }
+        body.centerOfGravity = .zero
+        try space.step(1.0 / 60)
+        body.mass = 1e-20  // now |r|² iA⁻¹ against mA⁻¹ is fine; a tiny moment is not
+        body.moment = 1e-40
+        try space.step(1.0 / 60)
+        let groove = Space()
+        let slider = Body(mass: 1, moment: 1)
+        groove.add(slider, GrooveJoint(a: groove.staticBody, b: slider, grooveA: [0, 0], grooveB: [1e9, 0]))
+        // The static body has no inverse mass: only the slider's anchor counts, and it is 0.
+        try groove.step(1.0 / 60)
+        let moving = Body(mass: 1, moment: 1)
+        groove.add(moving, GrooveJoint(a: moving, b: slider, grooveA: [0, 0], grooveB: [1e9, 1e9]))
+        #expect(throws: ChipmunkError.unsolvable(step: 2, constraint: 1)) { try groove.step(1.0 / 60) }
+    }
+
+    /// Every body in ordinary scenes passes the check with a margin of many orders of
+    /// magnitude: a pendulum of mass 1 with an anchor 1000 away steps.
+    @Test func ordinaryJointsStep() throws {
+        let space = Space()
+        space.gravity = [0, -100]
+        let body = Body(mass: 1, moment: Moment.circle(mass: 1, outerRadius: 5))
+        body.position = [1000, 0]
+        space.add(body, Circle(body: body, radius: 5))
+        space.add(PivotJoint(a: space.staticBody, b: body, pivot: .zero))
+        for _ in 0..<120 { try space.step(1.0 / 60) }
+        #expect(body.position.isFinite)
+    }
+
+    // MARK: Rules that were too loose
+
+    @Test func aRatchetOfZeroIsRefused() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let space = Space()
+            _ = RatchetJoint(a: space.staticBody, b: Body(mass: 1, moment: 1), phase: 0, ratchet: 0)
+        }
+        #expect(stderr(result).contains("RatchetJoint.ratchet must be of either sign, with a magnitude from 1e-150"))
+    }
+
+    /// The smallest ratchet the rule accepts, and the largest, step without a NaN angle.
+    @Test(arguments: [1e-150, -1e-150, 1e150, Double.pi / 2])
+    func acceptedRatchetsStayFinite(ratchet: Double) throws {
+        let space = Space()
+        let wheel = Body(mass: 1, moment: 1)
+        wheel.angularVelocity = 3
+        let joint = RatchetJoint(a: space.staticBody, b: wheel, phase: 0, ratchet: ratchet)
+        space.add(wheel, joint)
+        for _ in 0..<60 { try space.step(1.0 / 60) }
+        #expect(joint.angle.isFinite && wheel.angle.isFinite && wheel.angularVelocity.isFinite)
+    }
+
+    /// A collision bias is the fraction of overlap left after a second: 2 kept overlapping
+    /// boxes overlapped. 1 (no correction) is accepted, anything above refused.
+    @Test func collisionBiasIsAFraction() async {
+        #expect(Parameter.spaceCollisionBias.accepts(1) && Parameter.spaceCollisionBias.accepts(0))
+        #expect(!Parameter.spaceCollisionBias.accepts(1.0.nextUp) && !Parameter.spaceCollisionBias.accepts(1e300))
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            Space().collisionBias = 2
+        }
+        #expect(stderr(result).contains("Space.collisionBias must be from 0 to 1.0 (got 2.0)"))
+    }
+
+    @Test func aStepperCapIsBounded() async {
+        #expect(Parameter.stepperMaxSteps.accepts(Double(Parameter.maxStepsPerFrame)))
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            _ = FixedStepper(timeStep: 1e-300, maxStepsPerFrame: Int(Int32.max))
+        }
+        #expect(stderr(result).contains("FixedStepper.maxStepsPerFrame must be a whole number from 1 to 100000"))
+    }
+
+    @Test func geometryHelpersRefuseWhatHasNoAnswer() async {
+        let negative = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            _ = Area.circle(outerRadius: -5)
+        }
+        #expect(stderr(negative).contains("Circle.radius must be from 0 to 1e15 (got -5.0)"))
+        let empty = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            _ = Moment.polygon(mass: 1, vertices: [])
+        }
+        #expect(stderr(empty).contains("Moment.polygon: the vertices must enclose an area (got 0 vertices"))
+        let point = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            _ = Centroid.polygon(vertices: [[0, 0]])
+        }
+        #expect(stderr(point).contains("Centroid.polygon: the vertices must enclose an area (got 1 vertices"))
+        // What is accepted has a finite answer, the swapped radii of the Theo Jansen demo included.
+        #expect(Moment.circle(mass: 1, innerRadius: 5, outerRadius: 0) == 12.5)
+        #expect(Moment.polygon(mass: 1, vertices: [[0, 0], [10, 0]]).isFinite)
+        #expect(Centroid.polygon(vertices: [[0, 0], [2, 0], [2, 2], [0, 2]]) == [1, 1])
+    }
+
+    /// Two impulses of 1e308 each passed the rule and left the velocity infinite.
+    @Test func anImpulseThatOverflowsTheVelocityStops() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let body = Body(mass: 1, moment: 1)
+            body.applyImpulse([1e308, 0], at: .zero)
+            body.applyImpulse([1e308, 0], at: .zero)
+        }
+        #expect(stderr(result).contains("Body.applyImpulse: the impulse (1e+308, 0.0) would make the body's velocity"))
+    }
+
+    // MARK: Routes around the rules
+
+    /// ENGINE.md: a static body made dynamic while a body jointed to it sleeps broke the
+    /// contact graph ("Inconsistency dectected"). The sleeper is woken first now.
+    @Test func aStaticBodyMadeDynamicWakesItsSleepers() async {
+        await #expect(processExitsWith: .success) {
+            let space = Space()
+            space.sleepTimeThreshold = 0.5
+            let anchor = Body(kind: .static)
+            let hanging = Body(mass: 1, moment: 1)
+            space.add(anchor, hanging, Circle(body: hanging, radius: 1))
+            space.add(PivotJoint(a: anchor, b: hanging, pivot: .zero))
+            for _ in 0..<120 { try? space.step(1.0 / 60) }
+            guard hanging.isSleeping else { fatalError("the hanging body never slept") }
+            anchor.kind = .dynamic
+            anchor.mass = 1
+            anchor.moment = 1
+            for _ in 0..<10 { try? space.step(1.0 / 60) }
+            guard !hanging.isSleeping else { fatalError("the hanging body still sleeps") }
+        }
+    }
+
+    /// Moving a body to another space inside a callback aborted the engine ("already added
+    /// to another space"): the first space's removal waits for its step to end. It stops
+    /// with a message now, and works from the first space's post-step callback.
+    @Test func movingBetweenSpacesInsideACallback() async throws {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let (first, second, ball, shape) = Self.twoSpacesAndABall()
+            first.onCollision(between: 1, and: 2, begin: { arbiter in
+                arbiter.space.remove(shape, ball)
+                second.add(ball, shape)
+                return true
+            })
+            for _ in 0..<60 { try? first.step(1.0 / 60) }
+        }
+        let output = stderr(result)
+        #expect(output.contains("Space.add: this body is still leaving another space"), "\(output.prefix(300))")
+        #expect(!output.contains("Aborting due to Chipmunk error"))
+
+        let (first, second, ball, shape) = Self.twoSpacesAndABall()
+        first.onCollision(between: 1, and: 2, begin: { arbiter in
+            let space = arbiter.space
+            space.remove(shape, ball)
+            space.addPostStepCallback(forKey: "move") { _ in second.add(ball, shape) }
+            return true
+        })
+        for _ in 0..<60 { try first.step(1.0 / 60) }
+        #expect(ball.space === second && second.bodies.count == 1 && first.bodies.isEmpty)
+        try second.step(1.0 / 60)
+    }
+
+    private static func twoSpacesAndABall() -> (Space, Space, Body, Shape) {
+        let first = Space()
+        first.gravity = [0, -100]
+        let ground = Segment(body: first.staticBody, from: [-10, 0], to: [10, 0], radius: 0)
+        ground.collisionType = 2
+        let ball = Body(mass: 1, moment: 1)
+        ball.position = [0, 2]
+        let shape = Circle(body: ball, radius: 1)
+        shape.collisionType = 1
+        first.add(ground, ball, shape)
+        return (first, Space(), ball, shape)
+    }
+
+    // MARK: Snapshots
+
+    /// `restore(_:)` removed objects the snapshot lacked with the user's handlers installed:
+    /// a `separate` that removed a body made the space's drop abort. No handler runs now.
+    @Test func restoreRunsNoCollisionHandler() throws {
+        let space = Space()
+        space.gravity = [0, -100]
+        let ground = Segment(body: space.staticBody, from: [-10, 0], to: [10, 0], radius: 0)
+        space.add(ground)
+        let snapshot = space.snapshot()
+        let ball = Body(mass: 1, moment: 1)
+        ball.position = [0, 0.5]
+        let shape = Circle(body: ball, radius: 1)
+        space.add(ball, shape)
+        var separations = 0
+        space.onCollision(separate: { arbiter in
+            separations += 1
+            arbiter.space.remove(shape, ball)
+        })
+        try space.step(1.0 / 60)
+        #expect(space.snapshot().arbiterCount == 1, "the ball touches the ground")
+        try space.restore(snapshot)
+        #expect(separations == 0, "restore ran a separate handler")
+        #expect(space.bodies.isEmpty && space.shapes.count == 1)
+        try space.step(1.0 / 60)
+    }
+
+    private func restoring(_ change: (inout SnapshotState) -> Void) -> SnapshotError? {
+        let space = Space()
+        space.sleepTimeThreshold = 1
+        let body = Body(mass: 2, moment: 3)
+        space.add(body, Circle(body: body, radius: 1), Body(kind: .kinematic))
+        try? space.step(1.0 / 60)
+        var state = space.snapshot().state
+        change(&state)
+        do {
+            let restored = try Space(restoring: Snapshot(bytes: Snapshot(state: state).bytes))
+            for _ in 0..<3 { try? restored.step(1.0 / 60) }
+            return nil
+        } catch { return error }
+    }
+
+    /// Crafted snapshots with a valid checksum trapped or aborted on the next step or add.
+    @Test func snapshotsAreCheckedAsUntrustedData() {
+        #expect(restoring { _ in } == nil)
+        #expect(restoring { $0.stepsTaken = .max } == .invalid("stepsTaken is 18446744073709551615"))
+        #expect(restoring { $0.stepsTaken = 1 << 63 } == .invalid("stepsTaken is 9223372036854775808"))
+        #expect(restoring { $0.space.nextSerial = UInt64(Int.max) } == .invalid("the space's next serial is \(Int.max)"))
+        #expect(
+            restoring {
+                $0.bodies[1].inverseMass = 0
+                $0.bodies[1].inverseMoment = 0
+            }
+                == .invalid("dynamic body 1 has inverse mass 0.0 and inverse moment 0.0, not 1/mass and 1/moment"))
+        #expect(restoring { $0.bodies[1].idleTime = .infinity } == .invalid("body 1 (kind 0) has idle time inf"))
+        #expect(restoring { $0.bodies[2].idleTime = .infinity } == .invalid("body 2 (kind 1) has idle time inf"))
+        #expect(restoring { $0.space.collisionBias = 2 } == .invalid("space parameter Space.collisionBias is 2.0"))
+        #expect(restoring { $0.space.iterations = 0 } == .invalid("space parameter Space.iterations is 0.0"))
+        #expect(
+            restoring { $0.bodies[1].centerOfGravity.x = 1e20 } == .invalid("body 1's Body.centerOfGravity is 1e+20"))
+    }
+}
