@@ -36,6 +36,13 @@ let package = Package(
             ]
         ),
 
+        // How closely the display link keeps real time on this machine: a measurement that
+        // depends on the machine's load, so it is a benchmark and not a test.
+        .executableTarget(
+            name: "display-link-accuracy",
+            dependencies: [.product(name: "ChipmunkAnimation", package: "SwiftChipmunk")]
+        ),
+
         // package-benchmark suites (`swift package benchmark`): allocations and wall time of
         // a step, a round of body reads and a step with collision callbacks.
         .executableTarget(

@@ -1,13 +1,34 @@
 #!/usr/bin/env bash
-# Runs every test: the Swift Testing suites (library, scenes, CLI against the raw C
-# engine), the benchmark package's suites (its worlds against their raw-C twins), the
-# JSON Schema check, the valgrind leak check, a sweep on a real single-node Slurm cluster, the suites again under
-# ASan+LSan and TSan, and 200,000 fuzzed scene files.
+# Runs the tests, in two tiers.
+#   scripts/test.sh          the Swift Testing suites (library, scenes, dynamics, CLI against
+#                            the raw C engine), the JSON Schema check, the valgrind leak
+#                            check, a sweep on a real single-node Slurm cluster and a short
+#                            fuzz run: about 10 minutes on 2 idle cores, most of it building.
+#   scripts/test.sh --full   all of that, then the benchmark package's suites (its worlds
+#                            against their raw-C twins), the precondition exit tests against a
+#                            release build, the suites under ASan+LSan and under TSan, and the
+#                            long fuzz runs. CI (.ci/run) runs this tier.
+# Every step runs even when an earlier one fails; the failures are printed last, alone.
 # Installs libchipmunk-dev, libsqlite3-dev, libcairo2-dev, zlib1g-dev, chromium-headless-shell,
 # tmux, valgrind, slurm-wlm, munge (apt) and matplotlib, check-jsonschema (pip) if missing.
-set -euo pipefail
+set -uo pipefail
 cd "$(dirname "$0")/.."
 source scripts/lib.sh
+
+full=0
+case "${1:-}" in
+    "") ;;
+    --full) full=1 ;;
+    -h | --help)
+        sed -n '2,12p' "$0" | sed 's/^# \{0,1\}//'
+        exit 0
+        ;;
+    *)
+        echo "test.sh: unknown argument '$1' (use --full, or nothing)" >&2
+        exit 64
+        ;;
+esac
+
 need_chipmunk
 need_sqlite
 need_cairo
@@ -16,38 +37,75 @@ need_tmux
 need_matplotlib
 need_swift
 
-echo "== Building (debug) with tests"
-swift_build --build-tests
-echo "== swift test"
-# Per-test "started"/"passed" lines are left out; failures and the closing counts stay.
-quiet_test() {
-    set +e
-    swift test --skip-build --disable-xctest "$@" 2>&1 | awk '/Test run with/ || !(/^[^ ]+ (Test|Suite) .*(started\.|passed after [0-9.]+ seconds\.)$/ || /^◇ Test case passing/ || / started\.$/)'
-    local status=${PIPESTATUS[0]}
-    set -e
+failures="$(mktemp)"
+trap 'rm -f "$failures"' EXIT
+started=$(date +%s)
+
+# step TITLE COMMAND...: runs one step, says how long it took, and records a failure.
+step() {
+    local title="$1" begun status=0
+    shift
+    echo "== $title"
+    begun=$(date +%s)
+    "$@" || status=$?
     if [ "$status" -ne 0 ]; then
-        echo "swift test $* FAILED (exit $status)" >&2
-        exit "$status"
+        echo "== FAILED (exit $status): $title" >&2
+        echo "$title (exit $status)" >>"$failures"
+    else
+        echo "   done in $(($(date +%s) - begun)) s"
     fi
 }
-quiet_test
 
-echo "== Benchmarks/ (a nested package): building with tests"
-swift_build --package-path Benchmarks --build-tests
-echo "== swift test --package-path Benchmarks"
-quiet_test --package-path Benchmarks
+# swift test, quiet: the per-test "started"/"passed" lines are left out; failures and the
+# closing counts stay, and the failing tests' lines are kept for the summary.
+quiet_test() {
+    local log status=0
+    log="$(mktemp)"
+    swift test --skip-build --disable-xctest "$@" >"$log" 2>&1 || status=$?
+    awk '/Test run with/ || !(/^[^ ]+ (Test|Suite) .*(started\.|passed after [0-9.]+ seconds\.)$/ || /^◇ Test case passing/ || / started\.$/)' "$log"
+    if [ "$status" -ne 0 ]; then
+        grep -E "^✘ Test .*(failed|recorded an issue)" "$log" | sed 's/^/    /' >>"$failures" || true
+        grep -E "exited with unexpected signal|Fatal error" "$log" | head -5 | sed 's/^/    /' >>"$failures" || true
+    fi
+    rm -f "$log"
+    return "$status"
+}
 
-echo "== JSON Schemas (check-jsonschema) and the bad-file corpus"
-bash scripts/schema-check.sh
+# A failed precondition prints its message only in debug builds; the package's stops use
+# fatalError so that they speak in release builds too. These run the exit tests that read
+# the messages against an optimised build of the tests (-enable-testing for @testable).
+release_build() {
+    CONFIGURATION=release swift_build --build-tests -Xswiftc -enable-testing --scratch-path .build-release
+}
+release_stops() {
+    SWIFT_BACKTRACE=enable=no quiet_test -c release -Xswiftc -enable-testing --scratch-path .build-release \
+        --filter "PreconditionTests|AcceptedValueTests"
+}
 
-echo "== A sweep on a single-node Slurm cluster"
-bash scripts/slurm-sweep.sh
+step "Building (debug) with tests: 3-4 minutes on a fresh clone, seconds after that" swift_build --build-tests
+step "swift test: the library, scenes, dynamics and CLI suites (5-6 minutes)" quiet_test
+step "JSON Schemas (check-jsonschema) and the bad-file corpus" bash scripts/schema-check.sh
+step "A sweep on a single-node Slurm cluster" bash scripts/slurm-sweep.sh
+step "Leak check (valgrind, about a minute)" bash scripts/leaks.sh
+step "Fuzzing, short: 20,000 scene files (builds the fuzzer first: about 4 minutes)" bash scripts/fuzz.sh 20000
 
-echo "== Leak check"
-bash scripts/leaks.sh
+if [ "$full" -eq 1 ]; then
+    step "Benchmarks/ (a nested package): building with tests (about 3 minutes)" \
+        swift_build --package-path Benchmarks --build-tests
+    step "swift test --package-path Benchmarks: the worlds against their raw-C twins" \
+        quiet_test --package-path Benchmarks
+    step "Stops in a release build: building the tests with -O (about 4 minutes)" release_build
+    step "Stops in a release build: the exit tests read each stop's message" release_stops
+    step "Sanitizers: the suites under ASan+LSan, then TSan (about 20 minutes)" bash scripts/sanitize.sh
+    step "Fuzzing, long: 200,000 scene files" bash scripts/fuzz.sh 200000
+fi
 
-echo "== Sanitizers"
-bash scripts/sanitize.sh
-
-echo "== Fuzzing (bounded)"
-bash scripts/fuzz.sh 200000
+elapsed=$(($(date +%s) - started))
+if [ -s "$failures" ]; then
+    echo
+    echo "================ FAILED ================"
+    cat "$failures"
+    echo "(test.sh$([ "$full" -eq 1 ] && echo " --full") ran ${elapsed} s)"
+    exit 1
+fi
+echo "test.sh$([ "$full" -eq 1 ] && echo " --full"): every step passed in ${elapsed} s"

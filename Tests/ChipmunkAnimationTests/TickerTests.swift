@@ -77,19 +77,31 @@ import Testing
         #expect(abs(Double(steps) / 120 + stepper.accumulatedTime - elapsed) < 1e-9, "simulated time follows real time")
     }
 
-    @Test("Real time: the display link's mean frame interval is within 2 % of 1/60 s (10 % under CI)")
-    func realTime() {
-        let clock = MonotonicClock()
-        var stamps: [Double] = []
-        let started = clock.now
-        DisplayLink(frameDuration: period, clock: clock).run { frame in
-            stamps.append(frame.timestamp)
-            return stamps.count < 61 && clock.now - started < 2 ? .continue : .stop
+    /// The display link sleeps until absolute deadlines, so lateness never accumulates: on a
+    /// clock that wakes it up to 12 ms late each frame (seeded), 600 frames stay on the
+    /// display's grid and their mean interval is the frame duration. (The real clock's
+    /// accuracy depends on the machine's load; it is measured by a benchmark,
+    /// `display-link-accuracy` in Benchmarks/, not asserted here.)
+    @Test("Absolute deadlines: late wake-ups do not drift the display link's frames off its grid")
+    func deadlinesDoNotDrift() {
+        var state: UInt64 = 7
+        let lateness = (0..<600).map { _ -> Double in
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return Double(state >> 40) / Double(1 << 24) * 0.012
         }
-        let mean = (stamps.last! - stamps.first!) / Double(stamps.count - 1)
-        let tolerance = ProcessInfo.processInfo.environment["CI"] == nil ? 0.02 : 0.10
-        #expect(stamps.count == 61)
-        #expect(abs(mean - period) / period <= tolerance, "mean interval \(mean * 1000) ms")
+        let clock = SimulatedClock(lateness: lateness)
+        var frames: [TickerFrame] = []
+        DisplayLink(frameDuration: period, clock: clock).run { frame in
+            frames.append(frame)
+            return frames.count < 600 ? .continue : .stop
+        }
+        #expect(frames.allSatisfy { $0.skippedFrames == 0 }, "no wake-up was a whole frame late")
+        for (index, frame) in frames.enumerated() {
+            #expect(abs(frame.targetTime - Double(index + 1) * period) < 1e-9, "frame \(index) is on the grid")
+            #expect(abs(frame.timestamp - frame.targetTime - lateness[index]) < 1e-9, "lateness is not carried over")
+        }
+        let mean = (frames.last!.targetTime - frames.first!.targetTime) / Double(frames.count - 1)
+        #expect(abs(mean - period) < 1e-12)
     }
 }
 

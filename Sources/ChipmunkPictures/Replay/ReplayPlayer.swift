@@ -4,7 +4,8 @@
 /// The URL's fragment sets the starting state, for links and for tests:
 /// `#step=600` (paused at step 600), `&contacts=1`, `&constraints=0`, `&speed=2`, `&play`.
 /// The page also answers `window.replay` (`seek(step)`, `play()`, `pause()`,
-/// `stepBy(n)`, `state()`), and sets `data-ready="1"` on `<body>` once the trajectories
+/// `stepBy(n)`, `state()`: the step shown, whether it plays, the speed, and `clock`, the
+/// page's `performance.now()` when the playhead last moved), and sets `data-ready="1"` on `<body>` once the trajectories
 /// are unpacked.
 enum ReplayPlayer {
     static func page(title: String, header: String, data: String) -> String {
@@ -372,7 +373,7 @@ enum ReplayPlayer {
         }
         showContacts = options.get("contacts") === "1"; $("contacts").checked = showContacts;
         showConstraints = options.get("constraints") !== "0"; $("constraints").checked = showConstraints;
-        window.replay = { seek, play, pause, stepBy, state: () => ({ step: Math.round(playhead), playing, speed }) };
+        window.replay = { seek, play, pause, stepBy, state: () => ({ step: Math.round(playhead), playing, speed, clock: lastTime }) };
         if (options.has("step")) seek(options.get("step")); else draw();
         if (options.has("play")) play();
         document.body.dataset.ready = "1";
