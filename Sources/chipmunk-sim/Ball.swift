@@ -26,10 +26,10 @@ struct Ball: ParsableCommand {
     )
 
     @Option(help: "timer, display-link or both.") var ticker = "both"
-    @Option(help: "The most a frame is late, in milliseconds (uniform, seeded).") var jitter = 12.0
-    @Option(help: "A stall of this many milliseconds …") var stall = 40.0
-    @Option(help: "… every Nth frame (0: none).") var stallEvery = 20
-    @Option(help: "The jitter's seed.") var seed: UInt64 = 42
+    @Option(parsing: .unconditional, help: "The most a frame is late, in milliseconds (uniform, seeded).") var jitter = 12.0
+    @Option(parsing: .unconditional, help: "A stall of this many milliseconds …") var stall = 40.0
+    @Option(parsing: .unconditional, help: "… every Nth frame (0: none).") var stallEvery = 20
+    @Option(parsing: .unconditional, help: "The jitter's seed.") var seed: UInt64 = 42
     @Option(help: "table or csv.") var format = "table"
     @Flag(help: "Run on the real monotonic clock; the jitter becomes real sleeps in each frame.") var realTime = false
 

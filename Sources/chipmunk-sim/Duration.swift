@@ -22,10 +22,26 @@ struct Duration: ParsableArguments {
 
     func validate() throws {
         if steps != nil, seconds != nil { throw ValidationError("give --steps or --seconds, not both") }
-        if let steps, steps < 1 { throw ValidationError("--steps must be at least 1 (got \(steps))") }
+        if let steps, !(1...Self.maxSteps).contains(steps) {
+            throw ValidationError("--steps must be from 1 to \(Self.maxSteps) (2^53; got \(steps))")
+        }
         if let seconds, !(seconds > 0 && seconds.isFinite) {
             throw ValidationError("--seconds must be positive and finite (got \(seconds))")
         }
+    }
+
+    /// The most steps a run may take, and the last step number it may reach: 2^53, where a
+    /// double still counts whole steps (a scene's clock is steps times its time step).
+    static let maxSteps = 1 << 53
+
+    /// The step numbers of a run of `count` steps after step `first` (a snapshot's), or an
+    /// error when they would pass ``maxSteps`` (an overflow trap before).
+    static func stepRange(after first: Int, count: Int) throws -> ClosedRange<Int> {
+        guard first >= 0, count >= 1, first <= maxSteps - count else {
+            throw ValidationError(
+                "\(count) steps after step \(first) would pass step \(maxSteps) (2^53), the last a run may reach")
+        }
+        return (first + 1)...(first + count)
     }
 
     /// The time step: `--dt`, or the scene's own.
@@ -41,7 +57,7 @@ struct Duration: ParsableArguments {
     /// `seconds` at `dt`, rounded to whole steps.
     static func stepCount(seconds: Double, dt: Double) throws -> Int {
         let total = seconds / dt
-        guard total.isFinite, total >= 0.5, total < Double(Int.max / 2) else {
+        guard total.isFinite, total >= 0.5, total <= Double(maxSteps) else {
             throw ValidationError("\(seconds) s at a time step of \(dt) s is not a usable number of steps")
         }
         return Int(total.rounded())

@@ -34,18 +34,18 @@ struct Play: ParsableCommand {
 
     @Argument(help: "A built-in scene, a scene file or a snapshot file.") var scene: String
 
-    @Option(help: "Fire every Nth display frame (1: 60 fps, 2: 30 fps).") var frameInterval = 1
+    @Option(parsing: .unconditional, help: "Fire every Nth display frame (1: 60 fps, 2: 30 fps).") var frameInterval = 1
 
-    @Option(help: "The display's refresh rate in Hz.") var fps = 60.0
+    @Option(parsing: .unconditional, help: "The display's refresh rate in Hz.") var fps = 60.0
 
-    @Option(help: "Picture width in characters (default: the terminal's, at most 100).") var width: Int?
+    @Option(parsing: .unconditional, help: "Picture width in characters (default: the terminal's, at most 100).") var width: Int?
 
     @Option(
         parsing: .unconditional,
         help: "The world rectangle to show, as x,y,width,height (default: the scene at its start).")
     var view: String?
 
-    @Option(help: "Stop after this many seconds of real time (default: run until q).") var seconds: Double?
+    @Option(parsing: .unconditional, help: "Stop after this many seconds of real time (default: run until q).") var seconds: Double?
 
     @Option(
         help: ArgumentHelp(

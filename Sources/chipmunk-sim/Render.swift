@@ -31,13 +31,13 @@ struct Render: ParsableCommand {
 
     @Argument(help: "A built-in scene, a scene file or a snapshot file.") var scene: String
 
-    @Option(help: "Draw after this many steps (0: as built); with --every, the last step drawn.") var step = 0
+    @Option(parsing: .unconditional, help: "Draw after this many steps (0: as built); with --every, the last step drawn.") var step = 0
 
-    @Option(help: "Draw every Kth step from 0 to --step, one file each (see -o).") var every: Int?
+    @Option(parsing: .unconditional, help: "Draw every Kth step from 0 to --step, one file each (see -o).") var every: Int?
 
     @Option(help: "svg, png or text.") var format = "svg"
 
-    @Option(help: "Picture width: pixels for SVG and PNG (default 640), characters for text (default 80).")
+    @Option(parsing: .unconditional, help: "Picture width: pixels for SVG and PNG (default 640), characters for text (default 80).")
     var width: Int?
 
     @Option(help: "The picture's exact size, WxH: pixels for SVG and PNG, characters for text.") var size: String?
@@ -157,6 +157,9 @@ extension FrameView {
             .map { Double($0.trimmingCharacters(in: .whitespaces)) }
         guard parts.count == 4, parts.allSatisfy({ $0?.isFinite == true }), parts[2]! > 0, parts[3]! > 0 else {
             throw ValidationError("--view must be x,y,width,height with a positive width and height (got \(view))")
+        }
+        if let problem = FrameView.problem(x: parts[0]!, y: parts[1]!, width: parts[2]!, height: parts[3]!) {
+            throw ValidationError("--view: \(problem)")
         }
         self.init(x: parts[0]!, y: parts[1]!, width: parts[2]!, height: parts[3]!)
     }

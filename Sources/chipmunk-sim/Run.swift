@@ -58,7 +58,7 @@ struct Run: ParsableCommand {
     @Option(help: "Output format: csv, jsonl, or html (the replay player).")
     var format: RunFormat = .csv
 
-    @Option(help: "html: the player's canvas width in pixels (default: the view fitted into 800×600).")
+    @Option(parsing: .unconditional, help: "html: the player's canvas width in pixels (default: the view fitted into 800×600).")
     var width: Int?
 
     @Option(
@@ -103,6 +103,7 @@ struct Run: ParsableCommand {
         let firstStep = scene.stepCount
         let dt = duration.timeStep(sceneDefault: scene.timeStep)
         let totalSteps = try duration.stepCount(dt: dt, defaultSeconds: 10)
+        let stepNumbers = try Duration.stepRange(after: firstStep, count: totalSteps)
         if format == .html {
             return try runReplay(scene, from: firstStep, steps: totalSteps, dt: dt)
         }
@@ -112,7 +113,7 @@ struct Run: ParsableCommand {
         var writer = TrajectoryWriter(
             format: format == .jsonl ? .jsonl : .csv, output: out, includesStateHash: hash)
         do {
-            for step in (firstStep + 1)...(firstStep + totalSteps) {
+            for step in stepNumbers {
                 do {
                     try scene.step(dt)
                 } catch {
@@ -153,7 +154,7 @@ struct Run: ParsableCommand {
         replay.opacity = scene.bodyOpacity
         replay.record(step: firstStep, space: scene.space)
         var failure: RunError?
-        for step in (firstStep + 1)...(firstStep + totalSteps) {
+        for step in try Duration.stepRange(after: firstStep, count: totalSteps) {
             do {
                 try scene.step(dt)
             } catch {

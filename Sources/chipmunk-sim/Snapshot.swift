@@ -24,7 +24,7 @@ struct SnapshotCommand: ParsableCommand {
     @Argument(help: "A built-in scene name (see `chipmunk-sim list`), or a scene file.")
     var scene: String
 
-    @Option(help: "The step after which to take the snapshot (0: before the first step).")
+    @Option(parsing: .unconditional, help: "The step after which to take the snapshot (0: before the first step).")
     var at: Int
 
     @Option(name: [.short, .customLong("output")], help: "The snapshot file to write.")
@@ -72,8 +72,8 @@ struct SnapshotReportCommand: ParsableCommand {
             """
     )
 
-    @Option(help: "Take the level-3 snapshot after this step.") var at = 600
-    @Option(help: "Run to this step.") var steps = 1800
+    @Option(parsing: .unconditional, help: "Take the level-3 snapshot after this step.") var at = 600
+    @Option(parsing: .unconditional, help: "Run to this step.") var steps = 1800
     @Argument(help: "Scenes to measure (default: every built-in scene).") var scenes: [String] = []
 
     func validate() throws {

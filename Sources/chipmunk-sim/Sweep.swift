@@ -67,7 +67,7 @@ struct SweepCommand: ParsableCommand {
             "A body whose final state every run stores (its name in output: id, or index).", valueName: "name"))
     var recordedBodies: [String] = []
 
-    @Option(help: "Worker threads (default: one per core).") var jobs: Int = ProcessInfo.processInfo
+    @Option(parsing: .unconditional, help: "Worker threads (default: one per core).") var jobs: Int = ProcessInfo.processInfo
         .activeProcessorCount
 
     @Option(help: "The results database (SQLite); created if missing, resumed if not.") var db: String

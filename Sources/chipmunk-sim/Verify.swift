@@ -38,7 +38,7 @@ struct Verify: ParsableCommand {
 
     @OptionGroup(title: "With --update") var duration: Duration  // default: 5 seconds
 
-    @Option(help: "With --update: a checkpoint of every body's state every N steps.")
+    @Option(parsing: .unconditional, help: "With --update: a checkpoint of every body's state every N steps.")
     var every: Int = 100
 
     func validate() throws {

@@ -67,11 +67,11 @@ import Testing
         (#"{"name": "x", "iterations": 1.5}"#, "bad.json: iterations: must be a whole number (got 1.5)"),
         (
             #"{"name": "x", "iterations": -1}"#,
-            "bad.json: iterations: must be a whole number from 0 to 4294967295 (got -1.0)"
+            "bad.json: iterations: must be a whole number from 1 to 1000 (got -1)"
         ),
         (
             #"{"name": "x", "collisionPersistence": 4294967296}"#,
-            "bad.json: collisionPersistence: must be a whole number from 0 to 4294967295 (got 4294967296.0)"
+            "bad.json: collisionPersistence: must be a whole number from 1 to 4294967295 (got 4294967296)"
         ),
         (
             #"{"name": "x", "collisionPersistence": 0}"#,
@@ -131,5 +131,41 @@ import Testing
             unknown?.description.hasPrefix(
                 "cratez: no built-in scene has this name, and no such file exists (built-in: crate, crates, crates-tilt, pyramid-stack"
             ) == true)
+    }
+
+    /// Issue 19: tiny files whose values each rule accepted, and that stopped the process
+    /// (SIGILL, no message) or aborted the engine. Each now ends in one line naming the place.
+    @Test(arguments: [
+        (
+            #"{"version": 2, "name": "x", "bodies": [{"kind": "static", "shapes": [{"type": "segment", "from": [0, 0], "to": [10, 0], "density": 1}]}]}"#,
+            "bad.json: bodies[0].shapes[0].density: needs a shape with an area (this one has area 0.0)"
+        ),
+        (
+            #"{"version": 2, "name": "x", "bodies": [{"shapes": [{"type": "circle", "radius": 0, "mass": 1}]}]}"#,
+            "bad.json: bodies[0].shapes[0].mass: needs a shape with an area (this one has area 0.0)"
+        ),
+        (
+            #"{"version": 2, "name": "x", "bodies": [{"shapes": [{"type": "circle", "radius": 1, "mass": 1e-300}]}]}"#,
+            "bad.json: bodies[0].shapes[0].mass: the body's mass properties, summed from its shapes, would not be finite and within 1e-150...1e+150 (mass 1e-300, moment 5e-301)"
+        ),
+        (
+            #"{"name": "x", "iterations": 1e15}"#,
+            "bad.json: iterations: must be a whole number from 1 to 1000 (got 1000000000000000)"
+        ),
+        (
+            #"{"version": 2, "name": "x", "bodies": [{"shapes": [{"type": "circle", "radius": 1, "mass": 1e308}, {"type": "circle", "radius": 1, "mass": 1e308}]}]}"#,
+            "bad.json: bodies[0].shapes[0].mass: the body's mass properties, summed from its shapes, would not be finite and within 1e-150...1e+150 (mass 1e+308, moment 5e+307)"
+        ),
+    ])
+    func massesAShapeCannotCarry(json: String, message: String) {
+        #expect(error(json) == message)
+    }
+
+    /// A pivot far from its body was accepted and aborted the engine on the first step
+    /// ("Unsolvable constraint."); the scene loads, and its step throws the one-line error.
+    @Test func aFarPivotThrowsFromStep() throws {
+        let json = #"{"version": 2, "name": "x", "bodies": [{"id": "b", "mass": 1, "moment": 1}], "constraints": [{"type": "pivot", "a": "static", "b": "b", "pivot": [1e8, 1e8]}]}"#
+        let scene = try SceneDescription.decode(Data(json.utf8), source: "bad.json").makeScene(source: "bad.json")
+        #expect(throws: (any Error).self) { try scene.step(scene.timeStep) }
     }
 }

@@ -142,7 +142,7 @@ import Testing
             "chipmunk-sim: The value '1/0' is invalid for '--dt <dt>': expected a positive, finite fraction such as 1/120 or a decimal such as 0.005"
         ),
         (["run", "crates", "--steps", "10", "--seconds", "1"], "chipmunk-sim: give --steps or --seconds, not both"),
-        (["run", "crates", "--steps", "0"], "chipmunk-sim: --steps must be at least 1 (got 0)"),
+        (["run", "crates", "--steps", "0"], "chipmunk-sim: --steps must be from 1 to 9007199254740992 (2^53; got 0)"),
         (["run", "crates", "--steps", "ten"], "chipmunk-sim: The value 'ten' is invalid for '--steps <steps>'"),
         (["run", "crates", "--seconds=-1"], "chipmunk-sim: --seconds must be positive and finite (got -1.0)"),
         (["run", "crates", "--every", "0"], "chipmunk-sim: --every must be at least 1 (got 0)"),
@@ -159,7 +159,7 @@ import Testing
             "chipmunk-sim: /nonexistent/scene.json: cannot read the file (The file doesn’t exist.)"
         ),
         (["fly"], "chipmunk-sim: Unexpected argument 'fly'"),
-        (["run", "crates", "--steps", "-1"], "chipmunk-sim: --steps must be at least 1 (got -1)"),
+        (["run", "crates", "--steps", "-1"], "chipmunk-sim: --steps must be from 1 to 9007199254740992 (2^53; got -1)"),
         (["run", "crates", "--every", "-3"], "chipmunk-sim: --every must be at least 1 (got -3)"),
         (["run", "/tmp"], "chipmunk-sim: /tmp: is a directory, not a scene file"),
         (

@@ -342,7 +342,7 @@ import Testing
             _ = Circle(body: Body(kind: .dynamic), radius: 1, offset: [1e200, 0])  // the case, stopped sooner
         }
         expect(offset, says: "Circle.offset must be finite, from -1e15 to 1e15 (got 1e+200)")
-        expect(farOff, says: "Shape.mass: the body's mass properties, summed from its shapes, would not be finite")
+        expect(farOff, says: "Shape.density: the body's mass properties, summed from its shapes, would not be finite")
     }
 
     // An arbiter handed to `separate` by a removal outside a step expired with the removal

@@ -97,7 +97,7 @@ extension Space {
         ensure(
             shape.body.space === self,
             "Space.add: a shape's body must be in the space (or be its staticBody) before the shape")
-        if shape.mass > 0 { shape.requireSaneBodyMass(withMass: shape.mass, adding: true) }
+        if shape.mass > 0 { shape.requireSaneMass(shape.mass, "mass") }
         shape.space = self
         shape.serial = takeSerial()
         shapes.append(shape)

@@ -5,16 +5,16 @@ extension Shape {
     ///
     /// Once the shape is in a space, its body's mass, moment and centre of gravity are
     /// summed from its shapes that have mass, replacing any set on the body directly. A
-    /// shape with no area (a segment of radius 0) cannot carry mass: that is a
-    /// programming error, as it would give its body a NaN centre of gravity.
+    /// shape with no area (a segment of radius 0) cannot carry mass, and the body's summed
+    /// mass and moment must stay within ``Parameter/massRange``: both are programming
+    /// errors; check data first with ``check(mass:)``.
     ///
     /// The corresponding C functions are `cpShapeGetMass` and `cpShapeSetMass`.
     public var mass: Double {
         get { cpShapeGetMass(handle) }
         set {
             Parameter.shapeMass.require(newValue)
-            if newValue > 0 { requireArea("mass") }
-            if space != nil { requireSaneBodyMass(withMass: newValue, adding: false) }
+            requireSaneMass(newValue, "mass")
             cpShapeSetMass(handle, newValue)
             space?.massMayHaveChanged(for: body)
         }
@@ -28,25 +28,52 @@ extension Shape {
         get { cpShapeGetDensity(handle) }
         set {
             Parameter.shapeDensity.require(newValue)
-            if newValue > 0 { requireArea("density") }
-            if space != nil { requireSaneBodyMass(withMass: newValue * area, adding: false) }
+            requireSaneMass(newValue * area, "density", positive: newValue > 0)
             cpShapeSetDensity(handle, newValue)
             space?.massMayHaveChanged(for: body)
         }
     }
 
-    /// Stops the program unless the body's mass properties, summed from its shapes in the
-    /// space as the engine sums them (`cpBodyAccumulateMassFromShapes`), stay finite and
-    /// within ``Parameter/massRange`` with this shape's mass set to `mass`: the engine
-    /// asserts "Body's moment is NaN" otherwise (two shapes of mass 1.7e308, or density on
-    /// a circle offset by 1e200).
-    func requireSaneBodyMass(withMass mass: Double, adding: Bool) {
-        guard body.kind == .dynamic else { return }
+    /// Throws unless `mass` keeps ``Parameter/shapeMass`` and this shape can carry it: the
+    /// check for masses that arrive as data, which the ``mass`` setter would stop on.
+    ///
+    /// - Throws: ``ChipmunkError/invalidValue(_:_:)``, or ``ChipmunkError/invalidMass(_:)``
+    ///   when the shape has no area or its body's summed mass would leave the range.
+    public func check(mass: Double) throws(ChipmunkError) {
+        try Parameter.shapeMass.check(mass)
+        if let problem = massProblem(withMass: mass) { throw .invalidMass(problem) }
+    }
+
+    /// Throws unless `density` keeps ``Parameter/shapeDensity`` and this shape can carry
+    /// it (see ``check(mass:)``).
+    public func check(density: Double) throws(ChipmunkError) {
+        try Parameter.shapeDensity.check(density)
+        if let problem = massProblem(withMass: density * area, positive: density > 0) {
+            throw .invalidMass(problem)
+        }
+    }
+
+    /// Stops the program unless this shape can carry `mass` (see ``massProblem(withMass:positive:)``).
+    func requireSaneMass(_ mass: Double, _ property: String, positive: Bool? = nil) {
+        if let problem = massProblem(withMass: mass, positive: positive) { stop("Shape.\(property): \(problem)") }
+    }
+
+    /// Why this shape cannot carry `mass`, or nil. A shape with no area (a segment or circle
+    /// of radius 0) cannot carry any: its body's centre of gravity would be NaN. And the
+    /// body's mass properties, summed from its shapes (those in the space, with this one
+    /// counted with `mass`) as the engine sums them (`cpBodyAccumulateMassFromShapes`),
+    /// must stay finite and within ``Parameter/massRange``: the engine asserts "Body's
+    /// moment is NaN" otherwise (two shapes of mass 1.7e308, density on a circle offset by
+    /// 1e200), and a mass of 1e-300 overflows its inverse.
+    func massProblem(withMass mass: Double, positive: Bool? = nil) -> MassProblem? {
+        guard positive ?? (mass > 0) else { return nil }
+        guard area > 0, centerOfGravity.isFinite else { return .noArea(area: area) }
+        guard body.kind == .dynamic else { return nil }
         var m = 0.0
         var i = 0.0
         var cog = Vector.zero
         var shapes = body.shapes
-        if adding { shapes.append(self) }
+        if space == nil { shapes.append(self) }
         for shape in shapes {
             let info = shape.handle.pointee.massInfo
             let sm = shape === self ? mass : info.m
@@ -58,16 +85,10 @@ extension Shape {
             m = sum
         }
         let range = Parameter.massRange
-        ensure(
-            m == 0 || (range.contains(m) && range.contains(i) && cog.isFinite),
-            "Shape.mass: the body's mass properties, summed from its shapes, would not be finite "
-                + "and within Parameter.massRange (mass \(m), moment \(i), centre of gravity \(cog))")
-    }
-
-    private func requireArea(_ property: String) {
-        ensure(
-            area > 0 && centerOfGravity.isFinite,
-            "Shape.\(property) needs a shape with an area (this one has area \(area))")
+        guard m == 0 || (range.contains(m) && range.contains(i) && cog.isFinite) else {
+            return .bodyOutOfRange(mass: m, moment: i)
+        }
+        return nil
     }
 
     /// The moment of inertia this shape adds to its body.

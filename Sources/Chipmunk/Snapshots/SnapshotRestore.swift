@@ -104,7 +104,9 @@ enum SnapshotCheck {
                     shape.elasticity, shape.friction, shape.surfaceVelocity.x, shape.surfaceVelocity.y,
                     shape.mass, shape.moment, shape.massCenter.x, shape.massCenter.y, shape.area,
                 ]
+            // A bounding box far past any coordinate (-1e308) hung the broad phase and the renderers.
             guard values.allSatisfy(\.isFinite), shape.geometry.allSatisfy({ abs($0) <= Parameter.maxCoordinate }),
+                shape.bb.allSatisfy({ abs($0) <= 100 * Parameter.maxCoordinate }),
                 shape.friction >= 0, shape.elasticity >= 0, shape.mass >= 0
             else { throw fail("shape \(i) has a non-finite or out-of-range value") }
             guard shape.hashID < p.shapeIDCounter, hashIDs.insert(shape.hashID).inserted else {

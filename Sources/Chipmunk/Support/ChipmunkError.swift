@@ -14,6 +14,8 @@ public enum ChipmunkError: Error, Hashable, Sendable {
     case invalidValue(Parameter, Double)
     /// The points cannot make the shape or polyline asked for.
     case invalidGeometry(GeometryProblem)
+    /// A shape cannot carry the mass or density given (see ``Shape/check(mass:)``).
+    case invalidMass(MassProblem)
     /// Step `step` (counting from 1) was refused because the dynamic body at index `body`
     /// of ``Space/bodies`` has no positive, finite mass and moment (it has no mass of its
     /// own, and its shapes give it none).
@@ -36,6 +38,8 @@ extension ChipmunkError: CustomStringConvertible {
         case let .invalidValue(parameter, _):
             return "\(parameter) \(reason)"
         case .invalidGeometry(let problem):
+            return problem.description
+        case .invalidMass(let problem):
             return problem.description
         case let .massless(step, body):
             return "step \(step): dynamic body \(body) has no positive, finite mass and moment; "

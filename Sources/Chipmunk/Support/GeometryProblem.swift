@@ -29,3 +29,24 @@ extension GeometryProblem: CustomStringConvertible {
         }
     }
 }
+
+/// Why a shape cannot carry a mass or density.
+public enum MassProblem: Hashable, Sendable, CustomStringConvertible {
+    /// The shape has no area (a segment or circle of radius 0) to spread a mass over.
+    case noArea(area: Double)
+    /// The body's mass or moment, summed from its shapes, would not be finite and within
+    /// ``Parameter/massRange``.
+    case bodyOutOfRange(mass: Double, moment: Double)
+
+    /// The problem in words.
+    public var description: String {
+        switch self {
+        case .noArea(let area):
+            return "needs a shape with an area (this one has area \(area))"
+        case let .bodyOutOfRange(mass, moment):
+            return "the body's mass properties, summed from its shapes, would not be finite and within "
+                + "\(Parameter.massRange.lowerBound)...\(Parameter.massRange.upperBound) "
+                + "(mass \(mass), moment \(moment))"
+        }
+    }
+}

@@ -111,14 +111,56 @@ public struct FrameView: Sendable, Equatable {
     /// top is the rectangle's smallest y. By default y points up, as in physics.
     public var yPointsDown = false
 
+    /// The widths and heights a view may have, in world units: the renderers turn them into
+    /// whole pixels, which a denormal width (a scale of infinity) or 1e308 cannot give.
+    public static let sizeRange = 1e-6...1e16
+    /// The largest magnitude of a view's corner coordinates.
+    public static let maxCorner = 1e16
+    /// The most a view's width may exceed its height, or its height its width: past it, a
+    /// picture of any sensible width is millions of pixels tall.
+    public static let maxAspect = 1e4
+
+    /// A view of the world rectangle; a rectangle outside ``sizeRange``, ``maxCorner`` or
+    /// ``maxAspect`` is a programming error (``problem(x:y:width:height:)`` checks data first).
     public init(x: Double, y: Double, width: Double, height: Double, yPointsDown: Bool = false) {
+        if let problem = Self.problem(x: x, y: y, width: width, height: height) { stop("FrameView: \(problem)") }
         (self.x, self.y, self.width, self.height) = (x, y, width, height)
         self.yPointsDown = yPointsDown
     }
 
-    /// The view grown in width or height, about its centre, to `aspect` (width / height).
+    /// The nearest view to the rectangle that keeps the bounds: for views fitted to what
+    /// a space holds, which a crafted snapshot can place anywhere.
+    init(clamping x: Double, y: Double, width: Double, height: Double, yPointsDown: Bool = false) {
+        func clamp(_ value: Double, _ range: ClosedRange<Double>) -> Double {
+            value.isNaN ? range.lowerBound : min(max(value, range.lowerBound), range.upperBound)
+        }
+        let corners = -Self.maxCorner...Self.maxCorner
+        var width = clamp(width, Self.sizeRange)
+        var height = clamp(height, Self.sizeRange)
+        width = max(width, height / Self.maxAspect)
+        height = max(height, width / Self.maxAspect)
+        self.init(x: clamp(x, corners), y: clamp(y, corners), width: width, height: height, yPointsDown: yPointsDown)
+    }
+
+    /// Why a rectangle cannot be a view, in words to follow "--view", or nil.
+    public static func problem(x: Double, y: Double, width: Double, height: Double) -> String? {
+        guard abs(x) <= maxCorner, abs(y) <= maxCorner else {
+            return "x and y must be finite, from -1e16 to 1e16 (got \(x), \(y))"
+        }
+        guard sizeRange.contains(width), sizeRange.contains(height) else {
+            return "width and height must be from 1e-06 to 1e16 (got \(width), \(height))"
+        }
+        guard width / height <= maxAspect, height / width <= maxAspect else {
+            return "width and height may differ by a factor of at most 10000 (got \(width), \(height))"
+        }
+        return nil
+    }
+
+    /// The view grown in width or height, about its centre, to `aspect` (width / height),
+    /// an aspect within ``maxAspect`` either way.
     public func widened(toAspect aspect: Double) -> FrameView {
         guard aspect > 0, aspect.isFinite else { return self }
+        let aspect = min(max(aspect, 1 / Self.maxAspect), Self.maxAspect)
         var view = self
         if width / height < aspect {
             view.width = height * aspect
@@ -148,7 +190,7 @@ public struct FrameView: Sendable, Equatable {
         }
         let margin = max(b.right - b.left, b.top - b.bottom, 1) * 0.05
         self.init(
-            x: b.left - margin, y: b.bottom - margin, width: b.right - b.left + 2 * margin,
+            clamping: b.left - margin, y: b.bottom - margin, width: b.right - b.left + 2 * margin,
             height: b.top - b.bottom + 2 * margin)
     }
 }

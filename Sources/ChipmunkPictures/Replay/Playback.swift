@@ -143,7 +143,7 @@ public struct Playback {
         guard let b = bounds else { return FrameView(x: -0.5, y: -0.5, width: 1, height: 1) }
         let margin = max(b.right - b.left, b.top - b.bottom, 1) * 0.05
         return FrameView(
-            x: b.left - margin, y: b.bottom - margin, width: b.right - b.left + 2 * margin,
+            clamping: b.left - margin, y: b.bottom - margin, width: b.right - b.left + 2 * margin,
             height: b.top - b.bottom + 2 * margin, yPointsDown: yPointsDown)
     }
 

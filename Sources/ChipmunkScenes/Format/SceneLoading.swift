@@ -283,8 +283,14 @@ extension ShapeDescription {
     /// Creates the shape on `body`, every value checked.
     func makeShape(on body: Body, check: SceneCheck, at location: String) throws(SceneError) -> Shape {
         let shape = try makeGeometry(on: body, check: check, at: location)
-        if let mass { shape.mass = try check(.shapeMass, mass, at: location) }
-        if let density { shape.density = try check(.shapeDensity, density, at: location) }
+        if let mass {
+            do { try shape.check(mass: mass) } catch { throw check.error(error, at: location, key: "mass") }
+            shape.mass = mass
+        }
+        if let density {
+            do { try shape.check(density: density) } catch { throw check.error(error, at: location, key: "density") }
+            shape.density = density
+        }
         if let sensor { shape.isSensor = sensor }
         if let filter { shape.filter = filter.filter }
         if let surfaceVelocity {

@@ -48,7 +48,7 @@ public struct BroadPhaseDescription: Hashable, Sendable, Codable {
         try inner.rejectUnknownKeys(Inner.allCases.map(\.rawValue))
         let f = try inner.container(keyedBy: Inner.self)
         cellSize = try f.decode(Double.self, forKey: .cellSize)
-        count = try f.decodeWholeNumberIfPresent(forKey: .count) ?? 1000
+        count = try f.decodeWholeNumberIfPresent(forKey: .count, in: 1...10_000_000) ?? 1000
     }
 
     public func encode(to encoder: any Encoder) throws {

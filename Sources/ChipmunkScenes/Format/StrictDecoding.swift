@@ -24,18 +24,20 @@ extension Decoder {
 }
 
 extension KeyedDecodingContainer {
-    /// Decodes a whole number in `0...UInt32.max` as a JSON number, so that `1.5` or `-1`
-    /// is an error at its path rather than a bare "not in the correct format".
-    func decodeWholeNumberIfPresent(forKey key: Key) throws -> Int? {
+    /// Decodes a whole number in `range` (by default `0...UInt32.max`) as a JSON number, so
+    /// that `1.5` or `-1` is an error at its path, naming the range the value really has,
+    /// rather than a bare "not in the correct format".
+    func decodeWholeNumberIfPresent(forKey key: Key, in range: ClosedRange<Int> = 0...Int(UInt32.max)) throws -> Int? {
         guard let value = try decodeIfPresent(Double.self, forKey: key) else { return nil }
         guard value.rounded() == value else {
             throw DecodingError.dataCorruptedError(
                 forKey: key, in: self, debugDescription: "must be a whole number (got \(value))")
         }
-        guard value >= 0, value <= Double(UInt32.max) else {
+        guard value >= Double(range.lowerBound), value <= Double(range.upperBound) else {
+            let shown = abs(value) < 1e18 ? "\(Int(value))" : "\(value)"
             throw DecodingError.dataCorruptedError(
-                forKey: key, in: self, debugDescription: "must be a whole number from 0 to \(UInt32.max) (got \(value))"
-            )
+                forKey: key, in: self,
+                debugDescription: "must be a whole number from \(range.lowerBound) to \(range.upperBound) (got \(shown))")
         }
         return Int(value)
     }

@@ -153,11 +153,12 @@ public struct GoldenFile: Equatable, Sendable {
         where header[key] == nil {
             throw GoldenFileError(source: source, line: nil, reason: "'\(key)' is missing")
         }
-        guard let content = UInt64(header["content"]!, radix: 16), let dt = Double(header["dt"]!), dt > 0,
+        guard let content = UInt64(header["content"]!, radix: 16), let dt = Double(header["dt"]!),
+            Parameter.spaceTimeStep.accepts(dt),
             let steps = Int(header["steps"]!), let every = Int(header["every"]!), every >= 1
         else {
             throw GoldenFileError(
-                source: source, line: nil, reason: "'content', 'dt', 'steps' or 'every' is not a valid number")
+                source: source, line: nil, reason: "'content', 'dt', 'steps' or 'every' is not a valid number (dt: positive and finite; every: 1 or more)")
         }
         guard steps == hashes.count, steps >= 1 else {
             throw GoldenFileError(

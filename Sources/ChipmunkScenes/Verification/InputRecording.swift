@@ -50,15 +50,29 @@ public struct InputRecording: Hashable, Sendable, Codable {
         guard let data = FileManager.default.contents(atPath: url.path) else {
             throw ReplayFailure(kind: .unreadable("cannot read \(url.path)"))
         }
+        let name = url.lastPathComponent
         let recording: InputRecording
         do {
             recording = try JSONDecoder().decode(InputRecording.self, from: data)
+        } catch let error as DecodingError {
+            // The same words as a scene file's errors: a path into the file, or where the JSON breaks.
+            if case .dataCorrupted(let context) = error, context.codingPath.isEmpty {
+                throw ReplayFailure(
+                    kind: .unreadable("\(name): not an input recording: not valid JSON: "
+                        + SceneDescription.syntaxProblem(in: data)))
+            }
+            throw ReplayFailure(
+                kind: .unreadable("not an input recording: \(SceneError(decoding: error, source: name).description)"))
         } catch {
-            throw ReplayFailure(kind: .unreadable("\(url.lastPathComponent): not an input recording: \(error)"))
+            throw ReplayFailure(kind: .unreadable("\(name): not an input recording"))
         }
         guard recording.format == "chipmunk-inputs 1" else {
+            throw ReplayFailure(kind: .unreadable("\(name): format '\(recording.format)' is not 'chipmunk-inputs 1'"))
+        }
+        // Replay steps the scene by it: 0, a negative or an infinite step stopped the process.
+        guard Parameter.spaceTimeStep.accepts(recording.timeStep) else {
             throw ReplayFailure(
-                kind: .unreadable("\(url.lastPathComponent): format '\(recording.format)' is not 'chipmunk-inputs 1'"))
+                kind: .unreadable("\(name): timeStep \(ChipmunkError.invalidValue(.spaceTimeStep, recording.timeStep).reason)"))
         }
         return recording
     }
