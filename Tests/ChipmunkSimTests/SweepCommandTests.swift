@@ -206,7 +206,7 @@ import Testing
         let svg = path("spring.svg")
         let chart = try Tool.sim("results", db, "--chart", "stiffness:box.y.min", "-o", svg)
         #expect(chart.status == 0, "\(chart.stderr)")
-        #expect(chart.stderr.contains("for 82 runs (30 not ok)"), "\(chart.stderr)")
+        #expect(chart.stderr.contains("for 82 of 82 runs (30 not ok)"), "\(chart.stderr)")
         let text = try String(contentsOfFile: svg, encoding: .utf8)
         for label in [
             "stiffness", "box.y.min", "ok (damping=0.5)", "ok (damping=5)",
