@@ -273,8 +273,18 @@ struct MergeCommand: ParsableCommand {
     func run() throws {
         let store = try SweepStore(path: output)
         try SweepStore.merge(inputs.map { try SweepStore(path: $0) }, into: store, allowMixed: allowMixed)
-        let sweeps = try store.sweeps().count
-        Output.note("merge: \(try store.count()) runs\(sweeps > 1 ? " of \(sweeps) sweeps" : "") in \(output)\n")
+        let sweeps = try store.sweeps()
+        let count = try store.count()
+        var note = "merge: \(count) runs"
+        if sweeps.count > 1 {
+            note += " of \(sweeps.count) sweeps in \(output)"
+        } else if let planned = sweeps.first?.plan.runs {
+            // A shard that never ran (or was left off the command) shows here.
+            note += " in \(output), " + (count == planned ? "all of the sweep's \(planned)" : "of the sweep's \(planned): \(planned - count) missing")
+        } else {
+            note += " in \(output)"
+        }
+        Output.note(note + "\n")
     }
 }
 

@@ -72,7 +72,9 @@ import Testing
         #expect(sizes == [54, 54, 53])
         let merged = try Tool.sim("merge", folder.path("all.sqlite"), shards[0], shards[1], shards[2])
         #expect(merged.status == 0, "\(merged.stderr)")
-        #expect(merged.stderr == "merge: 161 runs in \(folder.path("all.sqlite"))\n")
+        #expect(merged.stderr == "merge: 161 runs in \(folder.path("all.sqlite")), all of the sweep's 161\n")
+        let partial = try Tool.sim("merge", folder.path("part.sqlite"), shards[0], shards[2])
+        #expect(partial.stderr == "merge: 107 runs in \(folder.path("part.sqlite")), of the sweep's 161: 54 missing\n")
     }
 
     @Test("Every plan's shards differ in size by at most one run, and hold every run once")
