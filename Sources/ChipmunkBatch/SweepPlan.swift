@@ -255,12 +255,17 @@ public struct SweepPlan: Sendable {
 public struct SweepIdentity: Sendable, Hashable, CustomStringConvertible {
     /// What a plan is, in numbers and names.
     public struct Plan: Sendable, Hashable, Codable {
+        /// How many runs the whole sweep has (every shard's).
         public var runs: Int
+        /// The steps each run takes.
         public var steps: Int
         /// nil: the scene's own time step.
         public var timeStep: Double?
+        /// The names of the parameters the runs set, sorted.
         public var parameters: [String]
+        /// The quantities each run follows (`--track`).
         public var tracked: [String]
+        /// The bodies whose final state each run stores (`--body`).
         public var bodies: [String]
         /// The hash of the snapshot every run starts from, if any.
         public var from: String?

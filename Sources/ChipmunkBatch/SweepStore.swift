@@ -96,8 +96,10 @@ public final class SweepStore: Sendable {
                 return try Row.fetchAll(
                     db, sql: "SELECT scene, scene_hash, plan_hash, plan FROM sweeps ORDER BY scene_hash, plan_hash"
                 ).map { row in
-                    let plan = try JSONDecoder().decode(SweepIdentity.Plan.self, from: Data((row["plan"] as String).utf8))
-                    return SweepIdentity(scene: row["scene"], sceneHash: row["scene_hash"], planHash: row["plan_hash"], plan: plan)
+                    let plan = try JSONDecoder().decode(
+                        SweepIdentity.Plan.self, from: Data((row["plan"] as String).utf8))
+                    return SweepIdentity(
+                        scene: row["scene"], sceneHash: row["scene_hash"], planHash: row["plan_hash"], plan: plan)
                 }
             }
         } catch {

@@ -114,17 +114,25 @@ struct SweepCommand: ParsableCommand {
     /// that names the missing variable.
     static func environmentShard(_ environment: [String: String]) throws -> (text: String, origin: String)? {
         let pairs = [
-            ("SLURM_ARRAY_TASK_ID", "SLURM_ARRAY_TASK_COUNT", "a Slurm job array sets both; run inside one, or give --shard I/N"),
-            ("JOB_COMPLETION_INDEX", "JOB_COMPLETIONS", "set JOB_COMPLETIONS in the Job to its spec.completions, as deploy/k8s/sweep-job.yaml does, or give --shard I/N"),
+            (
+                "SLURM_ARRAY_TASK_ID", "SLURM_ARRAY_TASK_COUNT",
+                "a Slurm job array sets both; run inside one, or give --shard I/N"
+            ),
+            (
+                "JOB_COMPLETION_INDEX", "JOB_COMPLETIONS",
+                "set JOB_COMPLETIONS in the Job to its spec.completions, as deploy/k8s/sweep-job.yaml does, or give --shard I/N"
+            ),
         ]
         for (indexName, countName, advice) in pairs {
             switch (environment[indexName], environment[countName]) {
             case (nil, nil): continue
             case let (index?, count?): return ("\(index)/\(count)", "\(indexName)/\(countName)")
             case (let index?, nil):
-                throw ValidationError("\(indexName) is \(index) but \(countName) is not set: a shard needs both (\(advice))")
+                throw ValidationError(
+                    "\(indexName) is \(index) but \(countName) is not set: a shard needs both (\(advice))")
             case (nil, let count?):
-                throw ValidationError("\(countName) is \(count) but \(indexName) is not set: a shard needs both (\(advice))")
+                throw ValidationError(
+                    "\(countName) is \(count) but \(indexName) is not set: a shard needs both (\(advice))")
             }
         }
         return nil
@@ -280,7 +288,10 @@ struct MergeCommand: ParsableCommand {
             note += " of \(sweeps.count) sweeps in \(output)"
         } else if let planned = sweeps.first?.plan.runs {
             // A shard that never ran (or was left off the command) shows here.
-            note += " in \(output), " + (count == planned ? "all of the sweep's \(planned)" : "of the sweep's \(planned): \(planned - count) missing")
+            note +=
+                " in \(output), "
+                + (count == planned
+                    ? "all of the sweep's \(planned)" : "of the sweep's \(planned): \(planned - count) missing")
         } else {
             note += " in \(output)"
         }

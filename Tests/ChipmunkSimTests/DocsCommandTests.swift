@@ -74,7 +74,8 @@ import Testing
             let result = try Tool.run("chipmunk-sim", example.arguments)
             #expect(result.status == 0, "\(example.place): \(example.arguments): \(result.stderr)")
             let printed = (result.stdout + result.stderr).split(separator: "\n").map(String.init)
-            #expect(printed == example.output, "\(example.place): chipmunk-sim \(example.arguments.joined(separator: " "))")
+            #expect(
+                printed == example.output, "\(example.place): chipmunk-sim \(example.arguments.joined(separator: " "))")
         }
     }
 
