@@ -1,14 +1,17 @@
 #!/usr/bin/env bash
 # A sweep on a real Slurm cluster, on this machine: installs Debian's slurm-wlm and munge,
 # starts a single-node cluster (munged, slurmctld, slurmd, from a generated slurm.conf),
-# submits deploy/slurm/sweep.sbatch as a 4-task job array, waits, merges the 4 shard
-# databases, and checks that the result equals a local unsharded run, row for row (wall
-# time aside). It stops the daemons it started. Needs root (or sudo) for the daemons.
+# submits a sweep file with deploy/slurm/submit.sh (deploy/slurm/sweep.sbatch as a 4-task
+# job array, and deploy/slurm/merge.sbatch chained after it with --dependency=afterok),
+# waits for the merge job, and checks that the shards were balanced and that the merged
+# database equals a local unsharded run, row for row (wall time aside), and records the
+# same sweep. It stops the daemons it started. Needs root (or sudo) for the daemons.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/lib.sh
 need_chipmunk
 need_sqlite
+need_package sqlite3 sqlite3
 need_cairo
 need_package sbatch slurm-wlm
 need_package munged munge
@@ -76,25 +79,59 @@ for _ in $(seq 1 60); do
 done
 sinfo
 
-sweep=(Scenes/drop.json --param "speed=log:1:1e20:21" --param "elasticity=0.2,0.5,0.8" --seconds 5)
+# Sweeps/drop-grid.json: Scenes/drop.json over 21 speeds and 3 elasticities, 5 s each (63 runs).
+sweep_file=Sweeps/drop-grid.json
 
-echo "== sbatch --array=0-3 deploy/slurm/sweep.sbatch"
+echo "== deploy/slurm/submit.sh $sweep_file (a 4-task array, and the merge chained after it)"
 start=$SECONDS
-$sudo env SLURM_CONF="$SLURM_CONF" CHIPMUNK_SIM="$sim" \
-    sbatch --wait --array=0-3 --cpus-per-task=1 --chdir="$PWD" --output="$work/task-%a.log" \
-    deploy/slurm/sweep.sbatch "${sweep[0]}" "$work/out" "${sweep[@]:1}"
-echo "array done in $((SECONDS - start)) s"
-for task in 0 1 2 3; do tail -n 1 "$work/task-$task.log"; done
+submitted="$($sudo env SLURM_CONF="$SLURM_CONF" CHIPMUNK_SIM="$sim" \
+    SBATCH_OPTIONS="--cpus-per-task=1 --chdir=$PWD --output=$work/%x-%a.log" \
+    deploy/slurm/submit.sh "$sweep_file" "$work/out" 4)"
+echo "$submitted"
+merge_job="$(echo "$submitted" | sed -n 's/.*merge: \([0-9]*\).*/\1/p')"
+state=""
+for _ in $(seq 1 600); do
+    state="$(scontrol show job "$merge_job" 2>/dev/null | sed -n 's/.*JobState=\([A-Z_]*\).*/\1/p')"
+    case "$state" in COMPLETED | FAILED | CANCELLED | TIMEOUT | NODE_FAIL | OUT_OF_MEMORY) break ;; esac
+    # A dependency that can never be met leaves the merge pending for ever.
+    if scontrol show job "$merge_job" 2>/dev/null | grep -q "Reason=DependencyNeverSatisfied"; then
+        state=NEVER
+        break
+    fi
+    sleep 0.5
+done
+echo "array and merge done in $((SECONDS - start)) s (merge job $merge_job: $state)"
+for task in 0 1 2 3; do tail -n 1 "$work/chipmunk-sweep-$task.log"; done
+cat "$work"/chipmunk-merge-*.log
+if [ "$state" != COMPLETED ]; then
+    echo "slurm-sweep.sh: FAILED: the merge job ended $state" >&2
+    exit 1
+fi
+# Balanced shards: 63 runs in 4 tasks are 16, 16, 16 and 15.
+for task in 0 1 2 3; do
+    want=$((task < 3 ? 16 : 15))
+    if ! grep -q "(shard $task/4: $want runs)" "$work/chipmunk-sweep-$task.log"; then
+        echo "slurm-sweep.sh: FAILED: task $task did not run $want runs" >&2
+        exit 1
+    fi
+done
 
-echo "== Merging the shards, and a local unsharded run"
-"$sim" merge "$work/merged.sqlite" "$work"/out/shard-{0,1,2,3}.sqlite
-"$sim" sweep "${sweep[@]}" --db "$work/local.sqlite" 2>/dev/null
+echo "== The merged database against a local unsharded run"
+"$sim" sweep --sweep "$sweep_file" --db "$work/local.sqlite" 2>/dev/null
 # Every column but the last (wall_ms).
-"$sim" results "$work/merged.sqlite" | sed 's/,[^,]*$//' >"$work/merged.csv"
+"$sim" results "$work/out/all.sqlite" | sed 's/,[^,]*$//' >"$work/merged.csv"
 "$sim" results "$work/local.sqlite" | sed 's/,[^,]*$//' >"$work/local.csv"
 if ! diff -q "$work/merged.csv" "$work/local.csv" >/dev/null; then
     echo "slurm-sweep.sh: FAILED: the merged shards differ from the unsharded run:" >&2
     diff "$work/merged.csv" "$work/local.csv" | head -20 >&2
     exit 1
 fi
-echo "slurm-sweep.sh: $(($(wc -l <"$work/merged.csv") - 1)) runs from 4 Slurm array tasks, merged, equal the unsharded run row for row"
+# Both record the same one sweep (scene hash and plan hash).
+sweep_of() { sqlite3 -separator ' ' "$1" 'SELECT scene_hash, plan_hash FROM sweeps'; }
+merged_sweep="$(sweep_of "$work/out/all.sqlite")"
+local_sweep="$(sweep_of "$work/local.sqlite")"
+if [ -z "$merged_sweep" ] || [ "$merged_sweep" != "$local_sweep" ]; then
+    echo "slurm-sweep.sh: FAILED: the merged database records sweep '$merged_sweep', the local run '$local_sweep'" >&2
+    exit 1
+fi
+echo "slurm-sweep.sh: $(($(wc -l <"$work/merged.csv") - 1)) runs from 4 Slurm array tasks (16/16/16/15), merged by the chained job, equal the unsharded run row for row (sweep $merged_sweep)"

@@ -19,7 +19,8 @@ public enum Sweep {
     public typealias Progress = @Sendable (_ done: Int, _ total: Int, _ failures: Int) -> Void
 
     /// Runs every run of `plan` that belongs to shard `shard` (index, count) and is not yet
-    /// in `store`, on `jobs` threads. Each thread builds its own spaces. Results do not
+    /// in `store`, on `jobs` threads. A store that holds another sweep is refused
+    /// (``SweepError/otherSweep(database:holds:wanted:)``); a new one records this sweep. Each thread builds its own spaces. Results do not
     /// depend on `jobs` or the sharding: each run is its own simulation.
     public static func run(
         _ plan: SweepPlan, store: SweepStore, jobs: Int, shard: (index: Int, count: Int) = (0, 1),
@@ -29,9 +30,11 @@ public enum Sweep {
         let start = ContinuousClock.now
         var summary = Summary()
         summary.planned = plan.runs.count
+        try store.claim(for: plan)
         let stored = try store.storedKeys()
         var todo: [Int] = []
-        for (index, run) in plan.runs.enumerated() where plan.belongs(run, toShard: shard.index, of: shard.count) {
+        for (index, run) in plan.runs.enumerated()
+        where plan.belongs(runAt: index, toShard: shard.index, of: shard.count) {
             summary.inShard += 1
             if stored.contains(plan.key(of: run)) { summary.alreadyStored += 1 } else { todo.append(index) }
         }

@@ -23,6 +23,25 @@ public struct SweepChart: Sendable, Encodable {
     public var parameter: String
     public var metric: String
     public var points: [Point]
+    /// Every run in the database, plotted or not.
+    public var runCount: Int
+    /// Runs left out because they have no value of the parameter (from another sweep,
+    /// merged with `--allow-mixed`).
+    public var withoutParameter: Int
+
+    /// The runs drawn: not-ok runs always (as crosses), ok runs when they have the metric.
+    public var plotted: Int { points.filter { $0.outcome != "ok" || $0.y != nil }.count }
+
+    /// `box.y.min against stiffness for 82 of 82 runs (30 not ok)`, and why any run was left out.
+    public var summary: String {
+        let notOK = points.filter { $0.outcome != "ok" }.count
+        var left: [String] = []
+        if withoutParameter > 0 { left.append("\(withoutParameter) have no \(parameter)") }
+        let withoutMetric = points.count - plotted
+        if withoutMetric > 0 { left.append("\(withoutMetric) ok runs have no \(metric)") }
+        let leftOut = left.isEmpty ? "" : "; left out: \(left.joined(separator: ", "))"
+        return "\(metric) against \(parameter) for \(plotted) of \(runCount) runs (\(notOK) not ok\(leftOut))"
+    }
 
     /// The metrics every database has; quantities tracked with `--track` add
     /// `NAME.min`, `NAME.max` and `NAME.final`.
@@ -41,6 +60,7 @@ extension SweepStore {
         var parameterNames: Set<String> = []
         var quantityMetrics: Set<String> = []
         var points: [SweepChart.Point] = []
+        var withoutParameter = 0
         for row in rows {
             let parameters = Self.jsonObject(row["parameters"]!)
             parameterNames.formUnion(parameters.keys)
@@ -54,7 +74,10 @@ extension SweepStore {
                     if let number = number as? Double, number.isFinite { metrics["\(name).\(statistic)"] = number }
                 }
             }
-            guard let x = (parameters[parameter] as? NSNumber)?.doubleValue else { continue }
+            guard let x = (parameters[parameter] as? NSNumber)?.doubleValue else {
+                withoutParameter += 1
+                continue
+            }
             let group = parameters.keys.filter { $0 != parameter }.sorted()
                 .map { "\($0)=\(parameters[$0].map { "\($0)" } ?? "")" }.joined(separator: ", ")
             points.append(
@@ -76,7 +99,8 @@ extension SweepStore {
         let scene = rows.first.flatMap { String.fromDatabaseValue($0["scene"]!) } ?? ""
         return SweepChart(
             scene: scene, parameter: parameter, metric: metric,
-            points: points.sorted { ($0.group, $0.x) < ($1.group, $1.x) })
+            points: points.sorted { ($0.group, $0.x) < ($1.group, $1.x) }, runCount: rows.count,
+            withoutParameter: withoutParameter)
     }
 
     private static func jsonObject(_ value: DatabaseValue) -> [String: Any] {

@@ -225,10 +225,70 @@ public struct SweepPlan: Sendable {
         return fnv1a(Array("\(sceneHash)|\(steps)|\(dt)|\(from)|\(records)|\(run.json)".utf8)).hexDigits
     }
 
-    /// Whether run `run` belongs to shard `index` of `count`: by its key's hash, so shards
-    /// never overlap and together hold every run.
-    public func belongs(_ run: ParameterSet, toShard index: Int, of count: Int) -> Bool {
-        UInt64(key(of: run), radix: 16)! % UInt64(count) == UInt64(index)
+    /// Whether the run at `runIndex` belongs to shard `index` of `count`: runs are dealt out
+    /// in turn (run i to shard i mod count), so shards never overlap, together hold every
+    /// run, and differ in size by at most one run. Dealing in turn rather than in blocks
+    /// also spreads a grid's slow corner (such as its stiffest springs) over every shard.
+    public func belongs(runAt runIndex: Int, toShard index: Int, of count: Int) -> Bool {
+        runIndex % count == index
+    }
+
+    /// The sweep this plan makes: its scene's content and its runs. Every shard of one
+    /// sweep has the same identity, and a results database records it.
+    public var identity: SweepIdentity {
+        let parameters = Set(runs.flatMap(\.values.keys)).sorted()
+        let from = start.map { fnv1a($0.bytes).hexDigits }
+        let plan = SweepIdentity.Plan(
+            runs: runs.count, steps: steps, timeStep: timeStep, parameters: parameters,
+            tracked: tracked.map(\.name), bodies: recordedBodies, from: from)
+        // Each run's key already hashes the scene, the duration, the start and what is
+        // recorded; the keys in order hash the whole plan.
+        let planHash = fnv1a(Array(runs.map { key(of: $0) }.joined(separator: ",").utf8)).hexDigits
+        return SweepIdentity(scene: sceneSource, sceneHash: sceneHash, planHash: planHash, plan: plan)
+    }
+}
+
+/// Which sweep a results database belongs to: the scene file's content hash and the plan's.
+///
+/// Two databases belong to the same sweep when both hashes agree (the scene file's name
+/// may differ from machine to machine). `plan` says in words what the plan hash covers.
+public struct SweepIdentity: Sendable, Hashable, CustomStringConvertible {
+    /// What a plan is, in numbers and names.
+    public struct Plan: Sendable, Hashable, Codable {
+        /// How many runs the whole sweep has (every shard's).
+        public var runs: Int
+        /// The steps each run takes.
+        public var steps: Int
+        /// nil: the scene's own time step.
+        public var timeStep: Double?
+        /// The names of the parameters the runs set, sorted.
+        public var parameters: [String]
+        /// The quantities each run follows (`--track`).
+        public var tracked: [String]
+        /// The bodies whose final state each run stores (`--body`).
+        public var bodies: [String]
+        /// The hash of the snapshot every run starts from, if any.
+        public var from: String?
+    }
+
+    /// The scene file's name, as the sweep was given it.
+    public var scene: String
+    /// FNV-1a 64 of the scene file's bytes, in hex.
+    public var sceneHash: String
+    /// FNV-1a 64 of every run's key in order, in hex.
+    public var planHash: String
+    public var plan: Plan
+
+    public static func == (a: Self, b: Self) -> Bool { a.sceneHash == b.sceneHash && a.planHash == b.planHash }
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(sceneHash)
+        hasher.combine(planHash)
+    }
+
+    /// `drop.json (scene ea690097a00f540f; plan 0123456789abcdef: 63 runs of 600 steps over elasticity, speed)`.
+    public var description: String {
+        let over = plan.parameters.isEmpty ? "" : " over \(plan.parameters.joined(separator: ", "))"
+        return "\(scene) (scene \(sceneHash); plan \(planHash): \(plan.runs) runs of \(plan.steps) steps\(over))"
     }
 }
 
@@ -245,6 +305,17 @@ public enum SweepError: Error, CustomStringConvertible, Sendable {
     case database(String, String)
     case mergeConflict(key: String, file: String)
     case file(String, String)
+    /// A database holds runs of another sweep than the one being run into it.
+    case otherSweep(database: String, holds: [SweepIdentity], wanted: SweepIdentity)
+    /// `merge` was given databases of different sweeps (without `--allow-mixed`).
+    case mixedSweeps(first: String, firstSweeps: [SweepIdentity], other: String, otherSweeps: [SweepIdentity])
+
+    /// The sweeps a database records, in words.
+    static func describe(_ sweeps: [SweepIdentity]) -> String {
+        sweeps.isEmpty
+            ? "no recorded sweep (made before databases recorded theirs)"
+            : sweeps.map(\.description).joined(separator: " and ")
+    }
 
     public var description: String {
         switch self {
@@ -252,6 +323,10 @@ public enum SweepError: Error, CustomStringConvertible, Sendable {
         case .scene(let error): "\(error)"
         case let .database(path, reason): "\(path): \(reason)"
         case let .file(file, reason): "\(file): \(reason)"
+        case let .otherSweep(database, holds, wanted):
+            "\(database) holds another sweep: \(Self.describe(holds)); this one is \(wanted). Give another --db"
+        case let .mixedSweeps(first, firstSweeps, other, otherSweeps):
+            "\(other) is from another sweep than \(first): \(other) has \(Self.describe(otherSweeps)); \(first) has \(Self.describe(firstSweeps)). Nothing was merged; --allow-mixed merges them anyway"
         case let .mergeConflict(key, file):
             "\(file): run \(key) has a different result than the same run in an earlier file (were they made by different builds?)"
         }

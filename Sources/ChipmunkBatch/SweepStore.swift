@@ -70,9 +70,77 @@ public final class SweepStore: Sendable {
                             wall_ms REAL NOT NULL
                         )
                         """)
+                // The sweep (or, after `merge --allow-mixed`, the sweeps) the runs belong to.
+                try db.execute(
+                    sql: """
+                        CREATE TABLE IF NOT EXISTS sweeps (
+                            scene_hash TEXT NOT NULL,
+                            plan_hash TEXT NOT NULL,
+                            scene TEXT NOT NULL,
+                            plan TEXT NOT NULL,
+                            PRIMARY KEY (scene_hash, plan_hash)
+                        )
+                        """)
             }
         } catch {
             throw .database(path, "\(error)")
+        }
+    }
+
+    /// The sweeps this database records, in the order of their hashes; none in a new
+    /// database, or one made before databases recorded their sweep.
+    public func sweeps() throws(SweepError) -> [SweepIdentity] {
+        do {
+            return try queue.read { db in
+                guard try db.tableExists("sweeps") else { return [] }
+                return try Row.fetchAll(
+                    db, sql: "SELECT scene, scene_hash, plan_hash, plan FROM sweeps ORDER BY scene_hash, plan_hash"
+                ).map { row in
+                    let plan = try JSONDecoder().decode(
+                        SweepIdentity.Plan.self, from: Data((row["plan"] as String).utf8))
+                    return SweepIdentity(
+                        scene: row["scene"], sceneHash: row["scene_hash"], planHash: row["plan_hash"], plan: plan)
+                }
+            }
+        } catch {
+            throw .database(path, "\(error)")
+        }
+    }
+
+    /// Makes sure this database is `plan`'s: a new one records the plan's sweep, one that
+    /// records it already is fine, and one that holds another sweep is refused. A database
+    /// made before databases recorded their sweep is taken when every run in it is one of
+    /// the plan's.
+    public func claim(for plan: SweepPlan) throws(SweepError) {
+        let identity = plan.identity
+        let recorded = try sweeps()
+        if recorded.contains(identity) { return }
+        if !recorded.isEmpty { throw .otherSweep(database: path, holds: recorded, wanted: identity) }
+        let stored = try storedKeys()
+        if !stored.isEmpty, !stored.isSubset(of: plan.runs.map { plan.key(of: $0) }) {
+            throw .otherSweep(database: path, holds: [], wanted: identity)
+        }
+        try record([identity])
+    }
+
+    private func record(_ sweeps: [SweepIdentity]) throws(SweepError) {
+        do {
+            try queue.write { db in try Self.insert(sweeps, into: db) }
+        } catch {
+            throw .database(path, "\(error)")
+        }
+    }
+
+    private static func insert(_ sweeps: [SweepIdentity], into db: Database) throws {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .sortedKeys
+        for sweep in sweeps {
+            try db.execute(
+                sql: "INSERT OR IGNORE INTO sweeps (scene_hash, plan_hash, scene, plan) VALUES (?, ?, ?, ?)",
+                arguments: [
+                    sweep.sceneHash, sweep.planHash, sweep.scene,
+                    String(decoding: try encoder.encode(sweep.plan), as: UTF8.self),
+                ])
         }
     }
 
@@ -120,11 +188,41 @@ public final class SweepStore: Sendable {
         }
     }
 
-    /// Adds every run of `other` to this database. A run stored in both must have the same
-    /// result (wall time aside), or the merge stops, naming it, and adds nothing.
+    /// Adds every run of every input to `output`, after checking that they all belong to
+    /// one sweep: the same recorded sweeps in each input, and in `output` if it holds any.
+    /// Otherwise nothing is written and the error names the first two databases that
+    /// differ, with their sweeps, unless `allowMixed` says to merge them anyway (the
+    /// output then records every sweep it holds).
+    public static func merge(
+        _ inputs: [SweepStore], into output: SweepStore, allowMixed: Bool = false
+    ) throws(SweepError) {
+        if !allowMixed {
+            var reference: (path: String, sweeps: [SweepIdentity])?
+            let existing = try output.sweeps()
+            let outputRuns = try output.count()
+            if !existing.isEmpty || outputRuns > 0 { reference = (output.path, existing) }
+            for input in inputs {
+                let sweeps = try input.sweeps()
+                guard let first = reference else {
+                    reference = (input.path, sweeps)
+                    continue
+                }
+                if Set(sweeps) != Set(first.sweeps) {
+                    throw .mixedSweeps(
+                        first: first.path, firstSweeps: first.sweeps, other: input.path, otherSweeps: sweeps)
+                }
+            }
+        }
+        for input in inputs { try output.merge(from: input) }
+    }
+
+    /// Adds every run of `other` to this database, and the sweeps it records. A run stored
+    /// in both must have the same result (wall time aside), or the merge stops, naming it,
+    /// and adds nothing. It does not compare sweeps: ``merge(_:into:allowMixed:)`` does.
     public func merge(from other: SweepStore) throws(SweepError) {
         let mine = try rowsByKey()
         let theirs = try other.rows()
+        let sweeps = try other.sweeps()
         for row in theirs {
             if let existing = mine[row["key"]!.description], !Self.sameResult(existing, row) {
                 throw .mergeConflict(key: String.fromDatabaseValue(row["key"]!) ?? "?", file: other.path)
@@ -138,6 +236,7 @@ public final class SweepStore: Sendable {
                             "INSERT INTO runs (\(Self.columns.joined(separator: ", "))) VALUES (\(Self.columns.map { _ in "?" }.joined(separator: ", ")))",
                         arguments: StatementArguments(Self.columns.map { row[$0]! }))
                 }
+                try Self.insert(sweeps, into: db)
                 return .commit
             }
         } catch {

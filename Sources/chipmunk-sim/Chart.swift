@@ -67,7 +67,7 @@ enum ChartDrawer {
 
         request = json.load(sys.stdin)
         chart = request["chart"]
-        points = chart["points"]
+        points = chart["points"]  # a run without the metric has no "y" (JSONEncoder leaves nil out)
         param, metric = chart["parameter"], chart["metric"]
 
         def spans(values):
@@ -77,17 +77,17 @@ enum ChartDrawer {
         fig, ax = plt.subplots(figsize=(8, 4.8), layout="constrained")
         groups = sorted({p["group"] for p in points})
         for group in groups:
-            ok = [p for p in points if p["group"] == group and p["outcome"] == "ok" and p["y"] is not None]
+            ok = [p for p in points if p["group"] == group and p["outcome"] == "ok" and p.get("y") is not None]
             label = f"ok ({group})" if group else "ok"
-            ax.plot([p["x"] for p in ok], [p["y"] for p in ok], "o-", markersize=4, linewidth=1, label=label)
+            ax.plot([p["x"] for p in ok], [p.get("y") for p in ok], "o-", markersize=4, linewidth=1, label=label)
         if spans([p["x"] for p in points]):
             ax.set_xscale("log")
-        ok_known = [p["y"] for p in points if p["outcome"] == "ok" and p["y"] is not None]
-        if spans(ok_known or [p["y"] for p in points]):
+        ok_known = [p.get("y") for p in points if p["outcome"] == "ok" and p.get("y") is not None]
+        if spans(ok_known or [p.get("y") for p in points]):
             ax.set_yscale("log")
         # Not-ok runs sit on the top edge: a diverged run's numbers before it blew up would
         # stretch the axis until the ok runs were a flat line.
-        ok_ys = [p["y"] for p in points if p["outcome"] == "ok" and p["y"] is not None]
+        ok_ys = [p.get("y") for p in points if p["outcome"] == "ok" and p.get("y") is not None]
         if ok_ys:
             low, high = min(ok_ys), max(ok_ys)
             if ax.get_yscale() == "log":
@@ -101,7 +101,7 @@ enum ChartDrawer {
                 continue
             first = min(marked, key=lambda p: p["x"])
             label = f"{outcome} ({len(marked)} runs; from {param} = {first['x']:.4g}"
-            label += f", step {first['errorStep']})" if first["errorStep"] is not None else ")"
+            label += f", step {first['errorStep']})" if first.get("errorStep") is not None else ")"
             ax.scatter([p["x"] for p in marked], [0.96] * len(marked), transform=ax.get_xaxis_transform(),
                        marker="x", s=40, color=color, label=label, zorder=3, clip_on=False)
             ax.axvline(first["x"], color=color, linewidth=0.8, linestyle="--")
@@ -114,7 +114,8 @@ enum ChartDrawer {
         ax.set_xlabel(param)
         ax.set_ylabel(metric)
         ok_count = sum(p["outcome"] == "ok" for p in points)
-        ax.set_title(f"{chart['scene']}: {metric} against {param} ({ok_count} of {len(points)} runs ok)")
+        plotted = sum(p["outcome"] != "ok" or p.get("y") is not None for p in points)
+        ax.set_title(f"{chart['scene']}: {metric} against {param} ({plotted} of {chart['runCount']} runs plotted, {ok_count} ok)")
         ax.grid(True, which="major", alpha=0.3)
         ax.legend(fontsize="small")
         fig.savefig(sys.stdout.buffer, format=request["format"], metadata={"Date": None} if request["format"] == "svg" else None)

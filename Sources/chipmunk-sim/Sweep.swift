@@ -18,11 +18,13 @@ struct SweepCommand: ParsableCommand {
             interrupted (even by kill -9) and it does only the runs that are missing. Results are \
             the same whatever --jobs and --shard are.
 
-            --shard I/N runs the runs whose key falls to shard I of N. Inside a Slurm array job \
-            the shard comes from SLURM_ARRAY_TASK_ID and SLURM_ARRAY_TASK_COUNT, inside a \
-            Kubernetes Indexed Job from JOB_COMPLETION_INDEX and JOB_COMPLETIONS (set it in the \
-            job to the completions count). `chipmunk-sim merge` combines shard databases; \
-            `chipmunk-sim results` exports one.
+            --shard I/N runs every Nth run from run I: shards differ in size by at most one run. \
+            Inside a Slurm array job the shard comes from SLURM_ARRAY_TASK_ID and \
+            SLURM_ARRAY_TASK_COUNT (an array 0-(N-1)), inside a Kubernetes Indexed Job from \
+            JOB_COMPLETION_INDEX and JOB_COMPLETIONS (set it in the job to the completions \
+            count); one of a pair without the other is an error. The database records the \
+            sweep (the scene file's hash and the plan's) and refuses runs of another. \
+            `chipmunk-sim merge` combines shard databases; `chipmunk-sim results` exports one.
 
             Examples:
               chipmunk-sim sweep Scenes/drop.json --param speed=log:1:1e20:21 --param elasticity=0.2,0.8 --db drop.sqlite
@@ -93,18 +95,47 @@ struct SweepCommand: ParsableCommand {
         let origin: String
         if let shard {
             (text, origin) = (shard, "--shard")
-        } else if let id = environment["SLURM_ARRAY_TASK_ID"], let count = environment["SLURM_ARRAY_TASK_COUNT"] {
-            (text, origin) = ("\(id)/\(count)", "SLURM_ARRAY_TASK_ID/SLURM_ARRAY_TASK_COUNT")
-        } else if let id = environment["JOB_COMPLETION_INDEX"], let count = environment["JOB_COMPLETIONS"] {
-            (text, origin) = ("\(id)/\(count)", "JOB_COMPLETION_INDEX/JOB_COMPLETIONS")
+        } else if let pair = try Self.environmentShard(environment) {
+            (text, origin) = pair
         } else {
             return (0, 1)
         }
-        let parts = text.split(separator: "/").compactMap { Int($0) }
-        guard parts.count == 2, parts[1] >= 1, parts[1] <= 100_000, (0..<parts[1]).contains(parts[0]) else {
+        let parts = text.split(separator: "/", omittingEmptySubsequences: false).map { Int($0) }
+        guard parts.count == 2, let index = parts[0], let count = parts[1], count >= 1, count <= 100_000,
+            (0..<count).contains(index)
+        else {
             throw ValidationError("\(origin) must be I/N with 0 <= I < N <= 100000 (got \(text))")
         }
-        return (parts[0], parts[1])
+        return (index, count)
+    }
+
+    /// The scheduler's index and count, and their names, when it sets either. A shard
+    /// needs both: an index alone would run every run in every task, so it is an error
+    /// that names the missing variable.
+    static func environmentShard(_ environment: [String: String]) throws -> (text: String, origin: String)? {
+        let pairs = [
+            (
+                "SLURM_ARRAY_TASK_ID", "SLURM_ARRAY_TASK_COUNT",
+                "a Slurm job array sets both; run inside one, or give --shard I/N"
+            ),
+            (
+                "JOB_COMPLETION_INDEX", "JOB_COMPLETIONS",
+                "set JOB_COMPLETIONS in the Job to its spec.completions, as deploy/k8s/sweep-job.yaml does, or give --shard I/N"
+            ),
+        ]
+        for (indexName, countName, advice) in pairs {
+            switch (environment[indexName], environment[countName]) {
+            case (nil, nil): continue
+            case let (index?, count?): return ("\(index)/\(count)", "\(indexName)/\(countName)")
+            case (let index?, nil):
+                throw ValidationError(
+                    "\(indexName) is \(index) but \(countName) is not set: a shard needs both (\(advice))")
+            case (nil, let count?):
+                throw ValidationError(
+                    "\(countName) is \(count) but \(indexName) is not set: a shard needs both (\(advice))")
+            }
+        }
+        return nil
     }
 
     func run() throws {
@@ -217,10 +248,7 @@ struct ResultsCommand: ParsableCommand {
         let parts = chart.split(separator: ":").map(String.init)
         let data = try store.chart(parameter: parts[0], metric: parts[1])
         try ChartDrawer.draw(data, to: output)
-        let diverged = data.points.filter { $0.outcome != "ok" }.count
-        Output.note(
-            "results: \(parts[1]) against \(parts[0]) for \(data.points.count) runs (\(diverged) not ok) in \(output)\n"
-        )
+        Output.note("results: \(data.summary) in \(output)\n")
     }
 }
 
@@ -229,8 +257,11 @@ struct MergeCommand: ParsableCommand {
         commandName: "merge",
         abstract: "Combine shard databases of one sweep into one.",
         discussion: """
-            Runs found in several inputs must agree (wall time aside), or nothing is written and \
-            the run is named. Merging into an existing database adds what it lacks.
+            Every input must belong to the same sweep (the same scene file content and plan, \
+            which each database records), or nothing is written and both databases are named \
+            with their sweeps; --allow-mixed merges them anyway. Runs found in several inputs \
+            must agree (wall time aside), or nothing is written and the run is named. Merging \
+            into an existing database adds what it lacks.
 
             Example: chipmunk-sim merge all.sqlite shard-0.sqlite shard-1.sqlite shard-2.sqlite shard-3.sqlite
             """
@@ -238,6 +269,7 @@ struct MergeCommand: ParsableCommand {
 
     @Argument(help: "The database to write (created if missing).") var output: String
     @Argument(help: "The shard databases.") var inputs: [String]
+    @Flag(help: "Merge databases of different sweeps (different scene content or plan).") var allowMixed = false
 
     func validate() throws {
         if inputs.isEmpty { throw ValidationError("give at least one shard database to merge") }
@@ -248,8 +280,22 @@ struct MergeCommand: ParsableCommand {
 
     func run() throws {
         let store = try SweepStore(path: output)
-        for input in inputs { try store.merge(from: SweepStore(path: input)) }
-        Output.note("merge: \(try store.count()) runs in \(output)\n")
+        try SweepStore.merge(inputs.map { try SweepStore(path: $0) }, into: store, allowMixed: allowMixed)
+        let sweeps = try store.sweeps()
+        let count = try store.count()
+        var note = "merge: \(count) runs"
+        if sweeps.count > 1 {
+            note += " of \(sweeps.count) sweeps in \(output)"
+        } else if let planned = sweeps.first?.plan.runs {
+            // A shard that never ran (or was left off the command) shows here.
+            note +=
+                " in \(output), "
+                + (count == planned
+                    ? "all of the sweep's \(planned)" : "of the sweep's \(planned): \(planned - count) missing")
+        } else {
+            note += " in \(output)"
+        }
+        Output.note(note + "\n")
     }
 }
 

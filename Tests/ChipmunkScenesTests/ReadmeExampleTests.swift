@@ -50,7 +50,8 @@ private func readmeExample() throws -> (Body, FixedStepper) {
         let readme = try String(contentsOf: root.appendingPathComponent("README.md"), encoding: .utf8)
         let source = try String(contentsOf: URL(fileURLWithPath: #filePath), encoding: .utf8)
         // The README block, without its imports; this file's marked region, unindented.
-        let block = readme.components(separatedBy: "```swift\n")[1].components(separatedBy: "```")[0]
+        let afterMarker = try #require(readme.components(separatedBy: "<!-- swift-example").dropFirst().first)
+        let block = afterMarker.components(separatedBy: "```swift\n")[1].components(separatedBy: "```")[0]
         let readmeLines = block.split(separator: "\n", omittingEmptySubsequences: false)
             .filter { !$0.hasPrefix("import ") }
             .drop { $0.isEmpty }

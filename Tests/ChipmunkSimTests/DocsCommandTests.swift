@@ -6,11 +6,7 @@ import Testing
 @Suite struct DocsCommandTests {
     /// Every `chipmunk-sim SUBCOMMAND …` in a Markdown file, up to a backtick or the line's end.
     static func commandLines() throws -> [(place: String, subcommand: String, options: [String])] {
-        let docs = Tool.packageRoot.appendingPathComponent("docs")
-        let files =
-            [Tool.packageRoot.appendingPathComponent("README.md")]
-            + (try FileManager.default.contentsOfDirectory(at: docs, includingPropertiesForKeys: nil))
-            .filter { $0.pathExtension == "md" }.sorted { $0.path < $1.path }
+        let files = try markdownFiles()
         let command = try Regex(#"chipmunk-sim ([a-z][a-z-]*)([^`\n]*)"#)
         let option = try Regex(#"(?:^|[^\w-])(--[a-z][a-z-]*)"#)
         var found: [(String, String, [String])] = []
@@ -37,6 +33,50 @@ import Testing
             rest = rest[range.upperBound...]
         }
         return false
+    }
+
+    /// The Markdown files: README.md, then docs/*.md.
+    static func markdownFiles() throws -> [URL] {
+        let docs = Tool.packageRoot.appendingPathComponent("docs")
+        return [Tool.packageRoot.appendingPathComponent("README.md")]
+            + (try FileManager.default.contentsOfDirectory(at: docs, includingPropertiesForKeys: nil))
+            .filter { $0.pathExtension == "md" }.sorted { $0.path < $1.path }
+    }
+
+    /// Each console block after an `<!-- output-example` marker: its `$ chipmunk-sim …`
+    /// commands (no pipes), each with the lines shown after it.
+    static func outputExamples() throws -> [(place: String, arguments: [String], output: [String])] {
+        var found: [(String, [String], [String])] = []
+        for file in try markdownFiles() {
+            let text = try String(contentsOf: file, encoding: .utf8)
+            for block in text.components(separatedBy: "<!-- output-example").dropFirst() {
+                let body = block.components(separatedBy: "```console\n")[1].components(separatedBy: "```")[0]
+                var current: ([String], [String])?
+                for line in body.split(separator: "\n", omittingEmptySubsequences: false).dropLast() {
+                    if line.hasPrefix("$ chipmunk-sim ") {
+                        if let current { found.append((file.lastPathComponent, current.0, current.1)) }
+                        current = (line.dropFirst("$ chipmunk-sim ".count).split(separator: " ").map(String.init), [])
+                    } else {
+                        current?.1.append(String(line))
+                    }
+                }
+                if let current { found.append((file.lastPathComponent, current.0, current.1)) }
+            }
+        }
+        return found
+    }
+
+    @Test("The console examples marked output-example print exactly what the docs show")
+    func outputExamplesMatch() throws {
+        let examples = try Self.outputExamples()
+        #expect(examples.count >= 2, "the README's determinism example has two commands")
+        for example in examples {
+            let result = try Tool.run("chipmunk-sim", example.arguments)
+            #expect(result.status == 0, "\(example.place): \(example.arguments): \(result.stderr)")
+            let printed = (result.stdout + result.stderr).split(separator: "\n").map(String.init)
+            #expect(
+                printed == example.output, "\(example.place): chipmunk-sim \(example.arguments.joined(separator: " "))")
+        }
     }
 
     @Test("Every chipmunk-sim command in README.md and docs/ uses a real subcommand and real options")

@@ -152,10 +152,12 @@ import Testing
 }
 
 @Suite struct SweepReadmeTests {
-    @Test("The README's sweep command runs and prints the summary the README shows")
-    func readmeSweep() throws {
-        let readme = try String(contentsOf: Tool.packageRoot.appendingPathComponent("README.md"), encoding: .utf8)
-        let block = readme.components(separatedBy: "<!-- sweep-example")[1]
+    @Test(
+        "The sweep examples of the README and docs/sweeps.md run and print the summary they show",
+        arguments: ["README.md", "docs/sweeps.md"])
+    func readmeSweep(file: String) throws {
+        let text = try String(contentsOf: Tool.packageRoot.appendingPathComponent(file), encoding: .utf8)
+        let block = try #require(text.components(separatedBy: "<!-- sweep-example").dropFirst().first)
         let lines = block.split(separator: "\n")
         let command = lines.first { $0.hasPrefix("$ chipmunk-sim sweep ") }!
         let summary = lines.first { $0.hasPrefix("sweep: ") }!
@@ -167,10 +169,11 @@ import Testing
         arguments[db] = folder.appendingPathComponent(arguments[db]).path
         let result = try Tool.run("chipmunk-sim", arguments)
         #expect(result.status == 0, "\(result.stderr)")
-        // All but the database's folder and the wall time.
-        let expected = summary.replacingOccurrences(of: #" in [0-9.]+ s on"#, with: "", options: .regularExpression)
+        // All but the database's folder, the wall time and the threads (one per core).
+        let machine = #" in [0-9.]+ s on [0-9]+ threads?"#
+        let expected = summary.replacingOccurrences(of: machine, with: "", options: .regularExpression)
         let got = result.stderrLines.last.map(String.init)!.replacingOccurrences(of: folder.path + "/", with: "")
-            .replacingOccurrences(of: #" in [0-9.]+ s on"#, with: "", options: .regularExpression)
+            .replacingOccurrences(of: machine, with: "", options: .regularExpression)
         #expect(got == expected)
     }
 }
@@ -206,7 +209,7 @@ import Testing
         let svg = path("spring.svg")
         let chart = try Tool.sim("results", db, "--chart", "stiffness:box.y.min", "-o", svg)
         #expect(chart.status == 0, "\(chart.stderr)")
-        #expect(chart.stderr.contains("for 82 runs (30 not ok)"), "\(chart.stderr)")
+        #expect(chart.stderr.contains("for 82 of 82 runs (30 not ok)"), "\(chart.stderr)")
         let text = try String(contentsOfFile: svg, encoding: .utf8)
         for label in [
             "stiffness", "box.y.min", "ok (damping=0.5)", "ok (damping=5)",

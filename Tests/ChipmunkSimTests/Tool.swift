@@ -21,11 +21,14 @@ struct Tool {
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
     /// Runs `name`; `stdoutPath` sends its standard output to that file (such as `/dev/full`)
-    /// instead of capturing it.
-    static func run(_ name: String, _ arguments: [String], stdoutPath: String? = nil) throws -> Result {
+    /// instead of capturing it; `environment`, if given, replaces the test's environment.
+    static func run(
+        _ name: String, _ arguments: [String], stdoutPath: String? = nil, environment: [String: String]? = nil
+    ) throws -> Result {
         let process = Process()
         process.executableURL = productsFolder.appendingPathComponent(name)
         process.arguments = arguments
+        if let environment { process.environment = environment }
         process.currentDirectoryURL = packageRoot
         let folder = try TemporaryFolder("chipmunk-sim-tests")
         defer { folder.remove() }

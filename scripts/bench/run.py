@@ -366,7 +366,7 @@ CPU family measured has a section of its own, never mixed: memory-layout effects
 between Intel and AMD. A run replaces its own family's section and keeps the others.
 
 The worlds, modes and hash are defined in `Benchmarks/Sources/ChipmunkBench/` and described
-in the README. Swift is `chipmunk-bench`, C is `chipmunk-bench-c` (the same worlds against
+in docs/performance.md. Swift is `chipmunk-bench`, C is `chipmunk-bench-c` (the same worlds against
 the raw C API, same library), pymunk is `scripts/bench/pymunk_bench.py`. Swift and C are
 stepped by turns in one process, one step at a time (`chipmunk-bench --against-c`), so that
 the noise of a shared machine falls on both alike; Swift/C is the median over the repeats of

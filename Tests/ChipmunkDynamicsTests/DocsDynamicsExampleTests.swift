@@ -6,10 +6,10 @@ import Testing
 @MainActor private var printed: [String] = []
 @MainActor private func print(_ text: String) { printed.append(text) }
 
-/// The README's UIKit Dynamics example, compiled here; `readmeMatches` fails if the copies drift.
+/// The UIKit Dynamics example of docs/dynamics.md, compiled here; `docsMatch` fails if the copies drift.
 @MainActor
-private func readmeExample() throws -> (ItemView, DynamicAnimator) {
-    // README-EXAMPLE-BEGIN
+private func docsExample() throws -> (ItemView, DynamicAnimator) {
+    // DOCS-EXAMPLE-BEGIN
     // The chapter's heavy label: it falls, bounces on the screen's bottom edge, and comes to rest.
     let animator = DynamicAnimator(referenceBounds: Rect(x: 0, y: 0, width: 320, height: 480))
     let label = ItemView(name: "Heavy", center: Vector(x: 160, y: 60), size: Size(width: 100, height: 40))
@@ -22,33 +22,33 @@ private func readmeExample() throws -> (ItemView, DynamicAnimator) {
     animator.addBehavior(bounce)
     for _ in 0..<180 { try animator.advance(by: 1.0 / 60) }  // three seconds of 60 Hz frames
     print("the label rests at y = \(label.center.y); the animator is running: \(animator.isRunning)")
-    // README-EXAMPLE-END
+    // DOCS-EXAMPLE-END
     return (label, animator)
 }
 
-@Suite struct ReadmeDynamicsExampleTests {
+@Suite struct DocsDynamicsExampleTests {
     @Test @MainActor func theExampleRuns() throws {
-        let (label, animator) = try readmeExample()
+        let (label, animator) = try docsExample()
         #expect(abs(label.center.y - 460) < 0.5, "on the bottom edge: 480 - 40 / 2")
         #expect(!animator.isRunning, "at rest: the animator paused")
         #expect(printed.last?.hasPrefix("the label rests at y = 4") == true)
     }
 
-    @Test func readmeMatches() throws {
+    @Test func docsMatch() throws {
         let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent()
-        let readme = try String(contentsOf: root.appendingPathComponent("README.md"), encoding: .utf8)
-        let afterMarker = try #require(readme.components(separatedBy: "<!-- dynamics-example:").dropFirst().first)
+        let page = try String(contentsOf: root.appendingPathComponent("docs/dynamics.md"), encoding: .utf8)
+        let afterMarker = try #require(page.components(separatedBy: "<!-- dynamics-example:").dropFirst().first)
         let block = afterMarker.components(separatedBy: "```swift\n")[1].components(separatedBy: "```")[0]
-        let readmeLines = block.split(separator: "\n", omittingEmptySubsequences: false).filter {
+        let pageLines = block.split(separator: "\n", omittingEmptySubsequences: false).filter {
             !$0.hasPrefix("import ")
         }
         .drop { $0.isEmpty }.map(String.init)
         let source = try String(contentsOf: URL(fileURLWithPath: #filePath), encoding: .utf8)
-        let region = source.components(separatedBy: "// README-EXAMPLE-BEGIN\n")[1]
-            .components(separatedBy: "    // README-EXAMPLE-END")[0]
+        let region = source.components(separatedBy: "// DOCS-EXAMPLE-BEGIN\n")[1]
+            .components(separatedBy: "    // DOCS-EXAMPLE-END")[0]
         let sourceLines = region.split(separator: "\n", omittingEmptySubsequences: false)
             .map { $0.hasPrefix("    ") ? String($0.dropFirst(4)) : String($0) }
-        #expect(readmeLines == sourceLines)
+        #expect(pageLines == sourceLines)
     }
 }
