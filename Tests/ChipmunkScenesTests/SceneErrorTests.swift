@@ -149,6 +149,10 @@ import Testing
             "bad.json: bodies[0].shapes[0].mass: the body's mass properties, summed from its shapes, would not be finite and within 1e-150...1e+150 (mass 1e-300, moment 5e-301)"
         ),
         (
+            #"{"version": 2, "name": "x", "broadPhase": {"spatialHash": {"cellSize": 0.001, "count": 1000}}, "staticShapes": [{"type": "segment", "from": [-1000, 0], "to": [1000, 0], "radius": 1}]}"#,
+            "bad.json: staticShapes[0]: would cover 4006004001.0 cells of the spatial hash (cell size 0.001), more than 1000000; use a larger cellSize"
+        ),
+        (
             #"{"name": "x", "iterations": 1e15}"#,
             "bad.json: iterations: must be a whole number from 1 to 1000 (got 1000000000000000)"
         ),

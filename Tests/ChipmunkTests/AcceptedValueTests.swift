@@ -66,6 +66,29 @@ import Testing
         #expect(body.position.isFinite)
     }
 
+    // MARK: After a divergence
+
+    /// A body refused by the divergence guard kept the velocity that carried it past
+    /// maxCoordinate: 300 of 300 later steps threw even with the spring removed. It is
+    /// stopped where it was now, and the space steps again once the cause is gone.
+    @Test func aDivergedBodyIsStoppedAndTheSpaceStepsAgain() throws {
+        let space = Space()
+        let body = Body(mass: 1, moment: 1)
+        body.position = [10, 0]
+        let spring = DampedSpring(a: space.staticBody, b: body, restLength: 0, stiffness: 20_000, damping: 0)
+        space.add(body, Circle(body: body, radius: 1), spring)
+        var diverged = false
+        for _ in 0..<100 where !diverged {
+            do { try space.step(1.0 / 60) } catch { diverged = true }
+        }
+        #expect(diverged)
+        #expect(body.velocity == .zero && body.angularVelocity == 0 && body.force == .zero && body.torque == 0)
+        #expect(body.position.isFinite && abs(body.position.x) <= Parameter.maxCoordinate)
+        space.remove(spring)
+        for _ in 0..<300 { try space.step(1.0 / 60) }
+        #expect(body.position.isFinite && body.velocity.isFinite)
+    }
+
     // MARK: Rules that were too loose
 
     @Test func aRatchetOfZeroIsRefused() async {
@@ -198,6 +221,89 @@ import Testing
         shape.collisionType = 1
         first.add(ground, ball, shape)
         return (first, Space(), ball, shape)
+    }
+
+    // MARK: The spatial hash
+
+    /// A cell size tiny against the shapes hung the first step (1e-300) or the add of a
+    /// 1000-wide box (0.01): the engine walks every cell a shape covers. Refused now.
+    @Test(.timeLimit(.minutes(1))) func shapesThatCoverTooManyCellsAreRefused() async {
+        let tiny = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let space = Space()
+            let body = Body(mass: 1, moment: 1)
+            space.add(body, Circle(body: body, radius: 1))
+            space.useSpatialHash(cellSize: 1e-300, count: 10)
+        }
+        #expect(stderr(tiny).contains("Space.useSpatialHash: this shape would cover inf cells of the spatial hash"))
+        let box = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let space = Space()
+            space.useSpatialHash(cellSize: 0.01, count: 1000)
+            space.add(Polygon.box(body: space.staticBody, width: 1000, height: 1000))
+        }
+        #expect(stderr(box).contains("Space.add: this shape would cover 10000200001.0 cells of the spatial hash (cell size 0.01)"))
+        // What fits is added: a 100-long ground on cells of 1, a unit box spinning anywhere.
+        let space = Space()
+        space.useSpatialHash(cellSize: 1, count: 1000)
+        let ground = Segment(body: space.staticBody, from: [-50, 0], to: [50, 0], radius: 0.5)
+        #expect(throws: Never.self) { try space.checkSpatialHashFit(of: ground) }
+        space.add(ground)
+        let huge = Segment(body: space.staticBody, from: [-1e7, 0], to: [1e7, 0], radius: 1)
+        #expect(throws: ChipmunkError.tooManyHashCells(cells: 60_000_009, cellSize: 1)) {
+            try space.checkSpatialHashFit(of: huge)
+        }
+    }
+
+    /// Queries that would walk billions of cells (a segment from -1e12, a nearest point
+    /// within 1e9) test each shape instead, and find what the tree finds.
+    @Test(.timeLimit(.minutes(1))) func farQueriesOnTheHashFindWhatTheTreeFinds() throws {
+        func world(hashed: Bool) -> Space {
+            let space = Space()
+            if hashed { space.useSpatialHash(cellSize: 1, count: 1000) }
+            for i in 0..<5 {
+                let body = Body(mass: 1, moment: 1)
+                body.position = [Double(i) * 3, 0]
+                space.add(body, Circle(body: body, radius: 1))
+            }
+            let sensor = Circle(body: space.staticBody, radius: 1, offset: [0, 5])
+            sensor.isSensor = true
+            space.add(sensor)
+            return space
+        }
+        let tree = world(hashed: false)
+        let hash = world(hashed: true)
+        try tree.step(1.0 / 60)
+        try hash.step(1.0 / 60)
+        func ids(_ shapes: [Shape], in space: Space) -> [Int] {
+            shapes.map { shape in space.shapes.firstIndex { $0 === shape }! }.sorted()
+        }
+        let a: Vector = [-1e12, 0]
+        let b: Vector = [1e12, 0]
+        #expect(ids(hash.segmentQuery(from: a, to: b).map(\.shape), in: hash) == ids(tree.segmentQuery(from: a, to: b).map(\.shape), in: tree))
+        // At ±1e12 the circles' own segment test loses precision (both indexes report a hit at
+        // x = -12732); 4e6 long is still 4 million cells, and exact.
+        let c: Vector = [-2e6, 0.25]
+        let d: Vector = [2e6, 0.25]
+        #expect(ids(hash.segmentQuery(from: c, to: d).map(\.shape), in: hash) == [0, 1, 2, 3, 4])
+        let firstHash = try #require(hash.segmentQueryFirst(from: c, to: d))
+        let firstTree = try #require(tree.segmentQueryFirst(from: c, to: d))
+        #expect(firstHash.alpha == firstTree.alpha && firstHash.point == firstTree.point)
+        let nearHash = try #require(hash.pointQueryNearest([7, 3], maxDistance: 1e9))
+        let nearTree = try #require(tree.pointQueryNearest([7, 3], maxDistance: 1e9))
+        #expect(nearHash.distance == nearTree.distance && nearHash.point == nearTree.point)
+        #expect(ids(hash.pointQuery([0, 0], maxDistance: 1e7).map(\.shape), in: hash).count == 6)
+        let box = BoundingBox(left: -1e9, bottom: -1e9, right: 1e9, top: 1e9)
+        #expect(hash.boundingBoxQuery(box).count == 6 && tree.boundingBoxQuery(box).count == 6)
+    }
+
+    /// A post-step callback that re-added itself every time made `step` never return.
+    @Test(.timeLimit(.minutes(1))) func aPostStepCallbackThatNeverEndsStops() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let space = Space()
+            func again(_ space: Space) { space.addPostStepCallback(forKey: "again") { again($0) } }
+            again(space)
+            try? space.step(1.0 / 60)
+        }
+        #expect(stderr(result).contains("post-step callbacks kept adding post-step callbacks for 10000 rounds"))
     }
 
     // MARK: Snapshots

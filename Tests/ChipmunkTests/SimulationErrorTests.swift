@@ -40,7 +40,10 @@ import Testing
         #expect(step == space.stepsTaken && step == 29, "step \(step): it ran, without that body's update")
         #expect(index == 0 && quantity == .position && abs(value) > Parameter.maxCoordinate)
         #expect(error.description.hasPrefix("step \(step): the simulation diverged: body 0's"))
-        #expect(body.position.isFinite && body.velocity.isFinite, "the space stays readable")
+        #expect(body.position.isFinite && body.velocity == .zero, "the space stays readable; the body is stopped")
+        // With the spring still there, the stopped body is pulled past the bound again: the
+        // step after next (positions move before velocities, so the next only speeds it up).
+        try space.step(1.0 / 60)
         #expect(throws: ChipmunkError.self) { try space.step(1.0 / 60) }
     }
 

@@ -98,6 +98,7 @@ extension Space {
             shape.body.space === self,
             "Space.add: a shape's body must be in the space (or be its staticBody) before the shape")
         if shape.mass > 0 { shape.requireSaneMass(shape.mass, "mass") }
+        if let cellSize = spatialHash?.cellSize { requireSpatialHashFit(of: shape, cellSize: cellSize, "Space.add") }
         shape.space = self
         shape.serial = takeSerial()
         shapes.append(shape)

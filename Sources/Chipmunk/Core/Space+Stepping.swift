@@ -11,8 +11,10 @@ extension Space {
     /// ``Parameter/maxCoordinate``. Such a body keeps its state for the step, and so does
     /// one that a damped spring would push to an infinite velocity (a diverging
     /// simulation: a spring too stiff for the time step, forces summed past the largest
-    /// double). The step then throws, naming the step, the body and the quantity; the
-    /// space stays readable and safe to drop.
+    /// double). The step then throws, naming the step, the body and the quantity; that body,
+    /// and any the solver left with a non-finite velocity, are stopped where they are (zero
+    /// velocity, spin, force and torque), so the space stays finite, readable and safe to
+    /// drop, and steps again once the cause is removed.
     ///
     /// Changes made by callbacks are applied, then post-step callbacks run, before it
     /// returns; the first error a callback threw is rethrown then.
@@ -79,6 +81,7 @@ extension Space {
     private func takeDivergence() -> ChipmunkError {
         let report = cSpace.stepReport.pointee
         cSpace.stepReport.pointee = CChipmunkStepReport()
+        stopDivergedBodies(reported: report.body)
         if let body = report.body {
             return .diverged(
                 step: stepsTaken, body: Body.from(UnsafeMutablePointer(mutating: body)).indexInSpace,
@@ -92,12 +95,35 @@ extension Space {
             quantity: spring is DampedRotarySpring ? .angularVelocity : .velocity, value: .infinity)
     }
 
+    /// After a divergence, stops the body the step refused, and any body whose motion the
+    /// solver left non-finite: their velocity, spin, force and torque (and the solver's bias
+    /// velocities) become 0, where they are. A refused body kept the velocity that carried
+    /// it past ``Parameter/maxCoordinate`` and was refused at every later step, even with
+    /// the spring that caused it removed; one the solver had pushed to NaN stayed NaN.
+    private func stopDivergedBodies(reported: UnsafePointer<cpBody>?) {
+        func stop(_ body: UnsafeMutablePointer<cpBody>) {
+            body.pointee.v = cpVect(x: 0, y: 0)
+            body.pointee.w = 0
+            body.pointee.f = cpVect(x: 0, y: 0)
+            body.pointee.t = 0
+            body.pointee.v_bias = cpVect(x: 0, y: 0)
+            body.pointee.w_bias = 0
+        }
+        for body in bodies where body.kind == .dynamic {
+            let c = body.handle.pointee
+            let motion = [c.v.x, c.v.y, c.w, c.f.x, c.f.y, c.t, c.v_bias.x, c.v_bias.y, c.w_bias]
+            if UnsafePointer(body.handle) == reported || !motion.allSatisfy(\.isFinite) { stop(body.handle) }
+        }
+    }
+
     // MARK: Post-step callbacks
 
     /// Runs `callback` once after the current step, or after the next one when no step is
     /// running; a second callback with the same key before then is ignored, as in
     /// Chipmunk. Inside it the space is unlocked: add, remove and query freely, but do not
-    /// step.
+    /// step. A callback added by a callback runs in the same step, in the next round; more
+    /// than ``maxPostStepRounds`` rounds in one step is a programming error (a callback
+    /// that re-adds itself every time).
     ///
     /// - Returns: `false` if a callback with this key was already waiting.
     ///
@@ -109,10 +135,20 @@ extension Space {
         return true
     }
 
+    /// The most rounds of post-step callbacks one step runs: callbacks that add callbacks
+    /// run in the next round, and one that re-adds itself every time never ended.
+    public static let maxPostStepRounds = 10_000
+
     private func runPostStepCallbacks() {
         isRunningPostStepCallbacks = true
         defer { isRunningPostStepCallbacks = false }
+        var rounds = 0
         while !postStepCallbacks.isEmpty {
+            rounds += 1
+            ensure(
+                rounds <= Self.maxPostStepRounds,
+                "Space.addPostStepCallback: post-step callbacks kept adding post-step callbacks for "
+                    + "\(Self.maxPostStepRounds) rounds in one step; a callback that re-adds itself every time never ends")
             let waiting = postStepCallbacks
             postStepCallbacks.removeAll()
             for callback in waiting {

@@ -278,13 +278,20 @@ public final class Space {
     /// straight row; the rows measured here (20,000 unit boxes spaced 1 or 2 apart, with
     /// and without a floor, on an AMD EPYC) took 8–75 ms with the tree and 17–87 ms with
     /// the hash, so measure your own scene before switching. Every query walks the cells
-    /// its box covers, so keep query distances on the scale of the scene.
+    /// its box covers, so keep query distances on the scale of the scene (a query that
+    /// would walk more than ``maxSpatialHashCells`` tests each shape instead).
+    ///
+    /// A shape may cover at most ``maxSpatialHashCells`` cells (a moving one in any
+    /// rotation): a shape that would cover more, here or when added later, is a programming
+    /// error (the engine walked them all, hanging); check data with
+    /// ``checkSpatialHashFit(of:)``.
     ///
     /// The corresponding C function is `cpSpaceUseSpatialHash`.
     public func useSpatialHash(cellSize: Double, count: Int) {
         Parameter.spatialHashCellSize.require(cellSize)
         Parameter.spatialHashCount.require(count)
         ensure(!isDeferringChanges, "Space.useSpatialHash cannot run during a step, a query or a callback")
+        for shape in shapes { requireSpatialHashFit(of: shape, cellSize: cellSize, "Space.useSpatialHash") }
         cpSpaceUseSpatialHash(handle, cellSize, Int32(count))
         spatialHash = (cellSize, count)
     }

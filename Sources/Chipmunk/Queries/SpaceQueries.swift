@@ -2,8 +2,11 @@ internal import CChipmunk
 
 /// Queries find shapes by position. They follow the engine's rules: shapes whose
 /// ``Shape/filter`` the query's `filter` rejects are skipped, and sensors are found like
-/// any other shape. Results come in the engine's spatial-index order, which is the same
-/// run after run for the same scene.
+/// any other shape (except by the nearest and first queries, which skip sensors, as the
+/// engine does). Results come in the engine's spatial-index order, which is the same run
+/// after run for the same scene. With the spatial hash, a query that would walk more than
+/// ``Space/maxSpatialHashCells`` cells tests each shape instead: the same results, in the
+/// order of ``Space/shapes``.
 extension Space {
     /// Every shape within `maxDistance` of `point` (0: the shapes containing it).
     ///
@@ -13,6 +16,13 @@ extension Space {
     public func pointQuery(_ point: Vector, maxDistance: Double, filter: ShapeFilter = .all) -> [PointQueryInfo] {
         Parameter.queryPoint.require(point)
         Parameter.queryRadius.require(maxDistance)
+        if queryScansShapes(cpBBNewForCircle(point.cp, maxDistance)) {
+            return indexedShapes(passing: filter, sensors: true).compactMap { shape in
+                var info = cpPointQueryInfo()
+                cpShapePointQuery(shape.handle, point.cp, &info)
+                return info.distance < maxDistance ? PointQueryInfo(shape: shape, info) : nil
+            }
+        }
         return ResultList<PointQueryInfo>.collect {
             cpSpacePointQuery(
                 handle, point.cp, maxDistance, filter.cp,
@@ -44,6 +54,20 @@ extension Space {
             ]
             distance = corners.map { $0.distance(to: point) }.max()! + 1
         }
+        if queryScansShapes(cpBBNewForCircle(point.cp, distance)) {
+            // The engine's test, shape by shape: sensors are skipped, the nearest wins.
+            var nearest: PointQueryInfo?
+            var best = distance
+            for shape in indexedShapes(passing: filter, sensors: false) {
+                var info = cpPointQueryInfo()
+                cpShapePointQuery(shape.handle, point.cp, &info)
+                if info.distance < best {
+                    best = info.distance
+                    nearest = PointQueryInfo(shape: shape, info)
+                }
+            }
+            return nearest
+        }
         var info = cpPointQueryInfo()
         guard let shape = cpSpacePointQueryNearest(handle, point.cp, distance, filter.cp, &info) else { return nil }
         return PointQueryInfo(shape: Shape.from(UnsafeMutablePointer(mutating: shape)), info)
@@ -63,6 +87,13 @@ extension Space {
         Parameter.queryPoint.require(start)
         Parameter.queryPoint.require(end)
         Parameter.queryRadius.require(radius)
+        if segmentQueryScansShapes(from: start, to: end) {
+            return indexedShapes(passing: filter, sensors: true).compactMap { shape in
+                var info = cpSegmentQueryInfo()
+                guard cpShapeSegmentQuery(shape.handle, start.cp, end.cp, radius, &info) != 0 else { return nil }
+                return SegmentQueryInfo(shape: shape, info)
+            }
+        }
         return ResultList<SegmentQueryInfo>.collect {
             cpSpaceSegmentQuery(
                 handle, start.cp, end.cp, radius, filter.cp,
@@ -83,6 +114,19 @@ extension Space {
         Parameter.queryPoint.require(start)
         Parameter.queryPoint.require(end)
         Parameter.queryRadius.require(radius)
+        if segmentQueryScansShapes(from: start, to: end) {
+            // The engine's test, shape by shape: sensors are skipped, the smallest alpha wins.
+            var first: SegmentQueryInfo?
+            var alpha = 1.0
+            for shape in indexedShapes(passing: filter, sensors: false) {
+                var info = cpSegmentQueryInfo()
+                if cpShapeSegmentQuery(shape.handle, start.cp, end.cp, radius, &info) != 0, info.alpha < alpha {
+                    alpha = info.alpha
+                    first = SegmentQueryInfo(shape: shape, info)
+                }
+            }
+            return first
+        }
         var info = cpSegmentQueryInfo()
         guard let shape = cpSpaceSegmentQueryFirst(handle, start.cp, end.cp, radius, filter.cp, &info) else {
             return nil
@@ -95,6 +139,11 @@ extension Space {
     /// The corresponding C function is `cpSpaceBBQuery`.
     public func boundingBoxQuery(_ box: BoundingBox, filter: ShapeFilter = .all) -> [Shape] {
         box.requireValid(.queryBox)
+        if queryScansShapes(box.cp) {
+            return indexedShapes(passing: filter, sensors: true).filter {
+                cpBBIntersects(box.cp, $0.handle.pointee.bb) != 0
+            }
+        }
         return ResultList<Shape>.collect {
             cpSpaceBBQuery(
                 handle, box.cp, filter.cp, { shape, list in ResultList.append(Shape.from(shape!), to: list) }, $0)
@@ -107,7 +156,10 @@ extension Space {
     ///
     /// The corresponding C function is `cpSpaceShapeQuery`.
     public func shapeQuery(_ shape: Shape) -> [ShapeQueryInfo] {
-        ResultList<ShapeQueryInfo>.collect {
+        if let cellSize = spatialHash?.cellSize {
+            requireSpatialHashFit(of: shape, cellSize: cellSize, "Space.shapeQuery")
+        }
+        return ResultList<ShapeQueryInfo>.collect {
             _ = cpSpaceShapeQuery(
                 handle, shape.handle,
                 { shape, points, list in

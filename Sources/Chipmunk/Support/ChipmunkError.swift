@@ -14,6 +14,9 @@ public enum ChipmunkError: Error, Hashable, Sendable {
     case invalidValue(Parameter, Double)
     /// The points cannot make the shape or polyline asked for.
     case invalidGeometry(GeometryProblem)
+    /// A shape would cover `cells` cells of a spatial hash of cell size `cellSize`, more
+    /// than ``Space/maxSpatialHashCells`` (see ``Space/checkSpatialHashFit(of:)``).
+    case tooManyHashCells(cells: Double, cellSize: Double)
     /// A shape cannot carry the mass or density given (see ``Shape/check(mass:)``).
     case invalidMass(MassProblem)
     /// Step `step` (counting from 1) was refused because the dynamic body at index `body`
@@ -41,6 +44,9 @@ extension ChipmunkError: CustomStringConvertible {
             return problem.description
         case .invalidMass(let problem):
             return problem.description
+        case let .tooManyHashCells(cells, cellSize):
+            return "would cover \(cells) cells of the spatial hash (cell size \(cellSize)), more than "
+                + "\(Space.maxSpatialHashCells); use a larger cellSize"
         case let .massless(step, body):
             return "step \(step): dynamic body \(body) has no positive, finite mass and moment; "
                 + "give it a mass, or shapes with mass or density"

@@ -175,6 +175,16 @@ extension SceneDescription {
                 var names = Set(names.values)
                 let ordered = inputs.enumerated().sorted { ($0.element.time, $0.offset) < ($1.element.time, $1.offset) }
                 for (index, input) in ordered { try input.check(check, at: "inputs[\(index)]", names: &names) }
+                // A body an input adds must fit the spatial hash too: checked here, where the space is known.
+                for (index, input) in ordered {
+                    guard case .add(let description) = input.action, space.usesSpatialHash else { continue }
+                    let body = try description.makeBody(check: check, at: "inputs[\(index)].add")
+                    for (shapeIndex, shape) in (description.shapes ?? []).enumerated() {
+                        let location = "inputs[\(index)].add.shapes[\(shapeIndex)]"
+                        let made = try shape.makeShape(on: body, check: check, at: location)
+                        do { try space.checkSpatialHashFit(of: made) } catch { throw check.error(error, at: location) }
+                    }
+                }
                 scene.setInputs(inputs)
             }
         }
@@ -283,6 +293,9 @@ extension ShapeDescription {
     /// Creates the shape on `body`, every value checked.
     func makeShape(on body: Body, check: SceneCheck, at location: String) throws(SceneError) -> Shape {
         let shape = try makeGeometry(on: body, check: check, at: location)
+        if let space = body.space {
+            do { try space.checkSpatialHashFit(of: shape) } catch { throw check.error(error, at: location) }
+        }
         if let mass {
             do { try shape.check(mass: mass) } catch { throw check.error(error, at: location, key: "mass") }
             shape.mass = mass
