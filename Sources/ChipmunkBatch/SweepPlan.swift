@@ -41,8 +41,18 @@ public struct SweepAxis: Sendable, Equatable {
                     values[0] = from
                     values[count - 1] = to
                 }
-            } else {
+            } else if (to - from).isFinite {
                 values = (0..<count).map { count == 1 ? from : from + (to - from) * Double($0) / Double(count - 1) }
+            } else {
+                // From -1.8e308 to 1.8e308 the span overflows (a parameter of -inf was planned):
+                // the weighted sum of the ends cannot.
+                values = (0..<count).map { index in
+                    let t = count == 1 ? 0 : Double(index) / Double(count - 1)
+                    return from * (1 - t) + to * t
+                }
+            }
+            guard values.allSatisfy(\.isFinite) else {
+                throw .badAxis("--param \(text)", "the range gives a value that is not finite")
             }
         } else {
             var list: [Double] = []

@@ -46,8 +46,20 @@ public final class SweepStore: Sendable {
         {
             throw .database(path, "no folder \(folder)")
         }
+        // An input is read, never written: it must exist and be a results database (SQLite
+        // would make an empty file, or another program's database, into one).
+        var size: Int?
+        if let attributes = try? FileManager.default.attributesOfItem(atPath: path) {
+            size = (attributes[.size] as? NSNumber)?.intValue
+        }
+        if readOnly {
+            guard let size else { throw .database(path, "no such file") }
+            guard size > 0 else { throw .database(path, "is empty, not a results database") }
+        }
         do {
             queue = try DatabaseQueue(path: path, configuration: configuration)
+            // An existing file must already be a results database before anything is written.
+            if (size ?? 0) > 0 { try Self.requireResultsTable(in: queue, path: path) }
             if readOnly { return }
             try queue.write { db in
                 try db.execute(
@@ -82,8 +94,44 @@ public final class SweepStore: Sendable {
                         )
                         """)
             }
+        } catch let error as SweepError {
+            throw error
         } catch {
-            throw .database(path, "\(error)")
+            throw .database(path, Self.describe(error))
+        }
+    }
+
+    /// Throws unless the database holds a table `runs` with every column of ``columns``: a
+    /// view (a recursive one hung `results`), another program's tables or a damaged file
+    /// are refused before anything reads or writes them.
+    private static func requireResultsTable(in queue: DatabaseQueue, path: String) throws {
+        let columns = try queue.read { db -> [String]? in
+            let type = try String.fetchOne(db, sql: "SELECT type FROM sqlite_master WHERE name = 'runs'")
+            guard type == "table" else { return nil }
+            return try db.columns(in: "runs").map(\.name)
+        }
+        guard let columns else {
+            throw SweepError.database(path, "is not a results database (it has no table 'runs')")
+        }
+        let missing = Self.columns.filter { !columns.contains($0) }
+        guard missing.isEmpty else {
+            throw SweepError.database(
+                path, "is not a results database (its table 'runs' lacks \(missing.joined(separator: ", ")))")
+        }
+    }
+
+    /// A database error in words, without SQLite's or GRDB's text (the statement, the code).
+    static func describe(_ error: any Error) -> String {
+        guard let error = error as? DatabaseError else { return "cannot be read as a results database" }
+        switch error.resultCode {
+        case .SQLITE_NOTADB, .SQLITE_CORRUPT: return "is damaged or not an SQLite database"
+        case .SQLITE_BUSY, .SQLITE_LOCKED: return "is locked by another process (tried for 10 s)"
+        case .SQLITE_CANTOPEN: return "cannot be opened (check the path and its permissions)"
+        case .SQLITE_READONLY: return "cannot be written (read-only file or folder)"
+        case .SQLITE_FULL: return "cannot be written: the disk is full"
+        case .SQLITE_IOERR: return "could not be read or written (an I/O error)"
+        case .SQLITE_PERM, .SQLITE_AUTH: return "cannot be opened: permission denied"
+        default: return "is not a results database this version can read (SQLite result \(error.resultCode.rawValue))"
         }
     }
 
@@ -103,7 +151,7 @@ public final class SweepStore: Sendable {
                 }
             }
         } catch {
-            throw .database(path, "\(error)")
+            throw .database(path, Self.describe(error))
         }
     }
 
@@ -127,7 +175,7 @@ public final class SweepStore: Sendable {
         do {
             try queue.write { db in try Self.insert(sweeps, into: db) }
         } catch {
-            throw .database(path, "\(error)")
+            throw .database(path, Self.describe(error))
         }
     }
 
@@ -149,7 +197,7 @@ public final class SweepStore: Sendable {
         do {
             return Set(try queue.read { db in try String.fetchAll(db, sql: "SELECT key FROM runs") })
         } catch {
-            throw .database(path, "\(error)")
+            throw .database(path, Self.describe(error))
         }
     }
 
@@ -170,7 +218,7 @@ public final class SweepStore: Sendable {
                     ])
             }
         } catch {
-            throw .database(path, "\(error)")
+            throw .database(path, Self.describe(error))
         }
     }
 
@@ -184,7 +232,7 @@ public final class SweepStore: Sendable {
                 .map { row in Dictionary(uniqueKeysWithValues: Self.columns.map { ($0, row[$0] as DatabaseValue) }) }
             }
         } catch {
-            throw .database(path, "\(error)")
+            throw .database(path, Self.describe(error))
         }
     }
 
@@ -240,7 +288,7 @@ public final class SweepStore: Sendable {
                 return .commit
             }
         } catch {
-            throw .database(path, "\(error)")
+            throw .database(path, Self.describe(error))
         }
     }
 
@@ -249,7 +297,7 @@ public final class SweepStore: Sendable {
         do {
             return try queue.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM runs") ?? 0 }
         } catch {
-            throw .database(path, "\(error)")
+            throw .database(path, Self.describe(error))
         }
     }
 
@@ -285,14 +333,30 @@ public final class SweepStore: Sendable {
             ? "\"" + text.replacingOccurrences(of: "\"", with: "\"\"") + "\"" : text
     }
 
+    /// A column as JSON. JSON has no infinities or NaN: those are the strings "Infinity",
+    /// "-Infinity" and "NaN" (what JavaScript's and Python's JSON writers name them). The
+    /// JSON columns (parameters, quantities, bodies) are parsed, and written again only if
+    /// they are valid JSON; otherwise (a damaged database) they are given as a string.
     private static func jsonField(_ column: String, _ value: DatabaseValue) -> String {
-        guard let text = plain(value) else { return "null" }
         switch value.storage {
-        case .int64, .double: return text
-        default:
-            if ["parameters", "quantities", "bodies"].contains(column) { return text }
-            return String(decoding: (try? JSONEncoder().encode(text)) ?? Data("null".utf8), as: UTF8.self)
+        case .null: return "null"
+        case .int64(let integer): return String(integer)
+        case .double(let double):
+            if double.isFinite { return "\(double)" }
+            return double.isNaN ? "\"NaN\"" : double > 0 ? "\"Infinity\"" : "\"-Infinity\""
+        case .string(let text):
+            if ["parameters", "quantities", "bodies"].contains(column),
+                (try? JSONSerialization.jsonObject(with: Data(text.utf8), options: [.fragmentsAllowed])) != nil
+            {
+                return text
+            }
+            return jsonString(text)
+        case .blob(let data): return jsonString(data.base64EncodedString())
         }
+    }
+
+    private static func jsonString(_ text: String) -> String {
+        String(decoding: (try? JSONEncoder().encode(text)) ?? Data("null".utf8), as: UTF8.self)
     }
 
     private func rowsByKey() throws(SweepError) -> [String: [String: DatabaseValue]] {

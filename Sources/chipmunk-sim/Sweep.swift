@@ -279,8 +279,11 @@ struct MergeCommand: ParsableCommand {
     }
 
     func run() throws {
+        // Inputs are opened read-only, and first: merge never writes to them, and a bad one
+        // stops it before the output is made.
+        let shards = try inputs.map { try SweepStore(path: $0, readOnly: true) }
         let store = try SweepStore(path: output)
-        try SweepStore.merge(inputs.map { try SweepStore(path: $0) }, into: store, allowMixed: allowMixed)
+        try SweepStore.merge(shards, into: store, allowMixed: allowMixed)
         let sweeps = try store.sweeps()
         let count = try store.count()
         var note = "merge: \(count) runs"

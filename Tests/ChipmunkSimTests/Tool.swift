@@ -20,13 +20,14 @@ struct Tool {
     static let packageRoot = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
-    /// Runs `name`; `stdoutPath` sends its standard output to that file (such as `/dev/full`)
+    /// Runs `name` (a product of this package, or a program by absolute path); `stdoutPath` sends its standard output to that file (such as `/dev/full`)
     /// instead of capturing it; `environment`, if given, replaces the test's environment.
     static func run(
         _ name: String, _ arguments: [String], stdoutPath: String? = nil, environment: [String: String]? = nil
     ) throws -> Result {
         let process = Process()
-        process.executableURL = productsFolder.appendingPathComponent(name)
+        process.executableURL =
+            name.hasPrefix("/") ? URL(fileURLWithPath: name) : productsFolder.appendingPathComponent(name)
         process.arguments = arguments
         if let environment { process.environment = environment }
         process.currentDirectoryURL = packageRoot
