@@ -8,6 +8,7 @@ let package = Package(
         .library(name: "ChipmunkScenes", targets: ["ChipmunkScenes"]),
         .library(name: "ChipmunkAnimation", targets: ["ChipmunkAnimation"]),
         .library(name: "ChipmunkDynamics", targets: ["ChipmunkDynamics"]),
+        .library(name: "ChipmunkPictures", targets: ["ChipmunkPictures"]),
         .executable(name: "chipmunk-sim", targets: ["chipmunk-sim"]),
     ],
     dependencies: [

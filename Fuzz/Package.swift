@@ -1,20 +1,33 @@
 // swift-tools-version:6.0
-// The libFuzzer harness for the scene loader and the first steps of a scene. A package of
-// its own, so that the library's build never links libFuzzer: scripts/fuzz.sh builds it
-// with -sanitize=fuzzer,address across every target, the binding's included.
+// The libFuzzer harnesses for everything the tools read: scene files (and the steps of the
+// scenes they make) and snapshot files. A package of its own, so that the library's build
+// never links libFuzzer: scripts/fuzz.sh builds it with -sanitize=fuzzer,address across
+// every target, the binding's included.
 import PackageDescription
 
 let package = Package(
     name: "SwiftChipmunkFuzz",
     dependencies: [.package(name: "SwiftChipmunk", path: "..")],
     targets: [
+        // libFuzzer's driver, shared by the harnesses.
+        .target(name: "FuzzDriver"),
         .executableTarget(
             name: "SceneFuzzer",
             dependencies: [
+                "FuzzDriver",
                 .product(name: "Chipmunk", package: "SwiftChipmunk"),
                 .product(name: "ChipmunkScenes", package: "SwiftChipmunk"),
             ]
-        )
+        ),
+        .executableTarget(
+            name: "SnapshotFuzzer",
+            dependencies: [
+                "FuzzDriver",
+                .product(name: "Chipmunk", package: "SwiftChipmunk"),
+                .product(name: "ChipmunkScenes", package: "SwiftChipmunk"),
+                .product(name: "ChipmunkPictures", package: "SwiftChipmunk"),
+            ]
+        ),
     ],
     swiftLanguageModes: [.v6]
 )

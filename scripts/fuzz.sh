@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
-# Fuzzes the scene loader and the first steps of a scene with libFuzzer: builds the
-# harness in Fuzz/ with -sanitize=fuzzer,address over every target (the binding
-# included; linked with lld, as gold fails on the instrumented debug info), then runs it
-# over the checked-in seeds in Fuzz/corpus.
-#   scripts/fuzz.sh [RUNS]        (default 1,000,000 inputs; CI runs 200,000)
+# Fuzzes what the tools read, with libFuzzer: scene files (loaded, built, stepped 240 times,
+# snapshotted and restored) and snapshot files (mutated, given a valid checksum as an
+# attacker can, restored, stepped, drawn). Builds the harnesses in Fuzz/ with
+# -sanitize=fuzzer,address over every target (the binding included; linked with lld, as
+# gold fails on the instrumented debug info), then runs each over its checked-in seeds
+# (Fuzz/corpus, Fuzz/corpus-snapshots).
+#   scripts/fuzz.sh [RUNS] [scenes|snapshots]   (default 1,000,000 inputs each, both harnesses)
 # A crash, a trap or the engine's abort stops the run and leaves the input in
 # Fuzz/findings/, with the command that replays it.
 set -euo pipefail
@@ -32,25 +34,40 @@ if ! build; then
     fi
 fi
 rm -f "$log"
-fuzzer="Fuzz/.build/release/SceneFuzzer"
 
-work="$(mktemp -d)"
-trap 'rm -rf "$work"' EXIT
-cp Fuzz/corpus/* "$work/"
-mkdir -p Fuzz/findings
-echo "Fuzzing $runs inputs from $(ls Fuzz/corpus | wc -l) seeds ..."
-start=$(date +%s)
-# Swift's backtracer would take the crash signal before libFuzzer saves the input.
-status=0
-SWIFT_BACKTRACE=enable=no ASAN_OPTIONS=detect_leaks=0 "$fuzzer" "$work" -runs="$runs" \
-    -max_len=4096 -artifact_prefix=Fuzz/findings/ -print_final_stats=1 >"$work.log" 2>&1 || status=$?
-elapsed=$(( $(date +%s) - start ))
-grep -E "^(#[0-9]+\s+DONE|stat::number_of_executed_units|Done [0-9]+ runs)" "$work.log" || true
-if [ "$status" -ne 0 ]; then
-    tail -40 "$work.log" >&2
-    echo "fuzz.sh: FAILED after ${elapsed}s; the input is in Fuzz/findings/ (replay: $fuzzer Fuzz/findings/<file>)" >&2
-    rm -f "$work.log"
-    exit 1
-fi
-rm -f "$work.log"
-echo "fuzz.sh: $runs inputs in ${elapsed}s, 0 crashes"
+# fuzz HARNESS SEEDS MAX_LEN: runs one harness over a copy of its seeds.
+fuzz() {
+    local harness="$1" seeds="$2" max_len="$3" work status=0 start elapsed
+    local fuzzer="Fuzz/.build/release/$harness"
+    work="$(mktemp -d)"
+    cp "$seeds"/* "$work/"
+    mkdir -p Fuzz/findings
+    echo "$harness: fuzzing $runs inputs from $(ls "$seeds" | wc -l) seeds ..."
+    start=$(date +%s)
+    # Swift's backtracer would take the crash signal before libFuzzer saves the input.
+    SWIFT_BACKTRACE=enable=no ASAN_OPTIONS=detect_leaks=0 "$fuzzer" "$work" -runs="$runs" \
+        -max_len="$max_len" -artifact_prefix=Fuzz/findings/ -print_final_stats=1 >"$work.log" 2>&1 || status=$?
+    elapsed=$(( $(date +%s) - start ))
+    grep -E "^(#[0-9]+\s+DONE|stat::number_of_executed_units|Done [0-9]+ runs)" "$work.log" || true
+    if [ "$status" -ne 0 ]; then
+        tail -40 "$work.log" >&2
+        echo "fuzz.sh: $harness FAILED after ${elapsed}s; the input is in Fuzz/findings/ (replay: $fuzzer Fuzz/findings/<file>)" >&2
+        rm -rf "$work" "$work.log"
+        exit 1
+    fi
+    rm -rf "$work" "$work.log"
+    echo "fuzz.sh: $harness: $runs inputs in ${elapsed}s, 0 crashes"
+}
+
+case "${2:-both}" in
+    scenes) fuzz SceneFuzzer Fuzz/corpus 4096 ;;
+    snapshots) fuzz SnapshotFuzzer Fuzz/corpus-snapshots 65536 ;;
+    both)
+        fuzz SceneFuzzer Fuzz/corpus 4096
+        fuzz SnapshotFuzzer Fuzz/corpus-snapshots 65536
+        ;;
+    *)
+        echo "fuzz.sh: the harness is scenes, snapshots or nothing for both (got '$2')" >&2
+        exit 64
+        ;;
+esac

@@ -7,6 +7,21 @@ import SnapshotTesting
 import Testing
 
 @Suite struct FrameTests {
+    /// Found by the snapshot fuzzer: a shape far outside the view (here 1e15 away, drawn at
+    /// 640 pixels a unit) trapped converting its SVG coordinate to `Int`; the text picture
+    /// trapped the same way on its dot indices. Far coordinates keep an exponent now.
+    @Test func shapesFarOutsideTheViewDraw() {
+        let space = Space()
+        let far = Body(kind: .static)
+        far.position = [1e15, -1e15]
+        space.add(far, Circle(body: far, radius: 1), Circle(body: space.staticBody, radius: 0.25))
+        let frame = Frame(space)
+        let view = FrameView(x: -0.5, y: -0.5, width: 1, height: 1)
+        let svg = frame.svg(view: view, pixelWidth: 640)
+        #expect(svg.contains("cx=\"6.400000000000003e+17\""), "\(svg.prefix(600))")
+        #expect(frame.text(view: view, columns: 8).contains("\u{28FF}"), "the near circle is drawn")
+    }
+
     @Test(
         "Every built-in scene renders to SVG with an element for every primitive, and to text",
         arguments: SceneCatalog.builtIn.map(\.name))

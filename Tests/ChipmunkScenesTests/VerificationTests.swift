@@ -73,6 +73,23 @@ import Testing
         #expect(golden.checkpoints.contains { $0.step == asleep })
     }
 
+    /// Issue 19: `verify` read a checkpoint's body lines only after a hash differed, so a
+    /// golden file whose body lines were damaged passed. They are compared at every checkpoint.
+    @Test func aDamagedCheckpointFails() throws {
+        let golden = try BookScenes.crate().recordGolden(steps: 120, checkpointEvery: 100)
+        let damaged = golden.text.replacingOccurrences(of: "\nbody 0 150.0 ", with: "\nbody 0 151.0 ")
+        #expect(damaged != golden.text)
+        let parsed = try GoldenFile(parsing: damaged, source: "damaged.golden")
+        let failure = try #require(throws: VerificationFailure.self) { try BookScenes.crate().verify(against: parsed) }
+        guard case .checkpointDiffers(let checkpoint, let differences) = failure.kind else {
+            Issue.record("\(failure)")
+            return
+        }
+        #expect(checkpoint == 100 && differences.count == 1)
+        #expect(failure.summary.contains("the state hashes match, but checkpoint 100's body lines do not"))
+        #expect(failure.summary.contains("bodies[0].x: the run has 150.0, the file 151.0"), "\(failure.summary)")
+    }
+
     @Test func anotherEnvironmentIsReportedAsSuch() throws {
         var golden = try BookScenes.crate().recordGolden(steps: 10)
         golden.architecture = "sparc"

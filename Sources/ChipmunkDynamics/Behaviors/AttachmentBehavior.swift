@@ -49,17 +49,20 @@ public final class AttachmentBehavior: DynamicBehavior {
             rebuild()
         }
     }
-    /// The damping ratio of a springy attachment (frequency > 0).
+    /// The damping ratio of a springy attachment (frequency > 0), from 0 to 1e6.
     public var damping: Double = 0 {
         didSet {
-            ensure(damping >= 0 && damping.isFinite, "AttachmentBehavior.damping must be >= 0 and finite")
+            ensure((0...1e6).contains(damping), "AttachmentBehavior.damping must be from 0 to 1e6 (got \(damping))")
             rebuild()
         }
     }
-    /// The spring's frequency in Hz; 0 makes the attachment rigid.
+    /// The spring's frequency in Hz, from 0 to 1e6; 0 makes the attachment rigid. (The
+    /// spring's stiffness is mass × (2π × frequency)²: 1e300 Hz overflowed it, and the stop
+    /// named `DampedSpring.stiffness`, not this property.)
     public var frequency: Double = 0 {
         didSet {
-            ensure(frequency >= 0 && frequency.isFinite, "AttachmentBehavior.frequency must be >= 0 and finite")
+            ensure(
+                (0...1e6).contains(frequency), "AttachmentBehavior.frequency must be from 0 to 1e6 Hz (got \(frequency))")
             rebuild()
         }
     }

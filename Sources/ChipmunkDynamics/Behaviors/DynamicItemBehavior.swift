@@ -12,10 +12,14 @@ public final class DynamicItemBehavior: ItemListBehavior {
         get { properties.friction }
         set { set(\.friction, newValue, "friction", valid: newValue >= 0 && newValue.isFinite) }
     }
-    /// Mass per 100 × 100 points.
+    /// Mass per 100 × 100 points, from 1e-12 to 1e12: an item's mass must stay within
+    /// ``Parameter/massRange`` (a density of 1e-300 gave a mass the body refused, in a
+    /// message that named `Body.mass`, not this property).
     public var density: Double {
         get { properties.density }
-        set { set(\.density, newValue, "density", valid: newValue > 0 && newValue <= 1e12) }
+        set {
+            set(\.density, newValue, "density", valid: (1e-12...1e12).contains(newValue), rule: "from 1e-12 to 1e12")
+        }
     }
     /// Linear damping: the velocity decays as e^(-resistance · t).
     public var resistance: Double {
@@ -51,8 +55,11 @@ public final class DynamicItemBehavior: ItemListBehavior {
     private var properties = ItemProperties()
     private var pendingVelocities: [(item: any DynamicItem, linear: Vector, angular: Double)] = []
 
-    private func set(_ key: WritableKeyPath<ItemProperties, Double>, _ value: Double, _ name: String, valid: Bool) {
-        ensure(valid, "DynamicItemBehavior.\(name) is out of range (got \(value))")
+    private func set(
+        _ key: WritableKeyPath<ItemProperties, Double>, _ value: Double, _ name: String, valid: Bool,
+        rule: String = "zero or more, and finite"
+    ) {
+        ensure(valid, "DynamicItemBehavior.\(name) must be \(rule) (got \(value))")
         properties[keyPath: key] = value
         changed()
     }

@@ -69,10 +69,10 @@ extension Frame {
         for primitive in primitives {
             guard let box = primitive.bounds(padding: half) else { continue }
             let depths = (view.depth(box.top), view.depth(box.bottom))
-            let firstColumn = max(0, Int(((box.left - view.x) / dotSize).rounded(.down)))
-            let lastColumn = min(dotColumns - 1, Int(((box.right - view.x) / dotSize).rounded(.up)))
-            let firstRow = max(0, Int((min(depths.0, depths.1) / dotSize).rounded(.down)))
-            let lastRow = min(dotRows - 1, Int((max(depths.0, depths.1) / dotSize).rounded(.up)))
+            let firstColumn = max(0, index(((box.left - view.x) / dotSize).rounded(.down)))
+            let lastColumn = min(dotColumns - 1, index(((box.right - view.x) / dotSize).rounded(.up)))
+            let firstRow = max(0, index((min(depths.0, depths.1) / dotSize).rounded(.down)))
+            let lastRow = min(dotRows - 1, index((max(depths.0, depths.1) / dotSize).rounded(.up)))
             guard firstColumn <= lastColumn, firstRow <= lastRow else { continue }
             for row in firstRow...lastRow {
                 for column in firstColumn...lastColumn {
@@ -150,10 +150,20 @@ extension Frame.Primitive {
     }
 }
 
-/// A number for SVG: at most 2 decimals, no trailing zeros.
+/// A number for SVG: at most 2 decimals, no trailing zeros. A coordinate far outside the
+/// picture (a body at 1e15 in a view of one unit, a crafted snapshot's anchor at 1e300)
+/// keeps Swift's exponent form, which SVG reads; converting it to `Int` trapped.
 private func number(_ value: Double) -> String {
+    guard value.isFinite else { return "0" }
     let rounded = (value * 100).rounded() / 100
+    guard abs(rounded) < 1e15 else { return "\(rounded)" }
     return rounded == rounded.rounded() ? String(Int(rounded)) : String(rounded)
+}
+
+/// `value` as an `Int` clamped to ±1e15: for dot and pixel indices, compared with a
+/// picture's bounds right after (a primitive far outside the view trapped converting).
+private func index(_ value: Double) -> Int {
+    value.isNaN ? 0 : Int(min(max(value, -1e15), 1e15))
 }
 
 extension String {

@@ -146,6 +146,16 @@ extension Scene {
             if firstStep == nil, hash != golden.hashes[step - 1] {
                 firstStep = (step, golden.hashes[step - 1], hash)
             }
+            if firstStep == nil, let checkpoint = checkpoints[step] {
+                // The hashes agree: the checkpoint's body lines must too, bit for bit, or the
+                // file is damaged (a damaged checkpoint passed unread before).
+                let differences = differences(from: checkpoint)
+                if !differences.isEmpty {
+                    throw VerificationFailure(
+                        scene: name, environment: environment,
+                        kind: .checkpointDiffers(checkpoint: step, differences: differences))
+                }
+            }
             if let first = firstStep, let checkpoint = checkpoints[step] {
                 // The first checkpoint at or after the first differing step: name what differs.
                 throw VerificationFailure(
@@ -249,6 +259,9 @@ public struct VerificationFailure: Error, CustomStringConvertible {
         case sleep(expected: Int?, actual: Int?)
         /// A step threw.
         case stepFailed(step: Int, error: String)
+        /// Every state hash matches up to `checkpoint`, but the checkpoint's body lines do
+        /// not: the golden file is damaged, or was edited by hand.
+        case checkpointDiffers(checkpoint: Int, differences: [Difference])
         /// The physics matches, but the file was made for another scene, engine,
         /// binding or architecture.
         case environmentOnly
@@ -288,6 +301,16 @@ public struct VerificationFailure: Error, CustomStringConvertible {
                 + "\(actual.map(String.init) ?? "none") (expected \(expected.map(String.init) ?? "none"))"
         case .stepFailed(let step, let error):
             return "\(scene): step \(step) failed: \(error)"
+        case .checkpointDiffers(let checkpoint, let differences):
+            var line =
+                "\(scene): the state hashes match, but checkpoint \(checkpoint)'s body lines do not: the golden "
+                + "file is damaged or was edited"
+            if let first = differences.first, first.body >= 0 {
+                line += " (first bodies[\(first.body)].\(first.quantity): the run has \(first.actual), the file \(first.expected))"
+            } else if let first = differences.first {
+                line += " (the run has \(Int(first.actual)) bodies, the file \(Int(first.expected)))"
+            }
+            return line
         case .environmentOnly:
             return "\(scene): the physics matches, but \(environment.joined(separator: "; "))"
         }
