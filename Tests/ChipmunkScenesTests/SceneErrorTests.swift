@@ -153,6 +153,14 @@ import Testing
             "bad.json: staticShapes[0]: would cover 4006004001.0 cells of the spatial hash (cell size 0.001), more than 1000000; use a larger cellSize"
         ),
         (
+            #"{"name": "x", "bodies": [{"mass": 1, "moment": {"box": {"width": -32, "height": 1}}}]}"#,
+            "bad.json: bodies[0].moment.box.width: must be from 0 to 1e15 (got -32.0)"
+        ),
+        (
+            #"{"name": "x", "bodies": [{"mass": 1, "moment": {"polygon": {"vertices": [[0, 0], [1, 1], [2, 2]], "offset": [0, 0], "radius": 0}}}]}"#,
+            "bad.json: bodies[0].moment.polygon.vertices: must be 2 points or enclose an area (got 3 points with area 0.0)"
+        ),
+        (
             #"{"name": "x", "iterations": 1e15}"#,
             "bad.json: iterations: must be a whole number from 1 to 1000 (got 1000000000000000)"
         ),

@@ -267,7 +267,8 @@ extension BodyDescription {
             }
             body = Body(
                 mass: try check(.bodyMass, mass, at: location),
-                moment: try check(.bodyMoment, moment.moment(forMass: mass), at: location))
+                moment: try check(
+                    .bodyMoment, moment.checkedMoment(forMass: mass, check: check, at: location), at: location))
         case .kinematic, .static:
             if mass != nil || moment != nil {
                 throw SceneError(
@@ -286,6 +287,39 @@ extension BodyDescription {
         if let velocity { body.velocity = try check(.bodyVelocity, velocity, at: location) }
         if let angle { body.angle = try check(.bodyAngle, angle, at: location) }
         if let angularVelocity { body.angularVelocity = try check(.bodyAngularVelocity, angularVelocity, at: location) }
+    }
+}
+
+extension MomentDescription {
+    /// The moment for a body of `mass`, every number checked first by the rule of the shape
+    /// it describes (a box of width -32 stopped `Moment.box` before).
+    func checkedMoment(forMass mass: Double, check: SceneCheck, at location: String) throws(SceneError) -> Double {
+        let here = "\(location).moment"
+        switch self {
+        case .value: break
+        case let .box(width, height):
+            _ = try check(.boxSize, width, at: "\(here).box", key: "width")
+            _ = try check(.boxSize, height, at: "\(here).box", key: "height")
+        case let .circle(inner, outer, offset):
+            _ = try check(.circleRadius, inner, at: "\(here).circle", key: "innerRadius")
+            _ = try check(.circleRadius, outer, at: "\(here).circle", key: "outerRadius")
+            _ = try check(.circleOffset, offset, at: "\(here).circle", key: "offset")
+        case let .segment(a, b, radius):
+            _ = try check(.segmentEnd, a, at: "\(here).segment", key: "from")
+            _ = try check(.segmentEnd, b, at: "\(here).segment", key: "to")
+            _ = try check(.segmentRadius, radius, at: "\(here).segment", key: "radius")
+        case let .polygon(vertices, offset, radius):
+            for vertex in vertices { _ = try check(.polygonVertex, vertex, at: "\(here).polygon", key: "vertices") }
+            _ = try check(.polygonTransform, offset, at: "\(here).polygon", key: "offset")
+            _ = try check(.polygonRadius, radius, at: "\(here).polygon", key: "radius")
+            let area = vertices.count == 2 ? 1 : Area.polygon(vertices: vertices)
+            guard area != 0, area.isFinite else {
+                throw SceneError(
+                    source: check.source, location: "\(here).polygon.vertices",
+                    reason: "must be 2 points or enclose an area (got \(vertices.count) points with area \(area))")
+            }
+        }
+        return moment(forMass: mass)
     }
 }
 
