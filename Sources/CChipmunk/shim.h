@@ -233,6 +233,28 @@ static inline int CChipmunkMatrixJointIsSolvable(const cpConstraint *constraint)
     return x <= m * 0x1p40;
 }
 
+/// Zeroes a constraint's accumulated impulse if it is not finite, and says whether it did.
+/// A diverging step can leave one at infinity (a gear phase of 1.8e308); the next step
+/// applies it again as a warm start, so the space kept diverging after the cause was fixed.
+static inline int CChipmunkResetNonFiniteImpulse(cpConstraint *c) {
+#define CCHIPMUNK_RESET(type, field) { type *j = (type *)c; if (!isfinite(j->field)) { j->field = 0; return 1; } return 0; }
+#define CCHIPMUNK_RESET_VECT(type, field) { type *j = (type *)c; \
+    if (!isfinite(j->field.x) || !isfinite(j->field.y)) { j->field = cpvzero; return 1; } return 0; }
+    if (cpConstraintIsPinJoint(c)) CCHIPMUNK_RESET(cpPinJoint, jnAcc)
+    if (cpConstraintIsSlideJoint(c)) CCHIPMUNK_RESET(cpSlideJoint, jnAcc)
+    if (cpConstraintIsPivotJoint(c)) CCHIPMUNK_RESET_VECT(cpPivotJoint, jAcc)
+    if (cpConstraintIsGrooveJoint(c)) CCHIPMUNK_RESET_VECT(cpGrooveJoint, jAcc)
+    if (cpConstraintIsDampedSpring(c)) CCHIPMUNK_RESET(cpDampedSpring, jAcc)
+    if (cpConstraintIsDampedRotarySpring(c)) CCHIPMUNK_RESET(cpDampedRotarySpring, jAcc)
+    if (cpConstraintIsRotaryLimitJoint(c)) CCHIPMUNK_RESET(cpRotaryLimitJoint, jAcc)
+    if (cpConstraintIsRatchetJoint(c)) CCHIPMUNK_RESET(cpRatchetJoint, jAcc)
+    if (cpConstraintIsGearJoint(c)) CCHIPMUNK_RESET(cpGearJoint, jAcc)
+    if (cpConstraintIsSimpleMotor(c)) CCHIPMUNK_RESET(cpSimpleMotor, jAcc)
+#undef CCHIPMUNK_RESET
+#undef CCHIPMUNK_RESET_VECT
+    return 0;
+}
+
 // MARK: Snapshots (Space+Snapshot.swift)
 
 /// The broad-phase velocity the engine gives its dynamic tree (`ShapeVelocityFunc`, static

@@ -324,19 +324,22 @@ import Testing
             let body = Body(kind: .dynamic)
             let a = Circle(body: body, radius: 1)
             let b = Circle(body: body, radius: 1, offset: [1, 0])
-            a.mass = 1.7e308
+            a.mass = 1.7e308  // past Parameter.shapeMassRange now: the rule stops it first
             b.mass = 1.7e308
             space.add(body, a, b)
         }
-        expect(twoHeavy, says: "Shape.mass: the body's mass properties, summed from its shapes, would not be finite")
+        expect(twoHeavy, says: "Shape.mass must be 0, or from 1e-100 to 1e+100 (got 1.7e+308)")
         let farOff = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             let space = Space()
             let body = Body(kind: .dynamic)
             let near = Circle(body: body, radius: 1)
             let far = Circle(body: body, radius: 1, offset: [1e15, 0])
             space.add(body, near, far)
-            near.density = 1e140
-            far.density = 1e140  // 3e140 on each side, 1e15 apart: a moment of about 1e170
+            near.density = 1e100
+            far.density = 1e100  // 3e100 on each side, 1e15 apart: a moment of about 1e130
+            let wide = Circle(body: body, radius: 1e15)
+            space.add(wide)
+            wide.density = 1e100  // 3e130 over a radius of 1e15: a moment of about 1e160
         }
         let offset = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             _ = Circle(body: Body(kind: .dynamic), radius: 1, offset: [1e200, 0])  // the case, stopped sooner

@@ -99,7 +99,8 @@ extension Space {
     /// solver left non-finite: their velocity, spin, force and torque (and the solver's bias
     /// velocities) become 0, where they are. A refused body kept the velocity that carried
     /// it past ``Parameter/maxCoordinate`` and was refused at every later step, even with
-    /// the spring that caused it removed; one the solver had pushed to NaN stayed NaN.
+    /// the spring that caused it removed; one the solver had pushed to NaN stayed NaN. A
+    /// joint's accumulated impulse left at infinity is zeroed too.
     private func stopDivergedBodies(reported: UnsafePointer<cpBody>?) {
         func stop(_ body: UnsafeMutablePointer<cpBody>) {
             body.pointee.v = cpVect(x: 0, y: 0)
@@ -114,6 +115,8 @@ extension Space {
             let motion = [c.v.x, c.v.y, c.w, c.f.x, c.f.y, c.t, c.v_bias.x, c.v_bias.y, c.w_bias]
             if UnsafePointer(body.handle) == reported || !motion.allSatisfy(\.isFinite) { stop(body.handle) }
         }
+        // Their joints' accumulated impulses too: the next step applies them again first.
+        for constraint in constraints { _ = CChipmunkResetNonFiniteImpulse(constraint.handle) }
     }
 
     // MARK: Post-step callbacks

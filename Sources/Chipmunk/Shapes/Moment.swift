@@ -12,7 +12,7 @@ public enum Moment {
     public static func circle(mass: Double, innerRadius: Double = 0, outerRadius: Double, offset: Vector = .zero)
         -> Double
     {
-        Parameter.shapeMass.require(mass)
+        requireMass(mass)
         requireRadii(inner: innerRadius, outer: outerRadius, "Moment.circle")
         Parameter.circleOffset.require(offset)
         return cpMomentForCircle(mass, innerRadius, outerRadius, offset.cp)
@@ -22,7 +22,7 @@ public enum Moment {
     ///
     /// The corresponding C function is `cpMomentForSegment`.
     public static func segment(mass: Double, from a: Vector, to b: Vector, radius: Double = 0) -> Double {
-        Parameter.shapeMass.require(mass)
+        requireMass(mass)
         Parameter.segmentEnd.require(a)
         Parameter.segmentEnd.require(b)
         Parameter.segmentRadius.require(radius)
@@ -33,7 +33,7 @@ public enum Moment {
     ///
     /// The corresponding C function is `cpMomentForBox`.
     public static func box(mass: Double, width: Double, height: Double) -> Double {
-        Parameter.shapeMass.require(mass)
+        requireMass(mass)
         Parameter.boxSize.require(width)
         Parameter.boxSize.require(height)
         return cpMomentForBox(mass, width, height)
@@ -46,7 +46,7 @@ public enum Moment {
     ///
     /// The corresponding C function is `cpMomentForPoly`.
     public static func polygon(mass: Double, vertices: [Vector], offset: Vector = .zero, radius: Double = 0) -> Double {
-        Parameter.shapeMass.require(mass)
+        requireMass(mass)
         Parameter.polygonTransform.require(offset)
         Parameter.polygonRadius.require(radius)
         if vertices.count == 2 {
@@ -60,4 +60,9 @@ public enum Moment {
             }
         }
     }
+}
+
+/// Stops unless `mass` is zero or more and finite: a body's mass, any that ``Parameter/bodyMass`` accepts.
+private func requireMass(_ mass: Double) {
+    ensure(mass >= 0 && mass.isFinite, "Moment: mass must be zero or more, and finite (got \(mass))")
 }

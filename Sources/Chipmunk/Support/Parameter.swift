@@ -114,6 +114,9 @@ public enum Parameter: String, Sendable, Hashable, CaseIterable, CustomStringCon
     /// constraint."), and forces overflow as the inverse grows towards 1e308.
     public static let massRange = 1e-150...1e150
 
+    /// The masses (and densities) one shape may carry, besides 0: see ``Rule/zeroOrWithin(_:)``.
+    public static let shapeMassRange = 1e-100...1e100
+
     /// The largest coordinate, size or position the collision code is given. Past about
     /// 1e19 the engine's polygon collision loses the precision it needs and aborts
     /// ("Internal Error: EPA vertexes are the same"; found by fuzzing with a vertex at
@@ -129,7 +132,7 @@ public enum Parameter: String, Sendable, Hashable, CaseIterable, CustomStringCon
         case .gearRatio:
             return .nonZeroWithFiniteInverse
         case .bodyPosition, .circleOffset, .segmentEnd, .segmentNeighbor, .polygonVertex, .polygonTransform,
-            .bodyCenterOfGravity, .anchor, .pivot, .grooveEnd:
+            .bodyCenterOfGravity, .anchor, .pivot, .grooveEnd, .boxBounds:
             // Anchors and centres of gravity are coordinates too. How far an anchor may sit
             // from its body's centre of gravity also depends on the body's mass and moment:
             // `Space.step` checks that for pivots and grooves before the engine solves them.
@@ -145,12 +148,18 @@ public enum Parameter: String, Sendable, Hashable, CaseIterable, CustomStringCon
             return .nonNegativeAtMost(Self.maxCoordinate)
         case .bodyVelocity, .bodyAngle, .bodyAngularVelocity, .bodyForce,
             .bodyTorque, .appliedForce, .appliedImpulse, .applicationPoint, .integrationGravity, .shapeSurfaceVelocity,
-            .boxBounds, .spaceGravity,
+            .spaceGravity,
             .springForce, .rotarySpringRestAngle, .rotarySpringTorque, .rotaryLimitAngle,
             .ratchetPhase, .ratchetAngle, .gearPhase, .motorRate, .arbiterSurfaceVelocity,
             .contactPoint, .queryPoint, .queryBox:
             return .finite
-        case .integrationDamping, .shapeFriction, .shapeElasticity, .shapeMass, .shapeDensity, .spaceDamping,
+        case .shapeMass, .shapeDensity:
+            // A body's mass and moment summed from its shapes must stay within massRange, and a
+            // shape's moment is its mass times a factor of its size: a margin of 1e50 on each
+            // side leaves shapes from 1e-25 to 1e25 units wide room. (Several shapes, or
+            // extreme sizes, can still leave it: `Shape.check(mass:)` checks the sum.)
+            return .zeroOrWithin(Self.shapeMassRange)
+        case .integrationDamping, .shapeFriction, .shapeElasticity, .spaceDamping,
             .spaceCollisionSlop,
             .spaceIdleSpeedThreshold, .constraintErrorBias, .pinDistance, .slideDistance, .springRestLength,
             .springStiffness, .springDamping, .arbiterRestitution, .arbiterFriction, .queryRadius, .frameDuration:
@@ -159,8 +168,12 @@ public enum Parameter: String, Sendable, Hashable, CaseIterable, CustomStringCon
             return .nonNegative
         case .spaceSleepTimeThreshold:
             return .positive
-        case .integrationTimeStep, .spaceTimeStep, .stepperTimeStep, .stepperCPUBudget, .spatialHashCellSize:
+        case .integrationTimeStep, .spaceTimeStep, .stepperTimeStep, .stepperCPUBudget:
             return .positiveFinite
+        case .spatialHashCellSize:
+            // Shapes must fit in a bounded number of cells (`Space.maxSpatialHashCells`): a
+            // denormal cell fits none, and no shape is wider than 1e16 (maxCoordinate).
+            return .within(1e-100...1e16)
         case .spaceIterations: return .wholeNumber(1...Self.maxIterations)
         case .spaceCollisionPersistence: return .wholeNumber(1...Int(UInt32.max))
         case .spatialHashCount: return .wholeNumber(1...10_000_000)
