@@ -99,7 +99,7 @@ let package = Package(
                 .product(name: "PropertyBased", package: "swift-property-based"),
                 .product(name: "SnapshotTesting", package: "swift-snapshot-testing"),
             ],
-            exclude: ["__Snapshots__"]
+            exclude: ["__Snapshots__", "Fixtures"]
         ),
         .testTarget(
             name: "ChipmunkSimTests",

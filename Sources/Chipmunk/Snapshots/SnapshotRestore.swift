@@ -34,6 +34,14 @@ enum SnapshotCheck {
             throw fail("the space's current time step is \(p.currentTimeStep)")
         }
         guard p.broadPhase <= 1 else { throw fail("the space's broad phase is \(p.broadPhase)") }
+        // The engine sets usesWildcards when a wildcard or default handler is added, and then
+        // calls wildcard handlers through each arbiter's handlerA and handlerB, which it fills
+        // in only while the flag is set: a flag that disagrees with the handlers left those
+        // empty, and the next contact crashed in cpArbiterCallWildcardBeginA.
+        let wildcard = UInt64(CChipmunkWildcardCollisionType())
+        guard p.usesWildcards == s.handlers.contains(where: { $0.typeB == wildcard }) else {
+            throw fail("the space's usesWildcards flag (\(p.usesWildcards)) disagrees with its collision handlers")
+        }
         if p.broadPhase == 1 {
             guard Parameter.spatialHashCellSize.accepts(p.hashCellSize) else {
                 throw fail("space parameter \(Parameter.spatialHashCellSize) is \(p.hashCellSize)")

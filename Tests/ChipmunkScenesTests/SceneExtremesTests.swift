@@ -1,0 +1,90 @@
+import Chipmunk
+import Foundation
+import Testing
+@testable import ChipmunkScenes
+
+/// The accepted-values property for files (issue 19): every numeric field of a scene file,
+/// replaced in turn by each extreme (±0, denormals, ±1e15, ±1e300, the largest double, a
+/// value past 32 bits, a fraction where a count goes), must give a one-line `SceneError`,
+/// or a scene whose 120 steps each complete or throw, leaving every body finite. The files:
+/// a fixture that uses every part of the format, and the smaller scenes of `Scenes/`. Each
+/// file runs in a child process, so an engine abort or a trap fails its own test case.
+@Suite struct SceneExtremesTests {
+    static let extremes = [
+        "0", "-0.0", "5e-324", "-5e-324", "1e-300", "-1e-300", "1", "-1", "0.5", "1e15", "-1e15", "1e16", "1e300",
+        "-1e300", "1.7976931348623157e308", "-1.7976931348623157e308", "4294967296",
+    ]
+
+    static let files = [
+        "Tests/ChipmunkScenesTests/Fixtures/every-field.json", "Scenes/crate.json", "Scenes/drop.json",
+        "Scenes/kicks.json", "Scenes/one-way.json", "Scenes/pendulum.json", "Scenes/sensor.json", "Scenes/spring.json",
+        "Scenes/breakable-chain.json",
+    ]
+
+    /// The character ranges of the numbers in JSON text, outside strings.
+    static func numberRanges(in text: [UInt8]) -> [Range<Int>] {
+        var ranges: [Range<Int>] = []
+        var index = 0
+        var inString = false
+        while index < text.count {
+            let byte = text[index]
+            if inString {
+                if byte == UInt8(ascii: "\\") { index += 2; continue }
+                if byte == UInt8(ascii: "\"") { inString = false }
+                index += 1
+            } else if byte == UInt8(ascii: "\"") {
+                inString = true
+                index += 1
+            } else if byte == UInt8(ascii: "-") || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) {
+                let start = index
+                while index < text.count, "-+.eE0123456789".utf8.contains(text[index]) { index += 1 }
+                ranges.append(start..<index)
+            } else {
+                index += 1
+            }
+        }
+        return ranges
+    }
+
+    /// Loads, builds and steps one variant; stops the program if a body ends non-finite.
+    static func check(_ data: Data) {
+        guard let description = try? SceneDescription.decode(data, source: "variant"),
+            let scene = try? description.makeScene()
+        else { return }
+        for _ in 0..<120 {
+            do { try scene.step(scene.timeStep) } catch { break }
+        }
+        for body in scene.space.bodies {
+            let state = [
+                body.position.x, body.position.y, body.velocity.x, body.velocity.y, body.angle, body.angularVelocity,
+            ]
+            if !state.allSatisfy(\.isFinite) { fatalError("a body's state is not finite: \(state)") }
+        }
+    }
+
+    @Test(arguments: files)
+    func everyNumberAtEveryExtreme(file: String) async throws {
+        let text = try #require(FileManager.default.contents(atPath: packageRoot.appendingPathComponent(file).path))
+        #expect(Self.numberRanges(in: Array(text)).count >= 10, "the file has numbers to replace")
+        let result = await #expect(processExitsWith: .success, observing: [\.standardErrorContent]) { [file] in
+            let bytes = Array(FileManager.default.contents(atPath: packageRoot.appendingPathComponent(file).path)!)
+            for range in SceneExtremesTests.numberRanges(in: bytes) {
+                for value in SceneExtremesTests.extremes {
+                    let variant = Array(bytes[..<range.lowerBound]) + Array(value.utf8) + Array(bytes[range.upperBound...])
+                    FileHandle.standardError.write(Data("\(file) at \(range.lowerBound): \(value)\n".utf8))
+                    SceneExtremesTests.check(Data(variant))
+                }
+            }
+        }
+        if let result, result.exitStatus != .exitCode(0) {
+            let lines = String(decoding: result.standardErrorContent, as: UTF8.self).split(separator: "\n")
+            Issue.record("\(file): \(lines.suffix(4).joined(separator: " | "))")
+        }
+    }
+
+    @Test func numbersAreFoundOutsideStrings() {
+        let text = Array(#"{"id": "box10", "a": -1.5e3, "b": [2, 3], "c": "x\"9"}"#.utf8)
+        let found = Self.numberRanges(in: text).map { String(decoding: text[$0], as: UTF8.self) }
+        #expect(found == ["-1.5e3", "2", "3"])
+    }
+}
