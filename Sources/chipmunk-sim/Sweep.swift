@@ -215,15 +215,12 @@ struct ResultsCommand: ParsableCommand {
     )
 
     @Argument(help: "The results database.") var db: String
-    @Option(help: "csv or jsonl.") var format: String = "csv"
+    @Option(help: "The export's format.") var format: ExportFormat = .csv
     @Option(help: ArgumentHelp("Chart a metric against a parameter.", valueName: "param:metric"))
     var chart: String?
     @Option(name: [.short, .long], help: "The chart's file (.svg, .png or .pdf).") var output: String?
 
     func validate() throws {
-        guard ["csv", "jsonl"].contains(format) else {
-            throw ValidationError("--format must be csv or jsonl (got \(format))")
-        }
         guard FileManager.default.fileExists(atPath: db) else { throw ValidationError("no such database: \(db)") }
         if let chart {
             guard chart.split(separator: ":", omittingEmptySubsequences: false).count == 2,
@@ -242,7 +239,7 @@ struct ResultsCommand: ParsableCommand {
     func run() throws {
         let store = try SweepStore(path: db, readOnly: true)
         guard let chart, let output else {
-            try Output.standardOutput(try store.export(asCSV: format == "csv"))
+            try Output.standardOutput(try store.export(asCSV: format == .csv))
             return
         }
         let parts = chart.split(separator: ":").map(String.init)
@@ -250,6 +247,11 @@ struct ResultsCommand: ParsableCommand {
         try ChartDrawer.draw(data, to: output)
         Output.note("results: \(data.summary) in \(output)\n")
     }
+}
+
+/// What `results` exports.
+enum ExportFormat: String, ExpressibleByArgument, CaseIterable {
+    case csv, jsonl
 }
 
 struct MergeCommand: ParsableCommand {

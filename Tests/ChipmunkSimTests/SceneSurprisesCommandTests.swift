@@ -1,0 +1,26 @@
+import Foundation
+import Testing
+
+/// The command line without surprises (issue 20), run as a user runs it.
+@Suite struct SceneSurprisesCommandTests {
+    @Test("render -o x.png writes PNG, -o x.txt text; --format that disagrees with -o is an error naming both")
+    func renderTakesTheFormatFromTheExtension() throws {
+        let folder = try TemporaryFolder("chipmunk-render-format")
+        defer { folder.remove() }
+        let png = try Tool.sim("render", "crates", "--step", "10", "-o", folder.path("x.png"))
+        #expect(png.status == 0, "\(png.stderr)")
+        let bytes = try Data(contentsOf: folder.url.appendingPathComponent("x.png"))
+        #expect(Array(bytes.prefix(4)) == [0x89, 0x50, 0x4E, 0x47], "a PNG signature")
+        #expect(try Tool.sim("render", "crates", "-o", folder.path("x.txt")).status == 0)
+        let text = try String(contentsOf: folder.url.appendingPathComponent("x.txt"), encoding: .utf8)
+        #expect(text.unicodeScalars.contains { (0x2800...0x28FF).contains($0.value) }, "braille")
+        #expect(try Tool.sim("render", "crates", "--format", "svg", "-o", folder.path("y.svg")).status == 0)
+        let mismatch = try Tool.sim("render", "crates", "--format", "svg", "-o", folder.path("x2.png"))
+        #expect(mismatch.status != 0)
+        #expect(mismatch.stderr.contains("--format svg does not match -o \(folder.path("x2.png"))"), "\(mismatch.stderr)")
+        #expect(mismatch.stderr.contains("extension says png"))
+        #expect(!FileManager.default.fileExists(atPath: folder.path("x2.png")))
+        // An extension that names no format leaves the choice to --format (SVG by default).
+        #expect(try Tool.sim("render", "crates", "--format", "png", "-o", folder.path("x.picture")).status == 0)
+    }
+}
