@@ -34,6 +34,9 @@ public final class Scene {
     /// whose output numbers dynamic bodies from 0.
     public var bodyNames: [ObjectIdentifier: String]?
 
+    /// Names of bodies added by inputs to a scene without ``bodyNames``: their `id`s.
+    var addedBodyNames: [ObjectIdentifier: String] = [:]
+
     /// Contact events recorded by `log` collision rules, oldest first; whoever reads them
     /// may empty the list.
     public var events: [CollisionEvent] = []
@@ -57,9 +60,11 @@ public final class Scene {
     /// animator). Nil steps the space directly.
     public var stepper: ((_ time: Double, _ dt: Double) throws -> Void)?
 
-    /// The output name of a body: its name, or its index in ``Space/bodies``.
+    /// The output name of a body: its name (a version-2 scene's `id`, or its index in the
+    /// file; an added body's `id`), or its index in ``Space/bodies``; "static" for the
+    /// space's static body.
     public func name(of body: Body) -> String {
-        bodyNames?[ObjectIdentifier(body)]
+        bodyNames?[ObjectIdentifier(body)] ?? addedBodyNames[ObjectIdentifier(body)]
             ?? (body === space.staticBody ? "static" : String(space.bodies.firstIndex { $0 === body } ?? -1))
     }
 
@@ -144,7 +149,7 @@ public final class Scene {
             nextChange += 1
         }
         while nextInput < inputs.count, inputs[nextInput].time <= time + tolerance {
-            apply(inputs[nextInput])
+            try? apply(inputs[nextInput].action)  // checked when the scene loaded
             nextInput += 1
         }
         if let stepper { try stepper(time, dt) } else { try space.step(dt) }
