@@ -34,6 +34,9 @@ public final class Scene {
     /// whose output numbers dynamic bodies from 0.
     public var bodyNames: [ObjectIdentifier: String]?
 
+    /// Names of shapes for output, from a scene file: the `id`s of the shapes that have one.
+    public var shapeNames: [ObjectIdentifier: String] = [:]
+
     /// Names of bodies added by inputs to a scene without ``bodyNames``: their `id`s.
     var addedBodyNames: [ObjectIdentifier: String] = [:]
 
@@ -68,9 +71,18 @@ public final class Scene {
             ?? (body === space.staticBody ? "static" : String(space.bodies.firstIndex { $0 === body } ?? -1))
     }
 
+    /// The output name of a shape: its `id`, or else its body's name (so "static" for a
+    /// static shape without an id).
+    public func name(of shape: Shape) -> String {
+        shapeNames[ObjectIdentifier(shape)] ?? name(of: shape.body)
+    }
+
     func logEvent(_ kind: String, _ arbiter: Arbiter) {
-        let (a, b) = arbiter.bodies
-        events.append(CollisionEvent(kind: kind, step: stepCount + 1, bodyA: name(of: a), bodyB: name(of: b)))
+        let (a, b) = arbiter.shapes
+        events.append(
+            CollisionEvent(
+                kind: kind, step: stepCount + 1, shapeA: name(of: a), shapeB: name(of: b), bodyA: name(of: a.body),
+                bodyB: name(of: b.body)))
     }
 
     /// A snapshot of the scene's space, with the scene's clock, for ``restore(_:)``.

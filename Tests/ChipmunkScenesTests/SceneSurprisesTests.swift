@@ -46,6 +46,58 @@ import Testing
         #expect(body.angularVelocity == 0)
         #expect(body.velocity == [0, 10])
     }
+
+    @Test("sensor.json: contact events name shapes by id (the sensor, not 'static'), and their bodies")
+    func eventsNameShapes() throws {
+        let scene = try SceneDescription.load(contentsOf: sceneFile("sensor.json")).makeScene()
+        for _ in 0..<240 { try scene.step(scene.timeStep) }
+        #expect(scene.events.map(\.kind) == ["begin", "separate"])
+        #expect(scene.events.allSatisfy { $0.shapeA == "sensor" && $0.bodyA == "static" })
+        #expect(scene.events.allSatisfy { $0.shapeB == "ball" && $0.bodyB == "ball" }, "no id: the body's name")
+        let ground = try #require(scene.space.shapes.first { $0.body === scene.space.staticBody && !$0.isSensor })
+        #expect(scene.name(of: ground) == "ground")
+    }
+
+    @Test("Shape ids are unique, need version 2, and number with a generator")
+    func shapeIDs() throws {
+        func error(_ json: String) -> String {
+            do {
+                _ = try scene(json)
+                return "no error"
+            } catch {
+                return "\(error)"
+            }
+        }
+        #expect(
+            error(
+                #"{"version": 2, "name": "t", "staticShapes": [{"type": "circle", "radius": 1, "id": "a"}, {"type": "circle", "radius": 1, "id": "a"}]}"#
+            ).contains("staticShapes[1].id: 'a' is empty or taken by another shape"))
+        #expect(
+            error(#"{"name": "t", "staticShapes": [{"type": "circle", "radius": 1, "id": "a"}]}"#).contains(
+                "staticShapes[0]: uses keys of format version 2"))
+        let made = try scene(
+            #"{"version": 2, "name": "t", "bodies": [{"id": "b", "mass": 1, "moment": 1, "generate": {"row": {"count": 2, "spacing": [10, 0]}}, "shapes": [{"type": "circle", "radius": 1, "id": "c"}]}]}"#
+        )
+        #expect(Set(made.space.shapes.map { made.name(of: $0) }) == ["c0", "c1"])
+    }
+
+    @Test("verify names a version-2 scene's bodies as run does (boxA.x, not bodies[9].x)")
+    func verifyNamesBodiesByID() throws {
+        let json = #"""
+            {"version": 2, "name": "t", "gravity": [0, -100],
+             "bodies": [{"id": "ball", "mass": 1, "moment": 1}, {"id": "boxA", "mass": MASS, "moment": 1, "position": [50, 0]}],
+             "inputs": [{"time": 0.05, "impulse": {"body": "boxA", "impulse": [1, 0]}}]}
+            """#
+        let golden = try scene(json.replacingOccurrences(of: "MASS", with: "1")).recordGolden(
+            steps: 20, checkpointEvery: 10)
+        do {
+            try scene(json.replacingOccurrences(of: "MASS", with: "2")).verify(against: golden)
+            Issue.record("a changed mass verified")
+        } catch let failure as VerificationFailure {
+            #expect(failure.summary.contains("first boxA.x "), "\(failure.summary)")
+            #expect(!failure.description.contains("bodies["), "\(failure.description)")
+        }
+    }
 }
 
 @Suite struct RecordingVocabularyTests {

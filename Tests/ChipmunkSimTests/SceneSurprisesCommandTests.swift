@@ -23,4 +23,15 @@ import Testing
         // An extension that names no format leaves the choice to --format (SVG by default).
         #expect(try Tool.sim("render", "crates", "--format", "png", "-o", folder.path("x.picture")).status == 0)
     }
+
+    @Test("run --events names a sensor by its id, not 'static', and says which bodies")
+    func eventsNameTheSensor() throws {
+        let folder = try TemporaryFolder("chipmunk-events")
+        defer { folder.remove() }
+        let result = try Tool.sim("run", "Scenes/sensor.json", "--seconds", "2", "-o", "/dev/null", "--events", folder.path("e"))
+        #expect(result.status == 0, "\(result.stderr)")
+        let lines = try String(contentsOf: folder.url.appendingPathComponent("e"), encoding: .utf8).split(separator: "\n")
+        #expect(lines.count == 2)
+        #expect(lines.first?.hasSuffix(#""event":"begin","a":"sensor","b":"ball","bodyA":"static","bodyB":"ball"}"#) == true, "\(lines)")
+    }
 }

@@ -172,6 +172,11 @@ public struct BodyDescription: Hashable, Sendable, Codable {
             body.generate = nil
             body.position = position
             body.id = id.map { "\($0)\(k)" }
+            body.shapes = body.shapes?.map { shape in
+                var shape = shape
+                shape.id = shape.id.map { "\($0)\(k)" }
+                return shape
+            }
             return (body, body.id ?? "\(index).\(k)", body.id)
         }
     }
@@ -307,6 +312,9 @@ public struct ShapeDescription: Hashable, Sendable, Codable {
     public var elasticity: Double?
     /// Collision type; 0 when absent.
     public var collisionType: UInt?
+    /// Version 2: the name output uses for the shape (contact events), such as "ground" or
+    /// "sensor"; a generated body's shapes number it as the body's id is numbered.
+    public var id: String?
     /// Version 2: the shape's own mass, or its density (mass per area); the body's mass
     /// is then summed from its shapes.
     public var mass: Double?
@@ -328,7 +336,7 @@ public struct ShapeDescription: Hashable, Sendable, Codable {
 
     private enum CodingKeys: String, CodingKey, CaseIterable {
         case type, radius, offset, from, to, vertices, transform, width, height, friction, elasticity, collisionType
-        case mass, density, sensor, filter, surfaceVelocity
+        case mass, density, sensor, filter, surfaceVelocity, id
     }
 
     public init(from decoder: any Decoder) throws {
@@ -369,7 +377,7 @@ public struct ShapeDescription: Hashable, Sendable, Codable {
                 debugDescription: "unknown shape type '\(type)'; expected 'circle', 'segment', 'polygon' or 'box'")
         }
         try decoder.rejectUnknownKeys(
-            (own + [.type, .friction, .elasticity, .collisionType, .mass, .density, .sensor, .filter, .surfaceVelocity])
+            (own + [.type, .friction, .elasticity, .collisionType, .mass, .density, .sensor, .filter, .surfaceVelocity, .id])
                 .map(\.rawValue))
         friction = try c.decodeIfPresent(Double.self, forKey: .friction)
         elasticity = try c.decodeIfPresent(Double.self, forKey: .elasticity)
@@ -383,10 +391,13 @@ public struct ShapeDescription: Hashable, Sendable, Codable {
         sensor = try c.decodeIfPresent(Bool.self, forKey: .sensor)
         filter = try c.decodeIfPresent(FilterDescription.self, forKey: .filter)
         surfaceVelocity = try c.decodeIfPresent(Vector.self, forKey: .surfaceVelocity)
+        id = try c.decodeIfPresent(String.self, forKey: .id)
     }
 
     /// Whether the shape uses a field of format version 2.
-    var usesVersion2: Bool { mass != nil || density != nil || sensor != nil || filter != nil || surfaceVelocity != nil }
+    var usesVersion2: Bool {
+        mass != nil || density != nil || sensor != nil || filter != nil || surfaceVelocity != nil || id != nil
+    }
 
     public func encode(to encoder: any Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)
@@ -419,5 +430,6 @@ public struct ShapeDescription: Hashable, Sendable, Codable {
         try c.encodeIfPresent(sensor, forKey: .sensor)
         try c.encodeIfPresent(filter, forKey: .filter)
         try c.encodeIfPresent(surfaceVelocity, forKey: .surfaceVelocity)
+        try c.encodeIfPresent(id, forKey: .id)
     }
 }

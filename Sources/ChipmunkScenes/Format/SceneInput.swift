@@ -272,7 +272,9 @@ extension Scene {
             let body = try description.makeBody(check: check, at: "add")
             space.add(body)
             for (index, shape) in (description.shapes ?? []).enumerated() {
-                space.add(try shape.makeShape(on: body, check: check, at: "add.shapes[\(index)]"))
+                let made = try shape.makeShape(on: body, check: check, at: "add.shapes[\(index)]")
+                space.add(made)
+                if let id = shape.id { shapeNames[ObjectIdentifier(made)] = id }
             }
             if bodyNames != nil {
                 bodyNames?[ObjectIdentifier(body)] = description.id

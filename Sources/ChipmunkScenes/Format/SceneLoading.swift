@@ -124,10 +124,22 @@ extension SceneDescription {
                 .spatialHashCount, Double(broadPhase.count), at: "broadPhase.spatialHash", key: "count")
             space.useSpatialHash(cellSize: cellSize, count: Int(count))
         }
+        var shapeNames: [ObjectIdentifier: String] = [:]
+        var shapeIDs: Set<String> = []
+        func register(_ made: Shape, _ shape: ShapeDescription, at location: String) throws(SceneError) {
+            guard let id = shape.id else { return }
+            guard !id.isEmpty, shapeIDs.insert(id).inserted else {
+                throw SceneError(
+                    source: check.source, location: "\(location).id", reason: "'\(id)' is empty or taken by another shape")
+            }
+            shapeNames[ObjectIdentifier(made)] = id
+        }
         for (index, shape) in (staticShapes ?? []).enumerated() {
             let location = "staticShapes[\(index)]"
             if shape.usesVersion2, !isVersion2 { throw check.needsVersion2(at: location) }
-            space.add(try shape.makeShape(on: space.staticBody, check: check, at: location))
+            let made = try shape.makeShape(on: space.staticBody, check: check, at: location)
+            try register(made, shape, at: location)
+            space.add(made)
         }
         let total = (bodies ?? []).reduce(0) { $0 + ($1.generate?.count ?? 1) }
         guard total <= GeneratorDescription.maxCount else {
@@ -163,11 +175,14 @@ extension SceneDescription {
                 for (shapeIndex, shape) in (description.shapes ?? []).enumerated() {
                     let shapeLocation = "\(location).shapes[\(shapeIndex)]"
                     if shape.usesVersion2, !isVersion2 { throw check.needsVersion2(at: shapeLocation) }
-                    space.add(try shape.makeShape(on: body, check: check, at: shapeLocation))
+                    let made = try shape.makeShape(on: body, check: check, at: shapeLocation)
+                    try register(made, shape, at: shapeLocation)
+                    space.add(made)
                 }
             }
         }
         let scene = Scene(name: name, space: space, gravitySchedule: gravitySchedule ?? [], timeStep: timeStep)
+        scene.shapeNames = shapeNames
         if isVersion2 {
             scene.bodyNames = names
             try addVersion2(to: space, scene: scene, bodies: bodiesByID, check: check)

@@ -165,7 +165,11 @@ public struct CollisionEvent: Hashable, Sendable {
     public var kind: String
     /// The step during which it happened (1 for the first step).
     public var step: Int
-    /// The bodies, as output names them (their `id`, or their index in the file).
+    /// The shapes, as output names them: their `id`, or else their body's name.
+    public var shapeA: String
+    public var shapeB: String
+    /// The shapes' bodies, as output names them (their `id`, or their index in the file;
+    /// "static" for the space's static body).
     public var bodyA: String
     public var bodyB: String
 }
