@@ -168,7 +168,7 @@ struct SweepCommand: ParsableCommand {
         // Names are checked on the scene as the defaults build it, before any run.
         let example = try SceneDescription.decode(data, source: url.lastPathComponent).makeScene(
             source: url.lastPathComponent)
-        let names = Set(example.space.bodies.map { example.name(of: $0) })
+        let names = Set(example.bodyNamesOverTime)  // bodies added by inputs too
         for name in plan.tracked.compactMap(\.body) + plan.recordedBodies where !names.contains(name) {
             throw ValidationError(
                 "\(url.lastPathComponent) has no body named '\(name)' (names: \(names.sorted().prefix(20).joined(separator: ", ")))"

@@ -98,6 +98,13 @@ import Testing
             #expect(!failure.description.contains("bodies["), "\(failure.description)")
         }
     }
+
+    @Test("--track's names: a body added by an input is among the scene's names over time")
+    func namesOverTime() throws {
+        let scene = try SceneDescription.load(contentsOf: sceneFile("kicks.json")).makeScene()
+        #expect(scene.bodyNamesOverTime == ["ball", "paddle", "ball2"])
+        #expect(scene.body(named: "ball2") == nil)
+    }
 }
 
 @Suite struct RecordingVocabularyTests {

@@ -34,4 +34,34 @@ import Testing
         #expect(lines.count == 2)
         #expect(lines.first?.hasSuffix(#""event":"begin","a":"sensor","b":"ball","bodyA":"static","bodyB":"ball"}"#) == true, "\(lines)")
     }
+
+    @Test("sweep --track follows a body a timed input adds, from the step it joins")
+    func trackABodyAddedByAnInput() throws {
+        let folder = try TemporaryFolder("chipmunk-track-added")
+        defer { folder.remove() }
+        try #"""
+        {"version": 2, "name": "late", "parameters": {"drop": 100}, "gravity": [0, -100],
+         "bodies": [{"id": "ball", "mass": 1, "moment": 1}],
+         "inputs": [{"time": 0.5, "add": {"id": "boxA", "mass": 1, "moment": 1, "position": [0, {"$param": "drop"}]}}]}
+        """#.write(to: folder.url.appendingPathComponent("late.json"), atomically: true, encoding: .utf8)
+        let db = folder.path("late.sqlite")
+        let sweep = try Tool.sim(
+            "sweep", folder.path("late.json"), "--param", "drop=100,200", "--seconds", "1", "--track", "boxA.y",
+            "--body", "boxA", "--db", db)
+        #expect(sweep.status == 0, "\(sweep.stderr)")
+        let rows = try Tool.sim("results", db, "--format", "jsonl").stdout.split(separator: "\n")
+        #expect(rows.count == 2)
+        for row in rows {
+            let object = try #require(try JSONSerialization.jsonObject(with: Data(row.utf8)) as? [String: Any])
+            let track = try #require(object["quantities"] as? [String: [String: Double]])
+            let y = try #require(track["boxA.y"])
+            // Dropped from 100 or 200 at 0.5 s, it falls for the remaining 0.5 s under 100.
+            #expect(y["max"]! < 200.01 && y["min"]! < y["max"]! && y["final"] == y["min"])
+            let bodies = try #require(object["bodies"] as? [String: [String: Double]])
+            #expect(bodies["boxA"]?["x"] == 0)
+        }
+        let unknown = try Tool.sim(
+            "sweep", folder.path("late.json"), "--param", "drop=1", "--track", "boxB.y", "--db", folder.path("u.sqlite"))
+        #expect(unknown.stderr.contains("has no body named 'boxB' (names: ball, boxA)"), "\(unknown.stderr)")
+    }
 }

@@ -240,6 +240,16 @@ extension Scene {
         space.bodies.enumerated().map { outputName(of: $1, index: $0) }
     }
 
+    /// Every name a body of the scene has at some time in its run: those of the bodies in
+    /// the space now, then the `id`s of the bodies its inputs add, in time order.
+    public var bodyNamesOverTime: [String] {
+        var names = bodyNamesNow
+        for input in inputs {
+            if case .add(let body) = input.action, let id = body.id, !names.contains(id) { names.append(id) }
+        }
+        return names
+    }
+
     /// ``name(of:)`` for the body at `index` in `space.bodies`, without searching for it.
     func outputName(of body: Body, index: Int) -> String {
         bodyNames?[ObjectIdentifier(body)] ?? addedBodyNames[ObjectIdentifier(body)] ?? String(index)
