@@ -65,3 +65,30 @@ import Testing
         #expect(unknown.stderr.contains("has no body named 'boxB' (names: ball, boxA)"), "\(unknown.stderr)")
     }
 }
+
+@Suite struct DropSceneTests {
+    @Test("Scenes/drop.json says what its ball does: thrown up, it rises before it falls and bounces")
+    func dropSaysUp() throws {
+        let text = try String(contentsOf: Tool.packageRoot.appendingPathComponent("Scenes/drop.json"), encoding: .utf8)
+        #expect(text.contains("thrown up") && !text.contains("thrown down"))
+        let run = try Tool.sim("run", "Scenes/drop.json", "--steps", "1")
+        let row = try #require(rows(run.stdout).dropFirst().first)
+        #expect(Double(row[6])! > 0, "vy after the first step: \(row)")  // step,body,x,y,angle,vx,vy,w
+    }
+
+    @Test("docs/sweeps.md shows drop.json's real hashes: its results line is what the command prints")
+    func sweepDocsShowRealHashes() throws {
+        let folder = try TemporaryFolder("chipmunk-drop-docs")
+        defer { folder.remove() }
+        let db = folder.path("drop.sqlite")
+        let sweep = try Tool.sim(
+            "sweep", "Scenes/drop.json", "--param", "speed=log:1:1e20:21", "--param", "elasticity=0.2,0.5,0.8",
+            "--seconds", "5", "--db", db)
+        #expect(sweep.status == 0, "\(sweep.stderr)")
+        let line = try #require(try Tool.sim("results", db, "--format", "csv").stdout.split(separator: "\n").dropFirst().first)
+        let docs = try String(contentsOf: Tool.packageRoot.appendingPathComponent("docs/sweeps.md"), encoding: .utf8)
+        // Everything but the last column, the wall time.
+        let stable = line[..<line.lastIndex(of: ",")!]
+        #expect(docs.contains(stable), "docs/sweeps.md lacks \(stable)")
+    }
+}
