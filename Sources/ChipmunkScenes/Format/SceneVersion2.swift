@@ -254,6 +254,11 @@ extension ConstraintDescription {
                 constraint = PivotJoint(a: a, b: b, anchorA: try vector("anchorA"), anchorB: try vector("anchorB"))
             }
         case "groove":
+            // The groove's ends are required (docs and schema); zero defaults made a groove of no length.
+            for key in ["grooveA", "grooveB"] where vectors[key] == nil {
+                throw SceneError(
+                    source: check.source, location: "\(location).\(key)", reason: "is required for a groove joint")
+            }
             constraint = GrooveJoint(
                 a: a, b: b, grooveA: try vector("grooveA", .grooveEnd), grooveB: try vector("grooveB", .grooveEnd),
                 anchorB: try vector("anchorB"))
