@@ -92,3 +92,28 @@ import Testing
         #expect(docs.contains(stable), "docs/sweeps.md lacks \(stable)")
     }
 }
+
+@Suite struct SweepBuiltInSceneTests {
+    @Test("sweep takes a built-in name as run does; with the defaults, a run's final hash is run's")
+    func sweepABuiltInName() throws {
+        let folder = try TemporaryFolder("chipmunk-sweep-builtin")
+        defer { folder.remove() }
+        let db = folder.path("crates.sqlite")
+        let sweep = try Tool.sim(
+            "sweep", "crates", "--param", "friction=0.5,0", "--param", "gravity=-1000", "--steps", "120", "--db", db)
+        #expect(sweep.status == 0, "\(sweep.stderr)")
+        let rows = try Tool.sim("results", db, "--format", "jsonl").stdout.split(separator: "\n").map {
+            try #require(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])
+        }
+        #expect(rows.count == 2 && rows.allSatisfy { $0["scene"] as? String == "crates.json" })
+        let run = try Tool.sim("run", "crates", "--steps", "120", "--hash")
+        let last = try #require(run.stdout.split(separator: "\n").last?.split(separator: ",").last.map(String.init))
+        let hashes = Dictionary(
+            uniqueKeysWithValues: rows.map { (($0["parameters"] as? [String: Double])?["friction"] ?? -1, $0["final_hash"] as? String) })
+        #expect(hashes[0.5] == last, "the defaults give the built-in scene's bits")
+        #expect(hashes[0] != last)
+
+        let planet = try Tool.sim("sweep", "planet", "--param", "gravity=1", "--db", folder.path("p.sqlite"))
+        #expect(planet.stderr.contains("planet is a built-in scene that needs code"), "\(planet.stderr)")
+    }
+}
