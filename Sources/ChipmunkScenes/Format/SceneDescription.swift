@@ -124,6 +124,9 @@ public struct BodyDescription: Hashable, Sendable, Codable {
     public var id: String?
     /// Version 2: this entry stands for many bodies in a pattern (see ``GeneratorDescription``).
     public var generate: GeneratorDescription?
+    /// Version 2, with `generate`: a joint between neighbouring generated bodies (see
+    /// ``ConnectDescription``): a chain, a rope, a grid of springs.
+    public var connect: ConnectDescription?
 
     /// A body's kind as a scene file spells it.
     public enum Kind: String, Hashable, Sendable, Codable { case dynamic, kinematic, `static` }
@@ -141,7 +144,7 @@ public struct BodyDescription: Hashable, Sendable, Codable {
     }
 
     private enum CodingKeys: String, CodingKey, CaseIterable {
-        case kind, mass, moment, position, velocity, angle, angularVelocity, shapes, id, generate
+        case kind, mass, moment, position, velocity, angle, angularVelocity, shapes, id, generate, connect
     }
 
     public init(from decoder: any Decoder) throws {
@@ -157,6 +160,14 @@ public struct BodyDescription: Hashable, Sendable, Codable {
         shapes = try c.decodeIfPresent([ShapeDescription].self, forKey: .shapes)
         id = try c.decodeIfPresent(String.self, forKey: .id)
         generate = try c.decodeIfPresent(GeneratorDescription.self, forKey: .generate)
+        if c.contains(.connect) {
+            guard generate != nil else {
+                throw DecodingError.dataCorruptedError(
+                    forKey: .connect, in: c, debugDescription: "joins generated bodies: give 'generate' too")
+            }
+            connect = ConnectDescription(
+                constraint: try ConstraintDescription(from: try c.superDecoder(forKey: .connect), namesBodies: false))
+        }
         if generate != nil, position != nil {
             throw DecodingError.dataCorruptedError(
                 forKey: .position, in: c, debugDescription: "a generated body takes its positions from 'generate'")
@@ -170,6 +181,7 @@ public struct BodyDescription: Hashable, Sendable, Codable {
         return generate.positions.enumerated().map { k, position in
             var body = self
             body.generate = nil
+            body.connect = nil
             body.position = position
             body.id = id.map { "\($0)\(k)" }
             body.shapes = body.shapes?.map { shape in

@@ -149,8 +149,12 @@ extension SceneDescription {
         }
         var bodiesByID: [String: Body] = ["static": space.staticBody]
         var names: [ObjectIdentifier: String] = [ObjectIdentifier(space.staticBody): "static"]
+        var connected: [(location: String, connect: ConnectDescription, generator: GeneratorDescription, bodies: [Body])] = []
         for (index, entry) in (bodies ?? []).enumerated() {
             let location = "bodies[\(index)]"
+            if let connect = entry.connect, let generate = entry.generate {
+                connected.append(("\(location).connect", connect, generate, []))
+            }
             if entry.id != nil, !isVersion2 { throw check.needsVersion2(at: "\(location).id") }
             if entry.generate != nil, !isVersion2 { throw check.needsVersion2(at: "\(location).generate") }
             for (description, name, id) in entry.expanded(index: index) {
@@ -170,6 +174,7 @@ extension SceneDescription {
                 let body = massFromShapes ? Body(kind: .dynamic) : try description.makeBody(check: check, at: location)
                 if massFromShapes { try description.setMotion(of: body, check: check, at: location) }
                 space.add(body)
+                if entry.connect != nil { connected[connected.count - 1].bodies.append(body) }
                 if let id { bodiesByID[id] = body }
                 names[ObjectIdentifier(body)] = name
                 for (shapeIndex, shape) in (description.shapes ?? []).enumerated() {
@@ -179,6 +184,11 @@ extension SceneDescription {
                     try register(made, shape, at: shapeLocation)
                     space.add(made)
                 }
+            }
+        }
+        for (location, connect, generator, made) in connected {
+            for (first, second) in ConnectDescription.pairs(for: generator) {
+                space.add(try connect.constraint.make(a: made[first], b: made[second], check: check, at: location))
             }
         }
         let scene = Scene(name: name, space: space, gravitySchedule: gravitySchedule ?? [], timeStep: timeStep)

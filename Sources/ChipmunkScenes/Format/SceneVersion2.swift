@@ -93,7 +93,11 @@ public struct ConstraintDescription: Hashable, Sendable, Codable {
         init?(intValue: Int) { nil }
     }
 
-    public init(from decoder: any Decoder) throws {
+    public init(from decoder: any Decoder) throws { try self.init(from: decoder, namesBodies: true) }
+
+    /// Decodes a constraint; without `namesBodies` (a generator's `connect`), `a` and `b`
+    /// are not keys of it but the bodies it joins, left empty here.
+    init(from decoder: any Decoder, namesBodies: Bool) throws {
         let c = try decoder.container(keyedBy: Key.self)
         type = try c.decode(String.self, forKey: Key("type"))
         guard let own = Self.typeKeys[type] else {
@@ -103,10 +107,13 @@ public struct ConstraintDescription: Hashable, Sendable, Codable {
                     "unknown constraint type '\(type)'; expected one of \(Self.typeKeys.keys.sorted().joined(separator: ", "))"
             )
         }
+        // A connect's pivot joint takes anchors: one world point would be every pair's.
+        let vectorKeys = namesBodies ? own.vectors : own.vectors.filter { $0 != "pivot" }
         try decoder.rejectUnknownKeys(
-            ["type", "a", "b", "collideBodies"] + own.numbers + own.vectors + Self.commonNumbers)
-        a = try c.decode(String.self, forKey: Key("a"))
-        b = try c.decode(String.self, forKey: Key("b"))
+            (namesBodies ? ["type", "a", "b"] : ["type"]) + ["collideBodies"] + own.numbers + vectorKeys
+                + Self.commonNumbers)
+        a = namesBodies ? try c.decode(String.self, forKey: Key("a")) : ""
+        b = namesBodies ? try c.decode(String.self, forKey: Key("b")) : ""
         collideBodies = try c.decodeIfPresent(Bool.self, forKey: Key("collideBodies"))
         values = [:]
         for key in own.numbers + Self.commonNumbers {
@@ -119,8 +126,8 @@ public struct ConstraintDescription: Hashable, Sendable, Codable {
     public func encode(to encoder: any Encoder) throws {
         var c = encoder.container(keyedBy: Key.self)
         try c.encode(type, forKey: Key("type"))
-        try c.encode(a, forKey: Key("a"))
-        try c.encode(b, forKey: Key("b"))
+        if !a.isEmpty { try c.encode(a, forKey: Key("a")) }  // empty in a generator's connect
+        if !b.isEmpty { try c.encode(b, forKey: Key("b")) }
         try c.encodeIfPresent(collideBodies, forKey: Key("collideBodies"))
         for (key, value) in values.sorted(by: { $0.key < $1.key }) { try c.encode(value, forKey: Key(key)) }
         for (key, value) in vectors.sorted(by: { $0.key < $1.key }) { try c.encode(value, forKey: Key(key)) }
@@ -201,8 +208,11 @@ extension ConstraintDescription {
             }
             return body
         }
-        let a = try body("a", self.a)
-        let b = try body("b", self.b)
+        return try make(a: try body("a", self.a), b: try body("b", self.b), check: check, at: location)
+    }
+
+    /// The constraint between `a` and `b`, every value checked.
+    func make(a: Body, b: Body, check: SceneCheck, at location: String) throws(SceneError) -> Constraint {
         guard a !== b else {
             throw SceneError(
                 source: check.source, location: "\(location).b", reason: "a constraint joins two different bodies")
