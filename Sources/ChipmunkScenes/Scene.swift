@@ -64,7 +64,7 @@ public final class Scene {
     public var stepper: ((_ time: Double, _ dt: Double) throws -> Void)?
 
     /// The output name of a body: its name (a version-2 scene's `id`, or its index in the
-    /// file; an added body's `id`), or its index in ``Space/bodies``; "static" for the
+    /// file; an added body's `id`), or its index in `Space.bodies`; "static" for the
     /// space's static body.
     public func name(of body: Body) -> String {
         bodyNames?[ObjectIdentifier(body)] ?? addedBodyNames[ObjectIdentifier(body)]
@@ -95,7 +95,7 @@ public final class Scene {
             bodyNames: bodyNames == nil ? [] : space.bodies.map { self.name(of: $0) })
     }
 
-    /// Sets the scene to a snapshot made by ``snapshot()`` of a scene built by the same
+    /// Sets the scene to a snapshot made by ``snapshot(reference:)`` of a scene built by the same
     /// code: its space's state (`Space.restore(_:)`, which keeps this scene's closures),
     /// its clock and its place in the gravity schedule.
     ///

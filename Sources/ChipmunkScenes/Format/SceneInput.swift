@@ -15,7 +15,7 @@ import Chipmunk
 /// {"remove": "ball"}
 /// ```
 ///
-/// Bodies are named as output names them (``Scene/name(of:)``): a version-2 scene's
+/// Bodies are named as output names them (`Scene.name(of:)`): a version-2 scene's
 /// `id`s (or a body's index in the file), and for other scenes the body's index in
 /// `space.bodies` at that moment, such as `"2"`. Vectors are in world coordinates. An
 /// impulse or force without `at` acts at the body's centre of gravity, so it turns nothing.
@@ -228,7 +228,7 @@ extension SceneInput {
 }
 
 extension Scene {
-    /// The body that output names `name` now (see ``name(of:)``), if any.
+    /// The body that output names `name` now (see `name(of:)`), if any.
     public func body(named name: String) -> Body? {
         if name == "static" { return space.staticBody }
         for (index, body) in space.bodies.enumerated() where outputName(of: body, index: index) == name { return body }
@@ -250,7 +250,7 @@ extension Scene {
         return names
     }
 
-    /// ``name(of:)`` for the body at `index` in `space.bodies`, without searching for it.
+    /// `name(of:)` for the body at `index` in `space.bodies`, without searching for it.
     func outputName(of body: Body, index: Int) -> String {
         bodyNames?[ObjectIdentifier(body)] ?? addedBodyNames[ObjectIdentifier(body)] ?? String(index)
     }

@@ -5,7 +5,7 @@ extension Scene {
     /// A 64-bit fingerprint of what the scene is, before it runs: a golden file records
     /// it, so that a changed scene is reported as a changed scene, not as changed physics.
     ///
-    /// FNV-1a 64, as ``Space/stateHash()``, over the bits of: the time step; the space's
+    /// FNV-1a 64, as `Space.stateHash()`, over the bits of: the time step; the space's
     /// gravity, damping, iterations, collision slop, bias and persistence, idle speed and
     /// sleep time thresholds; the gravity schedule; for every body, its kind, mass,
     /// moment, centre of gravity, position, angle, velocity, angular velocity, force and
