@@ -58,6 +58,17 @@ import Testing
         #expect(scene.name(of: ground) == "ground")
     }
 
+    @Test("A restored snapshot keeps the shapes' names, and its events name them")
+    func shapeNamesSurviveARestore() throws {
+        let original = try SceneDescription.load(contentsOf: sceneFile("sensor.json")).makeScene()
+        for _ in 0..<30 { try original.step(original.timeStep) }
+        let restored = try SceneDescription.load(contentsOf: sceneFile("sensor.json")).makeScene()
+        try restored.restore(original.snapshot())
+        #expect(Set(restored.space.shapes.map { restored.name(of: $0) }) == ["ground", "sensor", "ball"])
+        for _ in 0..<210 { try restored.step(restored.timeStep) }
+        #expect(restored.events.first?.shapeA == "sensor")
+    }
+
     @Test("Shape ids are unique, need version 2, and number with a generator")
     func shapeIDs() throws {
         func error(_ json: String) -> String {
