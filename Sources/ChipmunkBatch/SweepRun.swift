@@ -58,7 +58,8 @@ public struct RunResult: Sendable, Equatable {
             // Bodies are found by name at each step: one added by an input is followed from
             // the step it joins, and one removed is no longer sampled.
             let names = Set(scene.bodyNamesOverTime)
-            for name in Set(plan.tracked.compactMap(\.body) + plan.recordedBodies).sorted() where !names.contains(name) {
+            for name in Set(plan.tracked.compactMap(\.body) + plan.recordedBodies).sorted() where !names.contains(name)
+            {
                 throw SweepError.badAxis(
                     "body \(name)",
                     "the scene has no body of that name (names: \(names.sorted().prefix(20).joined(separator: ", ")))"

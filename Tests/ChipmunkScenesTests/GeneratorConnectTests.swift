@@ -47,8 +47,11 @@ import Testing
         let springs = scene.space.constraints.compactMap { $0 as? DampedSpring }
         #expect(springs.count == 12)
         let pairs = springs.map { "\(scene.name(of: $0.bodyA))-\(scene.name(of: $0.bodyB))" }
-        #expect(pairs == ["n0-n1", "n1-n2", "n3-n4", "n4-n5", "n6-n7", "n7-n8",
-                          "n0-n3", "n1-n4", "n2-n5", "n3-n6", "n4-n7", "n5-n8"])
+        #expect(
+            pairs == [
+                "n0-n1", "n1-n2", "n3-n4", "n4-n5", "n6-n7", "n7-n8",
+                "n0-n3", "n1-n4", "n2-n5", "n3-n6", "n4-n7", "n5-n8",
+            ])
         #expect(springs.allSatisfy { $0.restLength == 20 && $0.stiffness == 50 })
     }
 
@@ -63,13 +66,17 @@ import Testing
             }
         }
         let base = #""mass": 1, "moment": 1, "generate": {"row": {"count": 3, "spacing": [1, 0]}}"#
-        #expect(error(#"{\#(base), "connect": {"type": "pivot", "pivot": [0, 0]}}"#).contains(
-            "bodies[0].connect.pivot: unknown key 'pivot'"))
-        #expect(error(#"{\#(base), "connect": {"type": "pin", "a": "x"}}"#).contains("bodies[0].connect.a: unknown key"))
-        #expect(error(#"{\#(base), "connect": {"type": "slide", "min": 2, "max": 1}}"#).contains(
-            "bodies[0].connect.max: must be at least min"))
-        #expect(error(#"{"mass": 1, "moment": 1, "connect": {"type": "pin"}}"#).contains(
-            "bodies[0].connect: joins generated bodies: give 'generate' too"))
+        #expect(
+            error(#"{\#(base), "connect": {"type": "pivot", "pivot": [0, 0]}}"#).contains(
+                "bodies[0].connect.pivot: unknown key 'pivot'"))
+        #expect(
+            error(#"{\#(base), "connect": {"type": "pin", "a": "x"}}"#).contains("bodies[0].connect.a: unknown key"))
+        #expect(
+            error(#"{\#(base), "connect": {"type": "slide", "min": 2, "max": 1}}"#).contains(
+                "bodies[0].connect.max: must be at least min"))
+        #expect(
+            error(#"{"mass": 1, "moment": 1, "connect": {"type": "pin"}}"#).contains(
+                "bodies[0].connect: joins generated bodies: give 'generate' too"))
         #expect(error(#"{\#(base), "connect": {"type": "simpleMotor", "rate": 1}}"#) == "no error")
     }
 }

@@ -17,8 +17,13 @@ import Testing
     @Test(
         "A constraint's and a shape's keys are chosen by their type (if/then), not a oneOf that reports another type",
         arguments: [
-            ("constraint", ["pin", "slide", "pivot", "groove", "dampedSpring", "dampedRotarySpring", "rotaryLimit",
-                "ratchet", "gear", "simpleMotor"]),
+            (
+                "constraint",
+                [
+                    "pin", "slide", "pivot", "groove", "dampedSpring", "dampedRotarySpring", "rotaryLimit",
+                    "ratchet", "gear", "simpleMotor",
+                ]
+            ),
             ("shape", ["circle", "segment", "polygon", "box"]),
         ])
     func discriminatorPerType(name: String, types: [String]) throws {

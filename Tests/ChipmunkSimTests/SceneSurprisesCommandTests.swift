@@ -17,7 +17,8 @@ import Testing
         #expect(try Tool.sim("render", "crates", "--format", "svg", "-o", folder.path("y.svg")).status == 0)
         let mismatch = try Tool.sim("render", "crates", "--format", "svg", "-o", folder.path("x2.png"))
         #expect(mismatch.status != 0)
-        #expect(mismatch.stderr.contains("--format svg does not match -o \(folder.path("x2.png"))"), "\(mismatch.stderr)")
+        #expect(
+            mismatch.stderr.contains("--format svg does not match -o \(folder.path("x2.png"))"), "\(mismatch.stderr)")
         #expect(mismatch.stderr.contains("extension says png"))
         #expect(!FileManager.default.fileExists(atPath: folder.path("x2.png")))
         // An extension that names no format leaves the choice to --format (SVG by default).
@@ -28,11 +29,15 @@ import Testing
     func eventsNameTheSensor() throws {
         let folder = try TemporaryFolder("chipmunk-events")
         defer { folder.remove() }
-        let result = try Tool.sim("run", "Scenes/sensor.json", "--seconds", "2", "-o", "/dev/null", "--events", folder.path("e"))
+        let result = try Tool.sim(
+            "run", "Scenes/sensor.json", "--seconds", "2", "-o", "/dev/null", "--events", folder.path("e"))
         #expect(result.status == 0, "\(result.stderr)")
-        let lines = try String(contentsOf: folder.url.appendingPathComponent("e"), encoding: .utf8).split(separator: "\n")
+        let lines = try String(contentsOf: folder.url.appendingPathComponent("e"), encoding: .utf8).split(
+            separator: "\n")
         #expect(lines.count == 2)
-        #expect(lines.first?.hasSuffix(#""event":"begin","a":"sensor","b":"ball","bodyA":"static","bodyB":"ball"}"#) == true, "\(lines)")
+        #expect(
+            lines.first?.hasSuffix(#""event":"begin","a":"sensor","b":"ball","bodyA":"static","bodyB":"ball"}"#)
+                == true, "\(lines)")
     }
 
     @Test("sweep --track follows a body a timed input adds, from the step it joins")
@@ -61,7 +66,8 @@ import Testing
             #expect(bodies["boxA"]?["x"] == 0)
         }
         let unknown = try Tool.sim(
-            "sweep", folder.path("late.json"), "--param", "drop=1", "--track", "boxB.y", "--db", folder.path("u.sqlite"))
+            "sweep", folder.path("late.json"), "--param", "drop=1", "--track", "boxB.y", "--db", folder.path("u.sqlite")
+        )
         #expect(unknown.stderr.contains("has no body named 'boxB' (names: ball, boxA)"), "\(unknown.stderr)")
     }
 }
@@ -85,7 +91,8 @@ import Testing
             "sweep", "Scenes/drop.json", "--param", "speed=log:1:1e20:21", "--param", "elasticity=0.2,0.5,0.8",
             "--seconds", "5", "--db", db)
         #expect(sweep.status == 0, "\(sweep.stderr)")
-        let line = try #require(try Tool.sim("results", db, "--format", "csv").stdout.split(separator: "\n").dropFirst().first)
+        let line = try #require(
+            try Tool.sim("results", db, "--format", "csv").stdout.split(separator: "\n").dropFirst().first)
         let docs = try String(contentsOf: Tool.packageRoot.appendingPathComponent("docs/sweeps.md"), encoding: .utf8)
         // Everything but the last column, the wall time.
         let stable = line[..<line.lastIndex(of: ",")!]
@@ -109,7 +116,9 @@ import Testing
         let run = try Tool.sim("run", "crates", "--steps", "120", "--hash")
         let last = try #require(run.stdout.split(separator: "\n").last?.split(separator: ",").last.map(String.init))
         let hashes = Dictionary(
-            uniqueKeysWithValues: rows.map { (($0["parameters"] as? [String: Double])?["friction"] ?? -1, $0["final_hash"] as? String) })
+            uniqueKeysWithValues: rows.map {
+                (($0["parameters"] as? [String: Double])?["friction"] ?? -1, $0["final_hash"] as? String)
+            })
         #expect(hashes[0.5] == last, "the defaults give the built-in scene's bits")
         #expect(hashes[0] != last)
 

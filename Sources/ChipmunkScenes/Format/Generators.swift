@@ -176,8 +176,12 @@ public struct ConnectDescription: Hashable, Sendable, Codable {
     public static func pairs(for generator: GeneratorDescription) -> [(Int, Int)] {
         switch generator {
         case let .grid(columns, rows, _, _):
-            let along = (0..<rows).flatMap { row in (0..<(columns - 1)).map { (row * columns + $0, row * columns + $0 + 1) } }
-            let up = (0..<(rows - 1)).flatMap { row in (0..<columns).map { (row * columns + $0, (row + 1) * columns + $0) } }
+            let along = (0..<rows).flatMap { row in
+                (0..<(columns - 1)).map { (row * columns + $0, row * columns + $0 + 1) }
+            }
+            let up = (0..<(rows - 1)).flatMap { row in
+                (0..<columns).map { (row * columns + $0, (row + 1) * columns + $0) }
+            }
             return along + up
         default:
             return (0..<max(generator.count - 1, 0)).map { ($0, $0 + 1) }

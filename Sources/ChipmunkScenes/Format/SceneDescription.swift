@@ -389,8 +389,10 @@ public struct ShapeDescription: Hashable, Sendable, Codable {
                 debugDescription: "unknown shape type '\(type)'; expected 'circle', 'segment', 'polygon' or 'box'")
         }
         try decoder.rejectUnknownKeys(
-            (own + [.type, .friction, .elasticity, .collisionType, .mass, .density, .sensor, .filter, .surfaceVelocity, .id])
-                .map(\.rawValue))
+            (own + [
+                .type, .friction, .elasticity, .collisionType, .mass, .density, .sensor, .filter, .surfaceVelocity, .id,
+            ])
+            .map(\.rawValue))
         friction = try c.decodeIfPresent(Double.self, forKey: .friction)
         elasticity = try c.decodeIfPresent(Double.self, forKey: .elasticity)
         collisionType = try c.decodeWholeNumberIfPresent(forKey: .collisionType).map(UInt.init)

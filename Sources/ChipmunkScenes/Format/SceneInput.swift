@@ -69,7 +69,8 @@ public enum SceneInput: Hashable, Sendable {
             throw DecodingError.dataCorrupted(
                 .init(
                     codingPath: decoder.codingPath,
-                    debugDescription: "give one action: impulse, force, velocity, angularVelocity, gravity, add or remove"
+                    debugDescription:
+                        "give one action: impulse, force, velocity, angularVelocity, gravity, add or remove"
                 ))
         }
         func fields(_ allowed: [String]) throws -> KeyedDecodingContainer<Key> {
@@ -83,7 +84,9 @@ public enum SceneInput: Hashable, Sendable {
             let body = try f.decode(String.self, forKey: Key("body"))
             let vector = try f.decode(Vector.self, forKey: Key(name))
             let at = try f.decodeIfPresent(Vector.self, forKey: Key("at"))
-            self = name == "impulse" ? .impulse(body: body, impulse: vector, at: at) : .force(body: body, force: vector, at: at)
+            self =
+                name == "impulse"
+                ? .impulse(body: body, impulse: vector, at: at) : .force(body: body, force: vector, at: at)
         case "velocity":
             let f = try fields(["body", "velocity"])
             self = .velocity(

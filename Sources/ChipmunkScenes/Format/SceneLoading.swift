@@ -130,7 +130,8 @@ extension SceneDescription {
             guard let id = shape.id else { return }
             guard !id.isEmpty, shapeIDs.insert(id).inserted else {
                 throw SceneError(
-                    source: check.source, location: "\(location).id", reason: "'\(id)' is empty or taken by another shape")
+                    source: check.source, location: "\(location).id",
+                    reason: "'\(id)' is empty or taken by another shape")
             }
             shapeNames[ObjectIdentifier(made)] = id
         }
@@ -149,7 +150,8 @@ extension SceneDescription {
         }
         var bodiesByID: [String: Body] = ["static": space.staticBody]
         var names: [ObjectIdentifier: String] = [ObjectIdentifier(space.staticBody): "static"]
-        var connected: [(location: String, connect: ConnectDescription, generator: GeneratorDescription, bodies: [Body])] = []
+        var connected:
+            [(location: String, connect: ConnectDescription, generator: GeneratorDescription, bodies: [Body])] = []
         for (index, entry) in (bodies ?? []).enumerated() {
             let location = "bodies[\(index)]"
             if let connect = entry.connect, let generate = entry.generate {

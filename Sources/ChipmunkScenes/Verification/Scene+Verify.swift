@@ -204,7 +204,8 @@ extension Scene {
         guard now.count == checkpoint.bodies.count else {
             return [
                 .init(
-                    body: -1, name: nil, quantity: "bodies", expected: Double(checkpoint.bodies.count), actual: Double(now.count))
+                    body: -1, name: nil, quantity: "bodies", expected: Double(checkpoint.bodies.count),
+                    actual: Double(now.count))
             ]
         }
         var result: [VerificationFailure.Difference] = []
