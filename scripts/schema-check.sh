@@ -51,6 +51,13 @@ for file in Tests/Schemas/bad-sweeps/*.json; do
     reject schemas/sweep.schema.json "$file" "$sim" sweep --sweep "$file" --db "$tmp/$(basename "$file").sqlite"
     count=$((count + 1))
 done
+# The schema chooses a constraint's keys by its type: a typo in a rotaryLimit is reported
+# as that key, not as "'pin' was expected" (a oneOf's closest other branch).
+message="$(check-jsonschema --schemafile schemas/scene.schema.json Tests/Schemas/bad-scenes/rotary-limit-typo.json 2>&1 || true)"
+if ! grep -q "'mx' was unexpected" <<<"$message" || grep -q "was expected" <<<"$message"; then
+    echo "schema-check: a rotaryLimit's typo is not reported as itself: $message" >&2
+    failures=$((failures + 1))
+fi
 if [ "$failures" -ne 0 ]; then
     echo "schema-check: FAILED: $failures disagreements" >&2
     exit 1

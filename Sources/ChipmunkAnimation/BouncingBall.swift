@@ -4,7 +4,7 @@ import Chipmunk
 /// (150, 32) to (150, 268) in 1 s with `bounceEaseOut`.
 ///
 /// Listing 11.1 drives it with an `NSTimer` and adds a fixed 1/60 s per tick; listing 11.2
-/// with a `CADisplayLink` and adds each frame's measured duration. ``run(on:ticker:)``
+/// with a `CADisplayLink` and adds each frame's measured duration. ``run(on:ticker:maxFrames:work:)``
 /// does either on any clock, and records every frame.
 public struct BouncingBall: Sendable {
     public var from = Vector(x: 150, y: 32)

@@ -295,7 +295,7 @@ public struct SweepIdentity: Sendable, Hashable, CustomStringConvertible {
         hasher.combine(planHash)
     }
 
-    /// `drop.json (scene ea690097a00f540f; plan 0123456789abcdef: 63 runs of 600 steps over elasticity, speed)`.
+    /// `drop.json (scene fbbec0f9939b824f; plan 58f428dad6314560: 63 runs of 600 steps over elasticity, speed)`.
     public var description: String {
         let over = plan.parameters.isEmpty ? "" : " over \(plan.parameters.joined(separator: ", "))"
         return "\(scene) (scene \(sceneHash); plan \(planHash): \(plan.runs) runs of \(plan.steps) steps\(over))"

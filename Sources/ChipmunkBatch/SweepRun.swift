@@ -55,17 +55,20 @@ public struct RunResult: Sendable, Equatable {
             }
             let dt = plan.timeStep ?? scene.timeStep
             let dynamic = scene.space.bodies.filter { $0.kind == .dynamic }
-            let named = Dictionary(scene.space.bodies.map { (scene.name(of: $0), $0) }, uniquingKeysWith: { a, _ in a })
-            for name in Set(plan.tracked.compactMap(\.body) + plan.recordedBodies).sorted() where named[name] == nil {
+            // Bodies are found by name at each step: one added by an input is followed from
+            // the step it joins, and one removed is no longer sampled.
+            let names = Set(scene.bodyNamesOverTime)
+            for name in Set(plan.tracked.compactMap(\.body) + plan.recordedBodies).sorted() where !names.contains(name)
+            {
                 throw SweepError.badAxis(
                     "body \(name)",
-                    "the scene has no body of that name (names: \(named.keys.sorted().prefix(20).joined(separator: ", ")))"
+                    "the scene has no body of that name (names: \(names.sorted().prefix(20).joined(separator: ", ")))"
                 )
             }
-            var tracker = Tracker(quantities: plan.tracked, bodies: named, dynamic: dynamic)
+            var tracker = Tracker(quantities: plan.tracked, scene: scene, dynamic: dynamic)
             defer {
                 result.quantities = tracker.json
-                result.bodies = Self.bodiesJSON(plan.recordedBodies, named)
+                result.bodies = Self.bodiesJSON(plan.recordedBodies, scene)
             }
             for step in 1...plan.steps {
                 do {
@@ -94,10 +97,11 @@ public struct RunResult: Sendable, Equatable {
         return result
     }
 
-    static func bodiesJSON(_ names: [String], _ bodies: [String: Body]) -> String? {
+    /// The final state of each named body still in the scene.
+    static func bodiesJSON(_ names: [String], _ scene: Scene) -> String? {
         guard !names.isEmpty else { return nil }
         let fields = names.compactMap { name -> String? in
-            guard let body = bodies[name] else { return nil }
+            guard let body = scene.body(named: name) else { return nil }
             let p = body.position
             let v = body.velocity
             return
@@ -107,18 +111,22 @@ public struct RunResult: Sendable, Equatable {
     }
 }
 
-/// Follows the tracked quantities through a run: min, max and final.
+/// Follows the tracked quantities through a run: min, max and final. A body's quantity
+/// is sampled at the steps the body is in the space.
 private struct Tracker {
     let quantities: [TrackedQuantity]
-    let bodies: [String: Body]
+    let scene: Scene
     let dynamic: [Body]
     var low: [Double]
     var high: [Double]
     var last: [Double]
+    /// The body last found for each name.
+    var found: [String: Body] = [:]
+    var samples = 0
 
-    init(quantities: [TrackedQuantity], bodies: [String: Body], dynamic: [Body]) {
+    init(quantities: [TrackedQuantity], scene: Scene, dynamic: [Body]) {
         self.quantities = quantities
-        self.bodies = bodies
+        self.scene = scene
         self.dynamic = dynamic
         low = Array(repeating: .infinity, count: quantities.count)
         high = Array(repeating: -.infinity, count: quantities.count)
@@ -126,18 +134,26 @@ private struct Tracker {
     }
 
     mutating func sample() {
+        samples += 1
         for (index, quantity) in quantities.enumerated() {
-            let value = Self.value(quantity, bodies, dynamic)
+            guard let value = value(quantity) else { continue }
             low[index] = min(low[index], value)
             high[index] = max(high[index], value)
             last[index] = value
         }
     }
 
-    static func value(_ quantity: TrackedQuantity, _ bodies: [String: Body], _ dynamic: [Body]) -> Double {
-        guard let name = quantity.body, let measure = quantity.measure, let body = bodies[name] else {
-            return kineticEnergy(dynamic)
-        }
+    /// The body named `name` in the space now, if any.
+    mutating func body(_ name: String) -> Body? {
+        if let body = found[name], scene.space.contains(body) { return body }
+        found[name] = scene.body(named: name)
+        return found[name]
+    }
+
+    /// The quantity now; nil for a body not in the space now.
+    mutating func value(_ quantity: TrackedQuantity) -> Double? {
+        guard let name = quantity.body, let measure = quantity.measure else { return Self.kineticEnergy(dynamic) }
+        guard let body = body(name) else { return nil }
         let p = body.position
         let v = body.velocity
         switch measure {
@@ -163,9 +179,10 @@ private struct Tracker {
         return energy
     }
 
-    /// nil until a step has been sampled, or when nothing is tracked.
+    /// nil until a step has been sampled, or when nothing is tracked; a body's quantity
+    /// never sampled (the body never joined) is null.
     var json: String? {
-        guard !quantities.isEmpty, last.allSatisfy({ !$0.isNaN }) else { return nil }
+        guard !quantities.isEmpty, samples > 0 else { return nil }
         let fields = quantities.indices.map { i in
             "\(jsonKey(quantities[i].name)):{\"min\":\(jsonNumber(low[i])),\"max\":\(jsonNumber(high[i])),\"final\":\(jsonNumber(last[i]))}"
         }

@@ -34,6 +34,12 @@ public final class Scene {
     /// whose output numbers dynamic bodies from 0.
     public var bodyNames: [ObjectIdentifier: String]?
 
+    /// Names of shapes for output, from a scene file: the `id`s of the shapes that have one.
+    public var shapeNames: [ObjectIdentifier: String] = [:]
+
+    /// Names of bodies added by inputs to a scene without ``bodyNames``: their `id`s.
+    var addedBodyNames: [ObjectIdentifier: String] = [:]
+
     /// Contact events recorded by `log` collision rules, oldest first; whoever reads them
     /// may empty the list.
     public var events: [CollisionEvent] = []
@@ -57,15 +63,26 @@ public final class Scene {
     /// animator). Nil steps the space directly.
     public var stepper: ((_ time: Double, _ dt: Double) throws -> Void)?
 
-    /// The output name of a body: its name, or its index in ``Space/bodies``.
+    /// The output name of a body: its name (a version-2 scene's `id`, or its index in the
+    /// file; an added body's `id`), or its index in `Space.bodies`; "static" for the
+    /// space's static body.
     public func name(of body: Body) -> String {
-        bodyNames?[ObjectIdentifier(body)]
+        bodyNames?[ObjectIdentifier(body)] ?? addedBodyNames[ObjectIdentifier(body)]
             ?? (body === space.staticBody ? "static" : String(space.bodies.firstIndex { $0 === body } ?? -1))
     }
 
+    /// The output name of a shape: its `id`, or else its body's name (so "static" for a
+    /// static shape without an id).
+    public func name(of shape: Shape) -> String {
+        shapeNames[ObjectIdentifier(shape)] ?? name(of: shape.body)
+    }
+
     func logEvent(_ kind: String, _ arbiter: Arbiter) {
-        let (a, b) = arbiter.bodies
-        events.append(CollisionEvent(kind: kind, step: stepCount + 1, bodyA: name(of: a), bodyB: name(of: b)))
+        let (a, b) = arbiter.shapes
+        events.append(
+            CollisionEvent(
+                kind: kind, step: stepCount + 1, shapeA: name(of: a), shapeB: name(of: b), bodyA: name(of: a.body),
+                bodyB: name(of: b.body)))
     }
 
     /// A snapshot of the scene's space, with the scene's clock, for ``restore(_:)``.
@@ -78,7 +95,7 @@ public final class Scene {
             bodyNames: bodyNames == nil ? [] : space.bodies.map { self.name(of: $0) })
     }
 
-    /// Sets the scene to a snapshot made by ``snapshot()`` of a scene built by the same
+    /// Sets the scene to a snapshot made by ``snapshot(reference:)`` of a scene built by the same
     /// code: its space's state (`Space.restore(_:)`, which keeps this scene's closures),
     /// its clock and its place in the gravity schedule.
     ///
@@ -144,7 +161,7 @@ public final class Scene {
             nextChange += 1
         }
         while nextInput < inputs.count, inputs[nextInput].time <= time + tolerance {
-            apply(inputs[nextInput])
+            try? apply(inputs[nextInput].action)  // checked when the scene loaded
             nextInput += 1
         }
         if let stepper { try stepper(time, dt) } else { try space.step(dt) }

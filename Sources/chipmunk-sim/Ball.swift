@@ -25,21 +25,15 @@ struct Ball: ParsableCommand {
             """
     )
 
-    @Option(help: "timer, display-link or both.") var ticker = "both"
+    @Option(help: "Which ticker drives the ball.") var ticker: TickerChoice = .both
     @Option(parsing: .unconditional, help: "The most a frame is late, in milliseconds (uniform, seeded).") var jitter = 12.0
     @Option(parsing: .unconditional, help: "A stall of this many milliseconds …") var stall = 40.0
     @Option(parsing: .unconditional, help: "… every Nth frame (0: none).") var stallEvery = 20
     @Option(parsing: .unconditional, help: "The jitter's seed.") var seed: UInt64 = 42
-    @Option(help: "table or csv.") var format = "table"
+    @Option(help: "A table to read, or CSV.") var format: BallFormat = .table
     @Flag(help: "Run on the real monotonic clock; the jitter becomes real sleeps in each frame.") var realTime = false
 
     func validate() throws {
-        guard ["timer", "display-link", "both"].contains(ticker) else {
-            throw ValidationError("--ticker must be timer, display-link or both (got \(ticker))")
-        }
-        guard ["table", "csv"].contains(format) else {
-            throw ValidationError("--format must be table or csv (got \(format))")
-        }
         guard (0...1000).contains(jitter), (0...1000).contains(stall) else {
             throw ValidationError("--jitter and --stall must be from 0 to 1000 ms")
         }
@@ -58,9 +52,9 @@ struct Ball: ParsableCommand {
 
     func run() throws {
         let tickers: [BouncingBall.Ticker] =
-            ticker == "both" ? [.timer, .displayLink] : [BouncingBall.Ticker(rawValue: ticker)!]
+            ticker == .both ? [.timer, .displayLink] : [BouncingBall.Ticker(rawValue: ticker.rawValue)!]
         let delays = lateness(count: 400)
-        var out = format == "csv" ? "ticker,frame,wall_ms,frame_ms,animation_ms,y,error\n" : ""
+        var out = format == .csv ? "ticker,frame,wall_ms,frame_ms,animation_ms,y,error\n" : ""
         var summaries: [String] = []
         for ticker in tickers {
             let frames: [BouncingBall.Frame]
@@ -71,12 +65,12 @@ struct Ball: ParsableCommand {
             } else {
                 frames = BouncingBall.run(on: SimulatedClock(lateness: delays), ticker: ticker)
             }
-            if format == "table" {
+            if format == .table {
                 out += "\(ticker.rawValue) (listing \(ticker == .timer ? "11.1" : "11.2")):\n"
                 out += "  frame  wall ms  frame ms  anim ms        y   error\n"
             }
             for f in frames {
-                if format == "csv" {
+                if format == .csv {
                     out += "\(ticker.rawValue),\(f.index),\(f.wallTime * 1000),\(f.frameDuration * 1000),"
                     out += "\(f.timeOffset * 1000),\(f.position.y),\(f.error)\n"
                 } else {
@@ -92,7 +86,17 @@ struct Ball: ParsableCommand {
                         "%@: %d frames, ends at %.0f ms of wall time, at most %.2f points from where the clock says",
                     ticker.rawValue, frames.count, (frames.last?.wallTime ?? 0) * 1000, worst))
         }
-        if format == "table" { out += "\n" + summaries.joined(separator: "\n") + "\n" }
+        if format == .table { out += "\n" + summaries.joined(separator: "\n") + "\n" }
         try Output.standardOutput(out)
     }
+}
+
+/// `ball --ticker`: one of the book's tickers, or both.
+enum TickerChoice: String, ExpressibleByArgument, CaseIterable {
+    case timer, displayLink = "display-link", both
+}
+
+/// What `ball` writes.
+enum BallFormat: String, ExpressibleByArgument, CaseIterable {
+    case table, csv
 }

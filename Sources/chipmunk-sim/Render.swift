@@ -35,7 +35,11 @@ struct Render: ParsableCommand {
 
     @Option(parsing: .unconditional, help: "Draw every Kth step from 0 to --step, one file each (see -o).") var every: Int?
 
-    @Option(help: "svg, png or text.") var format = "svg"
+    @Option(
+        help: ArgumentHelp(
+            "The picture's format (default: from -o's extension, .svg, .png or .txt; else svg).",
+            discussion: "A --format that disagrees with -o's extension is an error."))
+    var format: PictureFormat?
 
     @Option(parsing: .unconditional, help: "Picture width: pixels for SVG and PNG (default 640), characters for text (default 80).")
     var width: Int?
@@ -49,11 +53,17 @@ struct Render: ParsableCommand {
 
     @Option(name: [.short, .customLong("output")], help: "The file to write ('-': stdout).") var output = "-"
 
+    /// The format: `--format`, else the one `-o`'s extension names, else SVG.
+    var pictureFormat: PictureFormat { format ?? PictureFormat(extensionOf: output) ?? .svg }
+
     func validate() throws {
-        guard ["svg", "png", "text"].contains(format) else {
-            throw ValidationError("--format must be svg, png or text (got \(format))")
+        if let format, let named = PictureFormat(extensionOf: output), named != format {
+            throw ValidationError(
+                "--format \(format.rawValue) does not match -o \(output), whose extension says \(named.rawValue); give one of them, or make them agree"
+            )
         }
-        if format == "png", output == "-" { throw ValidationError("--format png needs -o FILE") }
+        let format = pictureFormat
+        if format == .png, output == "-" { throw ValidationError("--format png needs -o FILE") }
         guard (0...10_000_000).contains(step) else {
             throw ValidationError("--step must be from 0 to 10000000 (got \(step))")
         }
@@ -70,10 +80,10 @@ struct Render: ParsableCommand {
         if let every {
             guard every >= 1 else { throw ValidationError("--every must be at least 1 (got \(every))") }
             guard step > 0 else { throw ValidationError("--every needs --step N, the last step to draw") }
-            if format != "text" {
+            if format != .text {
                 guard output.contains("%") else {
                     throw ValidationError(
-                        "--every writes a file a frame: give -o with a number in it, such as frames/crates-%04d.\(format)"
+                        "--every writes a file a frame: give -o with a number in it, such as frames/crates-%04d.\(format.fileExtension)"
                     )
                 }
                 guard output.filter({ $0 == "%" }).count == 1,
@@ -107,7 +117,7 @@ struct Render: ParsableCommand {
                 }
             }
             let bytes = try draw(scene)
-            if every != nil, format == "text" {
+            if every != nil, pictureFormat == .text {
                 text += "step \(target)\n" + String(decoding: bytes, as: UTF8.self)
             } else if every != nil {
                 try write(bytes, to: String(format: output, target))
@@ -120,32 +130,49 @@ struct Render: ParsableCommand {
 
     /// The picture of the scene now.
     private func draw(_ scene: Scene) throws -> [UInt8] {
+        let format = pictureFormat
         let frame = Frame(scene.space, options: contacts ? .all : [.shapes, .constraints], opacity: scene.bodyOpacity)
         var view = try FrameView(argument: view) ?? FrameView(fitting: frame)
         view.yPointsDown = scene.yAxisPointsDown
-        var pixelWidth = width ?? (format == "text" ? 80 : 640)
+        var pixelWidth = width ?? (format == .text ? 80 : 640)
         if let size = try parsedSize() {
             // Text cells are 2 dots wide and 4 high; the view widens to the picture's shape.
             let aspect =
-                format == "text"
+                format == .text
                 ? Double(size.width * 2) / Double(size.height * 4) : Double(size.width) / Double(size.height)
             view = view.widened(toAspect: aspect)
             pixelWidth = size.width
         }
         switch format {
-        case "png":
+        case .png:
             do {
                 return try frame.png(view: view, pixelWidth: pixelWidth).png
             } catch {
                 throw RunError("\(error)")
             }
-        case "svg": return Array(frame.svg(view: view, pixelWidth: pixelWidth).utf8)
-        default: return Array(frame.text(view: view, columns: pixelWidth).utf8)
+        case .svg: return Array(frame.svg(view: view, pixelWidth: pixelWidth).utf8)
+        case .text: return Array(frame.text(view: view, columns: pixelWidth).utf8)
         }
     }
 
     private func write(_ bytes: [UInt8], to path: String) throws {
         try Output.file(bytes, to: path, option: "-o")
+    }
+}
+
+/// What `render` draws.
+enum PictureFormat: String, ExpressibleByArgument, CaseIterable {
+    case svg, png, text
+
+    /// The file extension that names the format.
+    var fileExtension: String { self == .text ? "txt" : rawValue }
+
+    /// The format a file's extension names (.svg, .png, .txt, in any case), if any.
+    init?(extensionOf path: String) {
+        guard path != "-" else { return nil }
+        let suffix = URL(fileURLWithPath: path).pathExtension.lowercased()
+        guard let format = Self.allCases.first(where: { $0.fileExtension == suffix }) else { return nil }
+        self = format
     }
 }
 

@@ -7,14 +7,16 @@ struct Record: ParsableCommand {
         abstract: "Run a scene with inputs given at chosen steps, and record the state hash after every step.",
         discussion: """
             The inputs file is a JSON array of {"step": N, "input": INPUT}: each input is applied after \
-            N - 1 steps, before step N. An INPUT is one of {"gravity": {"_0": [x, y]}}, \
-            {"impulse": {"body": i, "impulse": [x, y], "at": [x, y]}}, \
-            {"force": {"body": i, "force": [x, y], "at": [x, y]}}, \
-            {"velocity": {"body": i, "velocity": [x, y]}}, \
-            {"angularVelocity": {"body": i, "angularVelocity": w}}, {"addBody": {"_0": BODY}} \
-            (a body as in a scene file, with its shapes) or {"removeBody": {"body": i}}. Bodies are \
-            numbered in the space's order at that moment, counting from 0. The recording \
-            (docs/determinism.md) is what `chipmunk-sim replay` checks.
+            N - 1 steps, before step N. An INPUT is what a scene file's "inputs" say (docs/scene-format.md): \
+            {"impulse": {"body": NAME, "impulse": [x, y], "at": [x, y]}}, \
+            {"force": {"body": NAME, "force": [x, y], "at": [x, y]}} (for the next step), \
+            {"velocity": {"body": NAME, "velocity": [x, y]}}, \
+            {"angularVelocity": {"body": NAME, "angularVelocity": w}}, {"gravity": [x, y]}, \
+            {"add": BODY} (a body as in a scene file, with an "id" and its shapes) or {"remove": NAME}. \
+            Vectors are in world coordinates; without "at", an impulse or force acts at the body's \
+            centre of gravity. A NAME is the body's name in `run`'s output: a version-2 scene's id, \
+            else its index in the space's bodies at that moment ("0", "1", …), or an added body's \
+            id. The recording (docs/determinism.md) is what `chipmunk-sim replay` checks.
 
             Example: chipmunk-sim record crates --inputs pushes.json --steps 600 --output crates.inputs.json
             """

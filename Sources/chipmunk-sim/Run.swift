@@ -80,7 +80,7 @@ struct Run: ParsableCommand {
 
     @Option(
         help: ArgumentHelp(
-            "Write the contact events of the scene's `log` collision rules to this file, as JSON lines: {\"step\":12,\"event\":\"begin\",\"a\":\"sensor\",\"b\":\"ball\"}.",
+            "Write the contact events of the scene's `log` collision rules to this file, as JSON lines: {\"step\":12,\"event\":\"begin\",\"a\":\"sensor\",\"b\":\"ball\",\"bodyA\":\"static\",\"bodyB\":\"ball\"}: a and b are the shapes (their id, else their body's name), bodyA and bodyB their bodies.",
             valueName: "file"))
     var events: String?
 
@@ -120,7 +120,7 @@ struct Run: ParsableCommand {
                     // Keep what was computed: write it out, then report where the run stopped.
                     try? writer.finish()
                     try? writeEvents(scene)
-                    throw RunError(describe(error, at: step))
+                    throw RunError(describe(error, at: step, in: scene))
                 }
                 if (step - firstStep) % every == 0 || step == firstStep + totalSteps {
                     try writer.record(
@@ -158,7 +158,7 @@ struct Run: ParsableCommand {
             do {
                 try scene.step(dt)
             } catch {
-                failure = RunError(describe(error, at: step) + "; the replay holds the steps before it")
+                failure = RunError(describe(error, at: step, in: scene) + "; the replay holds the steps before it")
                 break
             }
             if (step - firstStep) % every == 0 || step == firstStep + totalSteps {
@@ -179,12 +179,16 @@ struct Run: ParsableCommand {
     /// One line for an error a step threw. The engine's own errors name their step and
     /// body; for a scene file, the body is also named by its path in the file, since the
     /// file's bodies are the space's bodies in the same order.
-    private func describe(_ error: any Error, at step: Int) -> String {
+    private func describe(_ error: any Error, at step: Int, in running: Scene) -> String {
         guard let error = error as? ChipmunkError else { return "step \(step) failed: \(error)" }
         let isFile = !SceneCatalog.builtIn.contains { $0.name == scene }
         switch error {
         case .diverged(_, let body, _, _) where isFile && body >= 0, .massless(_, let body) where isFile && body >= 0:
-            return "\(error) (bodies[\(body)] in \(URL(fileURLWithPath: scene).lastPathComponent))"
+            // A version-2 file's body by its name in output; a version-1 file's by its path.
+            let name =
+                running.bodyNames != nil && body < running.space.bodies.count
+                ? running.name(of: running.space.bodies[body]) : "bodies[\(body)]"
+            return "\(error) (\(name) in \(URL(fileURLWithPath: scene).lastPathComponent))"
         default:
             return "\(error)"
         }
@@ -196,7 +200,8 @@ struct Run: ParsableCommand {
         var text = ""
         for event in scene.events {
             text +=
-                "{\"step\":\(event.step),\"event\":\"\(event.kind)\",\"a\":\(jsonString(event.bodyA)),\"b\":\(jsonString(event.bodyB))}\n"
+                "{\"step\":\(event.step),\"event\":\"\(event.kind)\",\"a\":\(jsonString(event.shapeA)),\"b\":\(jsonString(event.shapeB)),"
+                + "\"bodyA\":\(jsonString(event.bodyA)),\"bodyB\":\(jsonString(event.bodyB))}\n"
         }
         try Output.file(Array(text.utf8), to: events, option: "--events")
     }

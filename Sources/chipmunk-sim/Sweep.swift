@@ -26,13 +26,23 @@ struct SweepCommand: ParsableCommand {
             sweep (the scene file's hash and the plan's) and refuses runs of another. \
             `chipmunk-sim merge` combines shard databases; `chipmunk-sim results` exports one.
 
+            A built-in name sweeps the scene's file as Scenes/ holds it (the binary carries \
+            it): crates, crate and crates-tilt declare friction, elasticity and gravity (and \
+            crates-tilt tilt), pyramid-stack, pyramid-topple and tumble friction and gravity, \
+            one-way, joints, theo-jansen and chains gravity. With their defaults they give the \
+            built-in scenes' bits.
+
             Examples:
               chipmunk-sim sweep Scenes/drop.json --param speed=log:1:1e20:21 --param elasticity=0.2,0.8 --db drop.sqlite
+              chipmunk-sim sweep crates --param friction=0,0.5,1 --param gravity=-500,-1000 --db crates.sqlite
               chipmunk-sim results drop.sqlite --format csv
             """
     )
 
-    @Argument(help: "A scene file that declares parameters (not with --sweep, whose file names its scene).")
+    @Argument(
+        help:
+            "A built-in scene name (its file in Scenes/, such as crates: friction, elasticity, gravity) or a scene file that declares parameters (not with --sweep, whose file names its scene)."
+    )
     var scene: String?
 
     @Option(
@@ -138,14 +148,26 @@ struct SweepCommand: ParsableCommand {
         return nil
     }
 
-    func run() throws {
-        let file = try sweep.map { try SweepFile.load(contentsOf: URL(fileURLWithPath: $0)) }
+    /// The scene's name in results and its JSON: a built-in scene's file (as in `Scenes/`,
+    /// carried in the binary), or the file named on the command line or in the sweep file.
+    /// A built-in name wins over a file of the same name, as in `run`: write ./crates for the file.
+    func sceneData(file: SweepFile?) throws -> (source: String, data: Data) {
+        if file == nil, let name = scene, let entry = SceneCatalog.builtIn.first(where: { $0.name == name }) {
+            guard let data = SceneCatalog.sceneFile(named: name) else {
+                throw ValidationError(
+                    "\(name) is a built-in scene that needs code (\(entry.summary)), so it has no scene file to sweep; sweeping takes the built-in scenes with a file in Scenes/")
+            }
+            return ("\(name).json", data)
+        }
         let url = file?.scene ?? URL(fileURLWithPath: scene!)
         _ = try SceneDescription.load(contentsOf: url)  // names the file in any problem with it
-        let data = try Data(contentsOf: url)
-        let defaultDt = try SceneDescription.decode(data, source: url.lastPathComponent).makeScene(
-            source: url.lastPathComponent
-        ).timeStep
+        return (url.lastPathComponent, try Data(contentsOf: url))
+    }
+
+    func run() throws {
+        let file = try sweep.map { try SweepFile.load(contentsOf: URL(fileURLWithPath: $0)) }
+        let (source, data) = try sceneData(file: file)
+        let defaultDt = try SceneDescription.decode(data, source: source).makeScene(source: source).timeStep
         // The command line's duration wins over the file's.
         let timeStep = duration.dt?.seconds ?? file?.timeStep
         let dt = timeStep ?? defaultDt
@@ -161,17 +183,16 @@ struct SweepCommand: ParsableCommand {
         let start = try snapshot.map { try SceneCatalog.loadSnapshot(contentsOf: URL(fileURLWithPath: $0)) }
         let design = try file?.design ?? .grid(axes.map { try SweepAxis(parsing: $0) })
         var plan = try SweepPlan(
-            sceneSource: url.lastPathComponent, sceneData: data, design: design, steps: steps, timeStep: timeStep,
+            sceneSource: source, sceneData: data, design: design, steps: steps, timeStep: timeStep,
             start: start)
         plan.tracked = try (tracked + (file?.tracked ?? [])).map { try TrackedQuantity(parsing: $0) }
         plan.recordedBodies = recordedBodies + (file?.bodies ?? [])
         // Names are checked on the scene as the defaults build it, before any run.
-        let example = try SceneDescription.decode(data, source: url.lastPathComponent).makeScene(
-            source: url.lastPathComponent)
-        let names = Set(example.space.bodies.map { example.name(of: $0) })
+        let example = try SceneDescription.decode(data, source: source).makeScene(source: source)
+        let names = Set(example.bodyNamesOverTime)  // bodies added by inputs too
         for name in plan.tracked.compactMap(\.body) + plan.recordedBodies where !names.contains(name) {
             throw ValidationError(
-                "\(url.lastPathComponent) has no body named '\(name)' (names: \(names.sorted().prefix(20).joined(separator: ", ")))"
+                "\(source) has no body named '\(name)' (names: \(names.sorted().prefix(20).joined(separator: ", ")))"
             )
         }
         let shard = try resolvedShard()
@@ -215,15 +236,12 @@ struct ResultsCommand: ParsableCommand {
     )
 
     @Argument(help: "The results database.") var db: String
-    @Option(help: "csv or jsonl.") var format: String = "csv"
+    @Option(help: "The export's format.") var format: ExportFormat = .csv
     @Option(help: ArgumentHelp("Chart a metric against a parameter.", valueName: "param:metric"))
     var chart: String?
     @Option(name: [.short, .long], help: "The chart's file (.svg, .png or .pdf).") var output: String?
 
     func validate() throws {
-        guard ["csv", "jsonl"].contains(format) else {
-            throw ValidationError("--format must be csv or jsonl (got \(format))")
-        }
         guard FileManager.default.fileExists(atPath: db) else { throw ValidationError("no such database: \(db)") }
         if let chart {
             guard chart.split(separator: ":", omittingEmptySubsequences: false).count == 2,
@@ -242,7 +260,7 @@ struct ResultsCommand: ParsableCommand {
     func run() throws {
         let store = try SweepStore(path: db, readOnly: true)
         guard let chart, let output else {
-            try Output.standardOutput(try store.export(asCSV: format == "csv"))
+            try Output.standardOutput(try store.export(asCSV: format == .csv))
             return
         }
         let parts = chart.split(separator: ":").map(String.init)
@@ -250,6 +268,11 @@ struct ResultsCommand: ParsableCommand {
         try ChartDrawer.draw(data, to: output)
         Output.note("results: \(data.summary) in \(output)\n")
     }
+}
+
+/// What `results` exports.
+enum ExportFormat: String, ExpressibleByArgument, CaseIterable {
+    case csv, jsonl
 }
 
 struct MergeCommand: ParsableCommand {

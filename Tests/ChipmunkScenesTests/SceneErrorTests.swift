@@ -33,7 +33,7 @@ import Testing
         ),
         (
             #"{"name": "x", "bodies": [{"mass": 1, "moment": 1, "shapes": [{"type": "circle", "radius": 1, "fricton": 0.5}]}]}"#,
-            "bad.json: bodies[0].shapes[0].fricton: unknown key 'fricton'; expected one of 'radius', 'offset', 'type', 'friction', 'elasticity', 'collisionType', 'mass', 'density', 'sensor', 'filter', 'surfaceVelocity'"
+            "bad.json: bodies[0].shapes[0].fricton: unknown key 'fricton'; expected one of 'radius', 'offset', 'type', 'friction', 'elasticity', 'collisionType', 'mass', 'density', 'sensor', 'filter', 'surfaceVelocity', 'id'"
         ),
         (
             #"{"name": "x", "bodies": [{"mass": 1, "moment": 1, "shapes": [{"type": "hexagon"}]}]}"#,

@@ -127,6 +127,7 @@ import Testing
         let rows = steady.stdout.split(separator: "\n").dropFirst().map { $0.split(separator: ",") }
         #expect(rows.count == 120 && rows.allSatisfy { Double($0[6])! < 1e-9 }, "a steady clock: both exact")
         #expect(
-            try Tool.sim("ball", "--ticker", "nsTimer").stderr.contains("--ticker must be timer, display-link or both"))
+            try Tool.sim("ball", "--ticker", "nsTimer").stderr.contains(
+                "Please provide one of 'timer', 'display-link' or 'both'"))
     }
 }

@@ -55,15 +55,17 @@ import Testing
         let folder = try temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let inputs = folder.appendingPathComponent("inputs.json")
-        // A push, a gravity change, a body added and one removed, a velocity set.
+        // A push, a gravity change, a body added and one removed, a velocity set, a push on
+        // the added body at its centre of gravity: a scene file's input vocabulary.
         try """
         [
-          {"step": 100, "input": {"impulse": {"body": 0, "impulse": [20000, 50000], "at": [150, 100]}}},
-          {"step": 150, "input": {"gravity": {"_0": [300, -500]}}},
-          {"step": 200, "input": {"addBody": {"_0": {"mass": 5, "moment": {"box": {"width": 20, "height": 20}},
-              "position": [150, 250], "shapes": [{"type": "box", "width": 20, "height": 20, "friction": 0.5}]}}}},
-          {"step": 260, "input": {"removeBody": {"body": 1}}},
-          {"step": 300, "input": {"velocity": {"body": 2, "velocity": [-100, 300]}}}
+          {"step": 100, "input": {"impulse": {"body": "0", "impulse": [20000, 50000], "at": [150, 100]}}},
+          {"step": 150, "input": {"gravity": [300, -500]}},
+          {"step": 200, "input": {"add": {"id": "boxA", "mass": 5, "moment": {"box": {"width": 20, "height": 20}},
+              "position": [150, 250], "shapes": [{"type": "box", "width": 20, "height": 20, "friction": 0.5}]}}},
+          {"step": 260, "input": {"remove": "1"}},
+          {"step": 300, "input": {"velocity": {"body": "2", "velocity": [-100, 300]}}},
+          {"step": 320, "input": {"impulse": {"body": "boxA", "impulse": [0, 2000]}}}
         ]
         """.write(to: inputs, atomically: true, encoding: .utf8)
         let log = folder.appendingPathComponent("crates.inputs.json")
@@ -71,7 +73,7 @@ import Testing
         #expect(record.status == 0, "\(record.stderr)")
         let replay = try Tool.sim("replay", log.path)
         #expect(replay.status == 0, "\(replay.stderr)")
-        #expect(replay.stdout.contains("480 steps and 5 inputs replay bit for bit"))
+        #expect(replay.stdout.contains("480 steps and 6 inputs replay bit for bit"))
 
         // Change one recorded input: the replay names the first step that differs.
         let text = try String(contentsOf: log, encoding: .utf8)
@@ -87,7 +89,7 @@ import Testing
         let folder = try temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let inputs = folder.appendingPathComponent("inputs.json")
-        try #"[{"step": 10, "input": {"removeBody": {"body": 42}}}]"#.write(
+        try #"[{"step": 10, "input": {"remove": "42"}}]"#.write(
             to: inputs, atomically: true, encoding: .utf8)
         let result = try Tool.sim(
             "record", "crates", "--inputs", inputs.path, "--steps", "20", "--output",
@@ -95,7 +97,7 @@ import Testing
         #expect(result.status == 1)
         #expect(
             result.stderr.contains(
-                "the input before step 10 failed: input: body: names body 42, but the space has 5 bodies"),
+                "the input before step 10 failed: input: remove: no body named '42' exists now (names: 0, 1, 2, 3, 4)"),
             "\(result.stderr)")
         let missing = try Tool.sim("verify", "crates", "--golden", folder.appendingPathComponent("none.golden").path)
         #expect(missing.status == 1 && missing.stderr.contains("cannot read the golden file"))

@@ -78,6 +78,14 @@ public enum SceneCatalog {
             make: { DynamicsScenes.push().scene }),
     ]
 
+    /// The scene file of a built-in scene, `Scenes/NAME.json` as the repository holds it
+    /// (parameters declared), or nil for a name that is not built in or a scene that needs
+    /// code (`planet`, `buoyancy`, the UIKit-style scenes). `chipmunk-sim sweep crates`
+    /// sweeps it, wherever the binary is.
+    public static func sceneFile(named name: String) -> Data? {
+        embeddedFiles[name].map { Data($0.utf8) }
+    }
+
     /// Builds a scene from a built-in name or from a JSON file's path.
     ///
     /// A name that is not built in, or any argument with a `/` or ending in `.json`, is

@@ -134,3 +134,57 @@ public enum GeneratorDescription: Hashable, Sendable, Codable {
         }
     }
 }
+
+/// Version 2: `"connect"` in a generated body entry joins neighbouring generated bodies with
+/// one kind of joint, spring or motor: a chain, a rope, a grid of springs.
+///
+/// ```json
+/// {"id": "link", "generate": {"row": {"count": 8, "origin": [0, 300], "spacing": [30, 0]}},
+///  "connect": {"type": "pivot", "anchorA": [15, 0], "anchorB": [-15, 0]},
+///  "mass": 1, "moment": 100, "shapes": [{"type": "box", "width": 30, "height": 6}]}
+/// ```
+///
+/// It takes every key of a constraint of its `type` but `a` and `b` (and a pivot's world
+/// `pivot`, which would be every pair's): anchors are in each body's own coordinates, the
+/// same for every pair. Each joint's `a` is the earlier body in generation order, `b` the
+/// later:
+/// - `row`, `pyramid`, `random`: each body and the next (n bodies, n − 1 joints);
+/// - `grid`: each body and the next in its row, then each body and the one above it
+///   (c × r bodies, (c − 1)·r + c·(r − 1) joints).
+///
+/// The joints are added after every body, before the scene's `constraints`, entry by entry
+/// in that order. To hang a chain, add one constraint of your own to its first body
+/// (`"b": "link0"`).
+public struct ConnectDescription: Hashable, Sendable, Codable {
+    /// The joint, with empty `a` and `b`.
+    public var constraint: ConstraintDescription
+
+    /// A connect made of a constraint description (its `a` and `b` are ignored).
+    public init(constraint: ConstraintDescription) {
+        self.constraint = constraint
+        self.constraint.a = ""
+        self.constraint.b = ""
+    }
+
+    public init(from decoder: any Decoder) throws {
+        self.init(constraint: try ConstraintDescription(from: decoder, namesBodies: false))
+    }
+
+    public func encode(to encoder: any Encoder) throws { try constraint.encode(to: encoder) }
+
+    /// The pairs of generated bodies it joins, as indices in generation order.
+    public static func pairs(for generator: GeneratorDescription) -> [(Int, Int)] {
+        switch generator {
+        case let .grid(columns, rows, _, _):
+            let along = (0..<rows).flatMap { row in
+                (0..<(columns - 1)).map { (row * columns + $0, row * columns + $0 + 1) }
+            }
+            let up = (0..<(rows - 1)).flatMap { row in
+                (0..<columns).map { (row * columns + $0, (row + 1) * columns + $0) }
+            }
+            return along + up
+        default:
+            return (0..<max(generator.count - 1, 0)).map { ($0, $0 + 1) }
+        }
+    }
+}

@@ -124,6 +124,9 @@ public struct BodyDescription: Hashable, Sendable, Codable {
     public var id: String?
     /// Version 2: this entry stands for many bodies in a pattern (see ``GeneratorDescription``).
     public var generate: GeneratorDescription?
+    /// Version 2, with `generate`: a joint between neighbouring generated bodies (see
+    /// ``ConnectDescription``): a chain, a rope, a grid of springs.
+    public var connect: ConnectDescription?
 
     /// A body's kind as a scene file spells it.
     public enum Kind: String, Hashable, Sendable, Codable { case dynamic, kinematic, `static` }
@@ -141,7 +144,7 @@ public struct BodyDescription: Hashable, Sendable, Codable {
     }
 
     private enum CodingKeys: String, CodingKey, CaseIterable {
-        case kind, mass, moment, position, velocity, angle, angularVelocity, shapes, id, generate
+        case kind, mass, moment, position, velocity, angle, angularVelocity, shapes, id, generate, connect
     }
 
     public init(from decoder: any Decoder) throws {
@@ -157,6 +160,14 @@ public struct BodyDescription: Hashable, Sendable, Codable {
         shapes = try c.decodeIfPresent([ShapeDescription].self, forKey: .shapes)
         id = try c.decodeIfPresent(String.self, forKey: .id)
         generate = try c.decodeIfPresent(GeneratorDescription.self, forKey: .generate)
+        if c.contains(.connect) {
+            guard generate != nil else {
+                throw DecodingError.dataCorruptedError(
+                    forKey: .connect, in: c, debugDescription: "joins generated bodies: give 'generate' too")
+            }
+            connect = ConnectDescription(
+                constraint: try ConstraintDescription(from: try c.superDecoder(forKey: .connect), namesBodies: false))
+        }
         if generate != nil, position != nil {
             throw DecodingError.dataCorruptedError(
                 forKey: .position, in: c, debugDescription: "a generated body takes its positions from 'generate'")
@@ -170,8 +181,14 @@ public struct BodyDescription: Hashable, Sendable, Codable {
         return generate.positions.enumerated().map { k, position in
             var body = self
             body.generate = nil
+            body.connect = nil
             body.position = position
             body.id = id.map { "\($0)\(k)" }
+            body.shapes = body.shapes?.map { shape in
+                var shape = shape
+                shape.id = shape.id.map { "\($0)\(k)" }
+                return shape
+            }
             return (body, body.id ?? "\(index).\(k)", body.id)
         }
     }
@@ -307,6 +324,9 @@ public struct ShapeDescription: Hashable, Sendable, Codable {
     public var elasticity: Double?
     /// Collision type; 0 when absent.
     public var collisionType: UInt?
+    /// Version 2: the name output uses for the shape (contact events), such as "ground" or
+    /// "sensor"; a generated body's shapes number it as the body's id is numbered.
+    public var id: String?
     /// Version 2: the shape's own mass, or its density (mass per area); the body's mass
     /// is then summed from its shapes.
     public var mass: Double?
@@ -328,7 +348,7 @@ public struct ShapeDescription: Hashable, Sendable, Codable {
 
     private enum CodingKeys: String, CodingKey, CaseIterable {
         case type, radius, offset, from, to, vertices, transform, width, height, friction, elasticity, collisionType
-        case mass, density, sensor, filter, surfaceVelocity
+        case mass, density, sensor, filter, surfaceVelocity, id
     }
 
     public init(from decoder: any Decoder) throws {
@@ -369,8 +389,10 @@ public struct ShapeDescription: Hashable, Sendable, Codable {
                 debugDescription: "unknown shape type '\(type)'; expected 'circle', 'segment', 'polygon' or 'box'")
         }
         try decoder.rejectUnknownKeys(
-            (own + [.type, .friction, .elasticity, .collisionType, .mass, .density, .sensor, .filter, .surfaceVelocity])
-                .map(\.rawValue))
+            (own + [
+                .type, .friction, .elasticity, .collisionType, .mass, .density, .sensor, .filter, .surfaceVelocity, .id,
+            ])
+            .map(\.rawValue))
         friction = try c.decodeIfPresent(Double.self, forKey: .friction)
         elasticity = try c.decodeIfPresent(Double.self, forKey: .elasticity)
         collisionType = try c.decodeWholeNumberIfPresent(forKey: .collisionType).map(UInt.init)
@@ -383,10 +405,13 @@ public struct ShapeDescription: Hashable, Sendable, Codable {
         sensor = try c.decodeIfPresent(Bool.self, forKey: .sensor)
         filter = try c.decodeIfPresent(FilterDescription.self, forKey: .filter)
         surfaceVelocity = try c.decodeIfPresent(Vector.self, forKey: .surfaceVelocity)
+        id = try c.decodeIfPresent(String.self, forKey: .id)
     }
 
     /// Whether the shape uses a field of format version 2.
-    var usesVersion2: Bool { mass != nil || density != nil || sensor != nil || filter != nil || surfaceVelocity != nil }
+    var usesVersion2: Bool {
+        mass != nil || density != nil || sensor != nil || filter != nil || surfaceVelocity != nil || id != nil
+    }
 
     public func encode(to encoder: any Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)
@@ -419,5 +444,6 @@ public struct ShapeDescription: Hashable, Sendable, Codable {
         try c.encodeIfPresent(sensor, forKey: .sensor)
         try c.encodeIfPresent(filter, forKey: .filter)
         try c.encodeIfPresent(surfaceVelocity, forKey: .surfaceVelocity)
+        try c.encodeIfPresent(id, forKey: .id)
     }
 }

@@ -124,10 +124,23 @@ extension SceneDescription {
                 .spatialHashCount, Double(broadPhase.count), at: "broadPhase.spatialHash", key: "count")
             space.useSpatialHash(cellSize: cellSize, count: Int(count))
         }
+        var shapeNames: [ObjectIdentifier: String] = [:]
+        var shapeIDs: Set<String> = []
+        func register(_ made: Shape, _ shape: ShapeDescription, at location: String) throws(SceneError) {
+            guard let id = shape.id else { return }
+            guard !id.isEmpty, shapeIDs.insert(id).inserted else {
+                throw SceneError(
+                    source: check.source, location: "\(location).id",
+                    reason: "'\(id)' is empty or taken by another shape")
+            }
+            shapeNames[ObjectIdentifier(made)] = id
+        }
         for (index, shape) in (staticShapes ?? []).enumerated() {
             let location = "staticShapes[\(index)]"
             if shape.usesVersion2, !isVersion2 { throw check.needsVersion2(at: location) }
-            space.add(try shape.makeShape(on: space.staticBody, check: check, at: location))
+            let made = try shape.makeShape(on: space.staticBody, check: check, at: location)
+            try register(made, shape, at: location)
+            space.add(made)
         }
         let total = (bodies ?? []).reduce(0) { $0 + ($1.generate?.count ?? 1) }
         guard total <= GeneratorDescription.maxCount else {
@@ -137,8 +150,13 @@ extension SceneDescription {
         }
         var bodiesByID: [String: Body] = ["static": space.staticBody]
         var names: [ObjectIdentifier: String] = [ObjectIdentifier(space.staticBody): "static"]
+        var connected:
+            [(location: String, connect: ConnectDescription, generator: GeneratorDescription, bodies: [Body])] = []
         for (index, entry) in (bodies ?? []).enumerated() {
             let location = "bodies[\(index)]"
+            if let connect = entry.connect, let generate = entry.generate {
+                connected.append(("\(location).connect", connect, generate, []))
+            }
             if entry.id != nil, !isVersion2 { throw check.needsVersion2(at: "\(location).id") }
             if entry.generate != nil, !isVersion2 { throw check.needsVersion2(at: "\(location).generate") }
             for (description, name, id) in entry.expanded(index: index) {
@@ -158,16 +176,25 @@ extension SceneDescription {
                 let body = massFromShapes ? Body(kind: .dynamic) : try description.makeBody(check: check, at: location)
                 if massFromShapes { try description.setMotion(of: body, check: check, at: location) }
                 space.add(body)
+                if entry.connect != nil { connected[connected.count - 1].bodies.append(body) }
                 if let id { bodiesByID[id] = body }
                 names[ObjectIdentifier(body)] = name
                 for (shapeIndex, shape) in (description.shapes ?? []).enumerated() {
                     let shapeLocation = "\(location).shapes[\(shapeIndex)]"
                     if shape.usesVersion2, !isVersion2 { throw check.needsVersion2(at: shapeLocation) }
-                    space.add(try shape.makeShape(on: body, check: check, at: shapeLocation))
+                    let made = try shape.makeShape(on: body, check: check, at: shapeLocation)
+                    try register(made, shape, at: shapeLocation)
+                    space.add(made)
                 }
             }
         }
+        for (location, connect, generator, made) in connected {
+            for (first, second) in ConnectDescription.pairs(for: generator) {
+                space.add(try connect.constraint.make(a: made[first], b: made[second], check: check, at: location))
+            }
+        }
         let scene = Scene(name: name, space: space, gravitySchedule: gravitySchedule ?? [], timeStep: timeStep)
+        scene.shapeNames = shapeNames
         if isVersion2 {
             scene.bodyNames = names
             try addVersion2(to: space, scene: scene, bodies: bodiesByID, check: check)

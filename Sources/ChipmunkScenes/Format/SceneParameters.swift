@@ -1,7 +1,8 @@
 import Foundation
 
 /// Named parameters in a scene file: `"parameters": {"gravityY": -1000}` declares one with
-/// its default, and `{"$param": "gravityY"}` stands for its value wherever a number goes.
+/// its default, and `{"$param": "gravityY"}` stands for its value wherever a number goes;
+/// `{"$param": "gravityY", "scale": -1}` for its value times -1.
 /// A sweep (`chipmunk-sim sweep`) sets them run by run.
 ///
 /// Loading reports, with its path, a reference to an undeclared parameter, a declared
@@ -197,8 +198,19 @@ enum JSONTree: Codable, Equatable {
             }
             return .array(result)
         case .object(let members):
-            if members.count == 1, members[0].key == "$param" {
-                guard case .string(let name) = members[0].value else {
+            if let reference = members.first(where: { $0.key == "$param" })?.value {
+                // {"$param": name} or {"$param": name, "scale": k}: the value times k.
+                var scale = 1.0
+                for (key, value) in members where key != "$param" {
+                    guard key == "scale", let number = value.number, number.isFinite else {
+                        throw SceneError(
+                            source: source, location: path.isEmpty ? key : "\(path).\(key)",
+                            reason: key == "scale"
+                                ? "must be a finite number" : "a {\"$param\": …} takes only \"scale\" beside it")
+                    }
+                    scale = number
+                }
+                guard case .string(let name) = reference else {
                     throw SceneError(source: source, location: path, reason: "$param must name a parameter (a string)")
                 }
                 guard let value = values[name] else {
@@ -210,7 +222,14 @@ enum JSONTree: Codable, Equatable {
                     )
                 }
                 used.insert(name)
-                return .number(value)
+                guard scale != 1 else { return .number(value) }
+                let scaled = value * scale
+                guard scaled.isFinite else {
+                    throw SceneError(
+                        source: source, location: path,
+                        reason: "parameter '\(name)' (\(value)) times scale \(scale) is not finite")
+                }
+                return .number(scaled)
             }
             var result: [(key: String, value: JSONTree)] = []
             for (key, value) in members {

@@ -93,7 +93,11 @@ public struct ConstraintDescription: Hashable, Sendable, Codable {
         init?(intValue: Int) { nil }
     }
 
-    public init(from decoder: any Decoder) throws {
+    public init(from decoder: any Decoder) throws { try self.init(from: decoder, namesBodies: true) }
+
+    /// Decodes a constraint; without `namesBodies` (a generator's `connect`), `a` and `b`
+    /// are not keys of it but the bodies it joins, left empty here.
+    init(from decoder: any Decoder, namesBodies: Bool) throws {
         let c = try decoder.container(keyedBy: Key.self)
         type = try c.decode(String.self, forKey: Key("type"))
         guard let own = Self.typeKeys[type] else {
@@ -103,10 +107,13 @@ public struct ConstraintDescription: Hashable, Sendable, Codable {
                     "unknown constraint type '\(type)'; expected one of \(Self.typeKeys.keys.sorted().joined(separator: ", "))"
             )
         }
+        // A connect's pivot joint takes anchors: one world point would be every pair's.
+        let vectorKeys = namesBodies ? own.vectors : own.vectors.filter { $0 != "pivot" }
         try decoder.rejectUnknownKeys(
-            ["type", "a", "b", "collideBodies"] + own.numbers + own.vectors + Self.commonNumbers)
-        a = try c.decode(String.self, forKey: Key("a"))
-        b = try c.decode(String.self, forKey: Key("b"))
+            (namesBodies ? ["type", "a", "b"] : ["type"]) + ["collideBodies"] + own.numbers + vectorKeys
+                + Self.commonNumbers)
+        a = namesBodies ? try c.decode(String.self, forKey: Key("a")) : ""
+        b = namesBodies ? try c.decode(String.self, forKey: Key("b")) : ""
         collideBodies = try c.decodeIfPresent(Bool.self, forKey: Key("collideBodies"))
         values = [:]
         for key in own.numbers + Self.commonNumbers {
@@ -119,8 +126,8 @@ public struct ConstraintDescription: Hashable, Sendable, Codable {
     public func encode(to encoder: any Encoder) throws {
         var c = encoder.container(keyedBy: Key.self)
         try c.encode(type, forKey: Key("type"))
-        try c.encode(a, forKey: Key("a"))
-        try c.encode(b, forKey: Key("b"))
+        if !a.isEmpty { try c.encode(a, forKey: Key("a")) }  // empty in a generator's connect
+        if !b.isEmpty { try c.encode(b, forKey: Key("b")) }
         try c.encodeIfPresent(collideBodies, forKey: Key("collideBodies"))
         for (key, value) in values.sorted(by: { $0.key < $1.key }) { try c.encode(value, forKey: Key(key)) }
         for (key, value) in vectors.sorted(by: { $0.key < $1.key }) { try c.encode(value, forKey: Key(key)) }
@@ -165,7 +172,11 @@ public struct CollisionEvent: Hashable, Sendable {
     public var kind: String
     /// The step during which it happened (1 for the first step).
     public var step: Int
-    /// The bodies, as output names them (their `id`, or their index in the file).
+    /// The shapes, as output names them: their `id`, or else their body's name.
+    public var shapeA: String
+    public var shapeB: String
+    /// The shapes' bodies, as output names them (their `id`, or their index in the file;
+    /// "static" for the space's static body).
     public var bodyA: String
     public var bodyB: String
 }
@@ -197,8 +208,11 @@ extension ConstraintDescription {
             }
             return body
         }
-        let a = try body("a", self.a)
-        let b = try body("b", self.b)
+        return try make(a: try body("a", self.a), b: try body("b", self.b), check: check, at: location)
+    }
+
+    /// The constraint between `a` and `b`, every value checked.
+    func make(a: Body, b: Body, check: SceneCheck, at location: String) throws(SceneError) -> Constraint {
         guard a !== b else {
             throw SceneError(
                 source: check.source, location: "\(location).b", reason: "a constraint joins two different bodies")
@@ -250,6 +264,11 @@ extension ConstraintDescription {
                 constraint = PivotJoint(a: a, b: b, anchorA: try vector("anchorA"), anchorB: try vector("anchorB"))
             }
         case "groove":
+            // The groove's ends are required (docs and schema); zero defaults made a groove of no length.
+            for key in ["grooveA", "grooveB"] where vectors[key] == nil {
+                throw SceneError(
+                    source: check.source, location: "\(location).\(key)", reason: "is required for a groove joint")
+            }
             constraint = GrooveJoint(
                 a: a, b: b, grooveA: try vector("grooveA", .grooveEnd), grooveB: try vector("grooveB", .grooveEnd),
                 anchorB: try vector("anchorB"))
@@ -345,167 +364,5 @@ extension CollisionRule {
                     return true
                 } : nil,
             separate: log ? { arbiter in scene?.logEvent("separate", arbiter) } : nil)
-    }
-}
-
-/// Version 2: something done to the scene at a time, the general form of `gravitySchedule`:
-/// `{"time": 1.5, "impulse": {"body": "ball", "impulse": [0, 500], "at": [0, 0]}}`, and
-/// likewise `velocity` (`{"body", "velocity"}`, such as a kinematic body's new speed),
-/// `angularVelocity` (`{"body", "angularVelocity"}`), `gravity` (`[x, y]`), `add` (a body,
-/// with an `id`) and `remove` (a body's id; its shapes and constraints go with it).
-public struct TimedInput: Hashable, Sendable, Codable {
-    public enum Action: Hashable, Sendable {
-        case impulse(body: String, impulse: Vector, at: Vector)
-        case velocity(body: String, velocity: Vector)
-        case angularVelocity(body: String, angularVelocity: Double)
-        case gravity(Vector)
-        case add(BodyDescription)
-        case remove(body: String)
-    }
-
-    public var time: Double
-    public var action: Action
-
-    private enum Key: String, CodingKey, CaseIterable {
-        case time, impulse, velocity, angularVelocity, gravity, add, remove
-    }
-    private enum Field: String, CodingKey, CaseIterable { case body, impulse, at, velocity, angularVelocity }
-
-    public init(from decoder: any Decoder) throws {
-        try decoder.rejectUnknownKeys(Key.allCases.map(\.rawValue))
-        let c = try decoder.container(keyedBy: Key.self)
-        time = try c.decode(Double.self, forKey: .time)
-        let actions = c.allKeys.filter { $0 != .time }
-        guard actions.count == 1, let key = actions.first else {
-            throw DecodingError.dataCorrupted(
-                .init(
-                    codingPath: decoder.codingPath,
-                    debugDescription: "give one action: impulse, velocity, angularVelocity, gravity, add or remove"))
-        }
-        func fields(_ allowed: [Field]) throws -> KeyedDecodingContainer<Field> {
-            try c.superDecoder(forKey: key).rejectUnknownKeys(allowed.map(\.rawValue))
-            return try c.nestedContainer(keyedBy: Field.self, forKey: key)
-        }
-        switch key {
-        case .impulse:
-            let f = try fields([.body, .impulse, .at])
-            action = .impulse(
-                body: try f.decode(String.self, forKey: .body), impulse: try f.decode(Vector.self, forKey: .impulse),
-                at: try f.decodeIfPresent(Vector.self, forKey: .at) ?? .zero)
-        case .velocity:
-            let f = try fields([.body, .velocity])
-            action = .velocity(
-                body: try f.decode(String.self, forKey: .body), velocity: try f.decode(Vector.self, forKey: .velocity))
-        case .angularVelocity:
-            let f = try fields([.body, .angularVelocity])
-            action = .angularVelocity(
-                body: try f.decode(String.self, forKey: .body),
-                angularVelocity: try f.decode(Double.self, forKey: .angularVelocity))
-        case .gravity: action = .gravity(try c.decode(Vector.self, forKey: .gravity))
-        case .add:
-            let body = try c.decode(BodyDescription.self, forKey: .add)
-            guard body.id != nil, body.generate == nil else {
-                throw DecodingError.dataCorruptedError(
-                    forKey: .add, in: c, debugDescription: "an added body needs an id, and no generate")
-            }
-            action = .add(body)
-        default: action = .remove(body: try c.decode(String.self, forKey: .remove))
-        }
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var c = encoder.container(keyedBy: Key.self)
-        try c.encode(time, forKey: .time)
-        switch action {
-        case let .impulse(body, impulse, at):
-            var f = c.nestedContainer(keyedBy: Field.self, forKey: .impulse)
-            try f.encode(body, forKey: .body)
-            try f.encode(impulse, forKey: .impulse)
-            try f.encode(at, forKey: .at)
-        case let .velocity(body, velocity):
-            var f = c.nestedContainer(keyedBy: Field.self, forKey: .velocity)
-            try f.encode(body, forKey: .body)
-            try f.encode(velocity, forKey: .velocity)
-        case let .angularVelocity(body, angularVelocity):
-            var f = c.nestedContainer(keyedBy: Field.self, forKey: .angularVelocity)
-            try f.encode(body, forKey: .body)
-            try f.encode(angularVelocity, forKey: .angularVelocity)
-        case .gravity(let gravity): try c.encode(gravity, forKey: .gravity)
-        case .add(let body): try c.encode(body, forKey: .add)
-        case .remove(let body): try c.encode(body, forKey: .remove)
-        }
-    }
-
-    /// Checks the input's values and body names against the names that exist by then
-    /// (`names` is updated for `add` and `remove`).
-    func check(_ check: SceneCheck, at location: String, names: inout Set<String>) throws(SceneError) {
-        guard time >= 0, time.isFinite else {
-            throw SceneError(
-                source: check.source, location: "\(location).time",
-                reason: "must be zero or more, and finite (got \(time))")
-        }
-        func known(_ name: String, _ key: String) throws(SceneError) {
-            guard names.contains(name), name != "static" else {
-                throw SceneError(
-                    source: check.source, location: "\(location).\(key)",
-                    reason:
-                        "no body named '\(name)' exists at \(time) s (\(name == "static" ? "the static body cannot be moved" : "names: \(names.subtracting(["static"]).sorted().prefix(20).joined(separator: ", "))"))"
-                )
-            }
-        }
-        switch action {
-        case let .impulse(body, impulse, at):
-            try known(body, "impulse.body")
-            _ = try check(.appliedImpulse, impulse, at: "\(location).impulse", key: "impulse")
-            _ = try check(.applicationPoint, at, at: "\(location).impulse", key: "at")
-        case let .velocity(body, velocity):
-            try known(body, "velocity.body")
-            _ = try check(.bodyVelocity, velocity, at: "\(location).velocity", key: "velocity")
-        case let .angularVelocity(body, value):
-            try known(body, "angularVelocity.body")
-            _ = try check(.bodyAngularVelocity, value, at: "\(location).angularVelocity", key: "angularVelocity")
-        case .gravity(let gravity): _ = try check(.spaceGravity, gravity, at: location, key: "gravity")
-        case .add(let body):
-            _ = try body.makeBody(check: check, at: "\(location).add")
-            for (index, shape) in (body.shapes ?? []).enumerated() {
-                _ = try shape.makeShape(on: Body(kind: .static), check: check, at: "\(location).add.shapes[\(index)]")
-            }
-            guard names.insert(body.id!).inserted else {
-                throw SceneError(
-                    source: check.source, location: "\(location).add.id",
-                    reason: "'\(body.id!)' is taken by another body")
-            }
-        case .remove(let body):
-            try known(body, "remove")
-            names.remove(body)
-        }
-    }
-}
-
-extension Scene {
-    /// Applies a timed input now. Names and values were checked when the scene loaded.
-    func apply(_ input: TimedInput) {
-        func body(_ name: String) -> Body? { space.bodies.first { self.name(of: $0) == name } }
-        switch input.action {
-        case let .impulse(name, impulse, at): body(name)?.applyImpulse(impulse, at: at)
-        case let .velocity(name, velocity): body(name)?.velocity = velocity
-        case let .angularVelocity(name, value): body(name)?.angularVelocity = value
-        case .gravity(let gravity): space.gravity = gravity
-        case .add(let description):
-            let check = SceneCheck(source: name)
-            guard let body = try? description.makeBody(check: check, at: "add") else { return }
-            space.add(body)
-            for shape in description.shapes ?? [] {
-                if let made = try? shape.makeShape(on: body, check: check, at: "add") { space.add(made) }
-            }
-            bodyNames?[ObjectIdentifier(body)] = description.id
-        case .remove(let name):
-            guard let body = body(name) else { return }
-            for constraint in space.constraints where constraint.bodyA === body || constraint.bodyB === body {
-                space.remove(constraint)
-            }
-            for shape in space.shapes where shape.body === body { space.remove(shape) }
-            space.remove(body)
-        }
     }
 }

@@ -3,7 +3,7 @@ import Chipmunk
 /// What a scene must reproduce, bit for bit: the state hash after every step, and every
 /// body's full state at checkpoints. Written by `chipmunk-sim verify --update` (or
 /// ``Scene/recordGolden(steps:checkpointEvery:timeStep:)``), and checked by
-/// `chipmunk-sim verify` (or ``Scene/verify(against:)``).
+/// `chipmunk-sim verify` (or `Scene.verify(against:)`).
 ///
 /// The file is text, one fact a line, so that a person can read it and a diff shows what
 /// changed. Format 1 (docs/determinism.md gives the full definition):

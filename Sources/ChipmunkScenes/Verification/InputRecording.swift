@@ -1,41 +1,30 @@
 import Chipmunk
 import Foundation
 
-/// Something done to a running scene from outside the simulation: what a recording logs,
-/// with the step it came before, and a replay does again.
-///
-/// Bodies are named by their index in the space's `bodies` at that moment, which is
-/// the same in the recording and the replay because both make the same changes.
-public enum SceneInput: Hashable, Sendable, Codable {
-    /// Gravity changes.
-    case gravity(Vector)
-    /// An impulse on a body at a point in world coordinates (`Body.applyImpulse(_:at:)`).
-    case impulse(body: Int, impulse: Vector, at: Vector)
-    /// A force on a body at a point in world coordinates, for the next step (`Body.applyForce(_:at:)`).
-    case force(body: Int, force: Vector, at: Vector)
-    /// A body's velocity is set: a kinematic body's motion, or a push.
-    case velocity(body: Int, velocity: Vector)
-    /// A body's angular velocity is set.
-    case angularVelocity(body: Int, angularVelocity: Double)
-    /// A body is added, with its shapes, described as in a scene file.
-    case addBody(BodyDescription)
-    /// A body is removed, with its shapes and constraints.
-    case removeBody(body: Int)
-}
-
 /// A scene's run with its inputs: the inputs with the step each came before, and the state
 /// hash after every step. ``SceneRecorder`` makes one; ``replay(on:)`` and
 /// `chipmunk-sim replay` check that the same scene given the same inputs gives the same
 /// bits at every step. Stored as JSON (docs/determinism.md).
 public struct InputRecording: Hashable, Sendable, Codable {
-    /// One input, applied after `step - 1` steps, before step `step`.
+    /// One input, applied after `step - 1` steps, before step `step`:
+    /// `{"step": 120, "input": {"impulse": {"body": "2", "impulse": [0, 5000]}}}`.
     public struct Entry: Hashable, Sendable, Codable {
         public var step: Int
         public var input: SceneInput
+
+        /// An input applied before step `step`.
+        public init(step: Int, input: SceneInput) {
+            self.step = step
+            self.input = input
+        }
     }
 
+    /// The format this build writes and reads: version 2 names bodies and spells inputs
+    /// as a scene file's `inputs` do.
+    public static let currentFormat = "chipmunk-inputs 2"
+
     /// The format's name and version, checked on reading.
-    public var format = "chipmunk-inputs 1"
+    public var format = InputRecording.currentFormat
     /// The scene: a built-in name or a file's path, as `chipmunk-sim` takes it.
     public var scene: String
     /// ``Scene/contentHash()`` before the first step.
@@ -51,6 +40,18 @@ public struct InputRecording: Hashable, Sendable, Codable {
             throw ReplayFailure(kind: .unreadable("cannot read \(url.path)"))
         }
         let name = url.lastPathComponent
+        // Version 1 numbered bodies and spelt gravity {"_0": [x, y]}: say so, rather than
+        // a decoding error about its first input.
+        struct Header: Decodable { var format: String? }
+        if let header = try? JSONDecoder().decode(Header.self, from: data), let format = header.format,
+            format != currentFormat
+        {
+            throw ReplayFailure(
+                kind: .unreadable(
+                    format == "chipmunk-inputs 1"
+                        ? "\(name): format 'chipmunk-inputs 1' (bodies by index, inputs such as {\"gravity\": {\"_0\": …}}) is no longer read; record it again with chipmunk-sim record, whose inputs are a scene file's (docs/determinism.md)"
+                        : "\(name): format '\(format)' is not '\(currentFormat)'"))
+        }
         let recording: InputRecording
         do {
             recording = try JSONDecoder().decode(InputRecording.self, from: data)
@@ -66,8 +67,8 @@ public struct InputRecording: Hashable, Sendable, Codable {
         } catch {
             throw ReplayFailure(kind: .unreadable("\(name): not an input recording"))
         }
-        guard recording.format == "chipmunk-inputs 1" else {
-            throw ReplayFailure(kind: .unreadable("\(name): format '\(recording.format)' is not 'chipmunk-inputs 1'"))
+        guard recording.format == currentFormat else {
+            throw ReplayFailure(kind: .unreadable("\(name): format '\(recording.format)' is not '\(currentFormat)'"))
         }
         // Replay steps the scene by it: 0, a negative or an infinite step stopped the process.
         guard Parameter.spaceTimeStep.accepts(recording.timeStep) else {
@@ -164,7 +165,7 @@ public struct ReplayFailure: Error, CustomStringConvertible {
 /// ```swift
 /// let recorder = SceneRecorder(SceneCatalog.scene(named: "crates"), source: "crates")
 /// for step in 1...600 {
-///     if step == 120 { try recorder.apply(.impulse(body: 2, impulse: [0, 50_000], at: [150, 100])) }
+///     if step == 120 { try recorder.apply(.impulse(body: "2", impulse: [0, 50_000], at: [150, 100])) }
 ///     try recorder.step()
 /// }
 /// try recorder.recording.write(to: url)   // chipmunk-sim replay url
@@ -183,8 +184,8 @@ public final class SceneRecorder {
 
     /// Applies `input` now, before the next step, and logs it.
     ///
-    /// - Throws: a ``SceneError`` for a body description that does not build, or an index
-    ///   that names no body; nothing is logged then.
+    /// - Throws: a ``SceneError`` for a body description that does not build, or a name
+    ///   that names no body now; nothing is logged then.
     public func apply(_ input: SceneInput) throws {
         try scene.apply(input)
         recording.inputs.append(.init(step: recording.hashes.count + 1, input: input))
@@ -194,57 +195,5 @@ public final class SceneRecorder {
     public func step() throws {
         try scene.step(recording.timeStep)
         recording.hashes.append(scene.space.stateHash().hexDigits)
-    }
-}
-
-extension Scene {
-    /// Applies an input (see ``SceneInput``) now.
-    ///
-    /// - Throws: ``SceneError`` for a body index that names no body, or a body description
-    ///   or vector that breaks a rule; the scene is unchanged then.
-    public func apply(_ input: SceneInput) throws(SceneError) {
-        let check = SceneCheck(source: "input")
-        func body(_ index: Int) throws(SceneError) -> Body {
-            guard space.bodies.indices.contains(index) else {
-                throw SceneError(
-                    source: "input", location: "body",
-                    reason: "names body \(index), but the space has \(space.bodies.count) bodies")
-            }
-            return space.bodies[index]
-        }
-        switch input {
-        case .gravity(let gravity):
-            space.gravity = try check(.spaceGravity, gravity, at: "", key: "gravity")
-        case .impulse(let index, let impulse, let point):
-            let body = try body(index)
-            body.applyImpulse(
-                try check(.appliedImpulse, impulse, at: "", key: "impulse"),
-                at: try check(.applicationPoint, point, at: "", key: "at"))
-        case .force(let index, let force, let point):
-            let body = try body(index)
-            body.applyForce(
-                try check(.appliedForce, force, at: "", key: "force"),
-                at: try check(.applicationPoint, point, at: "", key: "at"))
-        case .velocity(let index, let velocity):
-            try body(index).velocity = try check(.bodyVelocity, velocity, at: "", key: "velocity")
-        case .angularVelocity(let index, let angularVelocity):
-            try body(index).angularVelocity = try check(
-                .bodyAngularVelocity, angularVelocity, at: "", key: "angularVelocity")
-        case .addBody(let description):
-            let body = try description.makeBody(check: check, at: "addBody")
-            var shapes: [Shape] = []
-            for (index, shape) in (description.shapes ?? []).enumerated() {
-                shapes.append(try shape.makeShape(on: body, check: check, at: "addBody.shapes[\(index)]"))
-            }
-            space.add(body)
-            for shape in shapes { space.add(shape) }
-        case .removeBody(let index):
-            let body = try body(index)
-            for constraint in space.constraints where constraint.bodyA === body || constraint.bodyB === body {
-                space.remove(constraint)
-            }
-            for shape in space.shapes where shape.body === body { space.remove(shape) }
-            space.remove(body)
-        }
     }
 }

@@ -5,7 +5,7 @@ extension Scene {
     /// A 64-bit fingerprint of what the scene is, before it runs: a golden file records
     /// it, so that a changed scene is reported as a changed scene, not as changed physics.
     ///
-    /// FNV-1a 64, as ``Space/stateHash()``, over the bits of: the time step; the space's
+    /// FNV-1a 64, as `Space.stateHash()`, over the bits of: the time step; the space's
     /// gravity, damping, iterations, collision slop, bias and persistence, idle speed and
     /// sleep time thresholds; the gravity schedule; for every body, its kind, mass,
     /// moment, centre of gravity, position, angle, velocity, angular velocity, force and
@@ -214,13 +214,16 @@ extension Scene {
         guard now.count == checkpoint.bodies.count else {
             return [
                 .init(
-                    body: -1, quantity: "bodies", expected: Double(checkpoint.bodies.count), actual: Double(now.count))
+                    body: -1, name: nil, quantity: "bodies", expected: Double(checkpoint.bodies.count),
+                    actual: Double(now.count))
             ]
         }
         var result: [VerificationFailure.Difference] = []
         for (index, (expected, actual)) in zip(checkpoint.bodies, now).enumerated() {
+            // A version-2 scene's bodies by the names its output uses (`run`, `--track`).
+            let name = bodyNames == nil ? nil : outputName(of: space.bodies[index], index: index)
             for (e, a) in zip(expected.quantities, actual.quantities) where e.value.bitPattern != a.value.bitPattern {
-                result.append(.init(body: index, quantity: e.name, expected: e.value, actual: a.value))
+                result.append(.init(body: index, name: name, quantity: e.name, expected: e.value, actual: a.value))
             }
         }
         return result
@@ -246,9 +249,14 @@ public struct VerificationFailure: Error, CustomStringConvertible {
     public struct Difference: Equatable, Sendable {
         /// The body's index in the space's bodies (-1: the number of bodies differs).
         public var body: Int
+        /// The body's name in a version-2 scene's output (its `id`); nil for other scenes.
+        public var name: String?
         public var quantity: String
         public var expected: Double
         public var actual: Double
+
+        /// How messages name the quantity: `boxA.x` by the body's name, else `bodies[9].x`.
+        public var path: String { "\(name ?? "bodies[\(body)]").\(quantity)" }
     }
 
     public enum Kind: Sendable {
@@ -292,7 +300,7 @@ public struct VerificationFailure: Error, CustomStringConvertible {
                 } else if let first = differences.first {
                     line +=
                         ", \(differences.count) \(differences.count == 1 ? "quantity differs" : "quantities differ"), "
-                        + "first bodies[\(first.body)].\(first.quantity) \(first.actual) (expected \(first.expected))"
+                        + "first \(first.path) \(first.actual) (expected \(first.expected))"
                 }
             }
             return line
@@ -325,7 +333,7 @@ public struct VerificationFailure: Error, CustomStringConvertible {
         if case .differs(_, _, _, let checkpoint?, let differences) = kind {
             for difference in differences.prefix(20) where difference.body >= 0 {
                 lines.append(
-                    "  step \(checkpoint): bodies[\(difference.body)].\(difference.quantity) = \(difference.actual), "
+                    "  step \(checkpoint): \(difference.path) = \(difference.actual), "
                         + "golden \(difference.expected)")
             }
             if differences.count > 20 { lines.append("  … and \(differences.count - 20) more") }
