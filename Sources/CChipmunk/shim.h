@@ -84,13 +84,22 @@ static inline cpFloat CChipmunkMaxCoordinate(void) { return 1e15; }
 /// the guarded functions below refused. The binding keeps one per space, in the space's
 /// user data, which it uses for nothing else (a static variable in this header would
 /// exist once per Swift file that imports it). `quantity`: 0 position, 1 velocity,
-/// 2 angle, 3 angular velocity, 4 force, 5 torque.
+/// 2 angle, 3 angular velocity, 4 force, 5 torque. `bound` is the largest coordinate a
+/// body may reach in this space (0: `CChipmunkMaxCoordinate()`); with the spatial hash it is
+/// smaller, since the hash turns coordinates over its cell size into `int` cell indices.
 typedef struct {
     const cpBody *body;
     const cpConstraint *spring;
     int quantity;
     cpFloat value;
+    cpFloat bound;
 } CChipmunkStepReport;
+
+/// The largest coordinate a body of `space` may reach (see `CChipmunkStepReport.bound`).
+static inline cpFloat CChipmunkPositionBound(const cpSpace *space) {
+    const CChipmunkStepReport *report = space ? (const CChipmunkStepReport *)space->userData : NULL;
+    return report && report->bound > 0 ? report->bound : CChipmunkMaxCoordinate();
+}
 
 static inline void CChipmunkReport(cpSpace *space, const cpBody *body, const cpConstraint *spring, int quantity,
                                    cpFloat value) {
@@ -106,7 +115,7 @@ static inline void CChipmunkReport(cpSpace *space, const cpBody *body, const cpC
 static inline void CChipmunkReportBody(const cpBody *body, const cpFloat *values, const int *quantities, int count) {
     for (int i = 0; i < count; i++) {
         const int isCoordinate = quantities[i] == 0;
-        if (!isfinite(values[i]) || (isCoordinate && !(fabs(values[i]) <= CChipmunkMaxCoordinate()))) {
+        if (!isfinite(values[i]) || (isCoordinate && !(fabs(values[i]) <= CChipmunkPositionBound(body->space)))) {
             CChipmunkReport(body->space, body, NULL, quantities[i], values[i]);
             return;
         }
@@ -127,7 +136,7 @@ static inline void CChipmunkGuardedUpdatePosition(cpBody *body, cpFloat dt) {
     const cpFloat a = body->a + (body->w + body->w_bias) * dt;
     const cpFloat zero = (a - a) + (body->v.x - body->v.x) + (body->v.y - body->v.y) + (body->w - body->w)
         + (body->f.x - body->f.x) + (body->f.y - body->f.y) + (body->t - body->t);
-    const cpFloat bound = CChipmunkMaxCoordinate();
+    const cpFloat bound = CChipmunkPositionBound(body->space);
     if (!(zero == 0 && fabs(p.x) <= bound && fabs(p.y) <= bound)) {
         const cpFloat values[] = {p.x, p.y, a, body->v.x, body->v.y, body->w, body->f.x, body->f.y, body->t};
         const int quantities[] = {0, 0, 2, 1, 1, 3, 4, 4, 5};

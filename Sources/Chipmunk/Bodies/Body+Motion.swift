@@ -50,12 +50,20 @@ extension Body {
         cpBodyApplyImpulseAtLocalPoint(handle, impulse.cp, point.cp)
     }
 
-    /// Stops unless the impulse leaves the velocity and angular velocity finite; the same
-    /// arithmetic as the engine's `apply_impulse`, so an impulse that passes cannot overflow.
+    /// Whether applying `impulse` at the world point `point` leaves the velocity and angular
+    /// velocity finite: the check for impulses that arrive as data, which
+    /// ``applyImpulse(_:at:)`` would stop on. The same arithmetic as the engine's, so an
+    /// impulse that passes cannot overflow.
+    public func velocityStaysFinite(afterImpulse impulse: Vector, at point: Vector) -> Bool {
+        guard impulse.isFinite, point.isFinite else { return false }
+        let r = point - localToWorld(centerOfGravity)
+        return CChipmunkVelocityStaysFinite(handle, impulse.cp, r.cp) != 0
+    }
+
+    /// Stops unless the impulse leaves the velocity and angular velocity finite.
     private func requireFiniteVelocity(after impulse: Vector, at worldPoint: Vector) {
-        let r = worldPoint - localToWorld(centerOfGravity)
         ensure(
-            CChipmunkVelocityStaysFinite(handle, impulse.cp, r.cp) != 0,
+            velocityStaysFinite(afterImpulse: impulse, at: worldPoint),
             "Body.applyImpulse: the impulse \(impulse) would make the body's velocity or angular velocity infinite")
     }
 

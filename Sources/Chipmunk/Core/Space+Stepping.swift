@@ -81,6 +81,7 @@ extension Space {
     private func takeDivergence() -> ChipmunkError {
         let report = cSpace.stepReport.pointee
         cSpace.stepReport.pointee = CChipmunkStepReport()
+        cSpace.stepReport.pointee.bound = report.bound
         stopDivergedBodies(reported: report.body)
         if let body = report.body {
             return .diverged(

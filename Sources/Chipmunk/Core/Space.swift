@@ -66,7 +66,17 @@ public final class Space {
     var canonicalOrder: [UnsafeMutablePointer<cpShape>?] = []
 
     /// The spatial hash's cell size and count, once ``useSpatialHash(cellSize:count:)`` is called.
-    var spatialHash: (cellSize: Double, count: Int)?
+    var spatialHash: (cellSize: Double, count: Int)? {
+        // The hash turns coordinates over its cell size into `int` cell indices: past 2^31
+        // cells they overflow (a body flung to 1e13 hung the hash's rehash). With the hash,
+        // a body may go 2^30 cells from the origin; past that the step counts as diverged.
+        didSet { cSpace.stepReport.pointee.bound = spatialHash.map { Self.hashPositionBound(cellSize: $0.cellSize) } ?? 0 }
+    }
+
+    /// The largest coordinate a body may reach in a space whose spatial hash has cells of `cellSize`.
+    static func hashPositionBound(cellSize: Double) -> Double {
+        min(Parameter.maxCoordinate, cellSize * Double(1 << 30))
+    }
 
     /// Whether an anchor, mass, moment or centre of gravity changed since the joints were
     /// last checked for the engine's "Unsolvable constraint." (see `Space.step`).

@@ -37,14 +37,22 @@ extension Space {
     /// as a square as wide as its bounding box's diagonal.
     static func hashCells(of shape: Shape, cellSize: Double) -> Double {
         let box = cpShapeCacheBB(shape.handle)
-        if shape.body.kind == .static { return hashCells(covering: box, cellSize: cellSize) }
+        if shape.body.kind == .static || hashCells(covering: box, cellSize: cellSize).isInfinite {
+            return hashCells(covering: box, cellSize: cellSize)
+        }
         let side = ((box.r - box.l) * (box.r - box.l) + (box.t - box.b) * (box.t - box.b)).squareRoot()
         let perSide = side / cellSize + 2
         return perSide * perSide
     }
 
-    /// The cells a box covers, counted as the engine's hash counts them (NaN counts as too many).
+    /// The cells a box covers, counted as the engine's hash counts them: infinitely many when
+    /// the box is past 2^30 cells from the origin, where the engine's `int` cell indices
+    /// overflow, or NaN.
     static func hashCells(covering box: cpBB, cellSize: Double) -> Double {
+        let bound = hashPositionBound(cellSize: cellSize)
+        guard abs(box.l) <= bound, abs(box.r) <= bound, abs(box.b) <= bound, abs(box.t) <= bound else {
+            return .infinity
+        }
         let columns = (box.r / cellSize).rounded(.down) - (box.l / cellSize).rounded(.down) + 1
         let rows = (box.t / cellSize).rounded(.down) - (box.b / cellSize).rounded(.down) + 1
         let cells = columns * rows
@@ -61,6 +69,10 @@ extension Space {
     /// the engine steps from cell to cell along the segment.
     func segmentQueryScansShapes(from start: Vector, to end: Vector) -> Bool {
         guard let cellSize = spatialHash?.cellSize else { return false }
+        let bound = Self.hashPositionBound(cellSize: cellSize)
+        guard abs(start.x) <= bound, abs(start.y) <= bound, abs(end.x) <= bound, abs(end.y) <= bound else {
+            return true
+        }
         let steps =
             abs((end.x / cellSize).rounded(.down) - (start.x / cellSize).rounded(.down))
             + abs((end.y / cellSize).rounded(.down) - (start.y / cellSize).rounded(.down)) + 1

@@ -50,6 +50,16 @@ enum SnapshotCheck {
                 throw fail("space parameter \(Parameter.spatialHashCount) is \(p.hashCount)")
             }
         }
+        // With the spatial hash, coordinates must stay where its int cell indices do.
+        if p.broadPhase == 1 {
+            let bound = Space.hashPositionBound(cellSize: p.hashCellSize)
+            for (i, b) in s.bodies.enumerated() where !(abs(b.position.x) <= bound && abs(b.position.y) <= bound) {
+                throw fail("body \(i) is at \(b.position.x), \(b.position.y), past the spatial hash's reach (\(bound))")
+            }
+            for (i, shape) in s.shapes.enumerated() where !shape.bb.allSatisfy({ abs($0) <= bound }) {
+                throw fail("shape \(i)'s bounding box is past the spatial hash's reach (\(bound))")
+            }
+        }
         // Counters the space increments: a value near the top would overflow on the next step or add.
         guard s.stepsTaken <= Self.counterLimit else { throw fail("stepsTaken is \(s.stepsTaken)") }
         guard p.nextSerial <= Self.counterLimit else { throw fail("the space's next serial is \(p.nextSerial)") }

@@ -271,7 +271,15 @@ extension Scene {
         switch input {
         case let .impulse(name, impulse, at):
             let body = body(name)
-            body.applyImpulse(impulse, at: at ?? body.localToWorld(body.centerOfGravity))
+            let point = at ?? body.localToWorld(body.centerOfGravity)
+            // Each value kept its rule when the scene loaded; together they can still carry the
+            // body's velocity past the largest double (two impulses of 1e308).
+            guard body.velocityStaysFinite(afterImpulse: impulse, at: point) else {
+                throw SceneError(
+                    source: self.name, location: "impulse",
+                    reason: "the impulse \(impulse) on '\(name)' would make its velocity infinite")
+            }
+            body.applyImpulse(impulse, at: point)
         case let .force(name, force, at):
             let body = body(name)
             body.applyForce(force, at: at ?? body.localToWorld(body.centerOfGravity))
