@@ -6,8 +6,9 @@
 #                            fuzz run: about 10 minutes on 2 idle cores, most of it building.
 #   scripts/test.sh --full   all of that, then the benchmark package's suites (its worlds
 #                            against their raw-C twins), the precondition exit tests against a
-#                            release build, the suites under ASan+LSan and under TSan, and the
-#                            long fuzz runs. CI (.ci/run) runs this tier.
+#                            release build, the DocC build of every library (0 warnings), the
+#                            suites under ASan+LSan and under TSan, and the long fuzz runs.
+#                            CI (.ci/run) runs this tier.
 # Every step runs even when an earlier one fails; the failures are printed last, alone.
 # Installs libchipmunk-dev, libsqlite3-dev, libcairo2-dev, zlib1g-dev, chromium-headless-shell,
 # tmux, valgrind, slurm-wlm, munge (apt) and matplotlib, check-jsonschema (pip) if missing.
@@ -20,7 +21,7 @@ case "${1:-}" in
     "") ;;
     --full) full=1 ;;
     -h | --help)
-        sed -n '2,12p' "$0" | sed 's/^# \{0,1\}//'
+        sed -n '2,13p' "$0" | sed 's/^# \{0,1\}//'
         exit 0
         ;;
     *)
@@ -87,7 +88,7 @@ step "swift test: the library, scenes, dynamics and CLI suites (5-6 minutes)" qu
 step "JSON Schemas (check-jsonschema) and the bad-file corpus" bash scripts/schema-check.sh
 step "A sweep on a single-node Slurm cluster" bash scripts/slurm-sweep.sh
 step "Leak check (valgrind, about a minute)" bash scripts/leaks.sh
-step "Fuzzing, short: 20,000 scene files (builds the fuzzer first: about 4 minutes)" bash scripts/fuzz.sh 20000
+step "Fuzzing, short: 20,000 scene files and 20,000 snapshots (builds the fuzzers first: about 4 minutes)" bash scripts/fuzz.sh 20000
 
 if [ "$full" -eq 1 ]; then
     step "Benchmarks/ (a nested package): building with tests (about 3 minutes)" \
@@ -96,8 +97,9 @@ if [ "$full" -eq 1 ]; then
         quiet_test --package-path Benchmarks
     step "Stops in a release build: building the tests with -O (about 4 minutes)" release_build
     step "Stops in a release build: the exit tests read each stop's message" release_stops
+    step "DocC: every library target's documentation, DocC warnings as errors" bash scripts/docs.sh
     step "Sanitizers: the suites under ASan+LSan, then TSan (about 20 minutes)" bash scripts/sanitize.sh
-    step "Fuzzing, long: 200,000 scene files" bash scripts/fuzz.sh 200000
+    step "Fuzzing, long: 200,000 scene files and 200,000 snapshots" bash scripts/fuzz.sh 200000
 fi
 
 elapsed=$(($(date +%s) - started))
