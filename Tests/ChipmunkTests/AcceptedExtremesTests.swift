@@ -10,7 +10,11 @@ import Testing
 /// every body's state stays finite. Each parameter runs in a child process, so an abort or
 /// a trap fails its own test. And each value just outside the rule stops with the rule's
 /// message, before any engine call.
-@Suite struct AcceptedExtremesTests {
+@Suite(
+    .disabled(
+        if: Sanitizer.active == "thread", "each case runs alone in a child process: ThreadSanitizer adds minutes, and no thread")
+)
+struct AcceptedExtremesTests {
     /// The values to try: every candidate the rule accepts.
     static func extremes(of rule: Rule) -> [Double] {
         var candidates: [Double] = [
