@@ -42,7 +42,7 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: other + "-wal"))
     }
 
-    @Test(.timeLimit(.minutes(1))) func resultsRefusesWhatIsNotAResultsDatabase() throws {
+    @Test(.timeLimit(.minutes(5))) func resultsRefusesWhatIsNotAResultsDatabase() throws {
         defer { folder.remove() }
         let view = try sqlite(
             "view.sqlite",
