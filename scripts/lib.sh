@@ -56,11 +56,18 @@ need_tmux() {
     need_package tmux tmux
 }
 
+# pip_install PACKAGE...: from PyPI, quietly (root's pip warning too), into a Python that
+# marks itself externally managed only when it must.
+pip_install() {
+    export PIP_ROOT_USER_ACTION=ignore
+    python3 -m pip install -q "$@" || python3 -m pip install -q --break-system-packages "$@"
+}
+
 # matplotlib from PyPI, which draws sweep charts (chipmunk-sim results --chart).
 need_matplotlib() {
     if ! python3 -c "import matplotlib" >/dev/null 2>&1; then
         echo "Installing matplotlib (pip) ..."
-        python3 -m pip install -q matplotlib || python3 -m pip install -q --break-system-packages matplotlib
+        pip_install matplotlib
     fi
 }
 

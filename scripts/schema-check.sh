@@ -13,7 +13,7 @@ need_sqlite
 need_cairo
 if ! command -v check-jsonschema >/dev/null 2>&1; then
     echo "Installing check-jsonschema from PyPI ..."
-    python3 -m pip install -q check-jsonschema || python3 -m pip install -q --break-system-packages check-jsonschema
+    pip_install check-jsonschema
 fi
 
 swift_build --product chipmunk-sim
