@@ -14,6 +14,18 @@ enum ChartDrawer {
 
     /// Draws `chart` into `output`; the suffix (.svg, .png, .pdf) picks the format.
     static func draw(_ chart: SweepChart, to output: String) throws {
+        // An axis spans its values: one wider than the largest double (a sweep from -1.7e308
+        // to 1.7e308) made matplotlib fail with its own words ("Axis limits cannot be NaN or Inf").
+        for (name, values) in [
+            (chart.parameter, chart.points.map(\.x)), (chart.metric, chart.points.compactMap(\.y)),
+        ] {
+            let finite = values.filter(\.isFinite)
+            if let low = finite.min(), let high = finite.max(), !(high - low).isFinite {
+                throw Failure(
+                    description: "--chart: \(name) spans \(low) to \(high), wider than a chart axis can hold; "
+                        + "sweep a narrower range")
+            }
+        }
         let format = URL(fileURLWithPath: output).pathExtension.lowercased()
         let request: [String: Any] = [
             "format": format,

@@ -83,4 +83,20 @@ import Testing
         #expect(rows[1].contains(#""kinetic_energy":"Infinity""#), "\(rows[1])")
         #expect(rows[2].contains(#""quantities":"{broken""#), "\(rows[2])")
     }
+
+    /// A parameter from -1.7e308 to 1.7e308 made matplotlib fail in its own words ("Axis
+    /// limits cannot be NaN or Inf"); the chart is refused in ours.
+    @Test func aChartWiderThanAnAxisIsRefused() throws {
+        defer { folder.remove() }
+        let db = folder.path("wide.sqlite")
+        let swept = try Tool.sim(
+            "sweep", "Scenes/drop.json", "--param", "speed=lin:-1.7e308:1.7e308:3", "--steps", "10", "--db", db)
+        #expect(swept.status == 0, "\(swept.stderr)")
+        let chart = try Tool.sim("results", db, "--chart", "speed:kinetic_energy", "-o", folder.path("c.png"))
+        #expect(chart.status != 0)
+        #expect(
+            chart.stderr
+                == "chipmunk-sim: --chart: speed spans -1.7e+308 to 1.7e+308, wider than a chart axis can hold; sweep a narrower range\n",
+            "\(chart.stderr)")
+    }
 }

@@ -149,6 +149,16 @@ import Testing
         #expect(stderr(result).contains("FixedStepper.maxStepsPerFrame must be a whole number from 1 to 100000"))
     }
 
+    /// The convex hull of a polyline with an infinite point came out with infinite points.
+    @Test func aPolylineNeedsFinitePoints() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            _ = Polyline([[0, 0], [1, 0], [.infinity, 1]]).convexHull()
+        }
+        #expect(stderr(result).contains("Polygon.vertices must be finite, from -1e15 to 1e15 (got inf)"))
+        let hull = Polyline([[0, 0], [2, 0], [1, 1], [1, 3]]).convexHull()
+        #expect(hull.points.allSatisfy { $0.isFinite })
+    }
+
     @Test func geometryHelpersRefuseWhatHasNoAnswer() async {
         let negative = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             _ = Area.circle(outerRadius: -5)

@@ -16,7 +16,9 @@ public struct Polyline: Hashable, Sendable {
     /// The corresponding C function is `cpPolylineIsClosed`.
     public var isClosed: Bool { points.count > 1 && points.first == points.last }
 
-    /// Drops points where the line curves by less than `tolerance`.
+    /// Drops points where the line curves by less than `tolerance`. Every point must keep
+    /// ``Parameter/polygonVertex``, as for the operations below: a non-finite point is a
+    /// programming error (the hull of one came out with infinite points).
     ///
     /// The corresponding C function is `cpPolylineSimplifyCurves`.
     public func simplifiedCurves(tolerance: Double) -> Polyline {
@@ -34,6 +36,7 @@ public struct Polyline: Hashable, Sendable {
     ///
     /// The corresponding C function is `cpPolylineToConvexHull`.
     public func convexHull(tolerance: Double = 0) -> Polyline {
+        for point in points { Parameter.polygonVertex.require(point) }
         guard !points.isEmpty else { return self }
         return withCPolyline { cpPolylineToConvexHull($0, Self.clean(tolerance)) }
     }
@@ -68,6 +71,7 @@ public struct Polyline: Hashable, Sendable {
     private func withCPolyline(_ transform: (UnsafeMutablePointer<cpPolyline>) -> UnsafeMutablePointer<cpPolyline>?)
         -> Polyline
     {
+        for point in points { Parameter.polygonVertex.require(point) }
         guard points.count > 1 else { return self }
         let line = makeCPolyline()
         defer { cpPolylineFree(line) }
