@@ -13,7 +13,7 @@ public final class DynamicItemBehavior: ItemListBehavior {
         set { set(\.friction, newValue, "friction", valid: newValue >= 0 && newValue.isFinite) }
     }
     /// Mass per 100 × 100 points, from 1e-12 to 1e12: an item's mass must stay within
-    /// ``Parameter/massRange`` (a density of 1e-300 gave a mass the body refused, in a
+    /// `Parameter.massRange` (a density of 1e-300 gave a mass the body refused, in a
     /// message that named `Body.mass`, not this property).
     public var density: Double {
         get { properties.density }
