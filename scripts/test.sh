@@ -87,8 +87,8 @@ release_stops() {
         --filter "PreconditionTests|AcceptedValueTests"
 }
 
-step "Building (debug) with tests: 3-4 minutes on a fresh clone, seconds after that" swift_build --build-tests
-step "swift test: the library, scenes, dynamics and CLI suites (5-6 minutes)" quiet_test
+step "Building (debug) with tests: 1-2 minutes on a fresh clone, seconds after that" swift_build --build-tests
+step "swift test: the library, scenes, dynamics and CLI suites (1-3 minutes)" quiet_test
 step "JSON Schemas (check-jsonschema) and the bad-file corpus" bash scripts/schema-check.sh
 step "A sweep on a single-node Slurm cluster" bash scripts/slurm-sweep.sh
 step "Leak check (valgrind, about a minute)" bash scripts/leaks.sh
