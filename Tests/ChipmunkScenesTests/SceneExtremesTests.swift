@@ -98,4 +98,23 @@ struct SceneExtremesTests {
         let found = Self.numberRanges(in: text).map { String(decoding: text[$0], as: UTF8.self) }
         #expect(found == ["-1.5e3", "2", "3"])
     }
+
+    /// Found by the snapshot fuzzer after 397,266 inputs (its checksum made valid here, as the
+    /// fuzzer does): a crafted buoyancy snapshot whose
+    /// state made the demo's drag impulse infinite, which `applyImpulse` stopped on. The
+    /// demo's handlers (and the planet's pull) now end the step with a divergence instead.
+    @Test func aCraftedBuoyancySnapshotDivergesInsteadOfStopping() async throws {
+        let path = packageRoot.appendingPathComponent("Tests/ChipmunkScenesTests/Fixtures/buoyancy-infinite-drag.snapshot")
+        let snapshot = try Snapshot(bytes: Array(try #require(FileManager.default.contents(atPath: path.path))))
+        #expect(snapshot.scene.name == "buoyancy")
+        await #expect(processExitsWith: .success) {
+            let path = packageRoot.appendingPathComponent(
+                "Tests/ChipmunkScenesTests/Fixtures/buoyancy-infinite-drag.snapshot")
+            let snapshot = try! Snapshot(bytes: Array(FileManager.default.contents(atPath: path.path)!))
+            let scene = try! SceneCatalog.scene(restoring: snapshot)
+            for _ in 0..<60 {
+                do { try scene.step(scene.timeStep) } catch { break }
+            }
+        }
+    }
 }

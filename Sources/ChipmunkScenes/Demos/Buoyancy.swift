@@ -58,15 +58,25 @@ extension Demos {
                     clipped.append(a.interpolated(to: b, by: t))
                 }
             }
-            guard clipped.count >= 3 else { return true }
+            guard clipped.count >= 3, clipped.allSatisfy({ Parameter.polygonVertex.accepts($0) }) else { return true }
             let area = Area.polygon(vertices: clipped)
+            guard area > 0, area.isFinite else { return true }  // nothing displaced (or a crafted inside-out shape)
             let displacedMass = area * fluidDensity
             let centroid = Centroid.polygon(vertices: clipped)
             let space = arbiter.space
             let dt = space.currentTimeStep
             let g = space.gravity
+            // A state the demo's arithmetic cannot take (a crafted snapshot's speeds or mass)
+            // ends the step with a divergence, as the guard ends any other.
+            func diverged(_ quantity: Body.Quantity) -> ChipmunkError {
+                .diverged(
+                    step: space.stepsTaken + 1, body: space.bodies.firstIndex { $0 === body } ?? 0,
+                    quantity: quantity, value: .infinity)
+            }
             // Buoyancy.
-            body.applyImpulse(g * (-displacedMass * dt), at: centroid)
+            let lift = g * (-displacedMass * dt)
+            guard body.velocityStaysFinite(afterImpulse: lift, at: centroid) else { throw diverged(.velocity) }
+            body.applyImpulse(lift, at: centroid)
             // Linear drag.
             let vCentroid = body.velocity(at: centroid)
             let n = vCentroid.normalized
@@ -74,11 +84,16 @@ extension Demos {
             let k = 1 / body.mass + rcn * rcn / body.moment
             let damping = area * fluidDrag * fluidDensity
             let vCoef = exp(-damping * dt * k)
-            body.applyImpulse((vCentroid * vCoef - vCentroid) * (1 / k), at: centroid)
+            let drag = (vCentroid * vCoef - vCentroid) * (1 / k)
+            guard body.velocityStaysFinite(afterImpulse: drag, at: centroid) else { throw diverged(.velocity) }
+            body.applyImpulse(drag, at: centroid)
             // Angular drag.
             let cog = body.localToWorld(body.centerOfGravity)
+            guard Parameter.polygonTransform.accepts(-cog) else { throw diverged(.angularVelocity) }
             let wDamping = Moment.polygon(mass: fluidDrag * fluidDensity * area, vertices: clipped, offset: -cog)
-            body.angularVelocity = body.angularVelocity * exp(-wDamping * dt / body.moment)
+            let spin = body.angularVelocity * exp(-wDamping * dt / body.moment)
+            guard spin.isFinite else { throw diverged(.angularVelocity) }
+            body.angularVelocity = spin
             return true
         }
         return Scene(name: "buoyancy", space: space, timeStep: 1.0 / 180)

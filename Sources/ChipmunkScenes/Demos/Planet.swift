@@ -31,6 +31,14 @@ extension Demos {
                 let p = body.position
                 let squared = p.lengthSquared
                 let g = p * (-planetGravity / (squared * squared.squareRoot()))
+                // At the planet's centre (only a crafted snapshot puts a box there) the pull is
+                // infinite: the step ends with a divergence, as the guard ends any other.
+                guard g.isFinite else {
+                    let space = body.space
+                    throw ChipmunkError.diverged(
+                        step: (space?.stepsTaken ?? 0) + 1, body: space?.bodies.firstIndex { $0 === body } ?? 0,
+                        quantity: .velocity, value: .infinity)
+                }
                 try body.updateVelocity(gravity: g, damping: damping, dt: dt)
             }
             space.add(body)
