@@ -40,13 +40,7 @@ public enum SceneInput: Hashable, Sendable {
     /// The action keys, as a file spells them.
     static let keys = ["impulse", "force", "velocity", "angularVelocity", "gravity", "add", "remove"]
 
-    private struct Key: CodingKey {
-        var stringValue: String
-        var intValue: Int? { nil }
-        init(_ string: String) { stringValue = string }
-        init(stringValue: String) { self.stringValue = stringValue }
-        init?(intValue: Int) { nil }
-    }
+    private typealias Key = AnyCodingKey
 
     /// The body an input names, if it names one.
     public var body: String? {

@@ -124,12 +124,7 @@ enum JSONTree: Codable, Equatable {
         }
     }
 
-    private struct Key: CodingKey {
-        var stringValue: String
-        var intValue: Int? { nil }
-        init(stringValue: String) { self.stringValue = stringValue }
-        init?(intValue: Int) { nil }
-    }
+    private typealias Key = AnyCodingKey
 
     init(from decoder: any Decoder) throws {
         if let object = try? decoder.container(keyedBy: Key.self) {

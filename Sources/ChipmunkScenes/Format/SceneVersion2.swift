@@ -85,13 +85,7 @@ public struct ConstraintDescription: Hashable, Sendable, Codable {
     ]
     static let commonNumbers = ["maxForce", "errorBias", "maxBias", "breakImpulse", "breakForce"]
 
-    private struct Key: CodingKey {
-        var stringValue: String
-        var intValue: Int? { nil }
-        init(_ string: String) { stringValue = string }
-        init(stringValue: String) { self.stringValue = stringValue }
-        init?(intValue: Int) { nil }
-    }
+    private typealias Key = AnyCodingKey
 
     public init(from decoder: any Decoder) throws { try self.init(from: decoder, namesBodies: true) }
 

@@ -1,9 +1,11 @@
 import Chipmunk
 
-/// A coding key for any string: used to list the keys a JSON object really has.
+/// A coding key for any string: used to list the keys a JSON object really has, and to
+/// read objects whose keys are data (input actions, parameters, constraint fields).
 struct AnyCodingKey: CodingKey {
     var stringValue: String
     var intValue: Int? { nil }
+    init(_ string: String) { stringValue = string }
     init(stringValue: String) { self.stringValue = stringValue }
     init?(intValue: Int) { nil }
 }
