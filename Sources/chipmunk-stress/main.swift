@@ -171,7 +171,7 @@ struct RemovingDrawer: DebugDrawer {
         if !once.done, shape.space === space, shape.body.kind == .dynamic, shape.body.shapes.count == 1 {
             once.done = true
             space.remove(shape, shape.body)
-            precondition(shape.space == nil, "Swift sees the removal at once; the engine after the drawing")
+            ensure(shape.space == nil, "Swift sees the removal at once; the engine after the drawing")
         }
         return shape.debugFillColor
     }
@@ -208,13 +208,15 @@ for entry in SceneCatalog.builtIn {
     try scene.step(scene.timeStep)
     var damaged = snapshot.bytes
     damaged[damaged.count / 3] ^= 1
-    precondition((try? Snapshot(bytes: damaged)) == nil)
+    ensure((try? Snapshot(bytes: damaged)) == nil, "chipmunk-stress: a damaged snapshot was read")
     restored += 3
 }
 print("restored \(restored) snapshots")
 
 // A space's static body kept after its space is gone: its shapes died with the space.
-if let ground = heldGround { precondition(ground.shapes.isEmpty && ground.space == nil) }
+if let ground = heldGround {
+    ensure(ground.shapes.isEmpty && ground.space == nil, "chipmunk-stress: the held ground kept its shapes or space")
+}
 
 // Survivors join one last space, then everything goes.
 do {
