@@ -26,7 +26,8 @@ struct Ball: ParsableCommand {
     )
 
     @Option(help: "Which ticker drives the ball.") var ticker: TickerChoice = .both
-    @Option(parsing: .unconditional, help: "The most a frame is late, in milliseconds (uniform, seeded).") var jitter = 12.0
+    @Option(parsing: .unconditional, help: "The most a frame is late, in milliseconds (uniform, seeded).") var jitter =
+        12.0
     @Option(parsing: .unconditional, help: "A stall of this many milliseconds …") var stall = 40.0
     @Option(parsing: .unconditional, help: "… every Nth frame (0: none).") var stallEvery = 20
     @Option(parsing: .unconditional, help: "The jitter's seed.") var seed: UInt64 = 42
@@ -93,7 +94,9 @@ struct Ball: ParsableCommand {
 
 /// `ball --ticker`: one of the book's tickers, or both.
 enum TickerChoice: String, ExpressibleByArgument, CaseIterable {
-    case timer, displayLink = "display-link", both
+    case timer
+    case displayLink = "display-link"
+    case both
 }
 
 /// What `ball` writes.

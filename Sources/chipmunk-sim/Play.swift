@@ -38,14 +38,16 @@ struct Play: ParsableCommand {
 
     @Option(parsing: .unconditional, help: "The display's refresh rate in Hz.") var fps = 60.0
 
-    @Option(parsing: .unconditional, help: "Picture width in characters (default: the terminal's, at most 100).") var width: Int?
+    @Option(parsing: .unconditional, help: "Picture width in characters (default: the terminal's, at most 100).")
+    var width: Int?
 
     @Option(
         parsing: .unconditional,
         help: "The world rectangle to show, as x,y,width,height (default: the scene at its start).")
     var view: String?
 
-    @Option(parsing: .unconditional, help: "Stop after this many seconds of real time (default: run until q).") var seconds: Double?
+    @Option(parsing: .unconditional, help: "Stop after this many seconds of real time (default: run until q).")
+    var seconds: Double?
 
     @Option(
         help: ArgumentHelp(

@@ -31,9 +31,12 @@ struct Render: ParsableCommand {
 
     @Argument(help: "A built-in scene, a scene file or a snapshot file.") var scene: String
 
-    @Option(parsing: .unconditional, help: "Draw after this many steps (0: as built); with --every, the last step drawn.") var step = 0
+    @Option(
+        parsing: .unconditional, help: "Draw after this many steps (0: as built); with --every, the last step drawn.")
+    var step = 0
 
-    @Option(parsing: .unconditional, help: "Draw every Kth step from 0 to --step, one file each (see -o).") var every: Int?
+    @Option(parsing: .unconditional, help: "Draw every Kth step from 0 to --step, one file each (see -o).") var every:
+        Int?
 
     @Option(
         help: ArgumentHelp(
@@ -41,7 +44,9 @@ struct Render: ParsableCommand {
             discussion: "A --format that disagrees with -o's extension is an error."))
     var format: PictureFormat?
 
-    @Option(parsing: .unconditional, help: "Picture width: pixels for SVG and PNG (default 640), characters for text (default 80).")
+    @Option(
+        parsing: .unconditional,
+        help: "Picture width: pixels for SVG and PNG (default 640), characters for text (default 80).")
     var width: Int?
 
     @Option(help: "The picture's exact size, WxH: pixels for SVG and PNG, characters for text.") var size: String?

@@ -58,7 +58,9 @@ struct Run: ParsableCommand {
     @Option(help: "Output format: csv, jsonl, or html (the replay player).")
     var format: RunFormat = .csv
 
-    @Option(parsing: .unconditional, help: "html: the player's canvas width in pixels (default: the view fitted into 800×600).")
+    @Option(
+        parsing: .unconditional,
+        help: "html: the player's canvas width in pixels (default: the view fitted into 800×600).")
     var width: Int?
 
     @Option(

@@ -79,7 +79,8 @@ struct SweepCommand: ParsableCommand {
             "A body whose final state every run stores (its name in output: id, or index).", valueName: "name"))
     var recordedBodies: [String] = []
 
-    @Option(parsing: .unconditional, help: "Worker threads (default: one per core).") var jobs: Int = ProcessInfo.processInfo
+    @Option(parsing: .unconditional, help: "Worker threads (default: one per core).") var jobs: Int = ProcessInfo
+        .processInfo
         .activeProcessorCount
 
     @Option(help: "The results database (SQLite); created if missing, resumed if not.") var db: String
@@ -155,7 +156,8 @@ struct SweepCommand: ParsableCommand {
         if file == nil, let name = scene, let entry = SceneCatalog.builtIn.first(where: { $0.name == name }) {
             guard let data = SceneCatalog.sceneFile(named: name) else {
                 throw ValidationError(
-                    "\(name) is a built-in scene that needs code (\(entry.summary)), so it has no scene file to sweep; sweeping takes the built-in scenes with a file in Scenes/")
+                    "\(name) is a built-in scene that needs code (\(entry.summary)), so it has no scene file to sweep; sweeping takes the built-in scenes with a file in Scenes/"
+                )
             }
             return ("\(name).json", data)
         }

@@ -180,7 +180,8 @@ import Testing
     /// A pivot far from its body was accepted and aborted the engine on the first step
     /// ("Unsolvable constraint."); the scene loads, and its step throws the one-line error.
     @Test func aFarPivotThrowsFromStep() throws {
-        let json = #"{"version": 2, "name": "x", "bodies": [{"id": "b", "mass": 1, "moment": 1}], "constraints": [{"type": "pivot", "a": "static", "b": "b", "pivot": [1e8, 1e8]}]}"#
+        let json =
+            #"{"version": 2, "name": "x", "bodies": [{"id": "b", "mass": 1, "moment": 1}], "constraints": [{"type": "pivot", "a": "static", "b": "b", "pivot": [1e8, 1e8]}]}"#
         let scene = try SceneDescription.decode(Data(json.utf8), source: "bad.json").makeScene(source: "bad.json")
         #expect(throws: (any Error).self) { try scene.step(scene.timeStep) }
     }

@@ -18,7 +18,8 @@ let underThreadSanitizer: Bool = {
 /// file runs in a child process, so an engine abort or a trap fails its own test case.
 @Suite(
     .disabled(
-        if: underThreadSanitizer, "each file runs alone in a child process: ThreadSanitizer adds minutes, and no thread")
+        if: underThreadSanitizer, "each file runs alone in a child process: ThreadSanitizer adds minutes, and no thread"
+    )
 )
 struct SceneExtremesTests {
     static let extremes = [
@@ -40,7 +41,10 @@ struct SceneExtremesTests {
         while index < text.count {
             let byte = text[index]
             if inString {
-                if byte == UInt8(ascii: "\\") { index += 2; continue }
+                if byte == UInt8(ascii: "\\") {
+                    index += 2
+                    continue
+                }
                 if byte == UInt8(ascii: "\"") { inString = false }
                 index += 1
             } else if byte == UInt8(ascii: "\"") {
@@ -81,7 +85,8 @@ struct SceneExtremesTests {
             let bytes = Array(FileManager.default.contents(atPath: packageRoot.appendingPathComponent(file).path)!)
             for range in SceneExtremesTests.numberRanges(in: bytes) {
                 for value in SceneExtremesTests.extremes {
-                    let variant = Array(bytes[..<range.lowerBound]) + Array(value.utf8) + Array(bytes[range.upperBound...])
+                    let variant =
+                        Array(bytes[..<range.lowerBound]) + Array(value.utf8) + Array(bytes[range.upperBound...])
                     FileHandle.standardError.write(Data("\(file) at \(range.lowerBound): \(value)\n".utf8))
                     SceneExtremesTests.check(Data(variant))
                 }
@@ -104,7 +109,8 @@ struct SceneExtremesTests {
     /// state made the demo's drag impulse infinite, which `applyImpulse` stopped on. The
     /// demo's handlers (and the planet's pull) now end the step with a divergence instead.
     @Test func aCraftedBuoyancySnapshotDivergesInsteadOfStopping() async throws {
-        let path = packageRoot.appendingPathComponent("Tests/ChipmunkScenesTests/Fixtures/buoyancy-infinite-drag.snapshot")
+        let path = packageRoot.appendingPathComponent(
+            "Tests/ChipmunkScenesTests/Fixtures/buoyancy-infinite-drag.snapshot")
         let snapshot = try Snapshot(bytes: Array(try #require(FileManager.default.contents(atPath: path.path))))
         #expect(snapshot.scene.name == "buoyancy")
         await #expect(processExitsWith: .success) {

@@ -12,7 +12,13 @@ import Testing
 
     private func sqlite(_ name: String, _ statements: String) throws -> String {
         let file = folder.path(name)
-        let result = try Tool.run("/usr/bin/env", ["python3", "-c", "import sqlite3,sys; c=sqlite3.connect(sys.argv[1]); c.executescript(sys.argv[2]); c.commit()", file, statements])
+        let result = try Tool.run(
+            "/usr/bin/env",
+            [
+                "python3", "-c",
+                "import sqlite3,sys; c=sqlite3.connect(sys.argv[1]); c.executescript(sys.argv[2]); c.commit()", file,
+                statements,
+            ])
         #expect(result.status == 0, "\(result.stderr)")
         return file
     }
@@ -46,7 +52,8 @@ import Testing
         defer { folder.remove() }
         let view = try sqlite(
             "view.sqlite",
-            "CREATE VIEW runs AS WITH RECURSIVE r(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM r) SELECT x AS key FROM r;")
+            "CREATE VIEW runs AS WITH RECURSIVE r(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM r) SELECT x AS key FROM r;"
+        )
         let junk = folder.path("junk.sqlite")
         FileManager.default.createFile(atPath: junk, contents: Data("not a database at all, but long enough".utf8))
         let partial = try sqlite("partial.sqlite", "CREATE TABLE runs (key TEXT, run_index INTEGER);")
@@ -70,7 +77,10 @@ import Testing
         let swept = try Tool.sim(
             "sweep", "Scenes/drop.json", "--param", "speed=lin:-1.7e308:1.7e308:3", "--steps", "10", "--db", db)
         #expect(swept.status == 0, "\(swept.stderr)")
-        let stored = try sqlite("extreme.sqlite", "UPDATE runs SET kinetic_energy = 9e999 WHERE run_index = 1; UPDATE runs SET quantities = '{broken' WHERE run_index = 2;")
+        let stored = try sqlite(
+            "extreme.sqlite",
+            "UPDATE runs SET kinetic_energy = 9e999 WHERE run_index = 1; UPDATE runs SET quantities = '{broken' WHERE run_index = 2;"
+        )
         let lines = try Tool.sim("results", stored, "--format", "jsonl")
         #expect(lines.status == 0, "\(lines.stderr)")
         let rows = lines.stdout.split(separator: "\n")

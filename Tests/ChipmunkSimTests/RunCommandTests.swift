@@ -159,7 +159,10 @@ import Testing
             "chipmunk-sim: /nonexistent/scene.json: cannot read the file (The file doesn’t exist.)"
         ),
         (["fly"], "chipmunk-sim: Unexpected argument 'fly'"),
-        (["run", "crates", "--steps", "-1"], "chipmunk-sim: --steps must be from 1 to 9007199254740992 (2^53; got -1)"),
+        (
+            ["run", "crates", "--steps", "-1"],
+            "chipmunk-sim: --steps must be from 1 to 9007199254740992 (2^53; got -1)"
+        ),
         (["run", "crates", "--every", "-3"], "chipmunk-sim: --every must be at least 1 (got -3)"),
         (["run", "/tmp"], "chipmunk-sim: /tmp: is a directory, not a scene file"),
         (

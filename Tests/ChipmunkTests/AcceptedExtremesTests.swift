@@ -12,7 +12,8 @@ import Testing
 /// message, before any engine call.
 @Suite(
     .disabled(
-        if: Sanitizer.active == "thread", "each case runs alone in a child process: ThreadSanitizer adds minutes, and no thread")
+        if: Sanitizer.active == "thread",
+        "each case runs alone in a child process: ThreadSanitizer adds minutes, and no thread")
 )
 struct AcceptedExtremesTests {
     /// The values to try: every candidate the rule accepts.
@@ -79,8 +80,10 @@ struct AcceptedExtremesTests {
                 afterStep?(self)
             }
             for body in space.bodies {
-                let state = [body.position.x, body.position.y, body.velocity.x, body.velocity.y, body.angle,
-                    body.angularVelocity]
+                let state = [
+                    body.position.x, body.position.y, body.velocity.x, body.velocity.y, body.angle,
+                    body.angularVelocity,
+                ]
                 if !state.allSatisfy(\.isFinite) { fatalError("a body's state is not finite: \(state)") }
             }
             for constraint in space.constraints {
@@ -111,7 +114,9 @@ struct AcceptedExtremesTests {
         case .appliedImpulse: b.applyImpulse([v, v], at: b.position)
         case .applicationPoint: b.applyImpulse([1, 0], at: [v, v])
         case .integrationGravity:
-            b.velocityUpdate = { body, _, damping, dt in try body.updateVelocity(gravity: [v, v], damping: damping, dt: dt) }
+            b.velocityUpdate = { body, _, damping, dt in
+                try body.updateVelocity(gravity: [v, v], damping: damping, dt: dt)
+            }
         case .integrationDamping:
             b.velocityUpdate = { body, gravity, _, dt in try body.updateVelocity(gravity: gravity, damping: v, dt: dt) }
         case .integrationTimeStep:
@@ -138,7 +143,8 @@ struct AcceptedExtremesTests {
         case .polygonRadius: space.add(Polygon(body: c, vertices: [[0, 0], [1, 0], [0, 1]], radius: v))
         case .boxSize: space.add(Polygon.box(body: c, width: v, height: 1))
         case .boxBounds:
-            space.add(Polygon.box(body: c, boundingBox: BoundingBox(left: min(v, -v), bottom: 0, right: max(v, -v), top: 1)))
+            space.add(
+                Polygon.box(body: c, boundingBox: BoundingBox(left: min(v, -v), bottom: 0, right: max(v, -v), top: 1)))
         case .spaceGravity: space.gravity = [v, v]
         case .spaceDamping: space.damping = v
         case .spaceIterations: space.iterations = Int(v)
@@ -198,9 +204,21 @@ struct AcceptedExtremesTests {
         case .gearPhase: add(GearJoint(a: b, b: c, phase: v, ratio: 1))
         case .gearRatio: add(GearJoint(a: b, b: c, phase: 0, ratio: v))
         case .motorRate: add(SimpleMotor(a: b, b: c, rate: v))
-        case .arbiterRestitution: space.onCollision(preSolve: { $0.restitution = v; return true })
-        case .arbiterFriction: space.onCollision(preSolve: { $0.friction = v; return true })
-        case .arbiterSurfaceVelocity: space.onCollision(preSolve: { $0.surfaceVelocity = [v, v]; return true })
+        case .arbiterRestitution:
+            space.onCollision(preSolve: {
+                $0.restitution = v
+                return true
+            })
+        case .arbiterFriction:
+            space.onCollision(preSolve: {
+                $0.friction = v
+                return true
+            })
+        case .arbiterSurfaceVelocity:
+            space.onCollision(preSolve: {
+                $0.surfaceVelocity = [v, v]
+                return true
+            })
         case .contactPoint:
             space.onCollision(preSolve: { arbiter in
                 var set = arbiter.contactPointSet
@@ -223,7 +241,8 @@ struct AcceptedExtremesTests {
             }
         case .queryBox:
             w.afterStep = { w in
-                _ = w.space.boundingBoxQuery(BoundingBox(left: min(v, -v), bottom: min(v, -v), right: max(v, -v), top: max(v, -v)))
+                _ = w.space.boundingBoxQuery(
+                    BoundingBox(left: min(v, -v), bottom: min(v, -v), right: max(v, -v), top: max(v, -v)))
             }
         case .stepperTimeStep:
             var stepper = FixedStepper(timeStep: v, maxStepsPerFrame: 120, clock: { 0 })

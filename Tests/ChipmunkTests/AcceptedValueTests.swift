@@ -216,11 +216,13 @@ import Testing
     @Test func movingBetweenSpacesInsideACallback() async throws {
         let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             let (first, second, ball, shape) = Self.twoSpacesAndABall()
-            first.onCollision(between: 1, and: 2, begin: { arbiter in
-                arbiter.space.remove(shape, ball)
-                second.add(ball, shape)
-                return true
-            })
+            first.onCollision(
+                between: 1, and: 2,
+                begin: { arbiter in
+                    arbiter.space.remove(shape, ball)
+                    second.add(ball, shape)
+                    return true
+                })
             for _ in 0..<60 { try? first.step(1.0 / 60) }
         }
         let output = stderr(result)
@@ -228,12 +230,14 @@ import Testing
         #expect(!output.contains("Aborting due to Chipmunk error"))
 
         let (first, second, ball, shape) = Self.twoSpacesAndABall()
-        first.onCollision(between: 1, and: 2, begin: { arbiter in
-            let space = arbiter.space
-            space.remove(shape, ball)
-            space.addPostStepCallback(forKey: "move") { _ in second.add(ball, shape) }
-            return true
-        })
+        first.onCollision(
+            between: 1, and: 2,
+            begin: { arbiter in
+                let space = arbiter.space
+                space.remove(shape, ball)
+                space.addPostStepCallback(forKey: "move") { _ in second.add(ball, shape) }
+                return true
+            })
         for _ in 0..<60 { try first.step(1.0 / 60) }
         #expect(ball.space === second && second.bodies.count == 1 && first.bodies.isEmpty)
         try second.step(1.0 / 60)
@@ -263,13 +267,17 @@ import Testing
             space.add(body, Circle(body: body, radius: 1))
             space.useSpatialHash(cellSize: 1e-100, count: 10)  // 1e-300 is past the rule now
         }
-        #expect(stderr(tiny).contains("Space.useSpatialHash: this shape would cover inf cells"), "\(stderr(tiny).prefix(300))")
+        #expect(
+            stderr(tiny).contains("Space.useSpatialHash: this shape would cover inf cells"),
+            "\(stderr(tiny).prefix(300))")
         let box = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             let space = Space()
             space.useSpatialHash(cellSize: 0.01, count: 1000)
             space.add(Polygon.box(body: space.staticBody, width: 1000, height: 1000))
         }
-        #expect(stderr(box).contains("Space.add: this shape would cover 10000200001.0 cells of the spatial hash (cell size 0.01)"))
+        #expect(
+            stderr(box).contains(
+                "Space.add: this shape would cover 10000200001.0 cells of the spatial hash (cell size 0.01)"))
         // What fits is added: a 100-long ground on cells of 1, a unit box spinning anywhere.
         let space = Space()
         space.useSpatialHash(cellSize: 1, count: 1000)
@@ -307,7 +315,9 @@ import Testing
         }
         let a: Vector = [-1e12, 0]
         let b: Vector = [1e12, 0]
-        #expect(ids(hash.segmentQuery(from: a, to: b).map(\.shape), in: hash) == ids(tree.segmentQuery(from: a, to: b).map(\.shape), in: tree))
+        #expect(
+            ids(hash.segmentQuery(from: a, to: b).map(\.shape), in: hash)
+                == ids(tree.segmentQuery(from: a, to: b).map(\.shape), in: tree))
         // At ±1e12 the circles' own segment test loses precision (both indexes report a hit at
         // x = -12732); 4e6 long is still 4 million cells, and exact.
         let c: Vector = [-2e6, 0.25]
@@ -382,7 +392,8 @@ import Testing
         #expect(restoring { _ in } == nil)
         #expect(restoring { $0.stepsTaken = .max } == .invalid("stepsTaken is 18446744073709551615"))
         #expect(restoring { $0.stepsTaken = 1 << 63 } == .invalid("stepsTaken is 9223372036854775808"))
-        #expect(restoring { $0.space.nextSerial = UInt64(Int.max) } == .invalid("the space's next serial is \(Int.max)"))
+        #expect(
+            restoring { $0.space.nextSerial = UInt64(Int.max) } == .invalid("the space's next serial is \(Int.max)"))
         #expect(
             restoring {
                 $0.bodies[1].inverseMass = 0

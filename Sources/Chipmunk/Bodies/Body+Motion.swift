@@ -46,7 +46,8 @@ extension Body {
     public func applyImpulse(_ impulse: Vector, atLocalPoint point: Vector) {
         Parameter.appliedImpulse.require(impulse)
         Parameter.applicationPoint.require(point)
-        requireFiniteVelocity(after: Vector(cpTransformVect(handle.pointee.transform, impulse.cp)), at: localToWorld(point))
+        requireFiniteVelocity(
+            after: Vector(cpTransformVect(handle.pointee.transform, impulse.cp)), at: localToWorld(point))
         cpBodyApplyImpulseAtLocalPoint(handle, impulse.cp, point.cp)
     }
 

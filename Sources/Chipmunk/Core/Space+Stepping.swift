@@ -55,7 +55,8 @@ extension Space {
     /// a mass, a moment or a centre of gravity does, so the joints are checked before the
     /// first step after such a change (`jointsMayBeUnsolvable`), not every step.
     private func checkJointsAreSolvable() throws(ChipmunkError) {
-        for (index, constraint) in constraints.enumerated() where CChipmunkMatrixJointIsSolvable(constraint.handle) == 0 {
+        for (index, constraint) in constraints.enumerated() where CChipmunkMatrixJointIsSolvable(constraint.handle) == 0
+        {
             throw .unsolvable(step: stepsTaken + 1, constraint: index)
         }
         jointsMayBeUnsolvable = false
@@ -152,7 +153,8 @@ extension Space {
             ensure(
                 rounds <= Self.maxPostStepRounds,
                 "Space.addPostStepCallback: post-step callbacks kept adding post-step callbacks for "
-                    + "\(Self.maxPostStepRounds) rounds in one step; a callback that re-adds itself every time never ends")
+                    + "\(Self.maxPostStepRounds) rounds in one step; a callback that re-adds itself every time never ends"
+            )
             let waiting = postStepCallbacks
             postStepCallbacks.removeAll()
             for callback in waiting {

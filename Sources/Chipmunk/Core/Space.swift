@@ -70,7 +70,9 @@ public final class Space {
         // The hash turns coordinates over its cell size into `int` cell indices: past 2^31
         // cells they overflow (a body flung to 1e13 hung the hash's rehash). With the hash,
         // a body may go 2^30 cells from the origin; past that the step counts as diverged.
-        didSet { cSpace.stepReport.pointee.bound = spatialHash.map { Self.hashPositionBound(cellSize: $0.cellSize) } ?? 0 }
+        didSet {
+            cSpace.stepReport.pointee.bound = spatialHash.map { Self.hashPositionBound(cellSize: $0.cellSize) } ?? 0
+        }
     }
 
     /// The largest coordinate a body may reach in a space whose spatial hash has cells of `cellSize`.

@@ -61,7 +61,9 @@ final class StructSlab: @unchecked Sendable {
     init<T>(_ type: T.Type) {
         stride = (MemoryLayout<T>.size + 15) & ~15
         slotsPerChunk = (Self.chunkBytes - Self.headerBytes) / stride
-        ensure(MemoryLayout<Header>.size <= Self.headerBytes, "StructSlab: the header outgrew its \(Self.headerBytes) bytes")
+        ensure(
+            MemoryLayout<Header>.size <= Self.headerBytes,
+            "StructSlab: the header outgrew its \(Self.headerBytes) bytes")
     }
 
     /// The static slabs live as long as the process; a slab made for a test gives its

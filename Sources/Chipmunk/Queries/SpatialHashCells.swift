@@ -22,7 +22,9 @@ extension Space {
     public func checkSpatialHashFit(of shape: Shape) throws(ChipmunkError) {
         guard let cellSize = spatialHash?.cellSize else { return }
         let cells = Self.hashCells(of: shape, cellSize: cellSize)
-        guard cells <= Double(Self.maxSpatialHashCells) else { throw .tooManyHashCells(cells: cells, cellSize: cellSize) }
+        guard cells <= Double(Self.maxSpatialHashCells) else {
+            throw .tooManyHashCells(cells: cells, cellSize: cellSize)
+        }
     }
 
     /// Stops unless `shape` fits the spatial hash of cell size `cellSize` (see ``checkSpatialHashFit(of:)``).

@@ -170,7 +170,9 @@ enum SnapshotCheck {
 
         // Serials: unique, and below the space's next one.
         let serials = s.bodies.dropFirst().map(\.serial) + s.shapes.map(\.serial) + s.constraints.map(\.serial)
-        guard Set(serials).count == serials.count, serials.allSatisfy({ $0 < p.nextSerial }) else { throw fail("object serials repeat or are not below the space's next serial") }
+        guard Set(serials).count == serials.count, serials.allSatisfy({ $0 < p.nextSerial }) else {
+            throw fail("object serials repeat or are not below the space's next serial")
+        }
 
         // Sleeping groups: every root listed once, each chain made of its own members.
         let isSleeping = s.bodies.map { $0.sleepingRoot >= 0 }

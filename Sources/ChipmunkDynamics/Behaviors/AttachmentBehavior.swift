@@ -62,7 +62,8 @@ public final class AttachmentBehavior: DynamicBehavior {
     public var frequency: Double = 0 {
         didSet {
             ensure(
-                (0...1e6).contains(frequency), "AttachmentBehavior.frequency must be from 0 to 1e6 Hz (got \(frequency))")
+                (0...1e6).contains(frequency),
+                "AttachmentBehavior.frequency must be from 0 to 1e6 Hz (got \(frequency))")
             rebuild()
         }
     }

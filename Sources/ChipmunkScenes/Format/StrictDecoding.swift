@@ -39,7 +39,8 @@ extension KeyedDecodingContainer {
             let shown = abs(value) < 1e18 ? "\(Int(value))" : "\(value)"
             throw DecodingError.dataCorruptedError(
                 forKey: key, in: self,
-                debugDescription: "must be a whole number from \(range.lowerBound) to \(range.upperBound) (got \(shown))")
+                debugDescription:
+                    "must be a whole number from \(range.lowerBound) to \(range.upperBound) (got \(shown))")
         }
         return Int(value)
     }

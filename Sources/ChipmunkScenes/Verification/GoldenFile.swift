@@ -158,7 +158,10 @@ public struct GoldenFile: Equatable, Sendable {
             let steps = Int(header["steps"]!), let every = Int(header["every"]!), every >= 1
         else {
             throw GoldenFileError(
-                source: source, line: nil, reason: "'content', 'dt', 'steps' or 'every' is not a valid number (dt: positive and finite; every: 1 or more)")
+                source: source, line: nil,
+                reason:
+                    "'content', 'dt', 'steps' or 'every' is not a valid number (dt: positive and finite; every: 1 or more)"
+            )
         }
         guard steps == hashes.count, steps >= 1 else {
             throw GoldenFileError(

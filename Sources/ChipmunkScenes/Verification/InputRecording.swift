@@ -59,8 +59,9 @@ public struct InputRecording: Hashable, Sendable, Codable {
             // The same words as a scene file's errors: a path into the file, or where the JSON breaks.
             if case .dataCorrupted(let context) = error, context.codingPath.isEmpty {
                 throw ReplayFailure(
-                    kind: .unreadable("\(name): not an input recording: not valid JSON: "
-                        + SceneDescription.syntaxProblem(in: data)))
+                    kind: .unreadable(
+                        "\(name): not an input recording: not valid JSON: "
+                            + SceneDescription.syntaxProblem(in: data)))
             }
             throw ReplayFailure(
                 kind: .unreadable("not an input recording: \(SceneError(decoding: error, source: name).description)"))
@@ -73,7 +74,8 @@ public struct InputRecording: Hashable, Sendable, Codable {
         // Replay steps the scene by it: 0, a negative or an infinite step stopped the process.
         guard Parameter.spaceTimeStep.accepts(recording.timeStep) else {
             throw ReplayFailure(
-                kind: .unreadable("\(name): timeStep \(ChipmunkError.invalidValue(.spaceTimeStep, recording.timeStep).reason)"))
+                kind: .unreadable(
+                    "\(name): timeStep \(ChipmunkError.invalidValue(.spaceTimeStep, recording.timeStep).reason)"))
         }
         return recording
     }

@@ -314,7 +314,8 @@ public struct VerificationFailure: Error, CustomStringConvertible {
                 "\(scene): the state hashes match, but checkpoint \(checkpoint)'s body lines do not: the golden "
                 + "file is damaged or was edited"
             if let first = differences.first, first.body >= 0 {
-                line += " (first bodies[\(first.body)].\(first.quantity): the run has \(first.actual), the file \(first.expected))"
+                line +=
+                    " (first bodies[\(first.body)].\(first.quantity): the run has \(first.actual), the file \(first.expected))"
             } else if let first = differences.first {
                 line += " (the run has \(Int(first.actual)) bodies, the file \(Int(first.expected)))"
             }
