@@ -9,7 +9,7 @@ public enum Area {
     /// Both radii keep ``Parameter/circleRadius``; anything else is a programming error (a
     /// negative radius gave a positive area). Their order does not matter.
     public static func circle(innerRadius: Double = 0, outerRadius: Double) -> Double {
-        requireRadii(inner: innerRadius, outer: outerRadius, "Area.circle")
+        requireRadii(inner: innerRadius, outer: outerRadius)
         return cpAreaForCircle(innerRadius, outerRadius)
     }
 
@@ -46,7 +46,7 @@ public enum Area {
 
 /// Stops unless both radii keep ``Parameter/circleRadius``. Their order does not matter to
 /// the engine (the Theo Jansen demo passes them swapped).
-func requireRadii(inner: Double, outer: Double, _ function: String) {
+func requireRadii(inner: Double, outer: Double) {
     Parameter.circleRadius.require(inner)
     Parameter.circleRadius.require(outer)
 }

@@ -13,7 +13,7 @@ public enum Moment {
         -> Double
     {
         requireMass(mass)
-        requireRadii(inner: innerRadius, outer: outerRadius, "Moment.circle")
+        requireRadii(inner: innerRadius, outer: outerRadius)
         Parameter.circleOffset.require(offset)
         return cpMomentForCircle(mass, innerRadius, outerRadius, offset.cp)
     }
