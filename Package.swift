@@ -34,8 +34,13 @@ let package = Package(
         // zlib from Debian, to deflate the HTML replay player's trajectories.
         .systemLibrary(name: "CZlib", providers: [.apt(["zlib1g-dev"])]),
 
+        // The binding's replacements for the engine's narrow phase and messages (C, through
+        // symbol interposition): a degenerate polygon pair no longer aborts the program, and
+        // the engine's warnings stay off stderr. Engine code is called, never copied.
+        .target(name: "ChipmunkEngineGuard", dependencies: ["CChipmunk"]),
+
         // The Swift binding: spaces, bodies, shapes, the fixed-step stepper.
-        .target(name: "Chipmunk", dependencies: ["CChipmunk"]),
+        .target(name: "Chipmunk", dependencies: ["CChipmunk", "ChipmunkEngineGuard"]),
 
         // Scenes as data (JSON) and as Swift code, and trajectory recording.
         .target(

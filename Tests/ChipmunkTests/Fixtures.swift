@@ -1,3 +1,4 @@
+import Foundation
 @testable import Chipmunk
 
 /// A ball of radius 1 dropped from `height` onto a floor segment along y = 0.
@@ -56,4 +57,31 @@ func threadCPUTime(_ body: () throws -> Void) rethrows -> Double {
     let start = now()
     try body()
     return now() - start
+}
+
+/// A file an exit test's child appends its progress to, so that the parent can say where a
+/// child stopped: `#expect(processExitsWith:)` returns no result (and so no standard error)
+/// when the expectation fails.
+struct ChildLog: Sendable, Codable {
+    let path: String
+
+    init() {
+        path = FileManager.default.temporaryDirectory.appendingPathComponent("child-\(UUID().uuidString).log").path
+        FileManager.default.createFile(atPath: path, contents: nil)
+    }
+
+    /// Appends a line and flushes it to the file before returning.
+    func write(_ line: String) {
+        guard let handle = FileHandle(forWritingAtPath: path) else { return }
+        handle.seekToEndOfFile()
+        handle.write(Data((line + "\n").utf8))
+        try? handle.close()
+    }
+
+    /// The last `count` lines, joined by " | ", and the file removed.
+    func tail(_ count: Int) -> String {
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let text = (try? String(contentsOfFile: path, encoding: .utf8)) ?? ""
+        return text.split(separator: "\n").suffix(count).joined(separator: " | ")
+    }
 }
