@@ -180,6 +180,8 @@ struct AcceptedExtremesTests {
             pin.distance = v
             add(pin)
         case .slideDistance: add(SlideJoint(a: b, b: c, distance: 0...v))
+        case .slideMin: add(SlideJoint(a: b, b: c, min: v, max: .greatestFiniteMagnitude))
+        case .slideMax: add(SlideJoint(a: b, b: c, min: 0, max: v))
         case .pivot: add(PivotJoint(a: space.staticBody, b: b, pivot: [v, v]))
         case .grooveEnd: add(GrooveJoint(a: space.staticBody, b: b, grooveA: [v, 0], grooveB: [-v, 1]))
         case .springRestLength: add(DampedSpring(a: b, b: c, restLength: v, stiffness: 10, damping: 1))

@@ -407,4 +407,27 @@ import Testing
         #expect(
             restoring { $0.bodies[1].centerOfGravity.x = 1e20 } == .invalid("body 1's Body.centerOfGravity is 1e+20"))
     }
+
+    // MARK: Slide joints
+
+    /// `SlideJoint(distance: 2...1)` stops in the standard library before the binding runs;
+    /// bounds computed at run time go through `min:max:` and the properties, which name them.
+    @Test func slideJointBoundsOutOfOrder() async {
+        let made = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let space = Space()
+            _ = SlideJoint(a: space.staticBody, b: Body(mass: 1, moment: 1), min: 2, max: 1)
+        }
+        #expect(stderr(made).contains("SlideJoint.min must not exceed SlideJoint.max (got min 2.0, max 1.0)"))
+        let set = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let space = Space()
+            let joint = SlideJoint(a: space.staticBody, b: Body(mass: 1, moment: 1), min: 1, max: 2)
+            joint.max = 0.5
+        }
+        #expect(stderr(set).contains("SlideJoint.min must not exceed SlideJoint.max (got min 1.0, max 0.5)"))
+        let space = Space()
+        let joint = SlideJoint(a: space.staticBody, b: Body(mass: 1, moment: 1), min: 1, max: 2)
+        joint.max = 5
+        joint.min = 3
+        #expect(joint.distance == 3...5)
+    }
 }

@@ -68,6 +68,8 @@ public enum Parameter: String, Sendable, Hashable, CaseIterable, CustomStringCon
     case anchor = "Constraint.anchorA/anchorB"
     case pinDistance = "PinJoint.distance"
     case slideDistance = "SlideJoint.distance"
+    case slideMin = "SlideJoint.min"
+    case slideMax = "SlideJoint.max"
     case pivot = "PivotJoint.pivot"
     case grooveEnd = "GrooveJoint.groove"
     case springRestLength = "DampedSpring.restLength"
@@ -161,7 +163,7 @@ public enum Parameter: String, Sendable, Hashable, CaseIterable, CustomStringCon
             return .zeroOrWithin(Self.shapeMassRange)
         case .integrationDamping, .shapeFriction, .shapeElasticity, .spaceDamping,
             .spaceCollisionSlop,
-            .spaceIdleSpeedThreshold, .constraintErrorBias, .pinDistance, .slideDistance, .springRestLength,
+            .spaceIdleSpeedThreshold, .constraintErrorBias, .pinDistance, .slideDistance, .slideMin, .slideMax, .springRestLength,
             .springStiffness, .springDamping, .arbiterRestitution, .arbiterFriction, .queryRadius, .frameDuration:
             return .nonNegativeFinite
         case .constraintMaxForce, .constraintMaxBias, .queryDistance:
