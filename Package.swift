@@ -34,13 +34,14 @@ let package = Package(
         // zlib from Debian, to deflate the HTML replay player's trajectories.
         .systemLibrary(name: "CZlib", providers: [.apt(["zlib1g-dev"])]),
 
-        // The binding's replacements for the engine's narrow phase and messages (C, through
-        // symbol interposition): a degenerate polygon pair no longer aborts the program, and
-        // the engine's warnings stay off stderr. Engine code is called, never copied.
-        .target(name: "ChipmunkEngineGuard", dependencies: ["CChipmunk"]),
+        // The binding's C code beside the engine: replacements for the engine's narrow phase
+        // and messages (symbol interposition: a degenerate polygon pair no longer aborts the
+        // program, and the engine's warnings stay off stderr; engine code is called, never
+        // copied), and the engine library's build id.
+        .target(name: "CChipmunkRuntime", dependencies: ["CChipmunk"]),
 
         // The Swift binding: spaces, bodies, shapes, the fixed-step stepper.
-        .target(name: "Chipmunk", dependencies: ["CChipmunk", "ChipmunkEngineGuard"]),
+        .target(name: "Chipmunk", dependencies: ["CChipmunk", "CChipmunkRuntime"]),
 
         // Scenes as data (JSON) and as Swift code, and trajectory recording.
         .target(

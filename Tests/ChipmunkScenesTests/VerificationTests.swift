@@ -90,6 +90,33 @@ import Testing
         #expect(failure.summary.contains("bodies[0].x: the run has 150.0, the file 151.0"), "\(failure.summary)")
     }
 
+    /// Golden files record the engine library's build id (issue 22). Another build that
+    /// computes the same bits passes; when the physics differs, the failure names the build.
+    @Test func anotherBuildOfTheEngineIsNamedWhenThePhysicsDiffers() throws {
+        let golden = try BookScenes.crate().recordGolden(steps: 10)
+        #expect(golden.engineBuild == Engine.buildID && Engine.buildID.count == 40, "\(Engine.buildID)")
+        #expect(golden.text.contains("\nengine-build \(Engine.buildID)\n"))
+        #expect(try GoldenFile(parsing: golden.text, source: "x.golden") == golden)
+        var rebuilt = golden
+        rebuilt.engineBuild = String(repeating: "0", count: 40)
+        try BookScenes.crate().verify(against: rebuilt)
+        rebuilt.hashes[4] ^= 1
+        let failure = try #require(throws: VerificationFailure.self) { try BookScenes.crate().verify(against: rebuilt) }
+        #expect(failure.firstDifferingStep == 5)
+        #expect(
+            failure.description.contains(
+                "note: the golden file was made with another build of engine 7.0.3 (build id 0000"), "\(failure)")
+        // Format 1 files, without the line, are still read.
+        let formatOne = golden.text.replacingOccurrences(of: "chipmunk-golden 2\n", with: "chipmunk-golden 1\n")
+            .replacingOccurrences(of: "engine-build \(Engine.buildID)\n", with: "")
+        #expect(try GoldenFile(parsing: formatOne, source: "old.golden").engineBuild == nil)
+        #expect(throws: GoldenFileError.self) {
+            try GoldenFile(
+                parsing: golden.text.replacingOccurrences(of: "engine-build \(Engine.buildID)\n", with: ""),
+                source: "x.golden")
+        }
+    }
+
     @Test func anotherEnvironmentIsReportedAsSuch() throws {
         var golden = try BookScenes.crate().recordGolden(steps: 10)
         golden.architecture = "sparc"
@@ -107,7 +134,7 @@ import Testing
     @Test(arguments: [
         (
             "not a golden file\n",
-            "x.golden:1: not a golden file of format 1 (its first line must be 'chipmunk-golden 1')"
+            "x.golden:1: not a golden file of format 1 or 2 (its first line must be 'chipmunk-golden 2')"
         ),
         ("chipmunk-golden 1\nscene a\n\nend\n", "x.golden:3: an empty line"),
         ("chipmunk-golden 1\nend\nscene a\n", "x.golden:3: text after 'end'"),

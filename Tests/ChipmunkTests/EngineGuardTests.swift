@@ -4,7 +4,7 @@ import Testing
 @testable import Chipmunk
 
 /// The binding's replacements for the engine's `cpCollide` and `cpMessage`
-/// (`Sources/ChipmunkEngineGuard`): bound in place of the library's, quiet about warnings.
+/// (`Sources/CChipmunkRuntime`): bound in place of the library's, quiet about warnings.
 struct EngineGuardTests {
     @Test func theEngineCallsTheReplacements() {
         #expect(EngineGuard.isActive)

@@ -1,4 +1,5 @@
 internal import CChipmunk
+internal import CChipmunkRuntime
 
 /// The engine this binding is linked against.
 package enum Engine {
@@ -6,6 +7,19 @@ package enum Engine {
     ///
     /// The corresponding C variable is `cpVersionString`.
     package static var version: String { String(cString: CChipmunkVersionString()) }
+
+    /// The GNU build id of the engine library this process loaded, in hex (40 digits for
+    /// Debian's builds), or "unknown". Builds of one version for other CPUs, or with other
+    /// compiler flags, differ here: golden files record it.
+    package static let buildID: String = {
+        var bytes = [UInt8](repeating: 0, count: 64)
+        let length = CChipmunkEngineBuildID(&bytes, bytes.count)
+        guard length > 0 else { return "unknown" }
+        return bytes.prefix(length).map { byte in
+            let digits = Array("0123456789abcdef")
+            return String([digits[Int(byte >> 4)], digits[Int(byte & 15)]])
+        }.joined()
+    }()
 
     /// This binding's version, as golden files record it: it changes with every release
     /// that can change a simulation's bits.

@@ -1,6 +1,6 @@
-import ChipmunkEngineGuard
+internal import CChipmunkRuntime
 
-/// What the binding's replacements for two engine functions (`Sources/ChipmunkEngineGuard`)
+/// What the binding's replacements for two engine functions (`Sources/CChipmunkRuntime`)
 /// have seen on the calling thread: narrow-phase tests the engine could not finish, and
 /// the engine's warnings, which are kept off stderr (`CHIPMUNK_WARNINGS=1` prints them).
 package enum EngineGuard {

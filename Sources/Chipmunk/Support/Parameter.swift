@@ -163,7 +163,8 @@ public enum Parameter: String, Sendable, Hashable, CaseIterable, CustomStringCon
             return .zeroOrWithin(Self.shapeMassRange)
         case .integrationDamping, .shapeFriction, .shapeElasticity, .spaceDamping,
             .spaceCollisionSlop,
-            .spaceIdleSpeedThreshold, .constraintErrorBias, .pinDistance, .slideDistance, .slideMin, .slideMax, .springRestLength,
+            .spaceIdleSpeedThreshold, .constraintErrorBias, .pinDistance, .slideDistance, .slideMin, .slideMax,
+            .springRestLength,
             .springStiffness, .springDamping, .arbiterRestitution, .arbiterFriction, .queryRadius, .frameDuration:
             return .nonNegativeFinite
         case .constraintMaxForce, .constraintMaxBias, .queryDistance:

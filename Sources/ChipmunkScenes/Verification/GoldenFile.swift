@@ -6,13 +6,14 @@ import Chipmunk
 /// `chipmunk-sim verify` (or `Scene.verify(against:)`).
 ///
 /// The file is text, one fact a line, so that a person can read it and a diff shows what
-/// changed. Format 1 (docs/determinism.md gives the full definition):
+/// changed. Format 2 (docs/determinism.md gives the full definition):
 ///
 /// ```text
-/// chipmunk-golden 1
+/// chipmunk-golden 2
 /// scene crates
 /// content 5f1c0e0d7e2a9b31
 /// engine 7.0.3
+/// engine-build 5f48cce1560bfb7ff6d099b302fd244189d16c4f
 /// binding 0.10.0
 /// arch x86_64
 /// dt 0.008333333333333333
@@ -28,13 +29,14 @@ import Chipmunk
 /// ```
 ///
 /// `content` is ``Scene/contentHash()`` before the first step: a changed scene is
-/// reported as such, not as a physics difference. `engine`, `binding` and `arch` say where
-/// the file was made; results are exact only on the same engine build and CPU
-/// architecture. `asleep` is the first step after which every dynamic body sleeps, or
+/// reported as such, not as a physics difference. `engine`, `engine-build` (the GNU build
+/// id of the engine library), `binding` and `arch` say where the file was made; results
+/// are exact only on the same engine build and CPU architecture. Format 1, without
+/// `engine-build`, is still read. `asleep` is the first step after which every dynamic body sleeps, or
 /// `-`; that step is also a checkpoint. Numbers are shortest round-trip decimals.
 public struct GoldenFile: Equatable, Sendable {
-    /// The format this build writes and reads.
-    public static let formatVersion = 1
+    /// The format this build writes (it reads this one and format 1).
+    public static let formatVersion = 2
 
     /// One body's state, as the hash sees it.
     public struct BodyState: Equatable, Sendable {
@@ -55,6 +57,8 @@ public struct GoldenFile: Equatable, Sendable {
     public var scene: String
     public var contentHash: UInt64
     public var engineVersion: String
+    /// The GNU build id of the engine library that made the file (nil in format 1).
+    public var engineBuild: String?
     public var bindingVersion: String
     public var architecture: String
     public var timeStep: Double
@@ -75,7 +79,8 @@ public struct GoldenFile: Equatable, Sendable {
     public var text: String {
         var lines = [
             "chipmunk-golden \(Self.formatVersion)", "scene \(scene)", "content \(contentHash.hexDigits)",
-            "engine \(engineVersion)", "binding \(bindingVersion)", "arch \(architecture)", "dt \(timeStep)",
+            "engine \(engineVersion)", "engine-build \(engineBuild ?? "unknown")", "binding \(bindingVersion)",
+            "arch \(architecture)", "dt \(timeStep)",
             "steps \(steps)", "every \(checkpointInterval)", "asleep \(asleepStep.map(String.init) ?? "-")",
         ]
         lines.reserveCapacity(lines.count + hashes.count + checkpoints.count * 8)
@@ -105,18 +110,21 @@ public struct GoldenFile: Equatable, Sendable {
         func fail(_ number: Int, _ reason: String) -> GoldenFileError {
             GoldenFileError(source: source, line: number + 1, reason: reason)
         }
-        guard let (_, first) = lines.next(), first == "chipmunk-golden \(Self.formatVersion)" else {
+        guard let (_, first) = lines.next(), let format = ["chipmunk-golden 1": 1, "chipmunk-golden 2": 2][first]
+        else {
             throw GoldenFileError(
                 source: source, line: 1,
-                reason: "not a golden file of format \(Self.formatVersion) (its first line must be "
+                reason: "not a golden file of format 1 or \(Self.formatVersion) (its first line must be "
                     + "'chipmunk-golden \(Self.formatVersion)')")
         }
+        var keys = ["scene", "content", "engine", "binding", "arch", "dt", "steps", "every", "asleep"]
+        if format >= 2 { keys.append("engine-build") }
         while let (number, line) = lines.next() {
             if ended { throw fail(number, "text after 'end'") }
             let fields = line.split(separator: " ").map(String.init)
             guard let key = fields.first else { throw fail(number, "an empty line") }
             switch key {
-            case "scene", "content", "engine", "binding", "arch", "dt", "steps", "every", "asleep":
+            case _ where keys.contains(key):
                 guard fields.count == 2 || (key == "scene" && fields.count > 1) else {
                     throw fail(number, "'\(key)' takes one value")
                 }
@@ -149,8 +157,7 @@ public struct GoldenFile: Equatable, Sendable {
             }
         }
         guard ended else { throw GoldenFileError(source: source, line: nil, reason: "the file ends before 'end'") }
-        for key in ["scene", "content", "engine", "binding", "arch", "dt", "steps", "every", "asleep"]
-        where header[key] == nil {
+        for key in keys where header[key] == nil {
             throw GoldenFileError(source: source, line: nil, reason: "'\(key)' is missing")
         }
         guard let content = UInt64(header["content"]!, radix: 16), let dt = Double(header["dt"]!),
@@ -174,6 +181,7 @@ public struct GoldenFile: Equatable, Sendable {
         scene = header["scene"]!
         contentHash = content
         engineVersion = header["engine"]!
+        engineBuild = header["engine-build"]
         bindingVersion = header["binding"]!
         architecture = header["arch"]!
         timeStep = dt
@@ -184,12 +192,14 @@ public struct GoldenFile: Equatable, Sendable {
     }
 
     public init(
-        scene: String, contentHash: UInt64, engineVersion: String, bindingVersion: String, architecture: String,
-        timeStep: Double, checkpointInterval: Int, asleepStep: Int?, hashes: [UInt64], checkpoints: [Checkpoint]
+        scene: String, contentHash: UInt64, engineVersion: String, engineBuild: String? = nil, bindingVersion: String,
+        architecture: String, timeStep: Double, checkpointInterval: Int, asleepStep: Int?, hashes: [UInt64],
+        checkpoints: [Checkpoint]
     ) {
         self.scene = scene
         self.contentHash = contentHash
         self.engineVersion = engineVersion
+        self.engineBuild = engineBuild
         self.bindingVersion = bindingVersion
         self.architecture = architecture
         self.timeStep = timeStep

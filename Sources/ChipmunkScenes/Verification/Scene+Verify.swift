@@ -96,7 +96,8 @@ extension Scene {
             }
         }
         return GoldenFile(
-            scene: name, contentHash: content, engineVersion: Engine.version, bindingVersion: Engine.bindingVersion,
+            scene: name, contentHash: content, engineVersion: Engine.version, engineBuild: Engine.buildID,
+            bindingVersion: Engine.bindingVersion,
             architecture: GoldenFile.currentArchitecture, timeStep: dt, checkpointInterval: checkpointEvery,
             asleepStep: asleep, hashes: hashes, checkpoints: checkpoints)
     }
@@ -123,6 +124,15 @@ extension Scene {
             environment.append(
                 "the golden file was made with engine \(golden.engineVersion), this is \(Engine.version)")
         }
+        // Another build of the same engine (a rebuild, another compiler's flags) is named only
+        // when the physics differs: a rebuild that computes the same bits passes.
+        var buildNote: [String] = []
+        if let build = golden.engineBuild, build != Engine.buildID {
+            buildNote.append(
+                "the golden file was made with another build of engine \(golden.engineVersion) (build id \(build), "
+                    + "this is \(Engine.buildID)): another compiler or CPU rounds differently, so differences may "
+                    + "come from the build, not from changed physics")
+        }
         if golden.bindingVersion != Engine.bindingVersion {
             environment.append(
                 "the golden file was made with binding \(golden.bindingVersion), this is \(Engine.bindingVersion)")
@@ -139,7 +149,7 @@ extension Scene {
                 try self.step(golden.timeStep)
             } catch {
                 throw VerificationFailure(
-                    scene: name, environment: environment, kind: .stepFailed(step: step, error: "\(error)"))
+                    scene: name, environment: environment + buildNote, kind: .stepFailed(step: step, error: "\(error)"))
             }
             let hash = space.stateHash()
             if asleep == nil, everythingSleeps { asleep = step }
@@ -152,14 +162,14 @@ extension Scene {
                 let differences = differences(from: checkpoint)
                 if !differences.isEmpty {
                     throw VerificationFailure(
-                        scene: name, environment: environment,
+                        scene: name, environment: environment + buildNote,
                         kind: .checkpointDiffers(checkpoint: step, differences: differences))
                 }
             }
             if let first = firstStep, let checkpoint = checkpoints[step] {
                 // The first checkpoint at or after the first differing step: name what differs.
                 throw VerificationFailure(
-                    scene: name, environment: environment,
+                    scene: name, environment: environment + buildNote,
                     kind: .differs(
                         step: first.step, expected: first.expected, actual: first.actual, checkpoint: step,
                         differences: differences(from: checkpoint)))
@@ -167,13 +177,14 @@ extension Scene {
         }
         if let first = firstStep {
             throw VerificationFailure(
-                scene: name, environment: environment,
+                scene: name, environment: environment + buildNote,
                 kind: .differs(
                     step: first.step, expected: first.expected, actual: first.actual, checkpoint: nil, differences: []))
         }
         if asleep != golden.asleepStep {
             throw VerificationFailure(
-                scene: name, environment: environment, kind: .sleep(expected: golden.asleepStep, actual: asleep))
+                scene: name, environment: environment + buildNote,
+                kind: .sleep(expected: golden.asleepStep, actual: asleep))
         }
         if !environment.isEmpty {
             throw VerificationFailure(scene: name, environment: environment, kind: .environmentOnly)

@@ -20,7 +20,7 @@
 // created a 0 length pin joint", "High EPA iterations") are counted and kept, not printed:
 // the binding's errors are one line. CHIPMUNK_WARNINGS=1 prints them as the engine does.
 #define _GNU_SOURCE
-#include "ChipmunkEngineGuard.h"
+#include "CChipmunkRuntime.h"
 
 #include <chipmunk/chipmunk_private.h>
 #include <dlfcn.h>

@@ -1,7 +1,9 @@
-// The binding's replacements for two engine functions; see EngineGuard.c.
-#ifndef CHIPMUNK_ENGINE_GUARD_H
-#define CHIPMUNK_ENGINE_GUARD_H
+// The binding's C code that runs beside the engine: the replacements for two engine
+// functions (EngineGuard.c) and the engine library's build id (EngineBuild.c).
+#ifndef CCHIPMUNK_RUNTIME_H
+#define CCHIPMUNK_RUNTIME_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 /// 1 when the engine's own calls reach the replacements (the program exports them, so the
@@ -16,5 +18,9 @@ uint64_t ChipmunkEngineGuardDegenerateCollisions(void);
 /// is set), and the text of the last one ("" if none).
 uint64_t ChipmunkEngineGuardWarnings(void);
 const char *ChipmunkEngineGuardLastWarning(void);
+
+/// Copies the GNU build id of the loaded libchipmunk.so.7 (its NT_GNU_BUILD_ID note) into
+/// `out`, at most `capacity` bytes, and returns its length: 0 if it cannot be found.
+size_t CChipmunkEngineBuildID(unsigned char *out, size_t capacity);
 
 #endif
