@@ -135,18 +135,34 @@ extension SceneDescription {
             }
             shapeNames[ObjectIdentifier(made)] = id
         }
-        for (index, shape) in (staticShapes ?? []).enumerated() {
-            let location = "staticShapes[\(index)]"
-            if shape.usesVersion2, !isVersion2 { throw check.needsVersion2(at: location) }
-            let made = try shape.makeShape(on: space.staticBody, check: check, at: location)
-            try register(made, shape, at: location)
-            space.add(made)
-        }
         let total = (bodies ?? []).reduce(0) { $0 + ($1.generate?.count ?? 1) }
         guard total <= GeneratorDescription.maxCount else {
             throw SceneError(
                 source: check.source, location: "bodies",
                 reason: "makes \(total) bodies; a scene may have at most \(GeneratorDescription.maxCount)")
+        }
+        // Pairs of shapes that could collide, counted before each add: the engine records
+        // them as each shape is added, so a pile on one point is refused before it claims
+        // the memory.
+        let overlapLimit = Self.startingOverlapLimit(bodies: total)
+        var overlapping = 0
+        func admit(_ made: Shape, at location: String) throws(SceneError) {
+            overlapping += space.overlappingPairs(with: made)
+            guard overlapping <= overlapLimit else {
+                throw SceneError(
+                    source: check.source, location: location,
+                    reason: "with this shape, more than \(overlapLimit) pairs of shapes overlap before the first "
+                        + "step (the engine would keep and solve a contact for each, about 560 bytes); "
+                        + "spread the bodies out")
+            }
+            space.add(made)
+        }
+        for (index, shape) in (staticShapes ?? []).enumerated() {
+            let location = "staticShapes[\(index)]"
+            if shape.usesVersion2, !isVersion2 { throw check.needsVersion2(at: location) }
+            let made = try shape.makeShape(on: space.staticBody, check: check, at: location)
+            try register(made, shape, at: location)
+            try admit(made, at: location)
         }
         var bodiesByID: [String: Body] = ["static": space.staticBody]
         var names: [ObjectIdentifier: String] = [ObjectIdentifier(space.staticBody): "static"]
@@ -184,7 +200,7 @@ extension SceneDescription {
                     if shape.usesVersion2, !isVersion2 { throw check.needsVersion2(at: shapeLocation) }
                     let made = try shape.makeShape(on: body, check: check, at: shapeLocation)
                     try register(made, shape, at: shapeLocation)
-                    space.add(made)
+                    try admit(made, at: shapeLocation)
                 }
             }
         }
@@ -217,6 +233,11 @@ extension SceneDescription {
         }
         return scene
     }
+
+    /// The most pairs of shapes a file's space may start with overlapping: 100,000, or 16
+    /// a body in larger scenes (a grid of touching boxes has about 4 a body). A pile on one
+    /// point claims memory and time with the square of its size (docs/scene-format.md).
+    static func startingOverlapLimit(bodies: Int) -> Int { max(100_000, 16 * bodies) }
 }
 
 /// Checks the values of one scene file, naming each by its path in the file.
