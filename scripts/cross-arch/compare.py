@@ -9,7 +9,7 @@ the exact doubles.
 usage: compare.py first AMD64 ARM64
            prints the first step whose state differs in bits (0 if none)
        compare.py row NAME BODIES DT STEPS SECONDS AMD64 ARM64 [MORE_AMD64 MORE_ARM64]
-           prints one Markdown table row; MORE_* are runs with a checkpoint at the first
+           prints one Markdown table row (the columns of cross-arch.sh's table); MORE_* are runs with a checkpoint at the first
            differing step, when the main runs have none there
 """
 import math
@@ -108,10 +108,14 @@ def main():
         first_text = str(first)
         if first in sa and first in sb:
             worst, quantity, apart = largest_at(sa[first], sb[first])
-            at_first = f"{worst:.2g} in {quantity}" + (f" ({apart:,} ulp)" if apart is not None else "")
+            # Ulps say something only where the values are not near zero (an angular
+            # velocity of 1e-27 against 1e-16 is 10^11 ulps apart).
+            shown = apart is not None and apart <= 1_000_000
+            at_first = f"{worst:.2g} in {quantity}" + (f" ({apart:,} ulp)" if shown else "")
         else:
             at_first = "?"
-    cells = []
+    differing = sum(1 for step in ka if step > 0 and ka[step] != kb.get(step))
+    cells = [f"{differing:,}"]
     for step in (10, 100, 1000):
         if step > int(steps):
             cells.append("—")
