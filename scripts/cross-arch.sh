@@ -155,8 +155,12 @@ done
 # --- 5. The table -----------------------------------------------------------------------
 version() { dpkg-query -W -f='${Version}' "$1" 2>/dev/null || echo "not installed"; }
 {
-    echo "Measured $(date -u +%Y-%m-%d) on $(lscpu | sed -nE 's/^Model name:[[:space:]]+//p' | head -1)" \
-        "($(nproc) CPUs), $($qemu --version | head -1)."
+    cpu="$(lscpu | sed -nE 's/^Model name:[[:space:]]+//p' | head -1)"
+    family="$(lscpu | sed -nE 's/^CPU family:[[:space:]]+//p' | head -1)"
+    model="$(lscpu | sed -nE 's/^Model:[[:space:]]+//p' | head -1)"
+    hypervisor="$(lscpu | sed -nE 's/^Hypervisor vendor:[[:space:]]+//p' | head -1)"
+    echo "Measured $(date -u +%Y-%m-%d) on $cpu (family $family, model $model${hypervisor:+, a $hypervisor guest}," \
+        "$(nproc) CPUs, load average $(cut -d' ' -f1 /proc/loadavg) at the end), $($qemu --version | head -1)."
     echo "Packages: libchipmunk7 $(version libchipmunk7:amd64) (amd64) and $(version libchipmunk7:arm64) (arm64)," \
         "libc6 $(version libc6:amd64) (amd64) and $(version libc6:arm64) (arm64)," \
         "gcc $(version gcc-12) and gcc-aarch64-linux-gnu $(version gcc-aarch64-linux-gnu)."
