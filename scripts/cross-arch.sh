@@ -48,6 +48,14 @@ while [ $# -gt 0 ]; do
     esac
 done
 case "$steps" in '' | *[!0-9]* | 0) echo "cross-arch.sh: --steps must be a positive whole number (got '$steps')" >&2; exit 64 ;; esac
+IFS=, read -r -a scenes <<<"$worlds"
+[ ${#scenes[@]} -gt 0 ] || { echo "cross-arch.sh: --worlds names no scene" >&2; exit 64; }
+for scene in "${scenes[@]}"; do
+    case "$scene" in
+        crate | crates | crates-tilt | tumble | pyramid20 | pyramid40 | pyramid100 | circles1000 | jointgrid50) ;;
+        *) echo "cross-arch.sh: unknown scene '$scene' (known: crate crates crates-tilt tumble pyramid20 pyramid40 pyramid100 circles1000 jointgrid50)" >&2; exit 64 ;;
+    esac
+done
 
 if [ "$(dpkg --print-architecture 2>/dev/null || true)" != "amd64" ]; then
     echo "cross-arch.sh: this runs on an amd64 Debian machine (dpkg says '$(dpkg --print-architecture 2>/dev/null || echo none)')" >&2
@@ -121,7 +129,6 @@ run() {
 }
 
 rows=()
-IFS=, read -r -a scenes <<<"$worlds"
 for scene in "${scenes[@]}"; do
     n="$steps"
     case "$scene" in
