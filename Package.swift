@@ -9,6 +9,7 @@ let package = Package(
         .library(name: "ChipmunkAnimation", targets: ["ChipmunkAnimation"]),
         .library(name: "ChipmunkDynamics", targets: ["ChipmunkDynamics"]),
         .library(name: "ChipmunkPictures", targets: ["ChipmunkPictures"]),
+        .library(name: "ChipmunkBatch", targets: ["ChipmunkBatch"]),
         .executable(name: "chipmunk-sim", targets: ["chipmunk-sim"]),
     ],
     dependencies: [

@@ -1,11 +1,13 @@
 #!/usr/bin/env bash
 # Fuzzes what the tools read, with libFuzzer: scene files (loaded, built, stepped 240 times,
-# snapshotted and restored) and snapshot files (mutated, given a valid checksum as an
-# attacker can, restored, stepped, drawn). Builds the harnesses in Fuzz/ with
+# snapshotted and restored), snapshot files (mutated, given a valid checksum as an
+# attacker can, restored, stepped, drawn), and the other readers (golden files verified,
+# input recordings replayed, sweep files planned and run, results databases exported). Builds the harnesses in Fuzz/ with
 # -sanitize=fuzzer,address over every target (the binding included; linked with lld, as
 # gold fails on the instrumented debug info), then runs each over its checked-in seeds
-# (Fuzz/corpus, Fuzz/corpus-snapshots).
-#   scripts/fuzz.sh [RUNS] [scenes|snapshots]   (default 1,000,000 inputs each, both harnesses)
+# (Fuzz/corpus, Fuzz/corpus-snapshots, Fuzz/corpus-readers: each reader seed's first byte
+# names its reader, 0 golden, 1 recording, 2 sweep, 3 database).
+#   scripts/fuzz.sh [RUNS] [scenes|snapshots|readers]   (default 1,000,000 inputs each, every harness)
 # The runs start from a fixed seed (FUZZ_SEED, default 1), so that a bounded run in the
 # tests is the same run each time for the same code; FUZZ_SEED=0 lets libFuzzer pick one,
 # for long runs that look for new findings. Fuzz/open-findings/ holds inputs still open.
@@ -62,15 +64,17 @@ fuzz() {
     echo "fuzz.sh: $harness: $runs inputs in ${elapsed}s, 0 crashes"
 }
 
-case "${2:-both}" in
+case "${2:-all}" in
     scenes) fuzz SceneFuzzer Fuzz/corpus 4096 ;;
     snapshots) fuzz SnapshotFuzzer Fuzz/corpus-snapshots 65536 ;;
-    both)
+    readers) fuzz ReaderFuzzer Fuzz/corpus-readers 131072 ;;
+    all)
         fuzz SceneFuzzer Fuzz/corpus 4096
         fuzz SnapshotFuzzer Fuzz/corpus-snapshots 65536
+        fuzz ReaderFuzzer Fuzz/corpus-readers 131072
         ;;
     *)
-        echo "fuzz.sh: the harness is scenes, snapshots or nothing for both (got '$2')" >&2
+        echo "fuzz.sh: the harness is scenes, snapshots, readers or nothing for all (got '$2')" >&2
         exit 64
         ;;
 esac
