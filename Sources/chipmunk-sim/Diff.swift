@@ -1,0 +1,111 @@
+import ArgumentParser
+import ChipmunkPictures
+import ChipmunkScenes
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+struct Diff: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Compare two runs of a scene step by step: where they first differ, and how the difference grows.",
+        discussion: """
+            A and B are each a golden file (Tests/Golden/*.golden, from `verify --update`), an input \
+            recording (from `record`), a built-in scene name, or a scene file, told apart by what the \
+            file holds. A recording is replayed on its scene; a scene is run for the other side's \
+            steps at its time step (with its inputs, if it is a recording), or, when both are scenes, \
+            for --steps steps (default: 10 s) at its own time step.
+
+            The state hash is compared at every step, and every body's x, y, angle, vx, vy and w \
+            bit for bit at every step both sides have states for (a golden file has them only at \
+            its checkpoints). diff prints the first divergent step, the bodies and quantities that \
+            differ there with both values (at the first checkpoint after it, for a golden file), \
+            and one line per power of ten: the first step at which the largest absolute difference \
+            reaches 1e-15, 1e-14, … Bodies are Space.bodies in order, as golden files count them.
+
+            Exit status: 0 when the runs are identical, 1 when they differ, 2 when they cannot be \
+            compared (a file or scene that cannot be read or run), 64 for a bad option.
+
+            --format html -o FILE writes a self-contained page: both runs drawn over each other (B \
+            in outline), the bodies that diverge outlined in red from the first divergent step, a \
+            scrub bar and play button, and a chart of log10 of the largest difference against the step.
+
+            Examples:
+              chipmunk-sim diff Tests/Golden/crates.golden crates
+              chipmunk-sim diff Scenes/crates.json my-crates.json --steps 600
+              chipmunk-sim diff pushed.inputs.json pushed-again.inputs.json
+              chipmunk-sim diff Tests/Golden/chains.golden chains --format html -o chains-diff.html
+            """
+    )
+
+    @Argument(help: "Run A: a golden file, an input recording, a built-in scene name or a scene file.")
+    var a: String
+
+    @Argument(help: "Run B, as A.")
+    var b: String
+
+    @Option(
+        parsing: .unconditional,
+        help: "Compare at most N steps; scenes compared with scenes run N steps (default: 10 simulated seconds).")
+    var steps: Int?
+
+    @Option(help: "Output format: text, or html (the comparison page, with -o).")
+    var format: DiffFormat = .text
+
+    @Option(name: [.short, .long], help: "Write to this file instead of stdout ('-' is stdout).")
+    var output: String = "-"
+
+    /// The most steps compared: every body's state at every step is kept in memory.
+    static let maxSteps = 1_000_000
+
+    func validate() throws {
+        if let steps, !(1...Self.maxSteps).contains(steps) {
+            throw ValidationError("--steps must be from 1 to \(Self.maxSteps) (got \(steps))")
+        }
+        if format == .html, output == "-" { throw ValidationError("--format html needs --output FILE (-o FILE)") }
+    }
+
+    func run() throws {
+        let comparison: RunComparison
+        let sideA: RunSource
+        do {
+            sideA = try RunSource.open(a)
+            let sideB = try RunSource.open(b)
+            for side in [sideA, sideB] {
+                if let fixed = side.fixedSteps, fixed > Self.maxSteps, steps == nil {
+                    throw RunComparisonError(
+                        "\(side.argument) has \(fixed) steps; compare at most \(Self.maxSteps) (--steps)")
+                }
+            }
+            comparison = try RunComparison(sideA, sideB, steps: steps)
+        } catch {
+            Self.fail("\(error)")
+        }
+        switch format {
+        case .text:
+            try Output.file(Array(comparison.report.utf8), to: output, option: "--output")
+        case .html:
+            let page = ComparisonPage(comparison, scene: sideA.makeScene())
+            try Output.file(Array(page.html().utf8), to: output, option: "--output")
+            print(
+                comparison.firstDivergentStep.map { "wrote \(output): the runs first differ at step \($0)" }
+                    ?? "wrote \(output): the runs are identical")
+        }
+        if !comparison.isIdentical {
+            try Output.flushStandardOutput()
+            Glibc.exit(1)  // not an error: nothing more to say on stderr
+        }
+    }
+
+    /// A comparison that could not be made: one line on stderr, exit status 2.
+    static func fail(_ message: String) -> Never {
+        Output.note("chipmunk-sim: \(ChipmunkSim.oneLine(message))\n")
+        Glibc.exit(2)
+    }
+}
+
+/// What `diff` writes.
+enum DiffFormat: String, ExpressibleByArgument, CaseIterable {
+    case text, html
+}
