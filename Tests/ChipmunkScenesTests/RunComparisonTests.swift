@@ -169,6 +169,10 @@ struct RunComparisonTests {
         #expect(withInputs.isIdentical)
         let goldenAndScene = try RunComparison(RunSource.open(goldenPath), RunSource.open("crates"))
         #expect(goldenAndScene.isIdentical)
+        // The scene keeps its states only at the golden file's checkpoints.
+        let golden = try Self.golden("crates")
+        #expect(goldenAndScene.b.checkpoints.map(\.step) == golden.checkpoints.map(\.step))
+        #expect(goldenAndScene.b.steps == golden.steps)
         #expect(throws: RunComparisonError.self) { try RunSource.open("missing.golden") }
         #expect(throws: SceneError.self) { try RunSource.open("no-such-scene") }
     }

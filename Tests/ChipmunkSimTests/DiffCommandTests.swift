@@ -63,6 +63,10 @@ struct DiffCommandTests {
         let steps = try Tool.sim("diff", "crates", "crates", "--steps", "0")
         #expect(steps.status == 64)
         #expect(steps.stderrLines.count == 1 && steps.stderr.contains("--steps"))
+        // Every body's state at every step, kept in memory: refused before running.
+        let large = try Tool.sim("diff", "pyramid-stack", "pyramid-stack", "--steps", "1000000")
+        #expect(large.status == 2)
+        #expect(large.stderrLines.count == 1 && large.stderr.contains("pyramid-stack: 1000000 steps of "))
         let html = try Tool.sim("diff", "crates", "crates", "--format", "html")
         #expect(html.status == 64)
         #expect(html.stderrLines == ["chipmunk-sim: --format html needs --output FILE (-o FILE)"])

@@ -67,11 +67,10 @@ public struct ComparisonPage {
             for step in steps {
                 let bodies = poses[step] ?? []
                 for index in 0..<bodyCount {
-                    if index < bodies.count {
-                        floats += [Float(bodies[index].x), Float(bodies[index].y), Float(bodies[index].angle)]
-                    } else {
-                        floats += [.nan, .nan, .nan]
-                    }
+                    let body = index < bodies.count ? bodies[index] : nil
+                    floats.append(body.map { Float($0.x) } ?? .nan)
+                    floats.append(body.map { Float($0.y) } ?? .nan)
+                    floats.append(body.map { Float($0.angle) } ?? .nan)
                 }
             }
         }

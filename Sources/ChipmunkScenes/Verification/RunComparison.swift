@@ -39,12 +39,13 @@ public struct RunTrace: Sendable {
 
     /// Runs a fresh `scene` for `steps` steps at `timeStep` (default: its own), applying
     /// `inputs` before their steps, and keeps every body's state before the first step and
-    /// after every step.
+    /// after every step, or only at the steps in `statesAt` (to compare with a golden
+    /// file's checkpoints without keeping a long run's every state).
     ///
     /// - Throws: what a step or an input throws (it names the step).
     public init(
         running scene: Scene, steps: Int, timeStep: Double? = nil, inputs: [InputRecording.Entry] = [],
-        source: String
+        statesAt: Set<Int>? = nil, source: String
     ) throws {
         ensure(steps >= 1, "RunTrace(running:): steps must be at least 1 (got \(steps))")
         self.source = source
@@ -53,8 +54,9 @@ public struct RunTrace: Sendable {
         self.timeStep = timeStep ?? scene.timeStep
         hashes = []
         hashes.reserveCapacity(steps)
-        checkpoints = [.init(step: 0, bodies: Self.states(of: scene.space))]
-        checkpoints.reserveCapacity(steps + 1)
+        checkpoints = []
+        if statesAt?.contains(0) ?? true { checkpoints.append(.init(step: 0, bodies: Self.states(of: scene.space))) }
+        checkpoints.reserveCapacity(statesAt?.count ?? steps + 1)
         let inputs = inputs.sorted { $0.step < $1.step }  // stable: inputs at one step keep their order
         var next = 0
         for step in 1...steps {
@@ -68,7 +70,9 @@ public struct RunTrace: Sendable {
             }
             try scene.step(self.timeStep)
             hashes.append(scene.space.stateHash())
-            checkpoints.append(.init(step: step, bodies: Self.states(of: scene.space)))
+            if statesAt?.contains(step) ?? true {
+                checkpoints.append(.init(step: step, bodies: Self.states(of: scene.space)))
+            }
         }
         if scene.bodyNames != nil {
             bodyNames = scene.bodyNamesNow
@@ -78,9 +82,11 @@ public struct RunTrace: Sendable {
     /// Replays `recording` on a fresh `scene` (its inputs, time step and steps), keeping
     /// every body's state. Where the replay's state hash leaves the recording's, a note
     /// says so: the states are then this machine's run, not the recorded one.
-    public init(replaying recording: InputRecording, on scene: Scene, source: String) throws {
+    ///
+    /// `steps` stops the replay early (default: every step recorded).
+    public init(replaying recording: InputRecording, on scene: Scene, steps: Int? = nil, source: String) throws {
         try self.init(
-            running: scene, steps: max(recording.hashes.count, 1), timeStep: recording.timeStep,
+            running: scene, steps: max(min(recording.hashes.count, steps ?? .max), 1), timeStep: recording.timeStep,
             inputs: recording.inputs, source: source)
         if let step = zip(hashes, recording.hashes).enumerated().first(where: { $0.element.0.hexDigits != $0.element.1 }
         )?.offset {

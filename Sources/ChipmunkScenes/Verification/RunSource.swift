@@ -84,14 +84,17 @@ public enum RunSource {
     /// golden file is read as it is.
     ///
     /// - Throws: ``RunComparisonError`` for a scene that fails to build or to step.
-    public func trace(steps: Int, timeStep: Double?, inputs: [InputRecording.Entry] = []) throws -> RunTrace {
+    /// `statesAt` keeps a scene's states only at those steps (another side's checkpoints).
+    public func trace(
+        steps: Int, timeStep: Double?, inputs: [InputRecording.Entry] = [], statesAt: Set<Int>? = nil
+    ) throws -> RunTrace {
         switch self {
         case .golden(let golden, let argument):
             return RunTrace(golden: golden, source: argument)
         case .recording(let recording, let argument):
             let scene = try SceneCatalog.scene(named: recording.scene)
             do {
-                return try RunTrace(replaying: recording, on: scene, source: argument)
+                return try RunTrace(replaying: recording, on: scene, steps: steps, source: argument)
             } catch let error as RunComparisonError {
                 throw error
             } catch {
@@ -100,7 +103,9 @@ public enum RunSource {
         case .scene(let argument):
             let scene = try SceneCatalog.scene(named: argument)
             do {
-                return try RunTrace(running: scene, steps: steps, timeStep: timeStep, inputs: inputs, source: argument)
+                return try RunTrace(
+                    running: scene, steps: steps, timeStep: timeStep, inputs: inputs, statesAt: statesAt,
+                    source: argument)
             } catch let error as RunComparisonError {
                 throw error
             } catch {
@@ -121,13 +126,15 @@ extension RunComparison {
         func plan(_ side: RunSource, other: RunSource) throws -> RunTrace {
             let timeStep = other.fixedTimeStep
             var inputs: [InputRecording.Entry] = []
+            var statesAt: Set<Int>?
             if case .recording(let recording, _) = other { inputs = recording.inputs }
-            var count = steps ?? other.fixedSteps ?? side.fixedSteps
+            if case .golden(let golden, _) = other { statesAt = Set(golden.checkpoints.map(\.step)) }
+            var count = [steps, other.fixedSteps].compactMap { $0 }.min() ?? side.fixedSteps
             if count == nil {
                 let scene = try SceneCatalog.scene(named: side.argument)
                 count = max(1, Int((10 / (timeStep ?? scene.timeStep)).rounded()))
             }
-            return try side.trace(steps: count!, timeStep: timeStep, inputs: inputs)
+            return try side.trace(steps: count!, timeStep: timeStep, inputs: inputs, statesAt: statesAt)
         }
         self.init(try plan(a, other: b), try plan(b, other: a), steps: steps)
     }
