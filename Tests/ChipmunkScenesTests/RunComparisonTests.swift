@@ -115,6 +115,22 @@ struct RunComparisonTests {
         #expect(comparison.notes.contains { $0.contains("content hashes differ") })
     }
 
+    @Test("A body removed before step 30 in one run: the step is named with both counts, the rest still compared")
+    func bodyCounts() throws {
+        let a = try RunTrace(running: SceneCatalog.scene(named: "crates"), steps: 100, source: "A")
+        let b = try RunTrace(
+            running: SceneCatalog.scene(named: "crates"), steps: 100,
+            inputs: [.init(step: 30, input: .remove(body: "4"))], source: "B")
+        let comparison = RunComparison(a, b)
+        #expect(comparison.firstDivergentStep == 30)
+        #expect(comparison.differencesStep == 30)
+        #expect(comparison.bodyCounts.map { [$0.a, $0.b] } == [5, 4])
+        #expect(comparison.report.contains("at step 30: A has 5 bodies, B 4\n"))
+        // Before step 30 nothing differs; the four crates both runs have are still compared.
+        #expect(comparison.samples.prefix(30).allSatisfy { $0.largest == 0 })
+        #expect(comparison.samples.allSatisfy { $0.largest.isFinite })
+    }
+
     @Test("Two golden files: hashes at every step, states at checkpoints")
     func twoGoldenFiles() throws {
         let golden = try Self.golden("crates")

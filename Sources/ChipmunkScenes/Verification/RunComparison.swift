@@ -151,7 +151,9 @@ public struct RunComparison: Sendable {
     /// The largest absolute difference at one step that both sides have states for.
     public struct Sample: Equatable, Sendable {
         public var step: Int
-        /// 0 when every quantity has the same bits (a -0 against a +0 differs by 0).
+        /// Over the bodies both sides have at the step (the first bodies of the longer list,
+        /// when the counts differ); 0 when every quantity has the same bits (a -0 against a
+        /// +0 differs by 0).
         public var largest: Double
         /// Where the largest difference is (nil when nothing differs).
         public var at: Difference?
@@ -228,7 +230,7 @@ public struct RunComparison: Sendable {
             let largest = differences.max { $0.magnitude < $1.magnitude }
             samples.append(
                 Sample(
-                    step: checkpoint.step, largest: counts != nil ? .infinity : largest?.magnitude ?? 0, at: largest))
+                    step: checkpoint.step, largest: largest?.magnitude ?? 0, at: largest))
             if !differences.isEmpty || counts != nil {
                 if firstByState == nil { firstByState = checkpoint.step }
                 if firstStateDifferences == nil {
