@@ -76,6 +76,33 @@ struct DiffCommandTests {
         #expect(help.stdout.contains("Exit status: 0 when the runs are identical, 1 when they differ"))
     }
 
+    @Test("verify --diff-page: a failed check writes the comparison page, naming the step verify names")
+    func verifyWritesThePage() throws {
+        let folder = try TemporaryFolder("verify-diff-page")
+        defer { folder.remove() }
+        // The crates' golden file with step 50's hash changed by one bit.
+        let text = try String(
+            contentsOf: Tool.packageRoot.appendingPathComponent("Tests/Golden/crates.golden"), encoding: .utf8)
+        var lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        let index = try #require(lines.firstIndex { $0.hasPrefix("step 50 ") })
+        let hash = try #require(UInt64(lines[index].dropFirst("step 50 ".count), radix: 16))
+        let flipped = String(hash ^ 1, radix: 16)
+        lines[index] = "step 50 " + String(repeating: "0", count: 16 - flipped.count) + flipped
+        let golden = folder.path("crates.golden")
+        try Data(lines.joined(separator: "\n").utf8).write(to: URL(fileURLWithPath: golden))
+        let page = folder.path("crates.diff.html")
+        let failed = try Tool.sim("verify", "crates", "--golden", golden, "--diff-page", page)
+        #expect(failed.status == 1)
+        #expect(failed.stdout.contains("wrote \(page): the comparison page"))
+        let html = try String(contentsOfFile: page, encoding: .utf8)
+        #expect(html.contains("\"firstDivergentStep\":50,"))
+        // A check that passes writes no page.
+        let passed = try Tool.sim(
+            "verify", "crates", "--golden", "Tests/Golden/crates.golden", "--diff-page", folder.path("none.html"))
+        #expect(passed.status == 0)
+        #expect(!FileManager.default.fileExists(atPath: folder.path("none.html")))
+    }
+
     /// The `<body>` attributes the page sets once drawn, opened at `fragment`.
     static func pageState(_ page: String, _ fragment: String) throws -> [String: String] {
         let dom = try Chromium.dom(URL(fileURLWithPath: page).absoluteString + fragment)
