@@ -122,7 +122,8 @@ public struct ComparisonPage {
         let json = (try? encoder.encode(header)).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
         let title = "\(comparison.a.source) against \(comparison.b.source)"
         return Self.page(
-            title: title, report: comparison.report, chart: chart(),
+            title: title, labelA: comparison.a.source, labelB: comparison.b.source, report: comparison.report,
+            chart: chart(),
             header: json.replacingOccurrences(of: "</", with: "<\\/"), data: bytes.base64EncodedString())
     }
 
@@ -208,7 +209,9 @@ public struct ComparisonPage {
             .replacingOccurrences(of: ">", with: "&gt;")
     }
 
-    private static func page(title: String, report: String, chart: String, header: String, data: String) -> String {
+    private static func page(
+        title: String, labelA: String, labelB: String, report: String, chart: String, header: String, data: String
+    ) -> String {
         """
         <!doctype html>
         <html lang="en">
@@ -233,8 +236,8 @@ public struct ComparisonPage {
           <input id="scrub" type="range" min="0" max="0" step="1" value="0" aria-label="Step">
           <span id="clock"></span>
         </div>
-        <div id="legend"><span class="a">■ A: \(escaped(title.components(separatedBy: " against ").first ?? ""))</span>
-          · <span class="b">□ B (outline)</span> · <span class="d">□ bodies that diverge</span></div>
+        <div id="legend"><span class="a">■ A: \(escaped(labelA))</span>
+          · <span class="b">□ B (outline): \(escaped(labelB))</span> · <span class="d">□ bodies that diverge</span></div>
         \(chart)
         <pre id="report">\(escaped(report))</pre>
         <script id="comparison-header" type="application/json">\(header)</script>
