@@ -3,7 +3,7 @@ import ChipmunkScenes
 import Foundation
 
 /// Two runs of a scene drawn over each other in one self-contained page (no network
-/// access), for a ``RunComparison``: `chipmunk-sim diff --format html`.
+/// access), for a `RunComparison`: `chipmunk-sim diff --format html`.
 ///
 /// Run A is drawn filled in the engine demos' colours, run B over it in outline; from the
 /// first divergent step on, the bodies that differ there are outlined in red. A scrub

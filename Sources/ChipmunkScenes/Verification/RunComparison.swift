@@ -14,6 +14,7 @@ public struct RunTrace: Sendable {
     public var scene: String
     /// ``Scene/contentHash()`` before the first step.
     public var contentHash: UInt64
+    /// Seconds per step.
     public var timeStep: Double
     /// The state hash after steps 1, 2, …
     public var hashes: [UInt64]
@@ -135,7 +136,9 @@ public struct RunComparison: Sendable {
         public var name: String?
         /// `x`, `y`, `angle`, `vx`, `vy` or `w`.
         public var quantity: String
+        /// Run A's value.
         public var a: Double
+        /// Run B's value.
         public var b: Double
 
         /// `|a - b|`; infinity when either is not a number.
@@ -150,6 +153,7 @@ public struct RunComparison: Sendable {
 
     /// The largest absolute difference at one step that both sides have states for.
     public struct Sample: Equatable, Sendable {
+        /// The step.
         public var step: Int
         /// Over the bodies both sides have at the step (the first bodies of the longer list,
         /// when the counts differ); 0 when every quantity has the same bits (a -0 against a
@@ -161,13 +165,19 @@ public struct RunComparison: Sendable {
 
     /// The first step at which the largest difference reaches `10^power`.
     public struct Growth: Equatable, Sendable {
+        /// The power of ten reached.
         public var power: Int
+        /// The first step at which the largest difference is at least `10^power`.
         public var step: Int
+        /// The largest difference at that step.
         public var largest: Double
+        /// Where it is.
         public var at: Difference?
     }
 
+    /// Run A.
     public let a: RunTrace
+    /// Run B.
     public let b: RunTrace
     /// Steps compared: those both sides have.
     public let steps: Int
@@ -328,6 +338,8 @@ public struct RunComparison: Sendable {
 
 /// Why two runs could not be compared: one line naming the argument.
 public struct RunComparisonError: Error, CustomStringConvertible {
+    /// The line: what is wrong, naming the argument or file.
     public var description: String
+    /// An error saying `description`.
     public init(_ description: String) { self.description = description }
 }
