@@ -13,9 +13,10 @@ struct Diff: ParsableCommand {
         discussion: """
             A and B are each a golden file (Tests/Golden/*.golden, from `verify --update`), an input \
             recording (from `record`), a built-in scene name, or a scene file, told apart by what the \
-            file holds. A recording is replayed on its scene; a scene is run for the other side's \
-            steps at its time step (with its inputs, if it is a recording), or, when both are scenes, \
-            for --steps steps (default: 10 s) at its own time step.
+            file holds. A recording is replayed on its scene. A scene is run for the other side's \
+            steps at the other side's time step, given the other side's inputs when that is a \
+            recording; when both are scenes, each runs --steps steps (default: 10 s) at its own time \
+            step. A side run here keeps at most 20,000,000 body states (every body at every step).
 
             The state hash is compared at every step, and every body's x, y, angle, vx, vy and w \
             bit for bit at every step both sides have states for (a golden file has them only at \
@@ -35,7 +36,7 @@ struct Diff: ParsableCommand {
               chipmunk-sim diff Tests/Golden/crates.golden crates
               chipmunk-sim diff Scenes/crates.json my-crates.json --steps 600
               chipmunk-sim diff pushed.inputs.json pushed-again.inputs.json
-              chipmunk-sim diff Tests/Golden/chains.golden chains --format html -o chains-diff.html
+              chipmunk-sim diff Tests/Golden/chains.golden chains --format html -o chains.html
             """
     )
 
