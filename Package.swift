@@ -51,8 +51,9 @@ let package = Package(
         ),
 
         // Pictures of a space: frames through the engine's debug drawing, as SVG, text and
-        // PNG (through Cairo), and the self-contained HTML replay player.
-        .target(name: "ChipmunkPictures", dependencies: ["Chipmunk", "CCairo", "CZlib"]),
+        // PNG (through Cairo), the self-contained HTML replay player, and the page that
+        // draws two runs of a scene over each other (it reads a ChipmunkScenes comparison).
+        .target(name: "ChipmunkPictures", dependencies: ["Chipmunk", "ChipmunkScenes", "CCairo", "CZlib"]),
 
         // The book's animation on Linux: Core Animation's timing functions, Penner's easing,
         // the book's bounceEaseOut, and NSTimer- and CADisplayLink-style tickers.

@@ -88,7 +88,11 @@ release_stops() {
 }
 
 step "Building (debug) with tests: 1-2 minutes on a fresh clone, seconds after that" swift_build --build-tests
-step "swift test: the library, scenes, dynamics and CLI suites (1-3 minutes)" quiet_test
+# Attachments (a failed golden-file test's comparison page, <scene>.diff.html) are kept in
+# test-attachments/ for CI; known-issue.crates.diff.html is always there (a test of the helper).
+rm -rf test-attachments && mkdir -p test-attachments
+step "swift test: the library, scenes, dynamics and CLI suites (1-3 minutes)" quiet_test \
+    --attachments-path test-attachments
 step "JSON Schemas (check-jsonschema) and the bad-file corpus" bash scripts/schema-check.sh
 step "A sweep on a single-node Slurm cluster" bash scripts/slurm-sweep.sh
 step "Leak check (valgrind, about a minute)" bash scripts/leaks.sh

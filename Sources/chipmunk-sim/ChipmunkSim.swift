@@ -18,7 +18,7 @@ struct ChipmunkSim: ParsableCommand {
         subcommands: [
             Run.self, List.self, Verify.self, Record.self, Replay.self, SnapshotCommand.self,
             SnapshotReportCommand.self, SweepCommand.self, ResultsCommand.self, MergeCommand.self, Render.self,
-            Play.self, Ball.self,
+            Play.self, Ball.self, Diff.self,
         ]
     )
 

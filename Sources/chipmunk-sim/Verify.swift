@@ -12,7 +12,9 @@ struct Verify: ParsableCommand {
             file's steps. If every hash matches, it prints a line and exits 0. Otherwise it names \
             the first step that differs, and at the first checkpoint after it the bodies and \
             quantities that differ with both values, and exits 1. A golden file made from another \
-            scene, engine, binding or architecture is reported as such.
+            scene, engine, binding or architecture is reported as such. With --diff-page FILE, a \
+            check that fails also writes the page of `diff --format html`: the golden file against \
+            this run, drawn over each other, with a chart of how the difference grows.
 
             --update runs the scene and writes the golden file instead (--steps or --seconds, --dt \
             and --every choose what it records; by default 5 seconds at the scene's time step, a \
@@ -36,6 +38,9 @@ struct Verify: ParsableCommand {
     @Flag(help: "Write the golden file from this run instead of checking it.")
     var update = false
 
+    @Option(help: "When the check fails, write the comparison page of `diff --format html` to this file.")
+    var diffPage: String?
+
     @OptionGroup(title: "With --update") var duration: Duration  // default: 5 seconds
 
     @Option(parsing: .unconditional, help: "With --update: a checkpoint of every body's state every N steps.")
@@ -47,6 +52,9 @@ struct Verify: ParsableCommand {
                 "--steps, --seconds and --dt choose what --update records; verify takes them from the golden file")
         }
         if every < 1 { throw ValidationError("--every must be at least 1 (got \(every))") }
+        if update, diffPage != nil {
+            throw ValidationError("--diff-page is written when a check fails; --update checks nothing")
+        }
     }
 
     var goldenPath: String {
@@ -87,6 +95,7 @@ struct Verify: ParsableCommand {
             print("\(summary) (\(path))")
         } catch {
             print(error.description)  // every difference, on stdout
+            if let diffPage { try writeComparisonPage(golden: golden, goldenPath: path, to: diffPage) }
             throw RunError(error.summary)  // the first, on stderr
         }
     }

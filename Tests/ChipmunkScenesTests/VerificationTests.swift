@@ -11,8 +11,10 @@ import Testing
 
     @Test(arguments: SceneCatalog.builtIn.map(\.name))
     func everyBuiltInSceneMatchesItsGoldenFile(name: String) throws {
-        let summary = try SceneCatalog.scene(named: name).verify(
-            against: Self.goldenFolder.appendingPathComponent("\(name).golden"))
+        // On failure the test carries the comparison page (VerifyAttachingDiff.swift).
+        let summary = try verifyAttachingDiff(
+            { try SceneCatalog.scene(named: name) }, against: Self.goldenFolder.appendingPathComponent("\(name).golden")
+        )
         #expect(summary.steps > 0)
     }
 

@@ -1,0 +1,171 @@
+import ChipmunkPictures
+import Foundation
+import Testing
+
+/// `chipmunk-sim diff`: two recordings of the crates, pushed at different steps, must
+/// part at the earlier push's step; the comparison page, opened in headless Chromium, must
+/// show the same step, draw run B in outline and the divergent bodies in red from that step.
+@Suite("chipmunk-sim diff")
+struct DiffCommandTests {
+    /// Two recordings of `crates`, 200 steps, one crate pushed before step 70 in the first
+    /// and before step 90 in the second: they are the same run up to step 69.
+    static func recordings(in folder: TemporaryFolder) throws -> (String, String) {
+        var paths: [String] = []
+        for step in [70, 90] {
+            let inputs = folder.path("push-\(step).json")
+            try Data(#"[{"step": \#(step), "input": {"impulse": {"body": "2", "impulse": [0, 5000]}}}]"#.utf8)
+                .write(to: URL(fileURLWithPath: inputs))
+            let output = folder.path("pushed-\(step).inputs.json")
+            let made = try Tool.sim("record", "crates", "--inputs", inputs, "--steps", "200", "--output", output)
+            #expect(made.status == 0, "\(made.stderr)")
+            paths.append(output)
+        }
+        return (paths[0], paths[1])
+    }
+
+    @Test("Identical runs: exit 0 and one line saying so")
+    func identical() throws {
+        let result = try Tool.sim("diff", "Tests/Golden/crates.golden", "crates")
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(
+            result.stdout.contains("identical: 600 steps' state hashes and 6 steps' body states have the same bits"))
+        #expect(result.stderr.isEmpty)
+    }
+
+    @Test("Two recordings pushed at steps 70 and 90: the first divergent step is 70; exit 1")
+    func differing() throws {
+        let folder = try TemporaryFolder("diff")
+        defer { folder.remove() }
+        let (a, b) = try Self.recordings(in: folder)
+        let result = try Tool.sim("diff", a, b)
+        #expect(result.status == 1)
+        #expect(result.stderr.isEmpty, "\(result.stderr)")
+        let lines = result.stdout.split(separator: "\n").map(String.init)
+        #expect(lines.contains("first divergent step: 70"))
+        #expect(lines.contains { $0.hasPrefix("at step 70: ") })
+        // The pushed crate's vertical velocity, with both values.
+        #expect(lines.contains { $0.hasPrefix("  bodies[2].vy: A ") && $0.contains(", B ") })
+        #expect(lines.contains("largest difference:"))
+        #expect(lines.contains { $0.hasPrefix("  ≥ 1e-15: first at step 70 (") })
+        // --steps 69 stops before the push: identical.
+        let before = try Tool.sim("diff", a, b, "--steps", "69")
+        #expect(before.status == 0, "\(before.stdout)\(before.stderr)")
+    }
+
+    @Test("Errors: one line naming the argument; exit 2 for what cannot be compared, 64 for a bad option")
+    func errors() throws {
+        let missing = try Tool.sim("diff", "missing.golden", "crates")
+        #expect(missing.status == 2)
+        #expect(missing.stderrLines == ["chipmunk-sim: missing.golden: no such golden file"])
+        let noScene = try Tool.sim("diff", "crates", "no-such-scene")
+        #expect(noScene.status == 2)
+        #expect(noScene.stderrLines.count == 1 && noScene.stderr.contains("no-such-scene"))
+        let steps = try Tool.sim("diff", "crates", "crates", "--steps", "0")
+        #expect(steps.status == 64)
+        #expect(steps.stderrLines.count == 1 && steps.stderr.contains("--steps"))
+        // Every body's state at every step, kept in memory: refused before running.
+        let large = try Tool.sim("diff", "pyramid-stack", "pyramid-stack", "--steps", "1000000")
+        #expect(large.status == 2)
+        #expect(large.stderrLines.count == 1 && large.stderr.contains("pyramid-stack: 1000000 steps of "))
+        let html = try Tool.sim("diff", "crates", "crates", "--format", "html")
+        #expect(html.status == 64)
+        #expect(html.stderrLines == ["chipmunk-sim: --format html needs --output FILE (-o FILE)"])
+        let help = try Tool.sim("diff", "--help")
+        #expect(help.status == 0)
+        #expect(help.stdout.contains("chipmunk-sim diff Tests/Golden/crates.golden crates"))
+        #expect(help.stdout.contains("Exit status: 0 when the runs are identical, 1 when they differ"))
+    }
+
+    @Test("verify --diff-page: a failed check writes the comparison page, naming the step verify names")
+    func verifyWritesThePage() throws {
+        let folder = try TemporaryFolder("verify-diff-page")
+        defer { folder.remove() }
+        // The crates' golden file with step 50's hash changed by one bit.
+        let text = try String(
+            contentsOf: Tool.packageRoot.appendingPathComponent("Tests/Golden/crates.golden"), encoding: .utf8)
+        var lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        let index = try #require(lines.firstIndex { $0.hasPrefix("step 50 ") })
+        let hash = try #require(UInt64(lines[index].dropFirst("step 50 ".count), radix: 16))
+        let flipped = String(hash ^ 1, radix: 16)
+        lines[index] = "step 50 " + String(repeating: "0", count: 16 - flipped.count) + flipped
+        let golden = folder.path("crates.golden")
+        try Data(lines.joined(separator: "\n").utf8).write(to: URL(fileURLWithPath: golden))
+        let page = folder.path("crates.diff.html")
+        let failed = try Tool.sim("verify", "crates", "--golden", golden, "--diff-page", page)
+        #expect(failed.status == 1)
+        #expect(failed.stdout.contains("wrote \(page): the comparison page"))
+        let html = try String(contentsOfFile: page, encoding: .utf8)
+        #expect(html.contains("\"firstDivergentStep\":50,"))
+        // A check that passes writes no page.
+        let passed = try Tool.sim(
+            "verify", "crates", "--golden", "Tests/Golden/crates.golden", "--diff-page", folder.path("none.html"))
+        #expect(passed.status == 0)
+        #expect(!FileManager.default.fileExists(atPath: folder.path("none.html")))
+    }
+
+    /// The `<body>` attributes the page sets once drawn, opened at `fragment`.
+    static func pageState(_ page: String, _ fragment: String) throws -> [String: String] {
+        let dom = try Chromium.dom(URL(fileURLWithPath: page).absoluteString + fragment)
+        guard let start = dom.range(of: "<body"), let end = dom.range(of: ">", range: start.upperBound..<dom.endIndex)
+        else { return [:] }
+        var attributes: [String: String] = [:]
+        let tag = String(dom[start.upperBound..<end.lowerBound])
+        for match in tag.matches(of: #/data-([a-z-]+)="([^"]*)"/#) {
+            attributes[String(match.output.1)] = String(match.output.2)
+        }
+        return attributes
+    }
+
+    @Test("The page in headless Chromium: the text's first divergent step, B in outline, the divergent bodies in red")
+    func page() throws {
+        let folder = try TemporaryFolder("diff-page")
+        defer { folder.remove() }
+        let (a, b) = try Self.recordings(in: folder)
+        let page = folder.path("diff.html")
+        let made = try Tool.sim("diff", a, b, "--format", "html", "-o", page)
+        #expect(made.status == 1)
+        #expect(made.stdout == "wrote \(page): the runs first differ at step 70\n")
+        let html = try String(contentsOfFile: page, encoding: .utf8)
+        #expect(!html.contains("http://") || html.contains("xmlns=\"http://www.w3.org/2000/svg\""))
+        #expect(!html.contains("https://") && !html.contains("<script src"))
+
+        let opened = try Self.pageState(page, "")  // opens at the first divergent step
+        #expect(opened["ready"] == "1")
+        #expect(opened["first-divergent-step"] == "70")
+        #expect(opened["step"] == "70")
+        #expect(opened["outlines"] == "5")  // the five crates of run B
+        #expect(opened["highlighted"].flatMap(Int.init).map { $0 >= 1 } == true)
+        let before = try Self.pageState(page, "#step=69")
+        #expect(before["step"] == "69" && before["outlines"] == "5" && before["highlighted"] == "0")
+
+        // The chart: a line over the steps that differ, and the first divergent step marked.
+        #expect(html.contains("<polyline id=\"chart-line\""))
+        let points = html.firstMatch(of: #/id="chart-line"[^>]*points="([^"]*)"/#).map { String($0.output.1) }
+        #expect((points?.split(separator: " ").count ?? 0) == 131)  // steps 70 to 200 differ
+        #expect(html.contains("<line id=\"chart-first\" data-step=\"70\""))
+
+        // Pixels: B's outline colour is drawn, and the red of divergence only from step 70.
+        func count(_ image: FrameImage, near color: (Int, Int, Int)) -> Int {
+            var n = 0
+            for y in 0..<min(600, image.height) {
+                for x in 0..<min(600, image.width) {
+                    let c = image.color(x: x, y: y)
+                    if abs(Int(c.red) - color.0) <= 12 && abs(Int(c.green) - color.1) <= 12
+                        && abs(Int(c.blue) - color.2) <= 12
+                    {
+                        n += 1
+                    }
+                }
+            }
+            return n
+        }
+        let url = URL(fileURLWithPath: page).absoluteString
+        let calm = try Chromium.screenshot(url + "#step=69", width: 820, height: 900)
+        let parted = try Chromium.screenshot(url + "#step=120", width: 820, height: 900)
+        let blue = (0x15, 0x65, 0xc0)
+        let red = (0xd3, 0x2f, 0x2f)
+        #expect(count(calm, near: blue) > 100)
+        #expect(count(calm, near: red) == 0)
+        #expect(count(parted, near: red) > 100)
+    }
+}
