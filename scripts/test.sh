@@ -96,7 +96,7 @@ step "swift test: the library, scenes, dynamics and CLI suites (1-3 minutes)" qu
 step "JSON Schemas (check-jsonschema) and the bad-file corpus" bash scripts/schema-check.sh
 step "A sweep on a single-node Slurm cluster" bash scripts/slurm-sweep.sh
 step "Leak check (valgrind, about a minute)" bash scripts/leaks.sh
-step "Fuzzing, short: 20,000 scene files and 20,000 snapshots (builds the fuzzers first: about 4 minutes)" bash scripts/fuzz.sh 20000
+step "Fuzzing, short: 20,000 each of scene files, snapshots and other readers (builds the fuzzers first: about 4 minutes)" bash scripts/fuzz.sh 20000
 
 if [ "$full" -eq 1 ]; then
     step "Benchmarks/ (a nested package): building with tests (about 3 minutes)" \
@@ -107,7 +107,7 @@ if [ "$full" -eq 1 ]; then
     step "Stops in a release build: the exit tests read each stop's message" release_stops
     step "DocC: every library target's documentation, DocC warnings as errors" bash scripts/docs.sh
     step "Sanitizers: the suites under ASan+LSan, then TSan (about 20 minutes)" bash scripts/sanitize.sh
-    step "Fuzzing, long: 200,000 scene files and 200,000 snapshots" bash scripts/fuzz.sh 200000
+    step "Fuzzing, long: 200,000 each of scene files, snapshots and other readers" bash scripts/fuzz.sh 200000
 fi
 
 elapsed=$(($(date +%s) - started))

@@ -148,6 +148,11 @@ import Testing
             "x.golden:3: expected 'step N HASH' with 16 hex digits"
         ),
         ("chipmunk-golden 1\nscene a\n", "x.golden: the file ends before 'end'"),
+        // Found by ReaderFuzzer: a body line before any checkpoint, its index not a number (a trap).
+        (
+            "chipmunk-golden 2\nscene a\nbody x 1 2 3 4 5 6\n",
+            "x.golden:3: expected 'body INDEX x y angle vx vy w' after a checkpoint, bodies in order"
+        ),
     ])
     func badGoldenFilesNameTheLine(text: String, message: String) {
         #expect(throws: GoldenFileError.self) { try GoldenFile(parsing: text, source: "x.golden") }

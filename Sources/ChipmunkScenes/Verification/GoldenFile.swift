@@ -145,7 +145,11 @@ public struct GoldenFile: Equatable, Sendable {
                 checkpoints.append(Checkpoint(step: step, bodies: []))
             case "body":
                 let values = fields.dropFirst(2).compactMap(Double.init)
-                guard fields.count == 8, values.count == 6, Int(fields[1]) == checkpoints.last?.bodies.count else {
+                // Both sides are optional: an index that is not a number before any checkpoint
+                // compared nil with nil, and the append below trapped (ReaderFuzzer).
+                guard fields.count == 8, values.count == 6, let index = Int(fields[1]), let last = checkpoints.last,
+                    index == last.bodies.count
+                else {
                     throw fail(number, "expected 'body INDEX x y angle vx vy w' after a checkpoint, bodies in order")
                 }
                 checkpoints[checkpoints.count - 1].bodies.append(
