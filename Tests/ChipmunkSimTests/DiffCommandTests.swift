@@ -46,7 +46,7 @@ struct DiffCommandTests {
         // The pushed crate's vertical velocity, with both values.
         #expect(lines.contains { $0.hasPrefix("  bodies[2].vy: A ") && $0.contains(", B ") })
         #expect(lines.contains("largest difference:"))
-        #expect(lines.contains { $0.hasPrefix("  ≥ 1e-15: first at step 70 (") })
+        #expect(lines.contains { $0.hasPrefix("  ≥ 1e-15") && $0.contains(": first at step 70 (") })
         // --steps 69 stops before the push: identical.
         let before = try Tool.sim("diff", a, b, "--steps", "69")
         #expect(before.status == 0, "\(before.stdout)\(before.stderr)")

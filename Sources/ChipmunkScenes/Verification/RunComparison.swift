@@ -323,10 +323,19 @@ public struct RunComparison: Sendable {
         }
         if !growth.isEmpty {
             lines.append("largest difference:")
-            for entry in growth {
+            // Powers first reached at one step share a line: "≥ 1e-15 … 1e2".
+            var index = growth.startIndex
+            while index < growth.endIndex {
+                let entry = growth[index]
+                var last = index
+                while last + 1 < growth.endIndex, growth[last + 1].step == entry.step { last += 1 }
+                let powers =
+                    last == index ? "1e\(entry.power)" : "1e\(entry.power) … 1e\(growth[last].power)"
+                let final = growth[last]
                 lines.append(
-                    "  ≥ 1e\(entry.power): first at step \(entry.step) (\(entry.largest)\(entry.at.map { ", \($0.path)" } ?? ""))"
+                    "  ≥ \(powers): first at step \(entry.step) (\(final.largest)\(final.at.map { ", \($0.path)" } ?? ""))"
                 )
+                index = last + 1
             }
             if let last = samples.last {
                 lines.append("  at step \(last.step): \(last.largest)")
