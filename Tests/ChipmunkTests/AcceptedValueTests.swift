@@ -430,4 +430,71 @@ import Testing
         joint.min = 3
         #expect(joint.distance == 3...5)
     }
+
+    // MARK: Removing in any order
+
+    /// Two worlds of three boxes on a floor; in one the middle box goes by `remove(body,
+    /// shape)`, in the other by `remove(body)` then `remove(shape)` (and a jointed box by
+    /// its body, then its joint, then its shape). They step on with the same bits.
+    @Test func removalsInAnyOrderEndAlike() throws {
+        func world() -> (Space, [Body], [Shape], PivotJoint) {
+            let space = Space()
+            space.gravity = [0, -100]
+            space.add(Segment(body: space.staticBody, from: [-50, 0], to: [50, 0], radius: 1))
+            var bodies: [Body] = []
+            var shapes: [Shape] = []
+            for index in 0..<3 {
+                let body = Body(mass: 1, moment: 10)
+                body.position = [Double(index) * 3, 2]
+                let shape = Polygon.box(body: body, width: 2, height: 2)
+                space.add(body, shape)
+                bodies.append(body)
+                shapes.append(shape)
+            }
+            let joint = PivotJoint(a: space.staticBody, b: bodies[2], pivot: [6, 4])
+            space.add(joint)
+            for _ in 0..<30 { try! space.step(1.0 / 60) }
+            return (space, bodies, shapes, joint)
+        }
+        let (together, bodiesA, shapesA, jointA) = world()
+        together.remove(bodiesA[1], shapesA[1])
+        together.remove(jointA, bodiesA[2], shapesA[2])
+        let (apart, bodiesB, shapesB, jointB) = world()
+        apart.remove(bodiesB[1])
+        #expect(!apart.bodies.contains { $0 === bodiesB[1] } && bodiesB[1].space == nil)
+        apart.remove(shapesB[1])
+        apart.remove(bodiesB[2])
+        apart.remove(jointB)
+        apart.remove(shapesB[2])
+        for _ in 0..<60 {
+            try together.step(1.0 / 60)
+            try apart.step(1.0 / 60)
+        }
+        #expect(together.stateHash() == apart.stateHash())
+        #expect(apart.bodies.count == 1 && apart.shapes.count == 2)
+    }
+
+    /// A body removed before its shape and added back before the shape goes is in the
+    /// space again; a space dropped while a body is leaving frees it as any other.
+    @Test func aLeavingBodyComesBackOrGoesWithItsSpace() throws {
+        let space = Space()
+        let body = Body(mass: 1, moment: 1)
+        let shape = Circle(body: body, radius: 1)
+        space.add(body, shape)
+        space.remove(body)
+        space.add(body)
+        #expect(body.space === space && space.bodies.count == 1)
+        try space.step(1.0 / 60)
+        let live = Engine.liveCObjects
+        do {
+            let dropped = Space()
+            let kept = Body(mass: 1, moment: 1)
+            dropped.add(kept, Circle(body: kept, radius: 1))
+            dropped.remove(kept)
+            let other = Space()
+            other.add(Body(mass: 1, moment: 1))
+            _ = other
+        }
+        #expect(Engine.liveCObjects == live)
+    }
 }

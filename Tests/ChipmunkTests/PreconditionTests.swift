@@ -82,14 +82,29 @@ import Testing
     }
 
     // Issue: a body removed while its shapes stay read freed memory at teardown.
-    @Test func aBodyLeavesOnlyAfterItsShapes() async {
+    /// A body removed before its shapes leaves the engine with the last of them (issue 19:
+    /// `remove(body); remove(shape)` stopped while `remove(body, shape)` worked). Stepping
+    /// before the shapes have gone is the programming error, and names them.
+    @Test func aBodyRemovedBeforeItsShapesCannotStepAlone() async {
         let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             let space = Space()
             let body = Body(mass: 1, moment: 1)
             space.add(body, Circle(body: body, radius: 1))
             space.remove(body)
+            try? space.step(1.0 / 60)
         }
-        expect(result, says: "Space.remove: 1 of this body's shapes and constraints are still in the space")
+        expect(
+            result,
+            says: "Space.step: a body was removed while 1 of its shapes and constraints stayed in the space; "
+                + "remove them too, or add the body back")
+        let snapshot = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let space = Space()
+            let body = Body(mass: 1, moment: 1)
+            space.add(body, Circle(body: body, radius: 1))
+            space.remove(body)
+            _ = space.snapshot()
+        }
+        expect(snapshot, says: "Space.snapshot(): a body was removed while 1 of its shapes")
     }
 
     // "Constraint is attached to a NULL body" cannot be written; these can:

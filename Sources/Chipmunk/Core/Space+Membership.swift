@@ -27,9 +27,12 @@ extension Space {
 
     /// Removes bodies, shapes and constraints, in any mix: `space.remove(body, shape)`.
     ///
-    /// Constraints are removed first, then shapes, then bodies. A body can leave only when
-    /// none of its shapes and constraints stays in the space; removing what is not in the
-    /// space, or the space's static body, is a programming error. Removing a shape ends its
+    /// Constraints are removed first, then shapes, then bodies, so a body and its shapes can
+    /// go in one call. They can also go in separate calls, in any order, as in pymunk: a body
+    /// removed while some of its shapes or constraints stay leaves ``bodies`` at once and
+    /// the engine with the last of them; stepping or snapshotting before they have all
+    /// gone is a programming error that names them. Removing what is not in the space, or
+    /// the space's static body, is a programming error too. Removing a shape ends its
     /// contacts, so `separate` handlers run.
     ///
     /// The corresponding C functions are `cpSpaceRemoveBody`, `cpSpaceRemoveShape` and `cpSpaceRemoveConstraint`.
@@ -82,6 +85,13 @@ extension Space {
     private func add(body: Body) {
         ensure(
             !body.isSpaceStaticBody, "Space.add: a space's static body is part of its space; it is never added")
+        if let index = leavingBodies.firstIndex(where: { $0 === body }) {
+            // Removed, its shapes still here, and back before it left the engine.
+            leavingBodies.remove(at: index)
+            body.space = self
+            bodies.append(body)
+            return
+        }
         requireNew(body, "body")
         requireReleased(body.cSpace, "body")
         body.space = self
@@ -139,14 +149,30 @@ extension Space {
         guard body.space === self, let index = bodies.firstIndex(where: { $0 === body }) else {
             stop("Space.remove: this body is not in this space")
         }
-        ensure(
-            body.attachmentCount == 0,
-            "Space.remove: \(body.attachmentCount) of this body's shapes and constraints are still in the space; "
-                + "remove them first, or in the same call"
-        )
         body.space = nil
         bodies.remove(at: index)
+        if body.attachmentCount > 0 {
+            leavingBodies.append(body)  // leaves the engine with the last of its shapes and constraints
+        } else {
+            if isDeferringChanges { pending.append(.removeBody(body)) } else { detach(body) }
+        }
+    }
+
+    /// A leaving body whose last shape or constraint has just gone leaves the engine too.
+    private func finishLeaving(_ body: Body) {
+        guard body.attachmentCount == 0, !leavingBodies.isEmpty,
+            let index = leavingBodies.firstIndex(where: { $0 === body })
+        else { return }
+        leavingBodies.remove(at: index)
         if isDeferringChanges { pending.append(.removeBody(body)) } else { detach(body) }
+    }
+
+    /// Stepping and snapshots need every removed body's shapes and constraints gone too.
+    func requireNoBodyLeaving(_ operation: String) {
+        guard let body = leavingBodies.first else { return }
+        stop(
+            "\(operation): a body was removed while \(body.attachmentCount) of its shapes and constraints stayed in "
+                + "the space; remove them too, or add the body back")
     }
 
     private func remove(shape: Shape) {
@@ -158,6 +184,7 @@ extension Space {
         shape.body.attachmentCount -= 1
         if shape.mass > 0 { massMayHaveChanged(for: shape.body) }
         if isDeferringChanges { pending.append(.removeShape(shape)) } else { detach(shape) }
+        finishLeaving(shape.body)
     }
 
     private func remove(constraint: Constraint) {
@@ -169,6 +196,8 @@ extension Space {
         constraint.bodyA.attachmentCount -= 1
         constraint.bodyB.attachmentCount -= 1
         if isDeferringChanges { pending.append(.removeConstraint(constraint)) } else { detach(constraint) }
+        finishLeaving(constraint.bodyA)
+        finishLeaving(constraint.bodyB)
     }
 
     // MARK: Deferred changes

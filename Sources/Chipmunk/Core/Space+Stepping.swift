@@ -29,6 +29,7 @@ extension Space {
         Parameter.spaceTimeStep.require(dt)
         ensure(!isDeferringChanges, "Space.step cannot run inside a step, a query or a callback")
         ensure(!isRunningPostStepCallbacks, "Space.step cannot run inside a post-step callback")
+        if !leavingBodies.isEmpty { requireNoBodyLeaving("Space.step") }
         if !bodiesToCheckForMass.isEmpty { try checkMasses() }
         if jointsMayBeUnsolvable { try checkJointsAreSolvable() }
         if hasCanonicalBroadPhase { rebuildBroadPhase() }

@@ -47,6 +47,10 @@ public final class Space {
     /// Adds and removes made while changes were deferred, applied in order afterwards.
     var pending: [PendingChange] = []
 
+    /// Bodies removed while some of their shapes or constraints stayed: out of ``bodies``,
+    /// still in the engine until the last of those leaves (see ``remove(_:)``).
+    var leavingBodies: [Body] = []
+
     /// Callback nesting, errors, arbiter validity and teardown, shared with the callbacks.
     let callbacks: CallbackState
 
@@ -128,6 +132,9 @@ public final class Space {
         callbacks.isTearingDown = true
         callbacks.space = nil
         for handler in collisionHandlers.values { handler.restoreEngineFunctions() }
+        // A body still leaving is still in the engine: it goes as the others do.
+        bodies += leavingBodies
+        leavingBodies = []
         // Objects that outlive the space are taken out of the C space, so they point at no
         // freed memory and can join another space. The rest die with it: their C objects
         // go to the OwnedCSpace, which frees them after the C space. Constraints and shapes

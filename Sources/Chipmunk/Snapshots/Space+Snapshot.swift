@@ -12,6 +12,7 @@ extension Space {
         ensure(
             !isDeferringChanges && pending.isEmpty,
             "Space.snapshot() must be called between steps, not inside a step, a query or a callback")
+        requireNoBodyLeaving("Space.snapshot()")
         return Snapshot(state: SnapshotCapture(space: self).state)
     }
 
