@@ -2,6 +2,7 @@ import ArgumentParser
 import Chipmunk
 import ChipmunkAnimation
 import ChipmunkPictures
+import ChipmunkCatalog
 import ChipmunkScenes
 import Foundation
 

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Chipmunk
 import ChipmunkPictures
+import ChipmunkCatalog
 import ChipmunkScenes
 import Foundation
 import SystemPackage
@@ -112,8 +113,10 @@ struct Run: ParsableCommand {
         let out = try openOutput()
         defer { if out != .standardOutput { try? out.close() } }
 
-        var writer = TrajectoryWriter(
-            format: format == .jsonl ? .jsonl : .csv, output: out, includesStateHash: hash)
+        // writeAll retries interrupted and partial writes; what it throws is an Errno.
+        var writer = TrajectoryWriter(format: format == .jsonl ? .jsonl : .csv, includesStateHash: hash) { bytes in
+            _ = try out.writeAll(bytes)
+        }
         do {
             for step in stepNumbers {
                 do {

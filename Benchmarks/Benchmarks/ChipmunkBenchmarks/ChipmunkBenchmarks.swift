@@ -3,6 +3,7 @@ import Chipmunk
 import ChipmunkBench
 import ChipmunkBenchWorlds
 import ChipmunkDynamics
+import ChipmunkCatalog
 import ChipmunkScenes
 
 // Allocation counts and wall time, per step, per round of body reads and per step with

@@ -6,6 +6,7 @@
 // 60 times, snapshotted again, queried and drawn: every input must end in an error or a
 // finite result. A trap, a signal or the engine's own abort is a finding.
 import Chipmunk
+import ChipmunkCatalog
 import ChipmunkPictures
 import ChipmunkScenes
 import FuzzDriver

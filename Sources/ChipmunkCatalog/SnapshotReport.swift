@@ -1,4 +1,5 @@
 import Chipmunk
+import ChipmunkScenes
 import Foundation
 
 /// The measurements behind the snapshot table in docs/snapshots.md: for a scene, which

@@ -1,5 +1,6 @@
 import Chipmunk
 import ChipmunkDynamics
+import ChipmunkScenes
 
 /// The UIKit Dynamics chapter's examples as scenes, driven by stated inputs instead of
 /// taps and fingers. They use UIKit's coordinates: a 320 × 480 point screen, y down.
