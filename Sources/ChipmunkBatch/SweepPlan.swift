@@ -219,7 +219,7 @@ public struct SweepPlan: Sendable {
         }
         self.sceneSource = sceneSource
         self.sceneData = sceneData
-        self.sceneHash = fnv1a(Array(sceneData)).hexDigits
+        self.sceneHash = FNV1a.hash(sceneData).hexDigits
         self.runs = runs
         self.steps = steps
         self.timeStep = timeStep
@@ -230,9 +230,9 @@ public struct SweepPlan: Sendable {
     /// parameter set, in hex. The same run has the same key in every shard and process.
     public func key(of run: ParameterSet) -> String {
         let dt = timeStep.map { String($0.bitPattern, radix: 16) } ?? "scene"
-        let from = start.map { fnv1a($0.bytes).hexDigits } ?? "-"
+        let from = start.map { FNV1a.hash($0.bytes).hexDigits } ?? "-"
         let records = tracked.map(\.name).joined(separator: ",") + ";" + recordedBodies.joined(separator: ",")
-        return fnv1a(Array("\(sceneHash)|\(steps)|\(dt)|\(from)|\(records)|\(run.json)".utf8)).hexDigits
+        return FNV1a.hash("\(sceneHash)|\(steps)|\(dt)|\(from)|\(records)|\(run.json)".utf8).hexDigits
     }
 
     /// Whether the run at `runIndex` belongs to shard `index` of `count`: runs are dealt out
@@ -247,13 +247,13 @@ public struct SweepPlan: Sendable {
     /// sweep has the same identity, and a results database records it.
     public var identity: SweepIdentity {
         let parameters = Set(runs.flatMap(\.values.keys)).sorted()
-        let from = start.map { fnv1a($0.bytes).hexDigits }
+        let from = start.map { FNV1a.hash($0.bytes).hexDigits }
         let plan = SweepIdentity.Plan(
             runs: runs.count, steps: steps, timeStep: timeStep, parameters: parameters,
             tracked: tracked.map(\.name), bodies: recordedBodies, from: from)
         // Each run's key already hashes the scene, the duration, the start and what is
         // recorded; the keys in order hash the whole plan.
-        let planHash = fnv1a(Array(runs.map { key(of: $0) }.joined(separator: ",").utf8)).hexDigits
+        let planHash = FNV1a.hash(runs.map { key(of: $0) }.joined(separator: ",").utf8).hexDigits
         return SweepIdentity(scene: sceneSource, sceneHash: sceneHash, planHash: planHash, plan: plan)
     }
 }
@@ -300,12 +300,6 @@ public struct SweepIdentity: Sendable, Hashable, CustomStringConvertible {
         let over = plan.parameters.isEmpty ? "" : " over \(plan.parameters.joined(separator: ", "))"
         return "\(scene) (scene \(sceneHash); plan \(planHash): \(plan.runs) runs of \(plan.steps) steps\(over))"
     }
-}
-
-func fnv1a(_ bytes: [UInt8]) -> UInt64 {
-    var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-    for byte in bytes { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
-    return hash
 }
 
 /// What is wrong with a sweep's input or its database.

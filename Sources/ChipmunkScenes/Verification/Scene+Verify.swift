@@ -342,25 +342,3 @@ public struct VerificationFailure: Error, CustomStringConvertible {
         return lines.joined(separator: "\n")
     }
 }
-
-/// FNV-1a 64 over the little-endian bytes of what is mixed in.
-struct FNV1a {
-    private(set) var value: UInt64 = 0xcbf2_9ce4_8422_2325
-
-    mutating func mix(byte: UInt8) { value = (value ^ UInt64(byte)) &* 0x100_0000_01b3 }
-
-    mutating func mix(_ bits: UInt64) {
-        var bits = bits
-        for _ in 0..<8 {
-            mix(byte: UInt8(bits & 0xff))
-            bits >>= 8
-        }
-    }
-
-    mutating func mix(_ value: Double) { mix(value.bitPattern) }
-
-    mutating func mix(_ vector: Vector) {
-        mix(vector.x)
-        mix(vector.y)
-    }
-}
