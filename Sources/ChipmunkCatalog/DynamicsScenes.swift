@@ -55,6 +55,13 @@ public enum DynamicsScenes {
         return scene
     }
 
+    /// A collision behaviour that keeps `items` on the screen: its edges are the boundary.
+    static func screenEdges(_ items: [ItemView]) -> CollisionBehavior {
+        let collision = CollisionBehavior(items: items)
+        collision.translatesReferenceBoundsIntoBoundary = true
+        return collision
+    }
+
     // MARK: ui-heavy
 
     public final class Heavy {
@@ -69,8 +76,7 @@ public enum DynamicsScenes {
             animator = DynamicAnimator(referenceBounds: DynamicsScenes.screen)
             label = ItemView(name: "heavy", center: Vector(x: 160, y: 60), size: Size(width: 100, height: 40))
             gravity = GravityBehavior(items: [label])
-            let collision = CollisionBehavior(items: [label])
-            collision.translatesReferenceBoundsIntoBoundary = true
+            let collision = DynamicsScenes.screenEdges([label])
             let properties = DynamicItemBehavior(items: [label])
             properties.elasticity = 0.3
             properties.friction = 0.5
@@ -108,8 +114,7 @@ public enum DynamicsScenes {
             brick = ItemView(name: "brick", center: Vector(x: 160, y: 240), size: Size(width: 80, height: 40))
             attachment = AttachmentBehavior(
                 item: brick, offsetFromCenter: Self.touchOffset, attachedToAnchor: Self.finger.position(at: 0))
-            let collision = CollisionBehavior(items: [brick])
-            collision.translatesReferenceBoundsIntoBoundary = true
+            let collision = DynamicsScenes.screenEdges([brick])
             animator.addBehavior(GravityBehavior(items: [brick]))
             animator.addBehavior(collision)
             animator.addBehavior(attachment)
@@ -195,8 +200,7 @@ public enum DynamicsScenes {
             tail.resistance = 0.1
             tail.angularResistance = 0
             tail.friction = 0.3
-            let collision = CollisionBehavior(items: bricks)
-            collision.translatesReferenceBoundsIntoBoundary = true
+            let collision = DynamicsScenes.screenEdges(bricks)
             collision.collisionDelegate = dimmer
             finger = AttachmentBehavior(item: bricks[0], attachedToAnchor: Self.path.position(at: 0))
             for behavior in [GravityBehavior(items: bricks), collision, head, body, tail, finger] as [DynamicBehavior] {
@@ -268,8 +272,7 @@ public enum DynamicsScenes {
             instantaneous = PushBehavior(items: [tapped], mode: .instantaneous)
             instantaneous.setAngle(.pi / 2, magnitude: 0.5)
             instantaneous.active = false
-            let collision = CollisionBehavior(items: [pushed, tapped])
-            collision.translatesReferenceBoundsIntoBoundary = true
+            let collision = DynamicsScenes.screenEdges([pushed, tapped])
             animator.addBehavior(continuous)
             animator.addBehavior(instantaneous)
             animator.addBehavior(collision)

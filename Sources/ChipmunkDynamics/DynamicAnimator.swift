@@ -76,10 +76,7 @@ public final class DynamicAnimator {
     public static let restTime = 0.5
 
     public init(referenceBounds: Rect, timeStep: Double = 1.0 / 120) {
-        ensure(
-            referenceBounds.width > 0 && referenceBounds.height > 0 && referenceBounds.width.isFinite
-                && referenceBounds.height.isFinite,
-            "DynamicAnimator reference bounds must have a positive, finite size (got \(referenceBounds.size))")
+        DynamicsParameter.referenceBoundsSize.require(referenceBounds.size)
         self.referenceBounds = referenceBounds
         self.timeStep = timeStep
         stepper = FixedStepper(timeStep: timeStep)
@@ -318,9 +315,7 @@ final class ItemRecord {
         self.item = item
         self.animator = animator
         let size = item.bounds.size
-        ensure(
-            size.width > 0 && size.height > 0 && size.width.isFinite && size.height.isFinite,
-            "DynamicItem bounds must have a positive, finite size (got \(size.width) × \(size.height))")
+        DynamicsParameter.itemBoundsSize.require(size)
         body = Body(mass: 1, moment: 1)
         body.position = item.center
         body.angle = item.rotation

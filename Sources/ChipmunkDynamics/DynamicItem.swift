@@ -42,9 +42,7 @@ public final class ItemView: DynamicItem {
     public let collisionBounds: CollisionBounds
 
     public init(name: String, center: Vector, size: Size, collisionBounds: CollisionBounds = .rectangle) {
-        ensure(
-            size.width > 0 && size.height > 0 && size.width.isFinite && size.height.isFinite,
-            "ItemView size must be positive and finite (got \(size.width) × \(size.height))")
+        DynamicsParameter.itemViewSize.require(size)
         self.name = name
         self.center = center
         self.bounds = Rect(x: 0, y: 0, width: size.width, height: size.height)

@@ -71,6 +71,10 @@ public struct FloatRange: Hashable, Sendable {
 }
 
 extension Vector {
-    /// The unit vector at `angle` radians (UIKit's y-down convention: π/2 points down).
-    static func unit(angle: Double) -> Vector { Vector(x: cos(angle), y: sin(angle)) }
+    /// This vector turned to `angle` radians, keeping its length (UIKit's y-down
+    /// convention: π/2 points down). The angle and magnitude of gravity and pushes.
+    func withAngle(_ angle: Double) -> Vector { Vector(angle: angle) * length }
+
+    /// This vector scaled to `magnitude`, keeping its angle.
+    func withMagnitude(_ magnitude: Double) -> Vector { Vector(angle: angle) * magnitude }
 }

@@ -38,21 +38,21 @@ public final class AttachmentBehavior: DynamicBehavior {
     /// attachment anchor they were made with.
     public var anchorPoint: Vector {
         didSet {
-            ensure(anchorPoint.isFinite, "AttachmentBehavior.anchorPoint must be finite")
+            DynamicsParameter.attachmentAnchorPoint.require(anchorPoint)
             moveAnchor()
         }
     }
     /// The distance kept between the attachment points (the plain and limit kinds).
     public var length: Double {
         didSet {
-            ensure(length >= 0 && length.isFinite, "AttachmentBehavior.length must be >= 0 and finite")
+            DynamicsParameter.attachmentLength.require(length)
             rebuild()
         }
     }
     /// The damping ratio of a springy attachment (frequency > 0), from 0 to 1e6.
     public var damping: Double = 0 {
         didSet {
-            ensure((0...1e6).contains(damping), "AttachmentBehavior.damping must be from 0 to 1e6 (got \(damping))")
+            DynamicsParameter.attachmentDamping.require(damping)
             rebuild()
         }
     }
@@ -61,17 +61,14 @@ public final class AttachmentBehavior: DynamicBehavior {
     /// named `DampedSpring.stiffness`, not this property.)
     public var frequency: Double = 0 {
         didSet {
-            ensure(
-                (0...1e6).contains(frequency),
-                "AttachmentBehavior.frequency must be from 0 to 1e6 Hz (got \(frequency))")
+            DynamicsParameter.attachmentFrequency.require(frequency)  // in Hz
             rebuild()
         }
     }
     /// The most torque with which the attachment resists turning; 0 for none.
     public var frictionTorque: Double = 0 {
         didSet {
-            ensure(
-                frictionTorque >= 0 && frictionTorque.isFinite, "AttachmentBehavior.frictionTorque must be >= 0")
+            DynamicsParameter.attachmentFrictionTorque.require(frictionTorque)
             rebuild()
         }
     }
@@ -90,7 +87,7 @@ public final class AttachmentBehavior: DynamicBehavior {
     private var needsRebuild = true
 
     init(items: [any DynamicItem], offsets: [Vector], anchor: Vector, kind: Kind, type: AttachmentType) {
-        ensure(offsets.allSatisfy(\.isFinite) && anchor.isFinite, "AttachmentBehavior points must be finite")
+        DynamicsParameter.attachmentPoint.require(offsets + [anchor])
         if items.count == 2 {
             ensure(items[0] !== items[1], "AttachmentBehavior: an item cannot be attached to itself")
         }

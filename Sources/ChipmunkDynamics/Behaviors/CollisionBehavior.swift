@@ -80,7 +80,7 @@ public final class CollisionBehavior: ItemListBehavior {
     }
 
     private func addBoundary(_ identifier: String, _ points: [Vector]) {
-        ensure(points.allSatisfy(\.isFinite), "CollisionBehavior boundary points must be finite (got \(points))")
+        DynamicsParameter.boundaryPoint.require(points)
         removeBoundary(withIdentifier: identifier)
         boundaries.append((identifier, points))
         boundariesChanged()

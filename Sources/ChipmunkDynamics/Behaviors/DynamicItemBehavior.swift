@@ -6,35 +6,32 @@ import Foundation
 public final class DynamicItemBehavior: ItemListBehavior {
     public var elasticity: Double {
         get { properties.elasticity }
-        set { set(\.elasticity, newValue, "elasticity", valid: newValue >= 0 && newValue.isFinite) }
+        set { set(\.elasticity, newValue, .itemElasticity) }
     }
     public var friction: Double {
         get { properties.friction }
-        set { set(\.friction, newValue, "friction", valid: newValue >= 0 && newValue.isFinite) }
+        set { set(\.friction, newValue, .itemFriction) }
     }
-    /// Mass per 100 × 100 points, from 1e-12 to 1e12: an item's mass must stay within
-    /// `Parameter.massRange` (a density of 1e-300 gave a mass the body refused, in a
-    /// message that named `Body.mass`, not this property).
+    /// Mass per 100 × 100 points, from 1e-12 to 1e12, so that an item's mass stays within
+    /// `Parameter.massRange`.
     public var density: Double {
         get { properties.density }
-        set {
-            set(\.density, newValue, "density", valid: (1e-12...1e12).contains(newValue), rule: "from 1e-12 to 1e12")
-        }
+        set { set(\.density, newValue, .itemDensity) }
     }
     /// Linear damping: the velocity decays as e^(-resistance · t).
     public var resistance: Double {
         get { properties.resistance }
-        set { set(\.resistance, newValue, "resistance", valid: newValue >= 0 && newValue.isFinite) }
+        set { set(\.resistance, newValue, .itemResistance) }
     }
     /// Angular damping: the spin decays as e^(-angularResistance · t).
     public var angularResistance: Double {
         get { properties.angularResistance }
-        set { set(\.angularResistance, newValue, "angularResistance", valid: newValue >= 0 && newValue.isFinite) }
+        set { set(\.angularResistance, newValue, .itemAngularResistance) }
     }
     /// Electric charge, for electric and magnetic fields.
     public var charge: Double {
         get { properties.charge }
-        set { set(\.charge, newValue, "charge", valid: newValue.isFinite) }
+        set { set(\.charge, newValue, .itemCharge) }
     }
     /// Anchored items do not move, but others collide with them.
     public var isAnchored: Bool {
@@ -55,23 +52,20 @@ public final class DynamicItemBehavior: ItemListBehavior {
     private var properties = ItemProperties()
     private var pendingVelocities: [(item: any DynamicItem, linear: Vector, angular: Double)] = []
 
-    private func set(
-        _ key: WritableKeyPath<ItemProperties, Double>, _ value: Double, _ name: String, valid: Bool,
-        rule: String = "zero or more, and finite"
-    ) {
-        ensure(valid, "DynamicItemBehavior.\(name) must be \(rule) (got \(value))")
+    private func set(_ key: WritableKeyPath<ItemProperties, Double>, _ value: Double, _ parameter: DynamicsParameter) {
+        parameter.require(value)
         properties[keyPath: key] = value
         changed()
     }
 
     /// Adds to an item's velocity (at once if the item is in the animator, else when it joins).
     public func addLinearVelocity(_ velocity: Vector, for item: any DynamicItem) {
-        ensure(velocity.isFinite, "DynamicItemBehavior.addLinearVelocity needs a finite velocity")
+        DynamicsParameter.addedLinearVelocity.require(velocity)
         addVelocity(item, velocity, 0)
     }
 
     public func addAngularVelocity(_ velocity: Double, for item: any DynamicItem) {
-        ensure(velocity.isFinite, "DynamicItemBehavior.addAngularVelocity needs a finite velocity")
+        DynamicsParameter.addedAngularVelocity.require(velocity)
         addVelocity(item, .zero, velocity)
     }
 

@@ -66,19 +66,17 @@ public final class FieldBehavior: ItemListBehavior {
 
     public let kind: Kind
     public var position: Vector = .zero {
-        didSet { ensure(position.isFinite, "FieldBehavior.position must be finite") }
+        didSet { DynamicsParameter.fieldPosition.require(position) }
     }
     public var region: Region = .infinite
     public var strength = 1.0 {
-        didSet { ensure(strength.isFinite, "FieldBehavior.strength must be finite") }
+        didSet { DynamicsParameter.fieldStrength.require(strength) }
     }
     public var falloff = 0.0 {
-        didSet { ensure(falloff >= 0 && falloff.isFinite, "FieldBehavior.falloff must be >= 0 and finite") }
+        didSet { DynamicsParameter.fieldFalloff.require(falloff) }
     }
     public var minimumRadius = 0.0 {
-        didSet {
-            ensure(minimumRadius >= 0 && minimumRadius.isFinite, "FieldBehavior.minimumRadius must be >= 0")
-        }
+        didSet { DynamicsParameter.fieldMinimumRadius.require(minimumRadius) }
     }
 
     public init(kind: Kind, items: [any DynamicItem] = []) {

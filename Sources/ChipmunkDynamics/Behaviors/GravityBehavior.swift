@@ -9,28 +9,28 @@ public final class GravityBehavior: ItemListBehavior {
 
     public var gravityDirection = Vector(x: 0, y: 1) {
         didSet {
-            ensure(gravityDirection.isFinite, "GravityBehavior.gravityDirection must be finite")
+            DynamicsParameter.gravityDirection.require(gravityDirection)
             changed()
         }
     }
 
     /// The direction's angle in radians (0 points right, π/2 down).
     public var angle: Double {
-        get { atan2(gravityDirection.y, gravityDirection.x) }
-        set { gravityDirection = Vector.unit(angle: newValue) * magnitude }
+        get { gravityDirection.angle }
+        set { gravityDirection = gravityDirection.withAngle(newValue) }
     }
 
     /// The direction's length.
     public var magnitude: Double {
         get { gravityDirection.length }
         set {
-            ensure(newValue >= 0 && newValue.isFinite, "GravityBehavior.magnitude must be >= 0 and finite")
-            gravityDirection = Vector.unit(angle: angle) * newValue
+            DynamicsParameter.gravityMagnitude.require(newValue)
+            gravityDirection = gravityDirection.withMagnitude(newValue)
         }
     }
 
     public func setAngle(_ angle: Double, magnitude: Double) {
-        gravityDirection = Vector.unit(angle: angle) * magnitude
+        gravityDirection = Vector(angle: angle) * magnitude
     }
 
     /// The acceleration in points/s².

@@ -15,21 +15,21 @@ public final class PushBehavior: ItemListBehavior {
     public let mode: Mode
     public var active = true
     public var pushDirection = Vector.zero {
-        didSet { ensure(pushDirection.isFinite, "PushBehavior.pushDirection must be finite") }
+        didSet { DynamicsParameter.pushDirection.require(pushDirection) }
     }
     public var angle: Double {
-        get { atan2(pushDirection.y, pushDirection.x) }
-        set { pushDirection = Vector.unit(angle: newValue) * magnitude }
+        get { pushDirection.angle }
+        set { pushDirection = pushDirection.withAngle(newValue) }
     }
     public var magnitude: Double {
         get { pushDirection.length }
         set {
-            ensure(newValue >= 0 && newValue.isFinite, "PushBehavior.magnitude must be >= 0 and finite")
-            pushDirection = Vector.unit(angle: angle) * newValue
+            DynamicsParameter.pushMagnitude.require(newValue)
+            pushDirection = pushDirection.withMagnitude(newValue)
         }
     }
     public func setAngle(_ angle: Double, magnitude: Double) {
-        pushDirection = Vector.unit(angle: angle) * magnitude
+        pushDirection = Vector(angle: angle) * magnitude
     }
 
     private var offsets: [ObjectIdentifier: Vector] = [:]
@@ -38,7 +38,7 @@ public final class PushBehavior: ItemListBehavior {
     /// (off centre, it turns the item too).
     public func targetOffsetFromCenter(for item: any DynamicItem) -> Vector { offsets[ObjectIdentifier(item)] ?? .zero }
     public func setTargetOffsetFromCenter(_ offset: Vector, for item: any DynamicItem) {
-        ensure(offset.isFinite, "PushBehavior target offset must be finite")
+        DynamicsParameter.pushTargetOffset.require(offset)
         offsets[ObjectIdentifier(item)] = offset
     }
 

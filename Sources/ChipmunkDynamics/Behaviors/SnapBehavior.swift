@@ -14,13 +14,13 @@ public final class SnapBehavior: DynamicBehavior {
     public let item: any DynamicItem
     public var snapPoint: Vector {
         didSet {
-            ensure(snapPoint.isFinite, "SnapBehavior.snapPoint must be finite")
+            DynamicsParameter.snapPoint.require(snapPoint)
             dynamicAnimator?.record(for: item)?.body.activate()
         }
     }
     public var damping = 0.5 {
         didSet {
-            ensure((0...1).contains(damping), "SnapBehavior.damping must be from 0 to 1 (got \(damping))")
+            DynamicsParameter.snapDamping.require(damping)
             dynamicAnimator?.record(for: item)?.body.activate()
         }
     }
@@ -31,7 +31,7 @@ public final class SnapBehavior: DynamicBehavior {
     public var dampingRatio: Double { 0.1 + 0.9 * damping }
 
     public init(item: any DynamicItem, snapTo point: Vector) {
-        ensure(point.isFinite, "SnapBehavior point must be finite")
+        DynamicsParameter.snapPoint.require(point)
         self.item = item
         snapPoint = point
         super.init()
