@@ -5,17 +5,17 @@ import Foundation
 /// One parameter's values in a sweep, as `chipmunk-sim sweep --param` spells them:
 /// `name=1,2,5` (a list), `name=lin:FROM:TO:COUNT`, `name=log:FROM:TO:COUNT` (evenly
 /// spaced in the logarithm; both ends positive).
-public struct SweepAxis: Sendable, Equatable {
-    public var name: String
-    public var values: [Double]
+package struct SweepAxis: Sendable, Equatable {
+    package var name: String
+    package var values: [Double]
 
-    public init(name: String, values: [Double]) {
+    package init(name: String, values: [Double]) {
         self.name = name
         self.values = values
     }
 
     /// Parses `name=spec`; the error says what was wrong with it.
-    public init(parsing text: String) throws(SweepError) {
+    package init(parsing text: String) throws(SweepError) {
         guard let equals = text.firstIndex(of: "="), equals != text.startIndex else {
             throw .badAxis("--param \(text)", "write name=values, such as speed=1,2,5 or k=log:10:1e6:11")
         }
@@ -70,13 +70,13 @@ public struct SweepAxis: Sendable, Equatable {
 }
 
 /// The parameter values of one run, by name.
-public struct ParameterSet: Sendable, Hashable {
-    public var values: [String: Double]
+package struct ParameterSet: Sendable, Hashable {
+    package var values: [String: Double]
 
-    public init(_ values: [String: Double]) { self.values = values }
+    package init(_ values: [String: Double]) { self.values = values }
 
     /// `{"a":1,"b":0.5}`: names sorted, numbers as shortest round-trip decimals.
-    public var json: String {
+    package var json: String {
         "{" + values.keys.sorted().map { "\"\($0)\":\(Self.number(values[$0]!))" }.joined(separator: ",") + "}"
     }
 
@@ -87,15 +87,15 @@ public struct ParameterSet: Sendable, Hashable {
 
 /// A quantity a sweep follows through each run: `energy` (the dynamic bodies' total
 /// kinetic energy) or `BODY.q`, q one of x, y, vx, vy, speed, angle, w.
-public struct TrackedQuantity: Sendable, Hashable {
-    public enum Measure: String, Sendable, CaseIterable { case x, y, vx, vy, speed, angle, w }
+package struct TrackedQuantity: Sendable, Hashable {
+    package enum Measure: String, Sendable, CaseIterable { case x, y, vx, vy, speed, angle, w }
 
-    public var name: String
+    package var name: String
     /// nil for `energy`.
-    public var body: String?
-    public var measure: Measure?
+    package var body: String?
+    package var measure: Measure?
 
-    public init(parsing text: String) throws(SweepError) {
+    package init(parsing text: String) throws(SweepError) {
         name = text
         if text == "energy" { return }
         guard let dot = text.lastIndex(of: "."),
@@ -113,7 +113,7 @@ public struct TrackedQuantity: Sendable, Hashable {
 }
 
 /// Which parameter sets a sweep runs.
-public enum SweepDesign: Sendable {
+package enum SweepDesign: Sendable {
     /// Every combination of the axes' values; the last axis varies fastest.
     case grid([SweepAxis])
     /// `count` samples, each parameter drawn from its range with the project's splitmix64
@@ -123,7 +123,7 @@ public enum SweepDesign: Sendable {
     case table([[String: Double]])
 
     /// The runs, in order.
-    public func parameterSets() throws(SweepError) -> [ParameterSet] {
+    package func parameterSets() throws(SweepError) -> [ParameterSet] {
         switch self {
         case .grid(let axes):
             var seen = Set<String>()
@@ -157,13 +157,13 @@ public enum SweepDesign: Sendable {
 }
 
 /// A parameter's range for random samples: uniform, or uniform in the logarithm.
-public struct SweepRange: Sendable, Equatable {
-    public var name: String
-    public var low: Double
-    public var high: Double
-    public var logarithmic: Bool
+package struct SweepRange: Sendable, Equatable {
+    package var name: String
+    package var low: Double
+    package var high: Double
+    package var logarithmic: Bool
 
-    public init(name: String, low: Double, high: Double, logarithmic: Bool) throws(SweepError) {
+    package init(name: String, low: Double, high: Double, logarithmic: Bool) throws(SweepError) {
         guard low.isFinite, high.isFinite, low <= high else {
             throw .badAxis(name, "a range needs finite low <= high (got \(low) to \(high))")
         }
@@ -178,27 +178,27 @@ public struct SweepRange: Sendable, Equatable {
 }
 
 /// A sweep: one scene file, the runs' parameter sets in a fixed order, and how long each runs.
-public struct SweepPlan: Sendable {
-    public var sceneSource: String
+package struct SweepPlan: Sendable {
+    package var sceneSource: String
     /// The scene file's bytes; every run loads the scene from these.
-    public var sceneData: Data
+    package var sceneData: Data
     /// FNV-1a 64 of the scene file's bytes, in hex.
-    public var sceneHash: String
-    public var runs: [ParameterSet]
-    public var steps: Int
+    package var sceneHash: String
+    package var runs: [ParameterSet]
+    package var steps: Int
     /// The time step; nil: the scene's own.
-    public var timeStep: Double?
+    package var timeStep: Double?
     /// The saved state every run starts from (`--from`), if any: each run builds the
     /// scene with its parameters, takes its configuration, and continues this state.
-    public var start: Snapshot?
+    package var start: Snapshot?
     /// Quantities to follow in every run (min, max and final): `energy`, or `BODY.q` with
     /// q one of x, y, vx, vy, speed, angle, w, and BODY a body's name in output.
-    public var tracked: [TrackedQuantity] = []
+    package var tracked: [TrackedQuantity] = []
     /// Bodies whose final state every run records, by their names in output.
-    public var recordedBodies: [String] = []
+    package var recordedBodies: [String] = []
 
     /// The runs of `design`, each checked against the parameters the scene declares.
-    public init(
+    package init(
         sceneSource: String, sceneData: Data, design: SweepDesign, steps: Int, timeStep: Double?,
         start: Snapshot? = nil
     ) throws(SweepError) {
@@ -228,7 +228,7 @@ public struct SweepPlan: Sendable {
 
     /// A run's key: FNV-1a 64 of the scene's hash, the steps and time step, and the
     /// parameter set, in hex. The same run has the same key in every shard and process.
-    public func key(of run: ParameterSet) -> String {
+    package func key(of run: ParameterSet) -> String {
         let dt = timeStep.map { String($0.bitPattern, radix: 16) } ?? "scene"
         let from = start.map { FNV1a.hash($0.bytes).hexDigits } ?? "-"
         let records = tracked.map(\.name).joined(separator: ",") + ";" + recordedBodies.joined(separator: ",")
@@ -239,13 +239,13 @@ public struct SweepPlan: Sendable {
     /// in turn (run i to shard i mod count), so shards never overlap, together hold every
     /// run, and differ in size by at most one run. Dealing in turn rather than in blocks
     /// also spreads a grid's slow corner (such as its stiffest springs) over every shard.
-    public func belongs(runAt runIndex: Int, toShard index: Int, of count: Int) -> Bool {
+    package func belongs(runAt runIndex: Int, toShard index: Int, of count: Int) -> Bool {
         runIndex % count == index
     }
 
     /// The sweep this plan makes: its scene's content and its runs. Every shard of one
     /// sweep has the same identity, and a results database records it.
-    public var identity: SweepIdentity {
+    package var identity: SweepIdentity {
         let parameters = Set(runs.flatMap(\.values.keys)).sorted()
         let from = start.map { FNV1a.hash($0.bytes).hexDigits }
         let plan = SweepIdentity.Plan(
@@ -262,48 +262,48 @@ public struct SweepPlan: Sendable {
 ///
 /// Two databases belong to the same sweep when both hashes agree (the scene file's name
 /// may differ from machine to machine). `plan` says in words what the plan hash covers.
-public struct SweepIdentity: Sendable, Hashable, CustomStringConvertible {
+package struct SweepIdentity: Sendable, Hashable, CustomStringConvertible {
     /// What a plan is, in numbers and names.
-    public struct Plan: Sendable, Hashable, Codable {
+    package struct Plan: Sendable, Hashable, Codable {
         /// How many runs the whole sweep has (every shard's).
-        public var runs: Int
+        package var runs: Int
         /// The steps each run takes.
-        public var steps: Int
+        package var steps: Int
         /// nil: the scene's own time step.
-        public var timeStep: Double?
+        package var timeStep: Double?
         /// The names of the parameters the runs set, sorted.
-        public var parameters: [String]
+        package var parameters: [String]
         /// The quantities each run follows (`--track`).
-        public var tracked: [String]
+        package var tracked: [String]
         /// The bodies whose final state each run stores (`--body`).
-        public var bodies: [String]
+        package var bodies: [String]
         /// The hash of the snapshot every run starts from, if any.
-        public var from: String?
+        package var from: String?
     }
 
     /// The scene file's name, as the sweep was given it.
-    public var scene: String
+    package var scene: String
     /// FNV-1a 64 of the scene file's bytes, in hex.
-    public var sceneHash: String
+    package var sceneHash: String
     /// FNV-1a 64 of every run's key in order, in hex.
-    public var planHash: String
-    public var plan: Plan
+    package var planHash: String
+    package var plan: Plan
 
-    public static func == (a: Self, b: Self) -> Bool { a.sceneHash == b.sceneHash && a.planHash == b.planHash }
-    public func hash(into hasher: inout Hasher) {
+    package static func == (a: Self, b: Self) -> Bool { a.sceneHash == b.sceneHash && a.planHash == b.planHash }
+    package func hash(into hasher: inout Hasher) {
         hasher.combine(sceneHash)
         hasher.combine(planHash)
     }
 
     /// `drop.json (scene fbbec0f9939b824f; plan 58f428dad6314560: 63 runs of 600 steps over elasticity, speed)`.
-    public var description: String {
+    package var description: String {
         let over = plan.parameters.isEmpty ? "" : " over \(plan.parameters.joined(separator: ", "))"
         return "\(scene) (scene \(sceneHash); plan \(planHash): \(plan.runs) runs of \(plan.steps) steps\(over))"
     }
 }
 
 /// What is wrong with a sweep's input or its database.
-public enum SweepError: Error, CustomStringConvertible, Sendable {
+package enum SweepError: Error, CustomStringConvertible, Sendable {
     case badAxis(String, String)
     case scene(SceneError)
     case database(String, String)
@@ -321,7 +321,7 @@ public enum SweepError: Error, CustomStringConvertible, Sendable {
             : sweeps.map(\.description).joined(separator: " and ")
     }
 
-    public var description: String {
+    package var description: String {
         switch self {
         case let .badAxis(what, reason): "\(what): \(reason)"
         case .scene(let error): "\(error)"

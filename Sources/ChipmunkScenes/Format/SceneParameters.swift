@@ -8,9 +8,9 @@ import Foundation
 /// Loading reports, with its path, a reference to an undeclared parameter, a declared
 /// parameter no number refers to, a value that is not a finite number, and an override
 /// for a parameter the file does not declare.
-public enum SceneParameters {
+package enum SceneParameters {
     /// The parameters a scene file declares, with their defaults (empty when it declares none).
-    public static func declared(in data: Data, source: String) throws(SceneError) -> [String: Double] {
+    package static func declared(in data: Data, source: String) throws(SceneError) -> [String: Double] {
         guard case .object(let members) = try tree(data, source: source) else { return [:] }
         guard let declaration = members.first(where: { $0.key == "parameters" })?.value else { return [:] }
         return try defaults(declaration, source: source)
@@ -19,7 +19,7 @@ public enum SceneParameters {
     /// The file with every reference replaced by its parameter's value (`overrides` first,
     /// then the default), and the `parameters` member removed: a plain scene file. A file
     /// that declares no parameters comes back unchanged.
-    public static func substitute(
+    package static func substitute(
         in data: Data, overrides: [String: Double], source: String
     ) throws(SceneError) -> Data {
         let root = try tree(data, source: source)
