@@ -20,13 +20,19 @@ import Foundation
 /// (a simple motor at rate 0).
 public final class AttachmentBehavior: DynamicBehavior {
     /// `UIAttachmentBehaviorType`.
-    public enum AttachmentType: Sendable { case items, anchor }
+    public enum AttachmentType: Sendable {
+        /// Two items attached to each other.
+        case items
+        /// One item attached to an anchor point.
+        case anchor
+    }
     enum Kind: Equatable {
         case standard
         case sliding(axis: Vector)
         case fixed, limit, pin
     }
 
+    /// Whether two items or an item and an anchor are attached.
     public let attachedBehaviorType: AttachmentType
     /// One item, or two.
     public let items: [any DynamicItem]
@@ -120,6 +126,10 @@ public final class AttachmentBehavior: DynamicBehavior {
             items: [item1, item2], offsets: [offset1, offset2], anchor: item2.center, kind: .standard, type: .items)
     }
 
+    /// Two items that slide along `axis` relative to each other, without turning, attached
+    /// at `attachmentAnchor`; `attachmentRange` limits the travel.
+    ///
+    /// An axis that is zero or not finite is a programming error: the program stops.
     public static func slidingAttachment(
         with item1: any DynamicItem, attachedTo item2: any DynamicItem, attachmentAnchor: Vector,
         axisOfTranslation axis: Vector
@@ -130,6 +140,9 @@ public final class AttachmentBehavior: DynamicBehavior {
             type: .items)
     }
 
+    /// An item that slides along `axis` through `attachmentAnchor`, without turning.
+    ///
+    /// An axis that is zero or not finite is a programming error: the program stops.
     public static func slidingAttachment(
         with item: any DynamicItem, attachmentAnchor: Vector, axisOfTranslation axis: Vector
     ) -> AttachmentBehavior {
@@ -138,6 +151,8 @@ public final class AttachmentBehavior: DynamicBehavior {
             items: [item], offsets: [.zero], anchor: attachmentAnchor, kind: .sliding(axis: axis), type: .anchor)
     }
 
+    /// Two items held no further apart than `length`, at points `offset1` and `offset2` from
+    /// their centres, like a rope.
     public static func limitAttachment(
         with item1: any DynamicItem, offsetFromCenter offset1: Vector, attachedTo item2: any DynamicItem,
         offsetFromCenter offset2: Vector
@@ -146,6 +161,7 @@ public final class AttachmentBehavior: DynamicBehavior {
             items: [item1, item2], offsets: [offset1, offset2], anchor: item2.center, kind: .limit, type: .items)
     }
 
+    /// Two items held together at `attachmentAnchor`, neither moving nor turning relative to the other.
     public static func fixedAttachment(
         with item1: any DynamicItem, attachedTo item2: any DynamicItem, attachmentAnchor: Vector
     ) -> AttachmentBehavior {
@@ -153,6 +169,7 @@ public final class AttachmentBehavior: DynamicBehavior {
             items: [item1, item2], offsets: [.zero, .zero], anchor: attachmentAnchor, kind: .fixed, type: .items)
     }
 
+    /// Two items joined at `attachmentAnchor`, turning about it within `attachmentRange`.
     public static func pinAttachment(
         with item1: any DynamicItem, attachedTo item2: any DynamicItem, attachmentAnchor: Vector
     ) -> AttachmentBehavior {

@@ -3,11 +3,17 @@ import Foundation
 
 /// Physical properties for items, as `UIDynamicItemBehavior`; items in none have the
 /// defaults of ``ItemProperties``. Where several name one item, the last added wins.
+///
+/// A value that breaks a property's rule (each property says it) is a programming error:
+/// the program stops with a message naming the property, such as
+/// `DynamicItemBehavior.friction must be zero or more, and finite (got -1.0)`.
 public final class DynamicItemBehavior: ItemListBehavior {
+    /// How much of the speed a collision keeps (0 none, 1 all); zero or more, and finite.
     public var elasticity: Double {
         get { properties.elasticity }
         set { set(\.elasticity, newValue, .itemElasticity) }
     }
+    /// The friction coefficient; zero or more, and finite.
     public var friction: Double {
         get { properties.friction }
         set { set(\.friction, newValue, .itemFriction) }
@@ -41,6 +47,7 @@ public final class DynamicItemBehavior: ItemListBehavior {
             changed()
         }
     }
+    /// Whether the items may turn.
     public var allowsRotation: Bool {
         get { properties.allowsRotation }
         set {
@@ -64,6 +71,8 @@ public final class DynamicItemBehavior: ItemListBehavior {
         addVelocity(item, velocity, 0)
     }
 
+    /// Adds to an item's angular velocity, in radians/s (at once if the item is in the
+    /// animator, else when it joins).
     public func addAngularVelocity(_ velocity: Double, for item: any DynamicItem) {
         DynamicsParameter.addedAngularVelocity.require(velocity)
         addVelocity(item, .zero, velocity)
@@ -79,10 +88,12 @@ public final class DynamicItemBehavior: ItemListBehavior {
         }
     }
 
+    /// The item's velocity in points/s, or zero when it is not in the animator.
     public func linearVelocity(for item: any DynamicItem) -> Vector {
         dynamicAnimator?.body(for: item)?.velocity ?? .zero
     }
 
+    /// The item's angular velocity in radians/s, or zero when it is not in the animator.
     public func angularVelocity(for item: any DynamicItem) -> Double {
         dynamicAnimator?.body(for: item)?.angularVelocity ?? 0
     }

@@ -7,6 +7,9 @@ public final class GravityBehavior: ItemListBehavior {
     /// UIKit's scale: the acceleration of magnitude 1, in points/s².
     public static let standardAcceleration = 1000.0
 
+    /// The direction, whose length is the magnitude: (0, 1), down at 1000 points/s², by default.
+    ///
+    /// A value that is not finite is a programming error: the program stops.
     public var gravityDirection = Vector(x: 0, y: 1) {
         didSet {
             DynamicsParameter.gravityDirection.require(gravityDirection)
@@ -29,6 +32,7 @@ public final class GravityBehavior: ItemListBehavior {
         }
     }
 
+    /// Sets the direction from an angle in radians and a magnitude.
     public func setAngle(_ angle: Double, magnitude: Double) {
         gravityDirection = Vector(angle: angle) * magnitude
     }

@@ -11,13 +11,20 @@ import Foundation
 /// at all (critical damping); the default is UIKit's 0.5. (A damped-spring constraint of
 /// rest length 0 would damp only along its own direction, and leave the item circling.)
 public final class SnapBehavior: DynamicBehavior {
+    /// The item snapped.
     public let item: any DynamicItem
+    /// Where the item's centre is pulled, in points; changing it wakes the item.
+    ///
+    /// A value that is not finite is a programming error: the program stops.
     public var snapPoint: Vector {
         didSet {
             DynamicsParameter.snapPoint.require(snapPoint)
             dynamicAnimator?.record(for: item)?.body.activate()
         }
     }
+    /// From 0 (overshoots most) to 1 (none), UIKit's 0.5 by default; changing it wakes the item.
+    ///
+    /// A value outside 0...1 is a programming error: the program stops.
     public var damping = 0.5 {
         didSet {
             DynamicsParameter.snapDamping.require(damping)
@@ -30,6 +37,9 @@ public final class SnapBehavior: DynamicBehavior {
     /// The damping ratio `damping` stands for.
     public var dampingRatio: Double { 0.1 + 0.9 * damping }
 
+    /// Snaps `item` to `point`.
+    ///
+    /// A point that is not finite is a programming error: the program stops.
     public init(item: any DynamicItem, snapTo point: Vector) {
         DynamicsParameter.snapPoint.require(point)
         self.item = item

@@ -6,12 +6,18 @@ import Chipmunk
 
 /// A shape filter: `{"group": 1, "categories": 2, "mask": 5}`; each key optional.
 public struct FilterDescription: Hashable, Sendable, Codable {
+    /// Shapes of the same non-zero group never collide; nil is 0.
     public var group: UInt?
+    /// The categories the shape is in, a bitmask; nil is all.
     public var categories: UInt32?
+    /// The categories the shape collides with, a bitmask; nil is all.
     public var mask: UInt32?
 
     private enum CodingKeys: String, CodingKey, CaseIterable { case group, categories, mask }
 
+    /// Decodes the value, naming the key and its rule in any error.
+    ///
+    /// - Throws: `DecodingError` for a missing key, a wrong type or a value out of range.
     public init(from decoder: any Decoder) throws {
         try decoder.rejectUnknownKeys(CodingKeys.allCases.map(\.rawValue))
         let c = try decoder.container(keyedBy: CodingKeys.self)
@@ -35,12 +41,17 @@ public struct FilterDescription: Hashable, Sendable, Codable {
 
 /// `{"spatialHash": {"cellSize": 20, "count": 1000}}`: the engine's spatial hash instead of its tree.
 public struct BroadPhaseDescription: Hashable, Sendable, Codable {
+    /// The hash cell's size, in the scene's units.
     public var cellSize: Double
+    /// The number of hash buckets to start with.
     public var count: Int
 
     private enum Outer: String, CodingKey, CaseIterable { case spatialHash }
     private enum Inner: String, CodingKey, CaseIterable { case cellSize, count }
 
+    /// Decodes the value, naming the key and its rule in any error.
+    ///
+    /// - Throws: `DecodingError` for a missing key, a wrong type or a value out of range.
     public init(from decoder: any Decoder) throws {
         try decoder.rejectUnknownKeys(Outer.allCases.map(\.rawValue))
         let c = try decoder.container(keyedBy: Outer.self)
@@ -51,6 +62,7 @@ public struct BroadPhaseDescription: Hashable, Sendable, Codable {
         count = try f.decodeWholeNumberIfPresent(forKey: .count, in: 1...10_000_000) ?? 1000
     }
 
+    /// Encodes the value as the scene format writes it.
     public func encode(to encoder: any Encoder) throws {
         var c = encoder.container(keyedBy: Outer.self)
         var f = c.nestedContainer(keyedBy: Inner.self, forKey: .spatialHash)
@@ -62,12 +74,17 @@ public struct BroadPhaseDescription: Hashable, Sendable, Codable {
 /// A joint, spring or motor between bodies `a` and `b`, named by their `id` ("static" is
 /// the space's static body). The keys besides `type`, `a` and `b` depend on the type.
 public struct ConstraintDescription: Hashable, Sendable, Codable {
+    /// The kind, such as "pin", "slide", "pivot", "dampedSpring" or "motor".
     public var type: String
+    /// The first body's `id`.
     public var a: String
+    /// The second body's `id`.
     public var b: String
     /// Every number the constraint takes, by key.
     public var values: [String: Double]
+    /// Every point or vector the constraint takes (anchors, pivots, grooves), by key.
     public var vectors: [String: Vector]
+    /// Whether the two bodies still collide with each other; nil is true.
     public var collideBodies: Bool?
 
     /// The keys of each type, beyond the common ones.
@@ -87,6 +104,9 @@ public struct ConstraintDescription: Hashable, Sendable, Codable {
 
     private typealias Key = AnyCodingKey
 
+    /// Decodes the value, naming the key and its rule in any error.
+    ///
+    /// - Throws: `DecodingError` for a missing key, a wrong type or a value out of range.
     public init(from decoder: any Decoder) throws { try self.init(from: decoder, namesBodies: true) }
 
     /// Decodes a constraint; without `namesBodies` (a generator's `connect`), `a` and `b`
@@ -117,6 +137,7 @@ public struct ConstraintDescription: Hashable, Sendable, Codable {
         for key in own.vectors { vectors[key] = try c.decodeIfPresent(Vector.self, forKey: Key(key)) }
     }
 
+    /// Encodes the value as the scene format writes it.
     public func encode(to encoder: any Encoder) throws {
         var c = encoder.container(keyedBy: Key.self)
         try c.encode(type, forKey: Key("type"))
@@ -133,14 +154,22 @@ public struct ConstraintDescription: Hashable, Sendable, Codable {
 /// `friction`, `elasticity`: override the contact's. `log`: record begin and separate
 /// events (sensors entered and left) for `chipmunk-sim run --events`.
 public struct CollisionRule: Hashable, Sendable, Codable {
+    /// The collision types the rule is for: one (with any shape) or two.
     public var types: [UInt]
+    /// The direction the first type's shapes let others pass along, or nil.
     public var oneWay: Vector?
+    /// The contact's friction instead of the shapes', or nil.
     public var friction: Double?
+    /// The contact's elasticity instead of the shapes', or nil.
     public var elasticity: Double?
+    /// Whether to record begin and separate events (``Scene/events``).
     public var log: Bool?
 
     private enum CodingKeys: String, CodingKey, CaseIterable { case types, oneWay, friction, elasticity, log }
 
+    /// Decodes the value, naming the key and its rule in any error.
+    ///
+    /// - Throws: `DecodingError` for a missing key, a wrong type or a value out of range.
     public init(from decoder: any Decoder) throws {
         try decoder.rejectUnknownKeys(CodingKeys.allCases.map(\.rawValue))
         let c = try decoder.container(keyedBy: CodingKeys.self)
@@ -168,10 +197,12 @@ public struct CollisionEvent: Hashable, Sendable {
     public var step: Int
     /// The shapes, as output names them: their `id`, or else their body's name.
     public var shapeA: String
+    /// The other shape, named as `shapeA` is.
     public var shapeB: String
     /// The shapes' bodies, as output names them (their `id`, or their index in the file;
     /// "static" for the space's static body).
     public var bodyA: String
+    /// The other shape's body, named as `bodyA` is.
     public var bodyB: String
 }
 

@@ -90,7 +90,7 @@ public struct TrajectoryWriter {
         if buffer.utf8.count >= 1 << 16 { try flush() }
     }
 
-    /// Writes out what is buffered.
+    /// A CSV field, quoted when it holds a comma, a quote or a newline.
     static func csvField(_ text: String) -> String {
         text.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" })
             ? "\"" + text.replacingOccurrences(of: "\"", with: "\"\"") + "\"" : text
@@ -110,6 +110,9 @@ public struct TrajectoryWriter {
         return out + "\""
     }
 
+    /// Hands what is buffered to the output now.
+    ///
+    /// - Throws: ``WriteError`` when the output throws; the buffer is emptied either way.
     public mutating func flush() throws(WriteError) {
         guard !buffer.isEmpty else { return }
         let failure: (any Error)? = buffer.withUTF8 { bytes in

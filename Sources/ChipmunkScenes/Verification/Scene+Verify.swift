@@ -232,11 +232,16 @@ extension Scene {
 
 /// What a verification that passed compared.
 public struct VerificationSummary: Equatable, Sendable, CustomStringConvertible {
+    /// The scene's name.
     public var scene: String
+    /// How many steps were compared.
     public var steps: Int
+    /// How many checkpoints were compared body by body.
     public var checkpoints: Int
+    /// The step after which every dynamic body slept, in both runs; nil if none did.
     public var asleepStep: Int?
 
+    /// One line: the scene, the steps and checkpoints that matched.
     public var description: String {
         "\(scene): \(steps) steps match, \(checkpoints) checkpoints"
             + (asleepStep.map { ", everything asleep after step \($0)" } ?? "")
@@ -251,14 +256,18 @@ public struct VerificationFailure: Error, CustomStringConvertible {
         public var body: Int
         /// The body's name in a version-2 scene's output (its `id`); nil for other scenes.
         public var name: String?
+        /// The quantity's name: x, y, angle, vx, vy or w.
         public var quantity: String
+        /// The golden file's value.
         public var expected: Double
+        /// The value this run gave.
         public var actual: Double
 
         /// How messages name the quantity: `boxA.x` by the body's name, else `bodies[9].x`.
         public var path: String { "\(name ?? "bodies[\(body)]").\(quantity)" }
     }
 
+    /// What differs.
     public enum Kind: Sendable {
         /// The state hash first differs after `step`; `checkpoint` is the first checkpoint
         /// at or after it, where `differences` were found (nil: none came before the end).
@@ -275,9 +284,11 @@ public struct VerificationFailure: Error, CustomStringConvertible {
         case environmentOnly
     }
 
+    /// The scene's name.
     public var scene: String
     /// Differences in what the file was made from: scene content, engine, binding, CPU.
     public var environment: [String]
+    /// What differs.
     public var kind: Kind
 
     /// The first step that differs, if the physics differs.
@@ -325,6 +336,7 @@ public struct VerificationFailure: Error, CustomStringConvertible {
         }
     }
 
+    /// Lines saying where the run first differs and which quantities differ.
     public var description: String {
         var lines = [summary]
         if case .environmentOnly = kind {
