@@ -106,11 +106,19 @@ let package = Package(
         .testTarget(
             name: "ChipmunkScenesTests",
             dependencies: [
-                "ChipmunkScenes", "ChipmunkCatalog", "Chipmunk", "ChipmunkPictures", "ChipmunkDynamics",
+                "ChipmunkScenes", "ChipmunkCatalog", "Chipmunk", "ChipmunkDynamics",
                 .product(name: "PropertyBased", package: "swift-property-based"),
+            ],
+            exclude: ["Fixtures"]
+        ),
+        // Frames of every built-in scene as SVG (golden files in __Snapshots__), text and PNG.
+        .testTarget(
+            name: "ChipmunkPicturesTests",
+            dependencies: [
+                "ChipmunkPictures", "ChipmunkCatalog", "ChipmunkScenes", "ChipmunkDynamics", "Chipmunk",
                 .product(name: "SnapshotTesting", package: "swift-snapshot-testing"),
             ],
-            exclude: ["__Snapshots__", "Fixtures"]
+            exclude: ["__Snapshots__"]
         ),
         .testTarget(
             name: "ChipmunkSimTests",

@@ -82,11 +82,32 @@ import Testing
         #expect(idle.steps == 0 && idle.cpuShare == 0)
     }
 
+    /// A frame duration from data is checked with `Parameter.frameDuration`, which throws
+    /// the parameter and the value; the check leaves the stepper as it was.
     @Test func badArgumentsThrow() throws {
         let stepper = FixedStepper()
         for bad in [-0.1, .nan, .infinity] {
+            let error = #expect(throws: ChipmunkError.self) { try Parameter.frameDuration.check(bad) }
+            guard case .invalidValue(let parameter, let value)? = error else {
+                Issue.record("expected invalidValue for \(bad), got \(String(describing: error))")
+                continue
+            }
+            #expect(parameter == .frameDuration)
+            #expect(value.bitPattern == bad.bitPattern)
         }
         #expect(stepper.accumulatedTime == 0 && stepper.stepCount == 0)
+    }
+
+    /// The same value written in code stops `advance` before any step, naming it.
+    @Test func aNegativeFrameDurationStopsAdvance() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            var stepper = FixedStepper()
+            _ = stepper.advance(by: -0.1) { _ in }
+        }
+        let output = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
+        #expect(
+            output.contains("FixedStepper.advance frameDuration must be zero or more, and finite (got -0.1)"),
+            "\(output.prefix(400))")
     }
 
     @Test func anErrorInAStepStopsTheFrameAndKeepsTheRest() throws {
