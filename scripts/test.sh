@@ -31,9 +31,7 @@ case "${1:-}" in
         ;;
 esac
 
-need_chipmunk
-need_sqlite
-need_cairo
+need_build_deps
 need_chromium
 need_tmux
 need_matplotlib
