@@ -76,7 +76,7 @@ public final class Scene {
         shapeNames[ObjectIdentifier(shape)] ?? name(of: shape.body)
     }
 
-    func logEvent(_ kind: String, _ arbiter: Arbiter) {
+    func logEvent(_ kind: CollisionEvent.Kind, _ arbiter: Arbiter) {
         let (a, b) = arbiter.shapes
         events.append(
             CollisionEvent(

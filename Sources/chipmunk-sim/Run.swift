@@ -66,8 +66,9 @@ struct Run: ParsableCommand {
 
     @Option(
         parsing: .unconditional,
-        help: "html: the world rectangle to show, as x,y,width,height (default: all that moves).")
-    var view: String?
+        help: "html: the world rectangle to show, as x,y,width,height (default: all that moves).",
+        transform: FrameView.parse)
+    var view: FrameView?
 
     @Flag(
         help:
@@ -97,7 +98,6 @@ struct Run: ParsableCommand {
         if let width, !(16...8192).contains(width) {
             throw ValidationError("--width must be from 16 to 8192 (got \(width))")
         }
-        _ = try FrameView(argument: view)
     }
 
     func run() throws {
@@ -151,7 +151,7 @@ struct Run: ParsableCommand {
                 "the player holds at most \(Playback.suggestedMaximumSteps) recorded steps, and \(totalSteps) steps with --every \(every) would record \(recorded): add --every \(needed) or more"
             )
         }
-        var shown = try FrameView(argument: view)
+        var shown = view
         shown?.yPointsDown = scene.yAxisPointsDown
         var replay = Playback(
             title: self.scene, timeStep: dt, view: shown, pixelWidth: width, name: { scene.name(of: $0) })
@@ -205,7 +205,7 @@ struct Run: ParsableCommand {
         var text = ""
         for event in scene.events {
             text +=
-                "{\"step\":\(event.step),\"event\":\"\(event.kind)\",\"a\":\(jsonString(event.shapeA)),\"b\":\(jsonString(event.shapeB)),"
+                "{\"step\":\(event.step),\"event\":\"\(event.kind.rawValue)\",\"a\":\(jsonString(event.shapeA)),\"b\":\(jsonString(event.shapeB)),"
                 + "\"bodyA\":\(jsonString(event.bodyA)),\"bodyB\":\(jsonString(event.bodyB))}\n"
         }
         try Output.file(Array(text.utf8), to: events, option: "--events")

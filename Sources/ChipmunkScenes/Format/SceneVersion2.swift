@@ -191,8 +191,16 @@ public struct CollisionRule: Hashable, Sendable, Codable {
 
 /// A contact event a `log` rule records.
 public struct CollisionEvent: Hashable, Sendable {
-    /// "begin" or "separate".
-    public var kind: String
+    /// Whether the shapes began or stopped touching.
+    public enum Kind: String, Hashable, Sendable, CaseIterable {
+        /// The shapes began touching (a sensor was entered).
+        case begin
+        /// The shapes stopped touching (a sensor was left).
+        case separate
+    }
+
+    /// Whether the shapes began or stopped touching; its raw value is how output spells it.
+    public var kind: Kind
     /// The step during which it happened (1 for the first step).
     public var step: Int
     /// The shapes, as output names them: their `id`, or else their body's name.
@@ -374,7 +382,7 @@ extension CollisionRule {
             between: a, and: b,
             begin: log
                 ? { arbiter in
-                    scene?.logEvent("begin", arbiter)
+                    scene?.logEvent(.begin, arbiter)
                     return true
                 } : nil,
             preSolve: oneWay != nil || friction != nil || elasticity != nil
@@ -388,6 +396,6 @@ extension CollisionRule {
                     if let elasticity { arbiter.restitution = elasticity }
                     return true
                 } : nil,
-            separate: log ? { arbiter in scene?.logEvent("separate", arbiter) } : nil)
+            separate: log ? { arbiter in scene?.logEvent(.separate, arbiter) } : nil)
     }
 }
