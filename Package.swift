@@ -9,6 +9,9 @@ let package = Package(
         .library(name: "ChipmunkAnimation", targets: ["ChipmunkAnimation"]),
         .library(name: "ChipmunkDynamics", targets: ["ChipmunkDynamics"]),
         .library(name: "ChipmunkPictures", targets: ["ChipmunkPictures"]),
+        .library(name: "ChipmunkCatalog", targets: ["ChipmunkCatalog"]),
+        // Sweeps' API is package-level (chipmunk-sim is its interface); the product lets
+        // Fuzz/ link it, built with -enable-testing for its reader harness.
         .library(name: "ChipmunkBatch", targets: ["ChipmunkBatch"]),
         .executable(name: "chipmunk-sim", targets: ["chipmunk-sim"]),
     ],
@@ -25,6 +28,12 @@ let package = Package(
     ],
     // The benchmarks (worlds, runner, the raw-C twin, package-benchmark suites) are the
     // nested package in Benchmarks/, which depends on this one by path.
+    //
+    // Dependencies point down: Chipmunk (the binding) at the bottom; ChipmunkScenes,
+    // ChipmunkDynamics, ChipmunkAnimation and ChipmunkPictures each on Chipmunk alone;
+    // ChipmunkCatalog (the built-in scenes by name) on ChipmunkScenes and ChipmunkDynamics;
+    // ChipmunkBatch on ChipmunkScenes; the tools on top. Only the command-line tool writes
+    // to files and descriptors (swift-system); the libraries hand it bytes.
     targets: [
         // C bridge: Debian's libchipmunk-dev (no pkg-config file ships, so the module map links it).
         .systemLibrary(name: "CChipmunk", providers: [.apt(["libchipmunk-dev"])]),
@@ -45,10 +54,7 @@ let package = Package(
         .target(name: "Chipmunk", dependencies: ["CChipmunk", "CChipmunkRuntime"]),
 
         // Scenes as data (JSON) and as Swift code, and trajectory recording.
-        .target(
-            name: "ChipmunkScenes",
-            dependencies: ["Chipmunk", "ChipmunkDynamics", .product(name: "SystemPackage", package: "swift-system")]
-        ),
+        .target(name: "ChipmunkScenes", dependencies: ["Chipmunk"]),
 
         // Pictures of a space: frames through the engine's debug drawing, as SVG, text and
         // PNG (through Cairo), the self-contained HTML replay player, and the page that
@@ -63,6 +69,11 @@ let package = Package(
         // conventions: points, y down).
         .target(name: "ChipmunkDynamics", dependencies: ["Chipmunk"]),
 
+        // The built-in scenes by name (`chipmunk-sim list`): the book's, Chipmunk's demos,
+        // the UIKit Dynamics chapter's (built here, on ChipmunkDynamics), their embedded
+        // scene files, opening a scene or a snapshot by name, and the snapshot measurements.
+        .target(name: "ChipmunkCatalog", dependencies: ["ChipmunkScenes", "ChipmunkDynamics"]),
+
         // Parameter sweeps: plans, runs on worker threads, results in a SQLite database,
         // shards and merging.
         .target(
@@ -76,6 +87,7 @@ let package = Package(
             dependencies: [
                 "Chipmunk",
                 "ChipmunkScenes",
+                "ChipmunkCatalog",
                 "ChipmunkBatch",
                 "ChipmunkPictures",
                 "ChipmunkAnimation",
@@ -94,24 +106,35 @@ let package = Package(
         ),
 
         // Creates and removes many objects; run under valgrind by scripts/leaks.sh.
-        .executableTarget(name: "chipmunk-stress", dependencies: ["Chipmunk", "ChipmunkScenes"]),
+        .executableTarget(name: "chipmunk-stress", dependencies: ["Chipmunk", "ChipmunkScenes", "ChipmunkCatalog"]),
 
         .testTarget(name: "ChipmunkTests", dependencies: ["Chipmunk"]),
         .testTarget(name: "ChipmunkAnimationTests", dependencies: ["ChipmunkAnimation", "Chipmunk"]),
         .testTarget(
-            name: "ChipmunkDynamicsTests", dependencies: ["ChipmunkDynamics", "ChipmunkScenes", "Chipmunk"]),
+            name: "ChipmunkDynamicsTests",
+            dependencies: ["ChipmunkDynamics", "ChipmunkScenes", "ChipmunkCatalog", "Chipmunk"]),
         .testTarget(
             name: "ChipmunkScenesTests",
             dependencies: [
-                "ChipmunkScenes", "Chipmunk", "ChipmunkPictures", "ChipmunkDynamics",
+                "ChipmunkScenes", "ChipmunkCatalog", "Chipmunk", "ChipmunkDynamics",
                 .product(name: "PropertyBased", package: "swift-property-based"),
+            ],
+            exclude: ["Fixtures"]
+        ),
+        // Frames of every built-in scene as SVG (golden files in __Snapshots__), text and PNG.
+        .testTarget(
+            name: "ChipmunkPicturesTests",
+            dependencies: [
+                "ChipmunkPictures", "ChipmunkCatalog", "ChipmunkScenes", "ChipmunkDynamics", "Chipmunk",
                 .product(name: "SnapshotTesting", package: "swift-snapshot-testing"),
             ],
-            exclude: ["__Snapshots__", "Fixtures"]
+            exclude: ["__Snapshots__"]
         ),
         .testTarget(
             name: "ChipmunkSimTests",
-            dependencies: ["chipmunk-sim", "chipmunk-reference", "ChipmunkBatch", "ChipmunkPictures"]
+            dependencies: [
+                "chipmunk-sim", "chipmunk-reference", "ChipmunkBatch", "ChipmunkPictures", "ChipmunkCatalog",
+            ]
         ),
     ],
     swiftLanguageModes: [.v6]

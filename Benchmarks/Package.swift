@@ -51,6 +51,7 @@ let package = Package(
                 "ChipmunkBench", "ChipmunkBenchWorlds", .product(name: "Benchmark", package: "benchmark"),
                 .product(name: "ChipmunkDynamics", package: "SwiftChipmunk"),
                 .product(name: "ChipmunkScenes", package: "SwiftChipmunk"),
+                .product(name: "ChipmunkCatalog", package: "SwiftChipmunk"),
             ],
             path: "Benchmarks/ChipmunkBenchmarks",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]

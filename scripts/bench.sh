@@ -10,15 +10,13 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/lib.sh
-need_chipmunk
-need_sqlite
-need_cairo
+need_build_deps
 need_package valgrind valgrind
 need_package objcopy binutils
 command -v python3 >/dev/null || { echo "bench.sh needs python3" >&2; exit 1; }
 if ! python3 -c "import pymunk" 2>/dev/null; then
     echo "Installing pymunk 7.3.1 from PyPI ..."
-    python3 -m pip install -q "pymunk==7.3.1"
+    pip_install "pymunk==7.3.1"
 fi
 case "${1:-}" in
     "" | --quick) ;;

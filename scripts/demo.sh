@@ -7,9 +7,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/lib.sh
-need_chipmunk
-need_sqlite
-need_cairo
+need_build_deps
 
 echo "Building chipmunk-sim (the first build takes a minute or two) ..."
 swift_build --product chipmunk-sim

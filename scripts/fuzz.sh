@@ -16,9 +16,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/lib.sh
-need_chipmunk
-need_sqlite
-need_cairo
+need_build_deps
 need_swift
 
 runs="${1:-1000000}"

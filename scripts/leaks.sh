@@ -6,9 +6,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/lib.sh
-need_chipmunk
-need_sqlite
-need_cairo
+need_chipmunk  # chipmunk-stress needs no SQLite and no Cairo: only the engine
 need_package valgrind valgrind
 
 objects="${1:-100000}"

@@ -43,6 +43,14 @@ need_cairo() {
     fi
 }
 
+# need_build_deps: what building the whole package needs, the one prelude of the scripts
+# that build it: Chipmunk, SQLite (GRDB), Cairo and zlib (ChipmunkPictures).
+need_build_deps() {
+    need_chipmunk
+    need_sqlite
+    need_cairo
+}
+
 # Headless Chromium from Debian, which the tests open the replay player and SVG frames in.
 need_chromium() {
     if ! command -v chromium-headless-shell >/dev/null 2>&1 && ! command -v chromium >/dev/null 2>&1; then

@@ -8,9 +8,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/lib.sh
-need_chipmunk
-need_sqlite
-need_cairo
+need_build_deps
 need_swift
 
 # Swift's backtracer would take the sanitizers' signals; the sanitizers report instead.

@@ -8,9 +8,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/lib.sh
-need_chipmunk
-need_sqlite
-need_cairo
+need_build_deps
 if ! command -v check-jsonschema >/dev/null 2>&1; then
     echo "Installing check-jsonschema from PyPI ..."
     pip_install check-jsonschema

@@ -9,10 +9,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/lib.sh
-need_chipmunk
-need_sqlite
+need_build_deps
 need_package sqlite3 sqlite3
-need_cairo
 need_package sbatch slurm-wlm
 need_package munged munge
 

@@ -7,12 +7,16 @@ import Chipmunk
 /// with a `CADisplayLink` and adds each frame's measured duration. ``run(on:ticker:maxFrames:work:)``
 /// does either on any clock, and records every frame.
 public struct BouncingBall: Sendable {
+    /// Where the ball starts, in points (the book's (150, 32)).
     public var from = Vector(x: 150, y: 32)
+    /// Where the ball lands, in points (the book's (150, 268)).
     public var to = Vector(x: 150, y: 268)
+    /// How long the animation lasts, in seconds.
     public var duration = 1.0
     /// Animation time so far, at most `duration`.
     public private(set) var timeOffset = 0.0
 
+    /// The book's ball: from (150, 32) to (150, 268) in 1 s, at time 0.
     public init() {}
 
     /// `timeOffset = MIN(timeOffset + step, duration)`, as both listings do.
@@ -20,6 +24,7 @@ public struct BouncingBall: Sendable {
         timeOffset = min(timeOffset + step, duration)
     }
 
+    /// Whether the animation has reached its end (`timeOffset == duration`).
     public var isFinished: Bool { timeOffset >= duration }
 
     /// `interpolate(from, to, bounceEaseOut(timeOffset / duration))`, per coordinate.
@@ -42,6 +47,7 @@ public struct BouncingBall: Sendable {
 
     /// One drawn frame.
     public struct Frame: Sendable, Hashable {
+        /// The frame's number, from 0.
         public var index: Int
         /// Seconds since the animation started, by the clock.
         public var wallTime: Double
@@ -49,6 +55,7 @@ public struct BouncingBall: Sendable {
         public var frameDuration: Double
         /// The animation's own time.
         public var timeOffset: Double
+        /// Where the ball is drawn in this frame.
         public var position: Vector
         /// How far the ball is from where the wall clock says it should be.
         public var error: Double

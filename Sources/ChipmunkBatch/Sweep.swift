@@ -2,27 +2,27 @@ import Chipmunk
 import Foundation
 
 /// Runs a plan's missing runs on worker threads and stores each result as it finishes.
-public enum Sweep {
+package enum Sweep {
     /// What a sweep did, for its summary.
-    public struct Summary: Sendable {
-        public var planned = 0
-        public var inShard = 0
-        public var alreadyStored = 0
-        public var ran = 0
-        public var ok = 0
-        public var diverged = 0
-        public var failed = 0
-        public var seconds = 0.0
+    package struct Summary: Sendable {
+        package var planned = 0
+        package var inShard = 0
+        package var alreadyStored = 0
+        package var ran = 0
+        package var ok = 0
+        package var diverged = 0
+        package var failed = 0
+        package var seconds = 0.0
     }
 
     /// Progress as the runs finish: done, to do, failures (diverged or failed) so far.
-    public typealias Progress = @Sendable (_ done: Int, _ total: Int, _ failures: Int) -> Void
+    package typealias Progress = @Sendable (_ done: Int, _ total: Int, _ failures: Int) -> Void
 
     /// Runs every run of `plan` that belongs to shard `shard` (index, count) and is not yet
     /// in `store`, on `jobs` threads. A store that holds another sweep is refused
     /// (``SweepError/otherSweep(database:holds:wanted:)``); a new one records this sweep. Each thread builds its own spaces. Results do not
     /// depend on `jobs` or the sharding: each run is its own simulation.
-    public static func run(
+    package static func run(
         _ plan: SweepPlan, store: SweepStore, jobs: Int, shard: (index: Int, count: Int) = (0, 1),
         progress: Progress? = nil
     ) throws(SweepError) -> Summary {

@@ -4,36 +4,36 @@ import GRDB
 /// One metric of a sweep's runs against one of its parameters, ready to plot: a point a
 /// run, failed and diverged runs included, so a chart can mark where a scene stops
 /// working.
-public struct SweepChart: Sendable, Encodable {
-    public struct Point: Sendable, Encodable, Equatable {
+package struct SweepChart: Sendable, Encodable {
+    package struct Point: Sendable, Encodable, Equatable {
         /// The parameter's value.
-        public var x: Double
+        package var x: Double
         /// The metric's value; nil when the run has none (a run that failed before it).
-        public var y: Double?
+        package var y: Double?
         /// ok, diverged or failed.
-        public var outcome: String
+        package var outcome: String
         /// The step a diverged or failed run stopped at.
-        public var errorStep: Int?
+        package var errorStep: Int?
         /// The run's other parameters, as `name=value` joined by commas: runs with the same
         /// group form one series.
-        public var group: String
+        package var group: String
     }
 
-    public var scene: String
-    public var parameter: String
-    public var metric: String
-    public var points: [Point]
+    package var scene: String
+    package var parameter: String
+    package var metric: String
+    package var points: [Point]
     /// Every run in the database, plotted or not.
-    public var runCount: Int
+    package var runCount: Int
     /// Runs left out because they have no value of the parameter (from another sweep,
     /// merged with `--allow-mixed`).
-    public var withoutParameter: Int
+    package var withoutParameter: Int
 
     /// The runs drawn: not-ok runs always (as crosses), ok runs when they have the metric.
-    public var plotted: Int { points.filter { $0.outcome != "ok" || $0.y != nil }.count }
+    package var plotted: Int { points.filter { $0.outcome != "ok" || $0.y != nil }.count }
 
     /// `box.y.min against stiffness for 82 of 82 runs (30 not ok)`, and why any run was left out.
-    public var summary: String {
+    package var summary: String {
         let notOK = points.filter { $0.outcome != "ok" }.count
         var left: [String] = []
         if withoutParameter > 0 { left.append("\(withoutParameter) have no \(parameter)") }
@@ -45,7 +45,7 @@ public struct SweepChart: Sendable, Encodable {
 
     /// The metrics every database has; quantities tracked with `--track` add
     /// `NAME.min`, `NAME.max` and `NAME.final`.
-    public static let columnMetrics = ["steps", "error_step", "asleep_step", "kinetic_energy", "wall_ms"]
+    package static let columnMetrics = ["steps", "error_step", "asleep_step", "kinetic_energy", "wall_ms"]
 }
 
 extension SweepStore {
@@ -54,7 +54,7 @@ extension SweepStore {
     /// `metric` is one of ``SweepChart/columnMetrics`` or a tracked quantity's
     /// `NAME.min|max|final` (such as `box.y.min` or `energy.max`). An unknown parameter or
     /// metric is an error that lists the known ones.
-    public func chart(parameter: String, metric: String) throws(SweepError) -> SweepChart {
+    package func chart(parameter: String, metric: String) throws(SweepError) -> SweepChart {
         let rows = try rows()
         guard !rows.isEmpty else { throw .database(path, "has no runs to chart") }
         var parameterNames: Set<String> = []

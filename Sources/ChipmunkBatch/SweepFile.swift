@@ -9,19 +9,19 @@ import Foundation
 ///
 /// `scene` (and `from`, a snapshot) are paths relative to the sweep file. Give `steps` or
 /// `seconds`, optionally `timeStep`, and exactly one of `grid`, `random` and `table`.
-public struct SweepFile: Sendable {
-    public var scene: URL
-    public var from: URL?
-    public var steps: Int?
-    public var seconds: Double?
-    public var timeStep: Double?
-    public var design: SweepDesign
+package struct SweepFile: Sendable {
+    package var scene: URL
+    package var from: URL?
+    package var steps: Int?
+    package var seconds: Double?
+    package var timeStep: Double?
+    package var design: SweepDesign
     /// Quantities to follow (`--track`) and bodies whose final state to store (`--body`).
-    public var tracked: [String] = []
-    public var bodies: [String] = []
+    package var tracked: [String] = []
+    package var bodies: [String] = []
 
     /// Reads a sweep file; errors name the file and the key.
-    public static func load(contentsOf url: URL) throws(SweepError) -> SweepFile {
+    package static func load(contentsOf url: URL) throws(SweepError) -> SweepFile {
         let data: Data
         do {
             data = try Data(contentsOf: url)

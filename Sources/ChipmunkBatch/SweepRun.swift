@@ -3,32 +3,32 @@ import ChipmunkScenes
 import Foundation
 
 /// The result of one run of a sweep: one row of its database.
-public struct RunResult: Sendable, Equatable {
-    public enum Outcome: String, Sendable { case ok, diverged, failed }
+package struct RunResult: Sendable, Equatable {
+    package enum Outcome: String, Sendable { case ok, diverged, failed }
 
-    public var key: String
-    public var index: Int
-    public var parameters: String
-    public var outcome: Outcome
+    package var key: String
+    package var index: Int
+    package var parameters: String
+    package var outcome: Outcome
     /// The error's message, and the step it happened at (nil for a failure to load).
-    public var error: String?
-    public var errorStep: Int?
+    package var error: String?
+    package var errorStep: Int?
     /// Steps completed.
-    public var steps: Int
+    package var steps: Int
     /// The first step after which every dynamic body slept, if that happened.
-    public var asleepStep: Int?
+    package var asleepStep: Int?
     /// `Space.stateHash()` after the last completed step, in hex.
-    public var finalHash: String?
+    package var finalHash: String?
     /// Total kinetic energy of the dynamic bodies at the end.
-    public var kineticEnergy: Double?
+    package var kineticEnergy: Double?
     /// `{"bob.y": {"min": …, "max": …, "final": …}}` for the plan's tracked quantities.
-    public var quantities: String?
+    package var quantities: String?
     /// `{"bob": {"x": …, "y": …, "angle": …, "vx": …, "vy": …, "w": …}}` for the plan's recorded bodies.
-    public var bodies: String?
-    public var wallMilliseconds: Double
+    package var bodies: String?
+    package var wallMilliseconds: Double
 
     /// Everything but the wall time, which differs from run to run.
-    public func sameResult(as other: RunResult) -> Bool {
+    package func sameResult(as other: RunResult) -> Bool {
         var a = self
         var b = other
         a.wallMilliseconds = 0
@@ -38,7 +38,7 @@ public struct RunResult: Sendable, Equatable {
 
     /// Runs one parameter set of a plan. Never throws: a scene that fails to load or a
     /// simulation that diverges is a result with its error.
-    public static func run(_ plan: SweepPlan, index: Int) -> RunResult {
+    package static func run(_ plan: SweepPlan, index: Int) -> RunResult {
         let set = plan.runs[index]
         let start = ContinuousClock.now
         var result = RunResult(

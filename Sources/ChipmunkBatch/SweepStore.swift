@@ -11,19 +11,19 @@ import GRDB
 /// SELECT json_extract(parameters, '$.speed') AS speed, outcome, error_step FROM runs ORDER BY run_index;
 /// SELECT json_extract(quantities, '$."ball.y".max') FROM runs;
 /// ```
-public final class SweepStore: Sendable {
-    public let path: String
+package final class SweepStore: Sendable {
+    package let path: String
     private let queue: DatabaseQueue
 
     /// The table, as `chipmunk-sim results` exports it (columns in this order).
-    public static let columns = [
+    package static let columns = [
         "key", "run_index", "scene", "scene_hash", "parameters", "outcome", "error", "error_step", "steps",
         "asleep_step", "final_hash", "kinetic_energy", "quantities", "bodies", "wall_ms",
     ]
 
     /// Opens (creating if needed) a results database; `readOnly` opens an existing one
     /// without writing, as a second process watching a running sweep does.
-    public init(path: String, readOnly: Bool = false) throws(SweepError) {
+    package init(path: String, readOnly: Bool = false) throws(SweepError) {
         self.path = path
         var configuration = Configuration()
         configuration.readonly = readOnly
@@ -137,7 +137,7 @@ public final class SweepStore: Sendable {
 
     /// The sweeps this database records, in the order of their hashes; none in a new
     /// database, or one made before databases recorded their sweep.
-    public func sweeps() throws(SweepError) -> [SweepIdentity] {
+    package func sweeps() throws(SweepError) -> [SweepIdentity] {
         do {
             return try queue.read { db in
                 guard try db.tableExists("sweeps") else { return [] }
@@ -159,7 +159,7 @@ public final class SweepStore: Sendable {
     /// records it already is fine, and one that holds another sweep is refused. A database
     /// made before databases recorded their sweep is taken when every run in it is one of
     /// the plan's.
-    public func claim(for plan: SweepPlan) throws(SweepError) {
+    package func claim(for plan: SweepPlan) throws(SweepError) {
         let identity = plan.identity
         let recorded = try sweeps()
         if recorded.contains(identity) { return }
@@ -193,7 +193,7 @@ public final class SweepStore: Sendable {
     }
 
     /// The keys of the runs already stored.
-    public func storedKeys() throws(SweepError) -> Set<String> {
+    package func storedKeys() throws(SweepError) -> Set<String> {
         do {
             return Set(try queue.read { db in try String.fetchAll(db, sql: "SELECT key FROM runs") })
         } catch {
@@ -202,7 +202,7 @@ public final class SweepStore: Sendable {
     }
 
     /// Stores a run's result, in a transaction of its own; a run already stored stays as it was.
-    public func insert(_ result: RunResult, scene: String, sceneHash: String) throws(SweepError) {
+    package func insert(_ result: RunResult, scene: String, sceneHash: String) throws(SweepError) {
         do {
             try queue.write { db in
                 try db.execute(
@@ -241,7 +241,7 @@ public final class SweepStore: Sendable {
     /// Otherwise nothing is written and the error names the first two databases that
     /// differ, with their sweeps, unless `allowMixed` says to merge them anyway (the
     /// output then records every sweep it holds).
-    public static func merge(
+    package static func merge(
         _ inputs: [SweepStore], into output: SweepStore, allowMixed: Bool = false
     ) throws(SweepError) {
         if !allowMixed {
@@ -267,7 +267,7 @@ public final class SweepStore: Sendable {
     /// Adds every run of `other` to this database, and the sweeps it records. A run stored
     /// in both must have the same result (wall time aside), or the merge stops, naming it,
     /// and adds nothing. It does not compare sweeps: ``merge(_:into:allowMixed:)`` does.
-    public func merge(from other: SweepStore) throws(SweepError) {
+    package func merge(from other: SweepStore) throws(SweepError) {
         let mine = try rowsByKey()
         let theirs = try other.rows()
         let sweeps = try other.sweeps()
@@ -293,7 +293,7 @@ public final class SweepStore: Sendable {
     }
 
     /// How many runs are stored.
-    public func count() throws(SweepError) -> Int {
+    package func count() throws(SweepError) -> Int {
         do {
             return try queue.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM runs") ?? 0 }
         } catch {
@@ -303,7 +303,7 @@ public final class SweepStore: Sendable {
 
     /// The rows as CSV (with a header) or JSON lines, in ``columns`` order, by run index.
     /// Numbers are SQLite's; `parameters` stays a JSON object in JSON lines.
-    public func export(asCSV: Bool) throws(SweepError) -> String {
+    package func export(asCSV: Bool) throws(SweepError) -> String {
         var out = asCSV ? Self.columns.joined(separator: ",") + "\n" : ""
         for row in try rows() {
             if asCSV {

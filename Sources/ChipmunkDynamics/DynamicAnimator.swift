@@ -4,12 +4,16 @@ import Foundation
 /// Told when an animator's items all come to rest, and when they move again, as
 /// `UIDynamicAnimatorDelegate` is.
 public protocol DynamicAnimatorDelegate: AnyObject {
+    /// Called when an item moves again after every item was at rest.
     func dynamicAnimatorWillResume(_ animator: DynamicAnimator)
+    /// Called when every item has come to rest.
     func dynamicAnimatorDidPause(_ animator: DynamicAnimator)
 }
 
 extension DynamicAnimatorDelegate {
+    /// Does nothing.
     public func dynamicAnimatorWillResume(_ animator: DynamicAnimator) {}
+    /// Does nothing.
     public func dynamicAnimatorDidPause(_ animator: DynamicAnimator) {}
 }
 
@@ -46,6 +50,7 @@ public final class DynamicAnimator {
     public let timeStep: Double
     /// The behaviours added, in order (children are inside their parents).
     public private(set) var behaviors: [DynamicBehavior] = []
+    /// Told when the items come to rest and when they move again; held weakly.
     public weak var delegate: (any DynamicAnimatorDelegate)?
     /// Simulated seconds the animator has run (while not at rest).
     public private(set) var elapsedTime: Double = 0
@@ -70,16 +75,17 @@ public final class DynamicAnimator {
 
     static let itemType: CollisionType = 1
     static let boundaryType: CollisionType = 2
-    /// The speed below which an item counts as still, and how long it must stay still
-    /// before it sleeps and the animator pauses.
+    /// The speed below which an item counts as still, in points/s.
     public static let restSpeed = 4.0
+    /// How long, in seconds, every item must stay still before it sleeps and the animator pauses.
     public static let restTime = 0.5
 
+    /// An animator over `referenceBounds` (points, y down) that steps in fixed steps of `timeStep` seconds.
+    ///
+    /// Bounds whose size is not positive and finite, or a time step that is not (as
+    /// `FixedStepper.timeStep`), are a programming error: the program stops.
     public init(referenceBounds: Rect, timeStep: Double = 1.0 / 120) {
-        ensure(
-            referenceBounds.width > 0 && referenceBounds.height > 0 && referenceBounds.width.isFinite
-                && referenceBounds.height.isFinite,
-            "DynamicAnimator reference bounds must have a positive, finite size (got \(referenceBounds.size))")
+        DynamicsParameter.referenceBoundsSize.require(referenceBounds.size)
         self.referenceBounds = referenceBounds
         self.timeStep = timeStep
         stepper = FixedStepper(timeStep: timeStep)
@@ -111,6 +117,8 @@ public final class DynamicAnimator {
         setNeedsUpdate()
     }
 
+    /// Removes a behaviour (with its children); it no longer acts from the next step. A
+    /// behaviour not in the animator is ignored.
     public func removeBehavior(_ behavior: DynamicBehavior) {
         guard let index = behaviors.firstIndex(where: { $0 === behavior }) else { return }
         behaviors.remove(at: index)
@@ -118,6 +126,7 @@ public final class DynamicAnimator {
         setNeedsUpdate()
     }
 
+    /// Removes every behaviour.
     public func removeAllBehaviors() {
         for behavior in behaviors { behavior.setAnimator(nil) }
         behaviors.removeAll()
@@ -318,9 +327,7 @@ final class ItemRecord {
         self.item = item
         self.animator = animator
         let size = item.bounds.size
-        ensure(
-            size.width > 0 && size.height > 0 && size.width.isFinite && size.height.isFinite,
-            "DynamicItem bounds must have a positive, finite size (got \(size.width) × \(size.height))")
+        DynamicsParameter.itemBoundsSize.require(size)
         body = Body(mass: 1, moment: 1)
         body.position = item.center
         body.angle = item.rotation
@@ -411,13 +418,22 @@ final class ItemRecord {
 
 /// An item's physical properties (``DynamicItemBehavior``), with UIKit's defaults.
 public struct ItemProperties: Hashable, Sendable {
+    /// How much of the speed a collision keeps, 0 by default.
     public var elasticity = 0.0
+    /// The friction coefficient, 0 by default.
     public var friction = 0.0
+    /// Mass per 100 × 100 points, 1 by default.
     public var density = 1.0
+    /// Linear damping per second, 0 by default.
     public var resistance = 0.0
+    /// Angular damping per second, 0 by default.
     public var angularResistance = 0.0
+    /// Electric charge, for electric and magnetic fields; 0 by default.
     public var charge = 0.0
+    /// Whether the item stays where it is, others colliding with it; false by default.
     public var isAnchored = false
+    /// Whether the item may turn; true by default.
     public var allowsRotation = true
+    /// UIKit's defaults.
     public init() {}
 }

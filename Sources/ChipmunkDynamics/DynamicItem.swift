@@ -16,6 +16,7 @@ public protocol DynamicItem: AnyObject {
 }
 
 extension DynamicItem {
+    /// The bounds rectangle, UIKit's default.
     public var collisionBounds: CollisionBounds { .rectangle }
 }
 
@@ -34,17 +35,24 @@ public enum CollisionBounds: Hashable, Sendable {
 /// A plain dynamic item: a stand-in for a `UIView`, with a name and an `alpha` a
 /// collision delegate can dim.
 public final class ItemView: DynamicItem {
+    /// The name output and pictures give the item's body.
     public var name: String
+    /// The centre, in points, y down; the animator writes it after every step.
     public var center: Vector
+    /// The item's size, at origin (0, 0).
     public let bounds: Rect
+    /// The rotation in radians, clockwise on screen; the animator writes it after every step.
     public var rotation: Double = 0
+    /// How opaque pictures draw the item, from 0 to 1; the engine does not read it.
     public var alpha: Double = 1
+    /// The shape collisions use.
     public let collisionBounds: CollisionBounds
 
+    /// An item called `name`, `size` points large, centred at `center`, not turned.
+    ///
+    /// A size that is not positive and finite is a programming error: the program stops.
     public init(name: String, center: Vector, size: Size, collisionBounds: CollisionBounds = .rectangle) {
-        ensure(
-            size.width > 0 && size.height > 0 && size.width.isFinite && size.height.isFinite,
-            "ItemView size must be positive and finite (got \(size.width) × \(size.height))")
+        DynamicsParameter.itemViewSize.require(size)
         self.name = name
         self.center = center
         self.bounds = Rect(x: 0, y: 0, width: size.width, height: size.height)

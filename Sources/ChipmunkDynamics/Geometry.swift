@@ -3,8 +3,11 @@ import Foundation
 
 /// A size in points, as `CGSize`.
 public struct Size: Hashable, Sendable {
+    /// The width, in points.
     public var width: Double
+    /// The height, in points.
     public var height: Double
+    /// A size of `width` × `height` points.
     public init(width: Double, height: Double) {
         self.width = width
         self.height = height
@@ -14,26 +17,38 @@ public struct Size: Hashable, Sendable {
 /// A rectangle in points, as `CGRect`: an origin (the top-left corner, y pointing down)
 /// and a size.
 public struct Rect: Hashable, Sendable {
+    /// The top-left corner.
     public var origin: Vector
+    /// The width and height.
     public var size: Size
 
+    /// The rectangle with its top-left corner at (`x`, `y`), `width` wide and `height` tall.
     public init(x: Double, y: Double, width: Double, height: Double) {
         origin = Vector(x: x, y: y)
         size = Size(width: width, height: height)
     }
 
+    /// The left edge's x.
     public var minX: Double { origin.x }
+    /// The top edge's y.
     public var minY: Double { origin.y }
+    /// The right edge's x.
     public var maxX: Double { origin.x + size.width }
+    /// The bottom edge's y.
     public var maxY: Double { origin.y + size.height }
+    /// The width, in points.
     public var width: Double { size.width }
+    /// The height, in points.
     public var height: Double { size.height }
+    /// The centre point.
     public var center: Vector { Vector(x: origin.x + size.width / 2, y: origin.y + size.height / 2) }
 
+    /// Whether `point` is inside the rectangle or on its edge.
     public func contains(_ point: Vector) -> Bool {
         point.x >= minX && point.x <= maxX && point.y >= minY && point.y <= maxY
     }
 
+    /// Whether the two rectangles overlap or touch.
     public func intersects(_ other: Rect) -> Bool {
         minX <= other.maxX && other.minX <= maxX && minY <= other.maxY && other.minY <= maxY
     }
@@ -48,17 +63,29 @@ public struct Rect: Hashable, Sendable {
 
 /// Insets from each edge, as `UIEdgeInsets`.
 public struct EdgeInsets: Hashable, Sendable {
-    public var top: Double, left: Double, bottom: Double, right: Double
+    /// The inset from the top edge, in points.
+    public var top: Double
+    /// The inset from the left edge, in points.
+    public var left: Double
+    /// The inset from the bottom edge, in points.
+    public var bottom: Double
+    /// The inset from the right edge, in points.
+    public var right: Double
+    /// Insets from each edge; those not given are 0.
     public init(top: Double = 0, left: Double = 0, bottom: Double = 0, right: Double = 0) {
         (self.top, self.left, self.bottom, self.right) = (top, left, bottom, right)
     }
+    /// No inset (`UIEdgeInsetsZero`).
     public static let zero = EdgeInsets()
 }
 
 /// A range of values, as `UIFloatRange`; infinite ends mean no limit.
 public struct FloatRange: Hashable, Sendable {
+    /// The lower end; -infinity for no lower limit.
     public var minimum: Double
+    /// The upper end; infinity for no upper limit.
     public var maximum: Double
+    /// The range from `minimum` to `maximum`.
     public init(minimum: Double, maximum: Double) {
         self.minimum = minimum
         self.maximum = maximum
@@ -67,10 +94,15 @@ public struct FloatRange: Hashable, Sendable {
     public static let infinite = FloatRange(minimum: -.infinity, maximum: .infinity)
     /// Nothing but zero (`UIFloatRangeZero`).
     public static let zero = FloatRange(minimum: 0, maximum: 0)
+    /// Whether both ends are unlimited (`UIFloatRangeIsInfinite`).
     public var isInfinite: Bool { minimum == -.infinity && maximum == .infinity }
 }
 
 extension Vector {
-    /// The unit vector at `angle` radians (UIKit's y-down convention: π/2 points down).
-    static func unit(angle: Double) -> Vector { Vector(x: cos(angle), y: sin(angle)) }
+    /// This vector turned to `angle` radians, keeping its length (UIKit's y-down
+    /// convention: π/2 points down). The angle and magnitude of gravity and pushes.
+    func withAngle(_ angle: Double) -> Vector { Vector(angle: angle) * length }
+
+    /// This vector scaled to `magnitude`, keeping its angle.
+    func withMagnitude(_ magnitude: Double) -> Vector { Vector(angle: angle) * magnitude }
 }

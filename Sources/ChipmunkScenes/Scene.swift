@@ -40,9 +40,8 @@ public final class Scene {
     /// Names of bodies added by inputs to a scene without ``bodyNames``: their `id`s.
     var addedBodyNames: [ObjectIdentifier: String] = [:]
 
-    /// Contact events recorded by `log` collision rules, oldest first; whoever reads them
-    /// may empty the list.
-    public var events: [CollisionEvent] = []
+    /// Contact events recorded by `log` collision rules, oldest first.
+    public package(set) var events: [CollisionEvent] = []
 
     /// Whether the scene's coordinates have y pointing down (UIKit's, for the behaviour
     /// scenes); pictures of it are drawn that way up.
@@ -51,17 +50,17 @@ public final class Scene {
     /// How opaque pictures draw each body, from 0 to 1, read when drawn: a UIKit item's
     /// `alpha`, which the engine does not know (the snake's bricks dim while they touch an
     /// edge). Nil draws every body opaque.
-    public var bodyOpacity: ((Body) -> Double)?
+    package var bodyOpacity: ((Body) -> Double)?
 
     /// Runs at the end of ``restore(_:)``, for state the scene keeps beside the space: the
     /// UIKit-style scenes tell their collision delegates of the contacts the snapshot holds,
     /// which began before it was saved (so the snake's bricks on an edge are dimmed again).
-    public var didRestore: (() -> Void)?
+    package var didRestore: (() -> Void)?
 
     /// Steps the space in place of `space.step(dt)`, given the scene's time before the
     /// step and `dt`: for scenes whose behaviours act around each step (the UIKit-style
     /// animator). Nil steps the space directly.
-    public var stepper: ((_ time: Double, _ dt: Double) throws -> Void)?
+    package var stepper: ((_ time: Double, _ dt: Double) throws -> Void)?
 
     /// The output name of a body: its name (a version-2 scene's `id`, or its index in the
     /// file; an added body's `id`), or its index in `Space.bodies`; "static" for the
@@ -77,7 +76,7 @@ public final class Scene {
         shapeNames[ObjectIdentifier(shape)] ?? name(of: shape.body)
     }
 
-    func logEvent(_ kind: String, _ arbiter: Arbiter) {
+    func logEvent(_ kind: CollisionEvent.Kind, _ arbiter: Arbiter) {
         let (a, b) = arbiter.shapes
         events.append(
             CollisionEvent(

@@ -1,4 +1,5 @@
 import ArgumentParser
+import ChipmunkCatalog
 import ChipmunkScenes
 
 struct List: ParsableCommand {

@@ -2,6 +2,7 @@ import ArgumentParser
 import Chipmunk
 import ChipmunkAnimation
 import ChipmunkPictures
+import ChipmunkCatalog
 import ChipmunkScenes
 import Foundation
 
@@ -43,8 +44,9 @@ struct Play: ParsableCommand {
 
     @Option(
         parsing: .unconditional,
-        help: "The world rectangle to show, as x,y,width,height (default: the scene at its start).")
-    var view: String?
+        help: "The world rectangle to show, as x,y,width,height (default: the scene at its start).",
+        transform: FrameView.parse)
+    var view: FrameView?
 
     @Option(parsing: .unconditional, help: "Stop after this many seconds of real time (default: run until q).")
     var seconds: Double?
@@ -69,12 +71,11 @@ struct Play: ParsableCommand {
         guard stepCost >= 0, stepCost <= 1000 else {
             throw ValidationError("--step-cost must be from 0 to 1000 ms (got \(stepCost))")
         }
-        _ = try FrameView(argument: view)
     }
 
     func run() throws {
         let scene = try SceneCatalog.scene(opening: self.scene)
-        var shown = try FrameView(argument: view) ?? FrameView(fitting: Frame(scene.space))
+        var shown = view ?? FrameView(fitting: Frame(scene.space))
         shown.yPointsDown = scene.yAxisPointsDown
         let terminal = Terminal()
         let columns = width ?? min(100, max(20, terminal.columns - 2))

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Chipmunk
+import ChipmunkCatalog
 import ChipmunkScenes
 import ChipmunkPictures
 import Foundation
@@ -51,8 +52,10 @@ struct Render: ParsableCommand {
 
     @Option(help: "The picture's exact size, WxH: pixels for SVG and PNG, characters for text.") var size: String?
 
-    @Option(parsing: .unconditional, help: "The world rectangle to show, as x,y,width,height (default: fit the scene).")
-    var view: String?
+    @Option(
+        parsing: .unconditional, help: "The world rectangle to show, as x,y,width,height (default: fit the scene).",
+        transform: FrameView.parse)
+    var view: FrameView?
 
     @Flag(help: "Draw contact points and their normals too.") var contacts = false
 
@@ -75,7 +78,6 @@ struct Render: ParsableCommand {
         if let width, !(1...20_000).contains(width) {
             throw ValidationError("--width must be from 1 to 20000 (got \(width))")
         }
-        _ = try FrameView(argument: view)
         if let size = try parsedSize() {
             if width != nil { throw ValidationError("give --size or --width, not both") }
             guard (1...20_000).contains(size.width), (1...20_000).contains(size.height) else {
@@ -137,7 +139,7 @@ struct Render: ParsableCommand {
     private func draw(_ scene: Scene) throws -> [UInt8] {
         let format = pictureFormat
         let frame = Frame(scene.space, options: contacts ? .all : [.shapes, .constraints], opacity: scene.bodyOpacity)
-        var view = try FrameView(argument: view) ?? FrameView(fitting: frame)
+        var view = self.view ?? FrameView(fitting: frame)
         view.yPointsDown = scene.yAxisPointsDown
         var pixelWidth = width ?? (format == .text ? 80 : 640)
         if let size = try parsedSize() {
@@ -182,9 +184,9 @@ enum PictureFormat: String, ExpressibleByArgument, CaseIterable {
 }
 
 extension FrameView {
-    /// `--view x,y,width,height`, or nil when the option was not given.
-    init?(argument view: String?) throws {
-        guard let view else { return nil }
+    /// `--view x,y,width,height`, as `render`, `play` and `run` take it: ArgumentParser
+    /// calls this once, and the error says what is wrong with the rectangle.
+    static func parse(_ view: String) throws -> FrameView {
         let parts = view.split(separator: ",", omittingEmptySubsequences: false)
             .map { Double($0.trimmingCharacters(in: .whitespaces)) }
         guard parts.count == 4, parts.allSatisfy({ $0?.isFinite == true }), parts[2]! > 0, parts[3]! > 0 else {
@@ -193,6 +195,6 @@ extension FrameView {
         if let problem = FrameView.problem(x: parts[0]!, y: parts[1]!, width: parts[2]!, height: parts[3]!) {
             throw ValidationError("--view: \(problem)")
         }
-        self.init(x: parts[0]!, y: parts[1]!, width: parts[2]!, height: parts[3]!)
+        return FrameView(x: parts[0]!, y: parts[1]!, width: parts[2]!, height: parts[3]!)
     }
 }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Chipmunk
 import ChipmunkPictures
+import ChipmunkCatalog
 import ChipmunkScenes
 import Foundation
 import SystemPackage
@@ -65,8 +66,9 @@ struct Run: ParsableCommand {
 
     @Option(
         parsing: .unconditional,
-        help: "html: the world rectangle to show, as x,y,width,height (default: all that moves).")
-    var view: String?
+        help: "html: the world rectangle to show, as x,y,width,height (default: all that moves).",
+        transform: FrameView.parse)
+    var view: FrameView?
 
     @Flag(
         help:
@@ -96,7 +98,6 @@ struct Run: ParsableCommand {
         if let width, !(16...8192).contains(width) {
             throw ValidationError("--width must be from 16 to 8192 (got \(width))")
         }
-        _ = try FrameView(argument: view)
     }
 
     func run() throws {
@@ -112,8 +113,10 @@ struct Run: ParsableCommand {
         let out = try openOutput()
         defer { if out != .standardOutput { try? out.close() } }
 
-        var writer = TrajectoryWriter(
-            format: format == .jsonl ? .jsonl : .csv, output: out, includesStateHash: hash)
+        // writeAll retries interrupted and partial writes; what it throws is an Errno.
+        var writer = TrajectoryWriter(format: format == .jsonl ? .jsonl : .csv, includesStateHash: hash) { bytes in
+            _ = try out.writeAll(bytes)
+        }
         do {
             for step in stepNumbers {
                 do {
@@ -148,7 +151,7 @@ struct Run: ParsableCommand {
                 "the player holds at most \(Playback.suggestedMaximumSteps) recorded steps, and \(totalSteps) steps with --every \(every) would record \(recorded): add --every \(needed) or more"
             )
         }
-        var shown = try FrameView(argument: view)
+        var shown = view
         shown?.yPointsDown = scene.yAxisPointsDown
         var replay = Playback(
             title: self.scene, timeStep: dt, view: shown, pixelWidth: width, name: { scene.name(of: $0) })
@@ -202,7 +205,7 @@ struct Run: ParsableCommand {
         var text = ""
         for event in scene.events {
             text +=
-                "{\"step\":\(event.step),\"event\":\"\(event.kind)\",\"a\":\(jsonString(event.shapeA)),\"b\":\(jsonString(event.shapeB)),"
+                "{\"step\":\(event.step),\"event\":\"\(event.kind.rawValue)\",\"a\":\(jsonString(event.shapeA)),\"b\":\(jsonString(event.shapeB)),"
                 + "\"bodyA\":\(jsonString(event.bodyA)),\"bodyB\":\(jsonString(event.bodyB))}\n"
         }
         try Output.file(Array(text.utf8), to: events, option: "--events")

@@ -1,5 +1,6 @@
 import ArgumentParser
 import ChipmunkBatch
+import ChipmunkCatalog
 import ChipmunkScenes
 import Foundation
 

@@ -2,6 +2,7 @@
 // has, so that `scripts/leaks.sh` can run it under valgrind and find any C object not
 // freed exactly once. Usage: chipmunk-stress [OBJECTS]   (default 100000)
 import Chipmunk
+import ChipmunkCatalog
 import ChipmunkScenes
 
 #if canImport(Glibc)

@@ -1,5 +1,6 @@
 import Chipmunk
 import Testing
+import ChipmunkCatalog
 @testable import ChipmunkScenes
 
 /// Each of Chipmunk's demos, ported, shows what it exists to show.

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import ChipmunkCatalog
 @testable import ChipmunkScenes
 
 /// A bad scene file gives one line that names the file, where in it, and what was wrong.

@@ -1,6 +1,7 @@
 @testable import Chipmunk
 import Foundation
 import Testing
+import ChipmunkCatalog
 @testable import ChipmunkScenes
 
 /// Whether the tests run under ThreadSanitizer (its runtime's entry point is linked in).

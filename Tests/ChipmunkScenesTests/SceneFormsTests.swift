@@ -1,6 +1,7 @@
 import Chipmunk
 import Foundation
 import Testing
+import ChipmunkCatalog
 @testable import ChipmunkScenes
 
 /// Each built-in scene exists as Swift code and as a data file; both must give

@@ -1,4 +1,5 @@
 import Chipmunk
+import ChipmunkCatalog
 import ChipmunkScenes
 import Foundation
 import Testing
@@ -51,7 +52,7 @@ import Testing
     func eventsNameShapes() throws {
         let scene = try SceneDescription.load(contentsOf: sceneFile("sensor.json")).makeScene()
         for _ in 0..<240 { try scene.step(scene.timeStep) }
-        #expect(scene.events.map(\.kind) == ["begin", "separate"])
+        #expect(scene.events.map(\.kind) == [.begin, .separate])
         #expect(scene.events.allSatisfy { $0.shapeA == "sensor" && $0.bodyA == "static" })
         #expect(scene.events.allSatisfy { $0.shapeB == "ball" && $0.bodyB == "ball" }, "no id: the body's name")
         let ground = try #require(scene.space.shapes.first { $0.body === scene.space.staticBody && !$0.isSensor })

@@ -1,4 +1,5 @@
 import Chipmunk
+import ChipmunkCatalog
 import ChipmunkScenes
 import Foundation
 import Testing
@@ -61,7 +62,7 @@ func firstDifference(_ a: Scene, _ b: Scene, steps: Int) throws -> Int? {
     func sensorLog() throws {
         let scene = try load("sensor.json")
         for _ in 0..<360 { try scene.step(scene.timeStep) }
-        #expect(scene.events.map(\.kind) == ["begin", "separate"])
+        #expect(scene.events.map(\.kind) == [.begin, .separate])
         #expect(scene.events.allSatisfy { $0.bodyB == "ball" && $0.bodyA == "static" })
         #expect(scene.events[0].step < scene.events[1].step)
         #expect(abs(scene.space.bodies[0].position.y - 11) < 0.1, "at rest on the ground, not on the sensor")

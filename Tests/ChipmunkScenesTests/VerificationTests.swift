@@ -2,6 +2,7 @@ import Chipmunk
 import Foundation
 import Testing
 
+import ChipmunkCatalog
 @testable import ChipmunkScenes
 
 /// Golden files and `Scene.verify`: every built-in scene reproduces its checked-in golden

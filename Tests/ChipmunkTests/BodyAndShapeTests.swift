@@ -5,6 +5,20 @@ import Testing
     /// The value: a circle of radius 10 at offset (2, 3) with mass 4, on a body with
     /// no mass of its own, gives the body mass 4, centre of gravity (2, 3) and moment 200
     /// (m r² / 2 about the centre of gravity).
+    /// `add(contentsOf:)` and `remove(contentsOf:)` take any sequence of objects: a body
+    /// with its shapes (`body.shapes + [body]`), or a lazy map.
+    @Test func addAndRemoveTakeAnySequence() {
+        let space = Space()
+        let body = Body(mass: 1, moment: 1)
+        let shapes: [Shape] = [Circle(body: body, radius: 1), Circle(body: body, radius: 2, offset: [3, 0])]
+        space.add(contentsOf: [body] + shapes)
+        #expect(space.bodies.count == 1 && space.shapes.count == 2)
+        space.remove(contentsOf: body.shapes + [body])
+        #expect(space.bodies.isEmpty && space.shapes.isEmpty && body.space == nil)
+        space.add(contentsOf: (0..<3).lazy.map { _ in Body(mass: 1, moment: 1) as any SpaceObject })
+        #expect(space.bodies.count == 3)
+    }
+
     @Test func massFromShapes() throws {
         let space = Space()
         let body = Body(kind: .dynamic)

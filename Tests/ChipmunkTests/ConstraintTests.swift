@@ -52,7 +52,27 @@ import Testing
         space.add(slide)
         b.velocity = [20, 0]
         try run(space)
-        #expect(a.position.distance(to: b.position) < 12.05)
+        #expect(a.position.distance(to: b.position) < 12.05, "the upper limit holds while b flies off")
+        #expect(a.position.distance(to: b.position) > 11.95, "the joint is taut")
+    }
+
+    @Test func slideJointKeepsAboveItsMinimum() throws {
+        let (space, a, b) = try twoBodies()
+        let slide = SlideJoint(a: a, b: b, anchorA: .zero, anchorB: .zero, distance: 5...12)
+        space.add(slide)
+        b.velocity = [-20, 0]  // from 10 away, straight through a's centre
+        var closest = Double.infinity
+        for _ in 0..<120 {
+            try space.step(1.0 / 60)
+            closest = min(closest, a.position.distance(to: b.position))
+        }
+        // Without the lower limit b would pass through a (distance 0 after 0.5 s). The engine
+        // finds the violation after the step that makes it, so b gets at most one step's travel
+        // (20/60) inside the limit, and is then pushed back out.
+        #expect(closest > 5 - 20.0 / 60 - 1e-9, "the lower limit holds while b flies at a: \(closest)")
+        #expect(closest < 5, "b reached the limit: \(closest)")
+        let final = a.position.distance(to: b.position)
+        #expect(final >= 5 - 1e-6 && final <= 12 + 1e-6, "back within 5...12 at the end: \(final)")
     }
 
     @Test func pivotJointHinges() throws {

@@ -16,25 +16,13 @@ import Testing
         return (space, body)
     }
 
-    /// A seeded generator (splitmix64), so the jitter is the same every run.
-    private struct SplitMix64 {
-        var state: UInt64
-        mutating func next() -> Double {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return Double((z ^ (z >> 31)) >> 11) * 0x1p-53
-        }
-    }
-
     /// The issue's test: the same total time as even 1/60 s frames, and as jittery frames
     /// (1/60 ± 50 %, one 0.5 s stall below the cap), gives bit-identical final states.
     @Test func jitteryAndEvenFramesGiveIdenticalStates() throws {
         let frameCount = 600
         let even = [Double](repeating: 1.0 / 60.0, count: frameCount)
-        var random = SplitMix64(state: 7)
-        var jittery = (0..<frameCount - 40).map { _ in (1.0 / 60.0) * (0.5 + random.next()) }
+        var random = SplitMix64(seed: 7)  // so the jitter is the same every run
+        var jittery = (0..<frameCount - 40).map { _ in (1.0 / 60.0) * (0.5 + random.nextUnit()) }
         jittery.insert(0.5, at: 100)
         let total = 10.0  // 600 frames of 1/60 s
         jittery.append(total - jittery.reduce(0, +))  // the rest, so both sum to 10 s
@@ -94,11 +82,32 @@ import Testing
         #expect(idle.steps == 0 && idle.cpuShare == 0)
     }
 
+    /// A frame duration from data is checked with `Parameter.frameDuration`, which throws
+    /// the parameter and the value; the check leaves the stepper as it was.
     @Test func badArgumentsThrow() throws {
         let stepper = FixedStepper()
         for bad in [-0.1, .nan, .infinity] {
+            let error = #expect(throws: ChipmunkError.self) { try Parameter.frameDuration.check(bad) }
+            guard case .invalidValue(let parameter, let value)? = error else {
+                Issue.record("expected invalidValue for \(bad), got \(String(describing: error))")
+                continue
+            }
+            #expect(parameter == .frameDuration)
+            #expect(value.bitPattern == bad.bitPattern)
         }
         #expect(stepper.accumulatedTime == 0 && stepper.stepCount == 0)
+    }
+
+    /// The same value written in code stops `advance` before any step, naming it.
+    @Test func aNegativeFrameDurationStopsAdvance() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            var stepper = FixedStepper()
+            _ = stepper.advance(by: -0.1) { _ in }
+        }
+        let output = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
+        #expect(
+            output.contains("FixedStepper.advance frameDuration must be zero or more, and finite (got -0.1)"),
+            "\(output.prefix(400))")
     }
 
     @Test func anErrorInAStepStopsTheFrameAndKeepsTheRest() throws {

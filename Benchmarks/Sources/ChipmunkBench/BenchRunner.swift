@@ -168,19 +168,12 @@ public enum BenchRunner {
     /// FNV-1a 64 (offset basis 0xcbf29ce484222325, prime 0x100000001b3) over the
     /// little-endian bytes of x, y and angle of every dynamic body, in creation order.
     public static func stateHash(of space: Space) -> UInt64 {
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        var hasher = FNV1a()
         for body in space.bodies where body.kind == .dynamic {
-            let p = body.position
-            for value in [p.x, p.y, body.angle] {
-                var bits = value.bitPattern.littleEndian
-                for _ in 0..<8 {
-                    hash ^= bits & 0xFF
-                    hash = hash &* 0x100_0000_01b3
-                    bits >>= 8
-                }
-            }
+            hasher.mix(body.position)
+            hasher.mix(body.angle)
         }
-        return hash
+        return hasher.value
     }
 
     /// A monotonic clock, in seconds.

@@ -186,7 +186,7 @@ struct Bench: ParsableCommand {
             ("scene", "\"\(scene.rawValue)\""), ("mode", "\"\(mode.rawValue)\""), ("bodies", "\(pairs[0].bodies)"),
             ("steps", "\(steps)"), ("ms_per_step", "\(swift)"), ("c_ms_per_step", "\(c)"),
             ("swift_c_ratio", "\(ratio)"),
-            ("hash", "\"\(pairs[0].hash.hexDigits)\""), ("c_hash", "\"\(pairs[0].cHash.hexDigits)\""),
+            ("hash", "\"\(hex(pairs[0].hash))\""), ("c_hash", "\"\(hex(pairs[0].cHash))\""),
             ("threads", "1"), ("parallel", "1"), ("repeat", "\(pairs.count)"), ("chunk", "1"),
         ]
         if pairs.contains(where: { $0.hash != $0.cHash }) { fields.append(("hashes_differ", "true")) }
@@ -211,7 +211,7 @@ struct Bench: ParsableCommand {
         var fields: [(String, String)] = [
             ("scene", "\"\(scene.rawValue)\""), ("mode", "\"\(mode.rawValue)\""), ("bodies", "\(first.bodies)"),
             ("steps", "\(steps)"), ("ms_per_step", "\(median)"), ("ms_per_step_min", "\(perStep[0])"),
-            ("hash", "\"\(first.hash.hexDigits)\""), ("threads", "\(threads)"), ("parallel", "\(parallel)"),
+            ("hash", "\"\(hex(first.hash))\""), ("threads", "\(threads)"), ("parallel", "\(parallel)"),
             ("repeat", "\(runs.count)"), ("steps_per_second", "\(throughput)"),
         ]
         if hashes.count > 1 { fields.append(("hashes_differ", "true")) }
@@ -274,3 +274,6 @@ final class Locked<Value>: @unchecked Sendable {
         return try body(&value)
     }
 }
+
+/// A hash as 16 hexadecimal digits, most significant first, as chipmunk-sim writes state hashes.
+private func hex(_ hash: UInt64) -> String { String(format: "%016llx", hash) }

@@ -6,6 +6,7 @@
 // 60 times, snapshotted again, queried and drawn: every input must end in an error or a
 // finite result. A trap, a signal or the engine's own abort is a finding.
 import Chipmunk
+import ChipmunkCatalog
 import ChipmunkPictures
 import ChipmunkScenes
 import FuzzDriver
@@ -14,8 +15,7 @@ import FuzzDriver
 func withValidChecksum(_ bytes: [UInt8]) -> [UInt8] {
     guard bytes.count > 8 else { return bytes }
     var bytes = bytes
-    var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-    for byte in bytes[..<(bytes.count - 8)] { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
+    let hash = FNV1a.hash(bytes[..<(bytes.count - 8)])
     for index in 0..<8 { bytes[bytes.count - 8 + index] = UInt8(truncatingIfNeeded: hash >> UInt64(8 * index)) }
     return bytes
 }

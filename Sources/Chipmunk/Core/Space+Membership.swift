@@ -17,8 +17,10 @@ extension Space {
         add(contentsOf: objects)
     }
 
-    /// Adds every object in `objects`, as ``add(_:)`` does.
-    public func add(contentsOf objects: [any SpaceObject]) {
+    /// Adds every object in `objects`, any sequence of them, as ``add(_:)`` does:
+    /// `space.add(contentsOf: body.shapes + [body])`.
+    public func add(contentsOf objects: some Sequence<any SpaceObject>) {
+        let objects = Array(objects)
         for object in objects { Self.requireKnownKind(object) }
         for case let body as Body in objects { add(body: body) }
         for case let shape as Shape in objects { add(shape: shape) }
@@ -40,8 +42,10 @@ extension Space {
         remove(contentsOf: objects)
     }
 
-    /// Removes every object in `objects`, as ``remove(_:)`` does.
-    public func remove(contentsOf objects: [any SpaceObject]) {
+    /// Removes every object in `objects`, any sequence of them, as ``remove(_:)`` does:
+    /// `space.remove(contentsOf: body.shapes + [body])`.
+    public func remove(contentsOf objects: some Sequence<any SpaceObject>) {
+        let objects = Array(objects)
         for object in objects { Self.requireKnownKind(object) }
         for case let constraint as Constraint in objects { remove(constraint: constraint) }
         for case let shape as Shape in objects { remove(shape: shape) }

@@ -3,7 +3,7 @@ extension Space {
     /// give equal hashes, in every run and process, and the raw C engine driven the same
     /// way gives the same one.
     ///
-    /// It is FNV-1a 64 (offset basis 0xcbf29ce484222325, prime 0x100000001b3) over the
+    /// It is ``FNV1a`` 64 (offset basis 0xcbf29ce484222325, prime 0x100000001b3) over the
     /// bytes of six doubles per body, for every body of ``bodies`` in that order (the
     /// space's static body is not among them): position x, position y, angle, velocity x,
     /// velocity y, angular velocity. Each double is taken as its IEEE 754 bit pattern, least
@@ -23,23 +23,16 @@ extension Space {
     /// It reads each body's state directly and allocates nothing: cheap enough to call
     /// after every step.
     public func stateHash() -> UInt64 {
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        @inline(__always) func mix(_ value: Double) {
-            var bits = value.bitPattern
-            for _ in 0..<8 {
-                hash = (hash ^ (bits & 0xff)) &* 0x100_0000_01b3
-                bits >>= 8
-            }
-        }
+        var hasher = FNV1a()
         for body in bodies {
             let state = body.handle.pointee
-            mix(state.p.x)
-            mix(state.p.y)
-            mix(state.a)
-            mix(state.v.x)
-            mix(state.v.y)
-            mix(state.w)
+            hasher.mix(state.p.x)
+            hasher.mix(state.p.y)
+            hasher.mix(state.a)
+            hasher.mix(state.v.x)
+            hasher.mix(state.v.y)
+            hasher.mix(state.w)
         }
-        return hash
+        return hasher.value
     }
 }

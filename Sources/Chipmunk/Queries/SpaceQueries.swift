@@ -10,7 +10,8 @@ internal import CChipmunk
 extension Space {
     /// Every shape within `maxDistance` of `point` (0: the shapes containing it).
     ///
-    /// Rules: ``Parameter/queryPoint``, ``Parameter/queryDistance`` (finite here).
+    /// Rules: ``Parameter/queryPoint``, ``Parameter/queryRadius`` (zero or more, and finite: the
+    /// box around the query must be finite, unlike ``Space/pointQueryNearest(_:maxDistance:filter:)``'s).
     ///
     /// The corresponding C function is `cpSpacePointQuery`.
     public func pointQuery(_ point: Vector, maxDistance: Double, filter: ShapeFilter = .all) -> [PointQueryInfo] {

@@ -451,11 +451,7 @@ struct SnapshotReader: SnapshotCoder {
 }
 
 /// FNV-1a 64 over bytes, the snapshot's trailing checksum.
-func snapshotChecksum(_ bytes: ArraySlice<UInt8>) -> UInt64 {
-    var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-    for byte in bytes { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
-    return hash
-}
+func snapshotChecksum(_ bytes: ArraySlice<UInt8>) -> UInt64 { FNV1a.hash(bytes) }
 
 extension SnapshotState {
     /// The file: magic, format version, the state, then FNV-1a 64 of everything before it.

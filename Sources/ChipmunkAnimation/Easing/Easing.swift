@@ -31,16 +31,46 @@ public enum BookEasing {
 /// ease(0.5)  // 0.5
 /// ```
 public struct Easing: Hashable, Sendable {
+    /// Penner's curves, named by their "in" form at `t`.
     public enum Curve: String, CaseIterable, Sendable {
-        case quad, cubic, quart, quint, sine, expo, circ, back, elastic, bounce
-    }
-    public enum Mode: String, CaseIterable, Sendable {
-        case `in`, out, inOut
+        /// t².
+        case quad
+        /// t³.
+        case cubic
+        /// t⁴.
+        case quart
+        /// t⁵.
+        case quint
+        /// 1 − cos(t·π/2).
+        case sine
+        /// 2^(10t − 10), and 0 at 0.
+        case expo
+        /// 1 − √(1 − t²).
+        case circ
+        /// Pulls back below 0 before it goes (overshoot 1.70158).
+        case back
+        /// A decaying oscillation past the end (Penner's elastic).
+        case elastic
+        /// Bounces like a dropped ball (Penner's bounce out, mirrored).
+        case bounce
     }
 
+    /// Which end of the animation the curve shapes.
+    public enum Mode: String, CaseIterable, Sendable {
+        /// Starts slowly: the curve as it is.
+        case `in`
+        /// Ends slowly: the curve mirrored, 1 − curve(1 − t).
+        case out
+        /// Starts and ends slowly: "in" for the first half, "out" for the second.
+        case inOut
+    }
+
+    /// The curve.
     public let curve: Curve
+    /// Which end the curve shapes.
     public let mode: Mode
 
+    /// The easing of `curve` in `mode`, such as `Easing(.cubic, .inOut)`.
     public init(_ curve: Curve, _ mode: Mode) {
         self.curve = curve
         self.mode = mode

@@ -2,6 +2,7 @@ import Chipmunk
 
 /// A value that can be blended between two others: `from` at time 0, `to` at time 1.
 public protocol Interpolatable {
+    /// The value `time` of the way from `from` (time 0) to `to` (time 1); times outside 0...1 extrapolate.
     static func interpolate(from: Self, to: Self, time: Double) -> Self
 }
 
@@ -13,12 +14,14 @@ public func interpolate<Value: Interpolatable>(_ from: Value, _ to: Value, _ tim
 }
 
 extension Double: Interpolatable {
+    /// `(to - from) * time + from`.
     public static func interpolate(from: Double, to: Double, time: Double) -> Double {
         (to - from) * time + from
     }
 }
 
 extension Vector: Interpolatable {
+    /// `(to - from) * time + from` for x and for y.
     public static func interpolate(from: Vector, to: Vector, time: Double) -> Vector {
         Vector(x: (to.x - from.x) * time + from.x, y: (to.y - from.y) * time + from.y)
     }

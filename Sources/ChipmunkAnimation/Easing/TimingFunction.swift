@@ -12,8 +12,9 @@ import Chipmunk
 /// ease(0.25)  // 0.129…
 /// ```
 public struct TimingFunction: Hashable, Sendable {
-    /// The first and second control points; the curve starts at (0, 0) and ends at (1, 1).
+    /// The first control point; the curve starts at (0, 0) and ends at (1, 1).
     public let controlPoint1: Vector
+    /// The second control point.
     public let controlPoint2: Vector
 
     /// A curve through the control points (x1, y1) and (x2, y2). The x values must be in

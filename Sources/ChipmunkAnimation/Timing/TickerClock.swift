@@ -17,14 +17,17 @@ public protocol TickerClock: AnyObject {
 /// `CLOCK_MONOTONIC`, waited on with absolute deadlines (`clock_nanosleep(TIMER_ABSTIME)`),
 /// so the time a frame's work takes does not push the next deadline back.
 public final class MonotonicClock: TickerClock {
+    /// The system's monotonic clock.
     public init() {}
 
+    /// Seconds on `CLOCK_MONOTONIC`.
     public var now: Double {
         var ts = timespec()
         clock_gettime(CLOCK_MONOTONIC, &ts)
         return Double(ts.tv_sec) + Double(ts.tv_nsec) * 1e-9
     }
 
+    /// Sleeps until `deadline` on `CLOCK_MONOTONIC` (an absolute deadline), through interruptions.
     public func sleep(until deadline: Double) {
         guard deadline.isFinite, deadline > now else { return }
         let seconds = deadline.rounded(.down)
@@ -46,6 +49,7 @@ public final class MonotonicClock: TickerClock {
 /// let clock = SimulatedClock(lateness: [0, 0.004, 0.030])  // then on time
 /// ```
 public final class SimulatedClock: TickerClock {
+    /// The simulated time, in seconds: moved by `sleep(until:)` and `advance(by:)` only.
     public private(set) var now: Double
     private var lateness: [Double]
     private var next = 0
@@ -60,6 +64,7 @@ public final class SimulatedClock: TickerClock {
         self.repeats = repeats
     }
 
+    /// Jumps to `deadline` (or stays, if it has passed) plus the next scripted lateness.
     public func sleep(until deadline: Double) {
         var late = 0.0
         if next < lateness.count {

@@ -17,7 +17,10 @@ public struct TickerFrame: Sendable, Hashable {
 
 /// What a ticker's callback says after each frame.
 public enum TickerAction: Sendable {
-    case `continue`, stop
+    /// Fire again.
+    case `continue`
+    /// Stop: `run` returns.
+    case stop
 }
 
 /// The book's `NSTimer`: fires every `interval` seconds, with deadlines fixed from the
@@ -32,9 +35,14 @@ public enum TickerAction: Sendable {
 /// }
 /// ```
 public struct IntervalTimer {
+    /// Seconds between firings.
     public let interval: Double
+    /// The clock the timer reads and waits on.
     public let clock: any TickerClock
 
+    /// A timer firing every `interval` seconds on `clock`.
+    ///
+    /// An interval that is not positive and finite is a programming error: the program stops.
     public init(interval: Double, clock: any TickerClock = MonotonicClock()) {
         ensure(interval > 0 && interval.isFinite, "IntervalTimer.interval must be positive (got \(interval))")
         self.interval = interval
@@ -77,8 +85,13 @@ public struct DisplayLink {
     public let frameDuration: Double
     /// Fire every Nth display frame (`CADisplayLink.frameInterval`).
     public let frameInterval: Int
+    /// The clock the link reads and waits on.
     public let clock: any TickerClock
 
+    /// A link on a `frameDuration` grid that fires every `frameInterval` frames, on `clock`.
+    ///
+    /// A `frameDuration` that is not positive and finite, or a `frameInterval` below 1, is a
+    /// programming error: the program stops.
     public init(frameDuration: Double = 1.0 / 60, frameInterval: Int = 1, clock: any TickerClock = MonotonicClock()) {
         ensure(
             frameDuration > 0 && frameDuration.isFinite,

@@ -20,13 +20,19 @@ import Foundation
 /// (a simple motor at rate 0).
 public final class AttachmentBehavior: DynamicBehavior {
     /// `UIAttachmentBehaviorType`.
-    public enum AttachmentType: Sendable { case items, anchor }
+    public enum AttachmentType: Sendable {
+        /// Two items attached to each other.
+        case items
+        /// One item attached to an anchor point.
+        case anchor
+    }
     enum Kind: Equatable {
         case standard
         case sliding(axis: Vector)
         case fixed, limit, pin
     }
 
+    /// Whether two items or an item and an anchor are attached.
     public let attachedBehaviorType: AttachmentType
     /// One item, or two.
     public let items: [any DynamicItem]
@@ -38,21 +44,21 @@ public final class AttachmentBehavior: DynamicBehavior {
     /// attachment anchor they were made with.
     public var anchorPoint: Vector {
         didSet {
-            ensure(anchorPoint.isFinite, "AttachmentBehavior.anchorPoint must be finite")
+            DynamicsParameter.attachmentAnchorPoint.require(anchorPoint)
             moveAnchor()
         }
     }
     /// The distance kept between the attachment points (the plain and limit kinds).
     public var length: Double {
         didSet {
-            ensure(length >= 0 && length.isFinite, "AttachmentBehavior.length must be >= 0 and finite")
+            DynamicsParameter.attachmentLength.require(length)
             rebuild()
         }
     }
     /// The damping ratio of a springy attachment (frequency > 0), from 0 to 1e6.
     public var damping: Double = 0 {
         didSet {
-            ensure((0...1e6).contains(damping), "AttachmentBehavior.damping must be from 0 to 1e6 (got \(damping))")
+            DynamicsParameter.attachmentDamping.require(damping)
             rebuild()
         }
     }
@@ -61,17 +67,14 @@ public final class AttachmentBehavior: DynamicBehavior {
     /// named `DampedSpring.stiffness`, not this property.)
     public var frequency: Double = 0 {
         didSet {
-            ensure(
-                (0...1e6).contains(frequency),
-                "AttachmentBehavior.frequency must be from 0 to 1e6 Hz (got \(frequency))")
+            DynamicsParameter.attachmentFrequency.require(frequency)  // in Hz
             rebuild()
         }
     }
     /// The most torque with which the attachment resists turning; 0 for none.
     public var frictionTorque: Double = 0 {
         didSet {
-            ensure(
-                frictionTorque >= 0 && frictionTorque.isFinite, "AttachmentBehavior.frictionTorque must be >= 0")
+            DynamicsParameter.attachmentFrictionTorque.require(frictionTorque)
             rebuild()
         }
     }
@@ -90,7 +93,7 @@ public final class AttachmentBehavior: DynamicBehavior {
     private var needsRebuild = true
 
     init(items: [any DynamicItem], offsets: [Vector], anchor: Vector, kind: Kind, type: AttachmentType) {
-        ensure(offsets.allSatisfy(\.isFinite) && anchor.isFinite, "AttachmentBehavior points must be finite")
+        DynamicsParameter.attachmentPoint.require(offsets + [anchor])
         if items.count == 2 {
             ensure(items[0] !== items[1], "AttachmentBehavior: an item cannot be attached to itself")
         }
@@ -123,6 +126,10 @@ public final class AttachmentBehavior: DynamicBehavior {
             items: [item1, item2], offsets: [offset1, offset2], anchor: item2.center, kind: .standard, type: .items)
     }
 
+    /// Two items that slide along `axis` relative to each other, without turning, attached
+    /// at `attachmentAnchor`; `attachmentRange` limits the travel.
+    ///
+    /// An axis that is zero or not finite is a programming error: the program stops.
     public static func slidingAttachment(
         with item1: any DynamicItem, attachedTo item2: any DynamicItem, attachmentAnchor: Vector,
         axisOfTranslation axis: Vector
@@ -133,6 +140,9 @@ public final class AttachmentBehavior: DynamicBehavior {
             type: .items)
     }
 
+    /// An item that slides along `axis` through `attachmentAnchor`, without turning.
+    ///
+    /// An axis that is zero or not finite is a programming error: the program stops.
     public static func slidingAttachment(
         with item: any DynamicItem, attachmentAnchor: Vector, axisOfTranslation axis: Vector
     ) -> AttachmentBehavior {
@@ -141,6 +151,8 @@ public final class AttachmentBehavior: DynamicBehavior {
             items: [item], offsets: [.zero], anchor: attachmentAnchor, kind: .sliding(axis: axis), type: .anchor)
     }
 
+    /// Two items held no further apart than `length`, at points `offset1` and `offset2` from
+    /// their centres, like a rope.
     public static func limitAttachment(
         with item1: any DynamicItem, offsetFromCenter offset1: Vector, attachedTo item2: any DynamicItem,
         offsetFromCenter offset2: Vector
@@ -149,6 +161,7 @@ public final class AttachmentBehavior: DynamicBehavior {
             items: [item1, item2], offsets: [offset1, offset2], anchor: item2.center, kind: .limit, type: .items)
     }
 
+    /// Two items held together at `attachmentAnchor`, neither moving nor turning relative to the other.
     public static func fixedAttachment(
         with item1: any DynamicItem, attachedTo item2: any DynamicItem, attachmentAnchor: Vector
     ) -> AttachmentBehavior {
@@ -156,6 +169,7 @@ public final class AttachmentBehavior: DynamicBehavior {
             items: [item1, item2], offsets: [.zero, .zero], anchor: attachmentAnchor, kind: .fixed, type: .items)
     }
 
+    /// Two items joined at `attachmentAnchor`, turning about it within `attachmentRange`.
     public static func pinAttachment(
         with item1: any DynamicItem, attachedTo item2: any DynamicItem, attachmentAnchor: Vector
     ) -> AttachmentBehavior {

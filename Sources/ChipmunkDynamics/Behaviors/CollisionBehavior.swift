@@ -4,33 +4,41 @@ import Foundation
 /// Told when items start and stop touching, as `UICollisionBehaviorDelegate`. A nil
 /// boundary identifier means the reference bounds.
 public protocol CollisionBehaviorDelegate: AnyObject {
+    /// Two items of the behaviour began touching at `point`.
     func collisionBehavior(
         _ behavior: CollisionBehavior, beganContactFor item1: any DynamicItem, with item2: any DynamicItem,
         at point: Vector)
+    /// Two items of the behaviour stopped touching.
     func collisionBehavior(
         _ behavior: CollisionBehavior, endedContactFor item1: any DynamicItem, with item2: any DynamicItem)
+    /// An item began touching a boundary (nil: the reference bounds) at `point`.
     func collisionBehavior(
         _ behavior: CollisionBehavior, beganContactFor item: any DynamicItem,
         withBoundaryIdentifier identifier: String?,
         at point: Vector)
+    /// An item stopped touching a boundary (nil: the reference bounds).
     func collisionBehavior(
         _ behavior: CollisionBehavior, endedContactFor item: any DynamicItem, withBoundaryIdentifier identifier: String?
     )
 }
 
 extension CollisionBehaviorDelegate {
+    /// Does nothing.
     public func collisionBehavior(
         _ behavior: CollisionBehavior, beganContactFor item1: any DynamicItem, with item2: any DynamicItem,
         at point: Vector
     ) {}
+    /// Does nothing.
     public func collisionBehavior(
         _ behavior: CollisionBehavior, endedContactFor item1: any DynamicItem, with item2: any DynamicItem
     ) {}
+    /// Does nothing.
     public func collisionBehavior(
         _ behavior: CollisionBehavior, beganContactFor item: any DynamicItem,
         withBoundaryIdentifier identifier: String?,
         at point: Vector
     ) {}
+    /// Does nothing.
     public func collisionBehavior(
         _ behavior: CollisionBehavior, endedContactFor item: any DynamicItem, withBoundaryIdentifier identifier: String?
     ) {}
@@ -42,15 +50,23 @@ extension CollisionBehaviorDelegate {
 /// boundaries (`.boundaries`); `.everything` is both. Boundaries are static segments:
 /// the reference bounds (identifier nil), two-point lines, or closed paths.
 public final class CollisionBehavior: ItemListBehavior {
+    /// What the items collide with (`UICollisionBehaviorMode`).
     public struct Mode: OptionSet, Hashable, Sendable {
+        /// The bits: 1 items, 2 boundaries.
         public let rawValue: Int
+        /// The mode with these bits.
         public init(rawValue: Int) { self.rawValue = rawValue }
+        /// Each other.
         public static let items = Mode(rawValue: 1)
+        /// The behaviour's boundaries.
         public static let boundaries = Mode(rawValue: 2)
+        /// Both.
         public static let everything: Mode = [.items, .boundaries]
     }
 
+    /// What the items collide with, `.everything` by default.
     public var collisionMode: Mode = .everything { didSet { changed() } }
+    /// Told when contacts begin and end; held weakly.
     public weak var collisionDelegate: (any CollisionBehaviorDelegate)?
 
     /// Whether the reference bounds are a boundary (identifier nil).
@@ -58,6 +74,7 @@ public final class CollisionBehavior: ItemListBehavior {
     /// How far inside the reference bounds that boundary is.
     public private(set) var referenceBoundsInsets = EdgeInsets.zero
 
+    /// Makes the reference bounds, shrunk by `insets`, a boundary.
     public func setTranslatesReferenceBoundsIntoBoundary(with insets: EdgeInsets) {
         referenceBoundsInsets = insets
         translatesReferenceBoundsIntoBoundary = true
@@ -66,6 +83,7 @@ public final class CollisionBehavior: ItemListBehavior {
     /// Boundaries by identifier: each a polyline (two points for a line; a closed path
     /// repeats its first point at the end).
     public private(set) var boundaries: [(identifier: String, points: [Vector])] = []
+    /// The boundaries' identifiers, in the order added.
     public var boundaryIdentifiers: [String] { boundaries.map(\.identifier) }
 
     /// A line boundary from `p1` to `p2`, replacing one with the same identifier.
@@ -74,27 +92,32 @@ public final class CollisionBehavior: ItemListBehavior {
     }
 
     /// A closed path boundary through `points` (`addBoundaryWithIdentifier:forPath:`).
+    ///
+    /// Fewer than 2 points, or a point that is not finite, is a programming error: the program stops.
     public func addBoundary(withIdentifier identifier: String, forPath points: [Vector]) {
         ensure(points.count >= 2, "CollisionBehavior.addBoundary(forPath:) needs at least 2 points")
         addBoundary(identifier, points + [points[0]])
     }
 
     private func addBoundary(_ identifier: String, _ points: [Vector]) {
-        ensure(points.allSatisfy(\.isFinite), "CollisionBehavior boundary points must be finite (got \(points))")
+        DynamicsParameter.boundaryPoint.require(points)
         removeBoundary(withIdentifier: identifier)
         boundaries.append((identifier, points))
         boundariesChanged()
     }
 
+    /// The points of the boundary called `identifier`, or nil.
     public func boundary(withIdentifier identifier: String) -> [Vector]? {
         boundaries.first { $0.identifier == identifier }?.points
     }
 
+    /// Removes the boundary called `identifier`, if there is one.
     public func removeBoundary(withIdentifier identifier: String) {
         boundaries.removeAll { $0.identifier == identifier }
         boundariesChanged()
     }
 
+    /// Removes every boundary, the reference bounds too.
     public func removeAllBoundaries() {
         boundaries.removeAll()
         translatesReferenceBoundsIntoBoundary = false

@@ -11,12 +11,19 @@ open class DynamicBehavior {
     /// capture the behaviour and the animator `weak` or `unowned` in it, as in UIKit, or
     /// neither is ever freed.
     public var action: (() -> Void)?
+    /// The behaviours added with ``addChildBehavior(_:)``, in order.
     public private(set) var childBehaviors: [DynamicBehavior] = []
+    /// The animator the behaviour (or its parent) is in, or nil.
     public private(set) weak var dynamicAnimator: DynamicAnimator?
     weak var parent: DynamicBehavior?
 
+    /// A behaviour that does nothing until given children or an ``action``.
     public init() {}
 
+    /// Adds a child behaviour, which acts while this one is in an animator.
+    ///
+    /// A behaviour already in an animator or a parent, or the behaviour itself, is a
+    /// programming error: the program stops.
     public func addChildBehavior(_ behavior: DynamicBehavior) {
         ensure(
             behavior.parent == nil && behavior.dynamicAnimator == nil,
@@ -28,6 +35,7 @@ open class DynamicBehavior {
         dynamicAnimator?.setNeedsUpdate()
     }
 
+    /// Removes a child behaviour; one that is not a child is ignored.
     public func removeChildBehavior(_ behavior: DynamicBehavior) {
         guard let index = childBehaviors.firstIndex(where: { $0 === behavior }) else { return }
         childBehaviors.remove(at: index)
@@ -72,11 +80,13 @@ open class DynamicBehavior {
 /// A behaviour with a list of items that can change (gravity, collision, push, item
 /// properties, fields).
 open class ItemListBehavior: DynamicBehavior {
+    /// The items, in the order added, each once.
     public private(set) var items: [any DynamicItem]
     /// The items by identity: ``contains(_:)`` runs per item per step, in fields and in
     /// contact callbacks, so it must not search the list.
     private var members: Set<ObjectIdentifier>
 
+    /// A behaviour for `items` (an item listed twice counts once).
     public init(items: [any DynamicItem]) {
         var members: Set<ObjectIdentifier> = []
         self.items = items.filter { members.insert(ObjectIdentifier($0)).inserted }
@@ -84,12 +94,14 @@ open class ItemListBehavior: DynamicBehavior {
         super.init()
     }
 
+    /// Adds an item, from the next step; an item already there is ignored.
     public func addItem(_ item: any DynamicItem) {
         guard members.insert(ObjectIdentifier(item)).inserted else { return }
         items.append(item)
         changed()
     }
 
+    /// Removes an item, from the next step; an item not there is ignored.
     public func removeItem(_ item: any DynamicItem) {
         guard members.remove(ObjectIdentifier(item)) != nil else { return }
         items.removeAll { $0 === item }

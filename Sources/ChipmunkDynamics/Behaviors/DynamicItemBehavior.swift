@@ -3,38 +3,41 @@ import Foundation
 
 /// Physical properties for items, as `UIDynamicItemBehavior`; items in none have the
 /// defaults of ``ItemProperties``. Where several name one item, the last added wins.
+///
+/// A value that breaks a property's rule (each property says it) is a programming error:
+/// the program stops with a message naming the property, such as
+/// `DynamicItemBehavior.friction must be zero or more, and finite (got -1.0)`.
 public final class DynamicItemBehavior: ItemListBehavior {
+    /// How much of the speed a collision keeps (0 none, 1 all); zero or more, and finite.
     public var elasticity: Double {
         get { properties.elasticity }
-        set { set(\.elasticity, newValue, "elasticity", valid: newValue >= 0 && newValue.isFinite) }
+        set { set(\.elasticity, newValue, .itemElasticity) }
     }
+    /// The friction coefficient; zero or more, and finite.
     public var friction: Double {
         get { properties.friction }
-        set { set(\.friction, newValue, "friction", valid: newValue >= 0 && newValue.isFinite) }
+        set { set(\.friction, newValue, .itemFriction) }
     }
-    /// Mass per 100 × 100 points, from 1e-12 to 1e12: an item's mass must stay within
-    /// `Parameter.massRange` (a density of 1e-300 gave a mass the body refused, in a
-    /// message that named `Body.mass`, not this property).
+    /// Mass per 100 × 100 points, from 1e-12 to 1e12, so that an item's mass stays within
+    /// `Parameter.massRange`.
     public var density: Double {
         get { properties.density }
-        set {
-            set(\.density, newValue, "density", valid: (1e-12...1e12).contains(newValue), rule: "from 1e-12 to 1e12")
-        }
+        set { set(\.density, newValue, .itemDensity) }
     }
     /// Linear damping: the velocity decays as e^(-resistance · t).
     public var resistance: Double {
         get { properties.resistance }
-        set { set(\.resistance, newValue, "resistance", valid: newValue >= 0 && newValue.isFinite) }
+        set { set(\.resistance, newValue, .itemResistance) }
     }
     /// Angular damping: the spin decays as e^(-angularResistance · t).
     public var angularResistance: Double {
         get { properties.angularResistance }
-        set { set(\.angularResistance, newValue, "angularResistance", valid: newValue >= 0 && newValue.isFinite) }
+        set { set(\.angularResistance, newValue, .itemAngularResistance) }
     }
     /// Electric charge, for electric and magnetic fields.
     public var charge: Double {
         get { properties.charge }
-        set { set(\.charge, newValue, "charge", valid: newValue.isFinite) }
+        set { set(\.charge, newValue, .itemCharge) }
     }
     /// Anchored items do not move, but others collide with them.
     public var isAnchored: Bool {
@@ -44,6 +47,7 @@ public final class DynamicItemBehavior: ItemListBehavior {
             changed()
         }
     }
+    /// Whether the items may turn.
     public var allowsRotation: Bool {
         get { properties.allowsRotation }
         set {
@@ -55,23 +59,22 @@ public final class DynamicItemBehavior: ItemListBehavior {
     private var properties = ItemProperties()
     private var pendingVelocities: [(item: any DynamicItem, linear: Vector, angular: Double)] = []
 
-    private func set(
-        _ key: WritableKeyPath<ItemProperties, Double>, _ value: Double, _ name: String, valid: Bool,
-        rule: String = "zero or more, and finite"
-    ) {
-        ensure(valid, "DynamicItemBehavior.\(name) must be \(rule) (got \(value))")
+    private func set(_ key: WritableKeyPath<ItemProperties, Double>, _ value: Double, _ parameter: DynamicsParameter) {
+        parameter.require(value)
         properties[keyPath: key] = value
         changed()
     }
 
     /// Adds to an item's velocity (at once if the item is in the animator, else when it joins).
     public func addLinearVelocity(_ velocity: Vector, for item: any DynamicItem) {
-        ensure(velocity.isFinite, "DynamicItemBehavior.addLinearVelocity needs a finite velocity")
+        DynamicsParameter.addedLinearVelocity.require(velocity)
         addVelocity(item, velocity, 0)
     }
 
+    /// Adds to an item's angular velocity, in radians/s (at once if the item is in the
+    /// animator, else when it joins).
     public func addAngularVelocity(_ velocity: Double, for item: any DynamicItem) {
-        ensure(velocity.isFinite, "DynamicItemBehavior.addAngularVelocity needs a finite velocity")
+        DynamicsParameter.addedAngularVelocity.require(velocity)
         addVelocity(item, .zero, velocity)
     }
 
@@ -85,10 +88,12 @@ public final class DynamicItemBehavior: ItemListBehavior {
         }
     }
 
+    /// The item's velocity in points/s, or zero when it is not in the animator.
     public func linearVelocity(for item: any DynamicItem) -> Vector {
         dynamicAnimator?.body(for: item)?.velocity ?? .zero
     }
 
+    /// The item's angular velocity in radians/s, or zero when it is not in the animator.
     public func angularVelocity(for item: any DynamicItem) -> Double {
         dynamicAnimator?.body(for: item)?.angularVelocity ?? 0
     }

@@ -5,8 +5,11 @@ import Foundation
 public struct FieldSample: Sendable {
     /// The item's centre, relative to the field's position.
     public var offset: Vector
+    /// The item's velocity, in points/s.
     public var velocity: Vector
+    /// The item's mass.
     public var mass: Double
+    /// The item's charge (``DynamicItemBehavior/charge``).
     public var charge: Double
     /// The animator's time, in seconds.
     public var time: Double
@@ -35,24 +38,39 @@ public struct FieldSample: Sendable {
 /// | magnetic | q · strength · (v.y, −v.x): v × B for B out of the screen |
 /// | custom | whatever the closure returns |
 public final class FieldBehavior: ItemListBehavior {
+    /// Which field, with what it needs; the table above gives each one's force.
     public enum Kind {
+        /// Uniform gravity along `direction`, whose length scales it.
         case linearGravity(direction: Vector)
+        /// Gravity toward the field's position.
         case radialGravity
+        /// A spring pulling toward the field's position.
         case spring
+        /// A force against the velocity.
         case drag
+        /// A force around the field's position.
         case vortex
+        /// A force toward the given velocity.
         case velocity(Vector)
+        /// A smooth random force field that changes over time.
         case noise(smoothness: Double, animationSpeed: Double)
+        /// Noise scaled by the item's speed.
         case turbulence(smoothness: Double, animationSpeed: Double)
+        /// A force on charged items, away from the field's position.
         case electric
+        /// A force on moving charged items, across their velocity.
         case magnetic
+        /// The force the closure returns for each item.
         case custom((FieldSample) -> Vector)
     }
 
     /// Where a field acts, around its position.
     public enum Region: Sendable, Equatable {
+        /// Everywhere.
         case infinite
+        /// A rectangle of this size, centred on the position.
         case rectangle(Size)
+        /// A disc of this radius around the position.
         case circle(radius: Double)
 
         func contains(_ offset: Vector) -> Bool {
@@ -64,48 +82,66 @@ public final class FieldBehavior: ItemListBehavior {
         }
     }
 
+    /// Which field.
     public let kind: Kind
+    /// The field's centre, in points; must be finite.
     public var position: Vector = .zero {
-        didSet { ensure(position.isFinite, "FieldBehavior.position must be finite") }
+        didSet { DynamicsParameter.fieldPosition.require(position) }
     }
+    /// Where the field acts, around its position: everywhere by default.
     public var region: Region = .infinite
+    /// The force's scale, 1 by default; must be finite.
     public var strength = 1.0 {
-        didSet { ensure(strength.isFinite, "FieldBehavior.strength must be finite") }
+        didSet { DynamicsParameter.fieldStrength.require(strength) }
     }
+    /// The power of distance the force falls off with, 0 (none) by default; zero or more, and finite.
     public var falloff = 0.0 {
-        didSet { ensure(falloff >= 0 && falloff.isFinite, "FieldBehavior.falloff must be >= 0 and finite") }
+        didSet { DynamicsParameter.fieldFalloff.require(falloff) }
     }
+    /// The distance below which falloff stops growing, 0 by default; zero or more, and finite.
     public var minimumRadius = 0.0 {
-        didSet {
-            ensure(minimumRadius >= 0 && minimumRadius.isFinite, "FieldBehavior.minimumRadius must be >= 0")
-        }
+        didSet { DynamicsParameter.fieldMinimumRadius.require(minimumRadius) }
     }
 
+    /// A field of `kind` acting on `items`, at position (0, 0).
+    ///
+    /// A value set later that breaks a property's rule is a programming error: the program stops.
     public init(kind: Kind, items: [any DynamicItem] = []) {
         self.kind = kind
         super.init(items: items)
     }
 
+    /// Uniform gravity along `direction` (`UIFieldBehavior.linearGravityField(direction:)`).
     public static func linearGravityField(direction: Vector) -> FieldBehavior {
         FieldBehavior(kind: .linearGravity(direction: direction))
     }
+    /// Gravity toward `position`.
     public static func radialGravityField(position: Vector) -> FieldBehavior {
         let field = FieldBehavior(kind: .radialGravity)
         field.position = position
         return field
     }
+    /// A spring toward the field's position.
     public static func springField() -> FieldBehavior { FieldBehavior(kind: .spring) }
+    /// Drag against each item's velocity.
     public static func dragField() -> FieldBehavior { FieldBehavior(kind: .drag) }
+    /// A vortex around the field's position.
     public static func vortexField() -> FieldBehavior { FieldBehavior(kind: .vortex) }
+    /// A force toward the velocity `direction`.
     public static func velocityField(direction: Vector) -> FieldBehavior { FieldBehavior(kind: .velocity(direction)) }
+    /// Smooth random forces, `smoothness` from 0 (rough) to 1, changing at `animationSpeed`.
     public static func noiseField(smoothness: Double, animationSpeed: Double) -> FieldBehavior {
         FieldBehavior(kind: .noise(smoothness: smoothness, animationSpeed: animationSpeed))
     }
+    /// Noise scaled by each item's speed.
     public static func turbulenceField(smoothness: Double, animationSpeed: Double) -> FieldBehavior {
         FieldBehavior(kind: .turbulence(smoothness: smoothness, animationSpeed: animationSpeed))
     }
+    /// A force on charged items, away from the field's position.
     public static func electricField() -> FieldBehavior { FieldBehavior(kind: .electric) }
+    /// A force on moving charged items, across their velocity.
     public static func magneticField() -> FieldBehavior { FieldBehavior(kind: .magnetic) }
+    /// A field whose force on each item `evaluationBlock` returns.
     public static func field(evaluationBlock: @escaping (FieldSample) -> Vector) -> FieldBehavior {
         FieldBehavior(kind: .custom(evaluationBlock))
     }

@@ -8,28 +8,44 @@ import Foundation
 /// instantaneous push gives the same as an impulse (100 mass × points/s per unit), then
 /// turns itself off (`active` becomes false); set `active` again to push again.
 public final class PushBehavior: ItemListBehavior {
-    public enum Mode: Sendable { case continuous, instantaneous }
+    /// How the push acts.
+    public enum Mode: Sendable {
+        /// A force on every step while `active`.
+        case continuous
+        /// One impulse, on the next step, then `active` becomes false.
+        case instantaneous
+    }
     /// Force per unit of magnitude, in mass × points/s².
     public static let forceScale = 100.0
 
+    /// Continuous or instantaneous, fixed at creation.
     public let mode: Mode
+    /// Whether the behaviour pushes; an instantaneous push clears it after its push.
     public var active = true
+    /// The push: a direction whose length is the magnitude (zero, no push, by default).
+    ///
+    /// A value that is not finite is a programming error: the program stops.
     public var pushDirection = Vector.zero {
-        didSet { ensure(pushDirection.isFinite, "PushBehavior.pushDirection must be finite") }
+        didSet { DynamicsParameter.pushDirection.require(pushDirection) }
     }
+    /// The direction's angle in radians (0 points right, π/2 down); setting it keeps the magnitude.
     public var angle: Double {
-        get { atan2(pushDirection.y, pushDirection.x) }
-        set { pushDirection = Vector.unit(angle: newValue) * magnitude }
+        get { pushDirection.angle }
+        set { pushDirection = pushDirection.withAngle(newValue) }
     }
+    /// The direction's length; setting it keeps the angle.
+    ///
+    /// A value that is negative or not finite is a programming error: the program stops.
     public var magnitude: Double {
         get { pushDirection.length }
         set {
-            ensure(newValue >= 0 && newValue.isFinite, "PushBehavior.magnitude must be >= 0 and finite")
-            pushDirection = Vector.unit(angle: angle) * newValue
+            DynamicsParameter.pushMagnitude.require(newValue)
+            pushDirection = pushDirection.withMagnitude(newValue)
         }
     }
+    /// Sets the direction from an angle in radians and a magnitude.
     public func setAngle(_ angle: Double, magnitude: Double) {
-        pushDirection = Vector.unit(angle: angle) * magnitude
+        pushDirection = Vector(angle: angle) * magnitude
     }
 
     private var offsets: [ObjectIdentifier: Vector] = [:]
@@ -37,11 +53,15 @@ public final class PushBehavior: ItemListBehavior {
     /// Where on the item the push acts, from its centre in the item's own coordinates
     /// (off centre, it turns the item too).
     public func targetOffsetFromCenter(for item: any DynamicItem) -> Vector { offsets[ObjectIdentifier(item)] ?? .zero }
+    /// Makes the push act on `item` at `offset` from its centre, in the item's own coordinates.
+    ///
+    /// An offset that is not finite is a programming error: the program stops.
     public func setTargetOffsetFromCenter(_ offset: Vector, for item: any DynamicItem) {
-        ensure(offset.isFinite, "PushBehavior target offset must be finite")
+        DynamicsParameter.pushTargetOffset.require(offset)
         offsets[ObjectIdentifier(item)] = offset
     }
 
+    /// A push on `items` in `mode`, active, with no direction yet.
     public init(items: [any DynamicItem], mode: Mode) {
         self.mode = mode
         super.init(items: items)

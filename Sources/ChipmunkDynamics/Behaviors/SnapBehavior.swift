@@ -11,16 +11,23 @@ import Foundation
 /// at all (critical damping); the default is UIKit's 0.5. (A damped-spring constraint of
 /// rest length 0 would damp only along its own direction, and leave the item circling.)
 public final class SnapBehavior: DynamicBehavior {
+    /// The item snapped.
     public let item: any DynamicItem
+    /// Where the item's centre is pulled, in points; changing it wakes the item.
+    ///
+    /// A value that is not finite is a programming error: the program stops.
     public var snapPoint: Vector {
         didSet {
-            ensure(snapPoint.isFinite, "SnapBehavior.snapPoint must be finite")
+            DynamicsParameter.snapPoint.require(snapPoint)
             dynamicAnimator?.record(for: item)?.body.activate()
         }
     }
+    /// From 0 (overshoots most) to 1 (none), UIKit's 0.5 by default; changing it wakes the item.
+    ///
+    /// A value outside 0...1 is a programming error: the program stops.
     public var damping = 0.5 {
         didSet {
-            ensure((0...1).contains(damping), "SnapBehavior.damping must be from 0 to 1 (got \(damping))")
+            DynamicsParameter.snapDamping.require(damping)
             dynamicAnimator?.record(for: item)?.body.activate()
         }
     }
@@ -30,8 +37,11 @@ public final class SnapBehavior: DynamicBehavior {
     /// The damping ratio `damping` stands for.
     public var dampingRatio: Double { 0.1 + 0.9 * damping }
 
+    /// Snaps `item` to `point`.
+    ///
+    /// A point that is not finite is a programming error: the program stops.
     public init(item: any DynamicItem, snapTo point: Vector) {
-        ensure(point.isFinite, "SnapBehavior point must be finite")
+        DynamicsParameter.snapPoint.require(point)
         self.item = item
         snapPoint = point
         super.init()

@@ -5,14 +5,21 @@ import Chipmunk
 /// optionally contact points. Renderers turn it into SVG or text; coordinates stay in
 /// physics units, y up.
 public struct Frame: Sendable {
+    /// One thing drawn, in physics units, as the engine's debug drawing reports it.
     public enum Primitive: Sendable, Equatable {
+        /// A circle with a line from its centre at `angle`, to show its rotation.
         case circle(center: Vector, angle: Double, radius: Double, outline: DebugColor, fill: DebugColor)
+        /// A thin line.
         case segment(from: Vector, to: Vector, color: DebugColor)
+        /// A segment with rounded ends of `radius`.
         case fatSegment(from: Vector, to: Vector, radius: Double, outline: DebugColor, fill: DebugColor)
+        /// A convex polygon, its corners rounded by `radius`.
         case polygon(vertices: [Vector], radius: Double, outline: DebugColor, fill: DebugColor)
+        /// A dot `size` across, such as a contact point.
         case dot(size: Double, at: Vector, color: DebugColor)
     }
 
+    /// What is drawn, in drawing order: first what the engine drew, then any contact normals.
     public var primitives: [Primitive] = []
     /// How many primitives the engine drew; the contact normals after them do not count
     /// in ``bounds``, so showing contacts does not move the fitted view.

@@ -4,7 +4,9 @@ import Foundation
 
 /// A frame drawn by Cairo into pixels: 8-bit RGBA, row by row from the top.
 public struct FrameImage: Sendable {
+    /// The width in pixels.
     public let width: Int
+    /// The height in pixels.
     public let height: Int
     /// Premultiplied ARGB, as Cairo stores it, one `UInt32` a pixel.
     let pixels: [UInt32]
@@ -50,6 +52,7 @@ extension FrameImage {
 
 /// Why a PNG could not be made.
 public struct FrameImageError: Error, CustomStringConvertible {
+    /// What went wrong, in one line.
     public var description: String
 }
 

@@ -31,13 +31,8 @@ extension Demos {
                 let pos = Vector(
                     x: 40 * (Double(i) - Double(chainCount - 1) / 2),
                     y: 240 - (Double(j) + 0.5) * height - Double(j + 1) * spacing)
-                let body = Body(mass: mass, moment: Moment.box(mass: mass, width: width, height: height))
-                space.add(body)
-                body.position = pos
-                space.add(
-                    Segment(
-                        body: body, from: [0, (height - width) / 2], to: [0, (width - height) / 2],
-                        radius: width / 2, friction: cFloat(0.8)))
+                let body = DemoSupport.boxBody(space, mass: mass, width: width, height: height, at: pos)
+                DemoSupport.capsule(space, on: body, width: width, height: height, friction: cFloat(0.8))
                 let link: SlideJoint
                 if let previous {
                     link = SlideJoint(

@@ -16,6 +16,24 @@ enum DemoSupport {
             mask: ShapeFilter.Categories.all.subtracting(grabbable))
     }()
 
+    /// A body with a box's moment, added to `space` and placed at `position`, as Chains.c
+    /// and Tumble.c make their links and pieces (the shape is the caller's).
+    static func boxBody(_ space: Space, mass: Double, width: Double, height: Double, at position: Vector) -> Body {
+        let body = Body(mass: mass, moment: Moment.box(mass: mass, width: width, height: height))
+        space.add(body)
+        body.position = position
+        return body
+    }
+
+    /// A capsule along the body's y axis, `height` long and `width` thick, as Chains.c
+    /// and Tumble.c make them: a segment between the caps' centres, of radius `width / 2`.
+    static func capsule(_ space: Space, on body: Body, width: Double, height: Double, friction: Double) {
+        space.add(
+            Segment(
+                body: body, from: [0, (height - width) / 2], to: [0, (width - height) / 2], radius: width / 2,
+                friction: friction))
+    }
+
     /// A static wall segment as the demos make them: elasticity 1, friction 1.
     @discardableResult
     static func wall(_ space: Space, _ a: Vector, _ b: Vector, radius: Double = 0) -> Segment {

@@ -25,19 +25,12 @@ extension Demos {
                 let pos = Vector(x: Double(i) * width - 150, y: Double(j) * height - 150)
                 switch Int(random.nextUnit() * 3) {
                 case 0:
-                    let body = Body(mass: mass, moment: Moment.box(mass: mass, width: width, height: height))
-                    space.add(body)
-                    body.position = pos
+                    let body = DemoSupport.boxBody(space, mass: mass, width: width, height: height, at: pos)
                     space.add(
                         Polygon.box(body: body, width: width, height: height, friction: cFloat(0.7), elasticity: 0))
                 case 1:
-                    let body = Body(mass: mass, moment: Moment.box(mass: mass, width: width, height: height))
-                    space.add(body)
-                    body.position = pos
-                    space.add(
-                        Segment(
-                            body: body, from: [0, (height - width) / 2], to: [0, (width - height) / 2],
-                            radius: width / 2, friction: cFloat(0.7), elasticity: 0))
+                    let body = DemoSupport.boxBody(space, mass: mass, width: width, height: height, at: pos)
+                    DemoSupport.capsule(space, on: body, width: width, height: height, friction: cFloat(0.7))
                 default:
                     for dy in [(height - width) / 2, (width - height) / 2] {
                         let body = Body(mass: mass, moment: Moment.circle(mass: mass, outerRadius: width / 2))

@@ -22,6 +22,9 @@ public enum GeneratorDescription: Hashable, Sendable, Codable {
     private enum Kind: String, CodingKey, CaseIterable { case row, grid, pyramid, random }
     private enum Field: String, CodingKey, CaseIterable { case count, columns, rows, origin, spacing, seed, min, max }
 
+    /// Decodes the value, naming the key and its rule in any error.
+    ///
+    /// - Throws: `DecodingError` for a missing key, a wrong type or a value out of range.
     public init(from decoder: any Decoder) throws {
         try decoder.rejectUnknownKeys(Kind.allCases.map(\.rawValue))
         let c = try decoder.container(keyedBy: Kind.self)
@@ -71,6 +74,7 @@ public enum GeneratorDescription: Hashable, Sendable, Codable {
         }
     }
 
+    /// Encodes the value as the scene format writes it.
     public func encode(to encoder: any Encoder) throws {
         var c = encoder.container(keyedBy: Kind.self)
         switch self {
@@ -166,10 +170,14 @@ public struct ConnectDescription: Hashable, Sendable, Codable {
         self.constraint.b = ""
     }
 
+    /// Decodes the value, naming the key and its rule in any error.
+    ///
+    /// - Throws: `DecodingError` for a missing key, a wrong type or a value out of range.
     public init(from decoder: any Decoder) throws {
         self.init(constraint: try ConstraintDescription(from: decoder, namesBodies: false))
     }
 
+    /// Encodes the value as the scene format writes it.
     public func encode(to encoder: any Encoder) throws { try constraint.encode(to: encoder) }
 
     /// The pairs of generated bodies it joins, as indices in generation order.

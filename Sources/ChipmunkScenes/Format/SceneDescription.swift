@@ -66,6 +66,9 @@ public struct SceneDescription: Hashable, Sendable, Codable {
             constraints, collisions, broadPhase, inputs
     }
 
+    /// Decodes the value, naming the key and its rule in any error.
+    ///
+    /// - Throws: `DecodingError` for a missing key, a wrong type or a value out of range.
     public init(from decoder: any Decoder) throws {
         try decoder.rejectUnknownKeys(CodingKeys.allCases.map(\.rawValue) + ["$schema"])  // $schema: for editors
         let c = try decoder.container(keyedBy: CodingKeys.self)
@@ -129,7 +132,14 @@ public struct BodyDescription: Hashable, Sendable, Codable {
     public var connect: ConnectDescription?
 
     /// A body's kind as a scene file spells it.
-    public enum Kind: String, Hashable, Sendable, Codable { case dynamic, kinematic, `static` }
+    public enum Kind: String, Hashable, Sendable, Codable {
+        /// Moved by forces and collisions: it needs a mass and a moment.
+        case dynamic
+        /// Moved only by its velocity, which the scene sets; pushes dynamic bodies.
+        case kinematic
+        /// Never moves.
+        case `static`
+    }
 
     /// Creates a body description.
     public init(
@@ -147,6 +157,9 @@ public struct BodyDescription: Hashable, Sendable, Codable {
         case kind, mass, moment, position, velocity, angle, angularVelocity, shapes, id, generate, connect
     }
 
+    /// Decodes the value, naming the key and its rule in any error.
+    ///
+    /// - Throws: `DecodingError` for a missing key, a wrong type or a value out of range.
     public init(from decoder: any Decoder) throws {
         try decoder.rejectUnknownKeys(CodingKeys.allCases.map(\.rawValue))
         let c = try decoder.container(keyedBy: CodingKeys.self)
@@ -213,6 +226,9 @@ public enum MomentDescription: Hashable, Sendable, Codable {
         case width, height, innerRadius, outerRadius, offset, from, to, radius, vertices
     }
 
+    /// Decodes the value, naming the key and its rule in any error.
+    ///
+    /// - Throws: `DecodingError` for a missing key, a wrong type or a value out of range.
     public init(from decoder: any Decoder) throws {
         if let value = try? decoder.singleValueContainer().decode(Double.self) {
             self = .value(value)
@@ -256,6 +272,7 @@ public enum MomentDescription: Hashable, Sendable, Codable {
         try nested.rejectUnknownKeys(allowed.map(\.rawValue))
     }
 
+    /// Encodes the value as the scene format writes it.
     public func encode(to encoder: any Encoder) throws {
         switch self {
         case .value(let value):
@@ -330,6 +347,7 @@ public struct ShapeDescription: Hashable, Sendable, Codable {
     /// Version 2: the shape's own mass, or its density (mass per area); the body's mass
     /// is then summed from its shapes.
     public var mass: Double?
+    /// Version 2: the shape's density (mass per area), instead of `mass`.
     public var density: Double?
     /// Version 2: a sensor detects contacts (for handlers and logs) without colliding.
     public var sensor: Bool?
@@ -351,6 +369,9 @@ public struct ShapeDescription: Hashable, Sendable, Codable {
         case mass, density, sensor, filter, surfaceVelocity, id
     }
 
+    /// Decodes the value, naming the key and its rule in any error.
+    ///
+    /// - Throws: `DecodingError` for a missing key, a wrong type or a value out of range.
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         let type = try c.decode(String.self, forKey: .type)
@@ -413,6 +434,7 @@ public struct ShapeDescription: Hashable, Sendable, Codable {
         mass != nil || density != nil || sensor != nil || filter != nil || surfaceVelocity != nil || id != nil
     }
 
+    /// Encodes the value as the scene format writes it.
     public func encode(to encoder: any Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)
         switch geometry {

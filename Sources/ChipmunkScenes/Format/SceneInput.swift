@@ -132,6 +132,7 @@ extension SceneInput: Codable {
     /// Decodes `{"ACTION": …}`, rejecting unknown keys.
     public init(from decoder: any Decoder) throws { try self.init(from: decoder, extraKeys: []) }
 
+    /// Encodes the value as the scene format writes it.
     public func encode(to encoder: any Encoder) throws { try encodeAction(to: encoder) }
 }
 
@@ -142,7 +143,9 @@ public struct TimedInput: Hashable, Sendable, Codable {
     /// The same vocabulary as a recording's inputs.
     public typealias Action = SceneInput
 
+    /// When the input happens, in seconds of scene time.
     public var time: Double
+    /// What happens.
     public var action: SceneInput
 
     /// An input at `time` seconds.
@@ -153,12 +156,16 @@ public struct TimedInput: Hashable, Sendable, Codable {
 
     private enum Key: String, CodingKey { case time }
 
+    /// Decodes the value, naming the key and its rule in any error.
+    ///
+    /// - Throws: `DecodingError` for a missing key, a wrong type or a value out of range.
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: Key.self)
         time = try c.decode(Double.self, forKey: .time)
         action = try SceneInput(from: decoder, extraKeys: ["time"])
     }
 
+    /// Encodes the value as the scene format writes it.
     public func encode(to encoder: any Encoder) throws {
         try action.encodeAction(to: encoder)
         var c = encoder.container(keyedBy: Key.self)

@@ -5,7 +5,7 @@ extension SceneDescription {
     /// Reads a scene file.
     ///
     /// - Throws: ``SceneError`` naming the file, where in it, and what was wrong.
-    /// `parameters` sets the file's declared parameters (see ``SceneParameters``); the rest
+    /// `parameters` sets the file's declared parameters (`SceneParameters` reads them); the rest
     /// keep their defaults.
     public static func load(contentsOf url: URL, parameters: [String: Double] = [:]) throws(SceneError)
         -> SceneDescription

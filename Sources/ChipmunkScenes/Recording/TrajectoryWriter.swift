@@ -1,6 +1,5 @@
-import Foundation
 import Chipmunk
-import SystemPackage
+import Foundation
 
 /// How trajectories are written.
 public enum TrajectoryFormat: String, CaseIterable, Sendable {
@@ -16,12 +15,14 @@ public enum TrajectoryFormat: String, CaseIterable, Sendable {
 /// in the order they were added, counting dynamic bodies only. Numbers are in Swift's
 /// shortest round-trip form, so parsing them gives back the exact `Double`s.
 ///
-/// Output is buffered and written in 64 KiB chunks; call ``finish()`` at the end, and it
-/// is also safe to call after an error, so that what was computed is not lost.
+/// Output is buffered and handed to `output` in 64 KiB chunks; call ``finish()`` at the
+/// end, and it is also safe to call after an error, so that what was computed is not lost.
+/// The writer owns no file: whoever made it writes the bytes (`chipmunk-sim` to a file
+/// descriptor, a test to an array).
 public struct TrajectoryWriter {
     /// The output format.
     public let format: TrajectoryFormat
-    private let output: FileDescriptor
+    private let output: (UnsafeRawBufferPointer) throws -> Void
     private var buffer = ""
 
     /// Whether each row (CSV) or line (JSONL) also carries the step's `Space.stateHash()`,
@@ -31,10 +32,14 @@ public struct TrajectoryWriter {
     /// The CSV header.
     public static let csvHeader = "step,body,x,y,angle,vx,vy,w"
 
-    /// Writes to an open file descriptor, such as `.standardOutput`. The writer does not close it.
+    /// Hands what it writes to `output`, which writes all of the bytes or throws; what it
+    /// throws becomes a ``WriteError`` whose reason is the error's description.
     ///
     /// With `includesStateHash`, CSV gains a last column `hash` and JSONL a field `"hash"`.
-    public init(format: TrajectoryFormat, output: FileDescriptor, includesStateHash: Bool = false) {
+    public init(
+        format: TrajectoryFormat, includesStateHash: Bool = false,
+        output: @escaping (UnsafeRawBufferPointer) throws -> Void
+    ) {
         self.format = format
         self.output = output
         self.includesStateHash = includesStateHash
@@ -85,7 +90,7 @@ public struct TrajectoryWriter {
         if buffer.utf8.count >= 1 << 16 { try flush() }
     }
 
-    /// Writes out what is buffered.
+    /// A CSV field, quoted when it holds a comma, a quote or a newline.
     static func csvField(_ text: String) -> String {
         text.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" })
             ? "\"" + text.replacingOccurrences(of: "\"", with: "\"\"") + "\"" : text
@@ -105,19 +110,21 @@ public struct TrajectoryWriter {
         return out + "\""
     }
 
+    /// Hands what is buffered to the output now.
+    ///
+    /// - Throws: ``WriteError`` when the output throws; the buffer is emptied either way.
     public mutating func flush() throws(WriteError) {
         guard !buffer.isEmpty else { return }
-        // writeAll retries interrupted and partial writes.
-        let failure: Errno? = buffer.withUTF8 { bytes in
+        let failure: (any Error)? = buffer.withUTF8 { bytes in
             do {
-                _ = try output.writeAll(UnsafeRawBufferPointer(bytes))
+                try output(UnsafeRawBufferPointer(bytes))
                 return nil
             } catch {
-                return error as? Errno ?? .ioError
+                return error
             }
         }
         buffer.removeAll(keepingCapacity: true)
-        if let failure { throw WriteError(reason: failure.description) }
+        if let failure { throw WriteError(reason: "\(failure)") }
     }
 
     /// Writes out what is buffered. Safe to call after an error, to keep what was computed.

@@ -40,7 +40,18 @@ public struct GoldenFile: Equatable, Sendable {
 
     /// One body's state, as the hash sees it.
     public struct BodyState: Equatable, Sendable {
-        public var x, y, angle, vx, vy, w: Double
+        /// The position's x.
+        public var x: Double
+        /// The position's y.
+        public var y: Double
+        /// The angle, in radians.
+        public var angle: Double
+        /// The velocity's x.
+        public var vx: Double
+        /// The velocity's y.
+        public var vy: Double
+        /// The angular velocity, in radians per second.
+        public var w: Double
 
         /// The six quantities with their names, in the hash's order.
         public var quantities: [(name: String, value: Double)] {
@@ -50,23 +61,33 @@ public struct GoldenFile: Equatable, Sendable {
 
     /// Every body's state after a step.
     public struct Checkpoint: Equatable, Sendable {
+        /// The step after which the state was taken (1 for the first).
         public var step: Int
+        /// Every dynamic body's state, in the order of `Space.bodies`.
         public var bodies: [BodyState]
     }
 
+    /// The scene's name.
     public var scene: String
+    /// The scene's ``Scene/contentHash()`` when it was recorded.
     public var contentHash: UInt64
+    /// The engine's version, such as "7.0.3".
     public var engineVersion: String
     /// The GNU build id of the engine library that made the file (nil in format 1).
     public var engineBuild: String?
+    /// The binding's version that recorded the file.
     public var bindingVersion: String
+    /// The machine's architecture, such as "x86_64": others may round differently.
     public var architecture: String
+    /// The time step of every step, in seconds.
     public var timeStep: Double
+    /// How many steps apart the checkpoints are.
     public var checkpointInterval: Int
     /// The first step after which every dynamic body sleeps, if any did within the run.
     public var asleepStep: Int?
     /// The state hash after steps 1, 2, …
     public var hashes: [UInt64]
+    /// The full state every `checkpointInterval` steps.
     public var checkpoints: [Checkpoint]
 
     /// Steps recorded.
@@ -195,6 +216,7 @@ public struct GoldenFile: Equatable, Sendable {
         self.checkpoints = checkpoints
     }
 
+    /// A golden file with these fields, as ``Scene/recordGolden(steps:checkpointEvery:timeStep:)`` makes one.
     public init(
         scene: String, contentHash: UInt64, engineVersion: String, engineBuild: String? = nil, bindingVersion: String,
         architecture: String, timeStep: Double, checkpointInterval: Int, asleepStep: Int?, hashes: [UInt64],
@@ -216,10 +238,14 @@ public struct GoldenFile: Equatable, Sendable {
 
 /// A golden file that cannot be read: which file, which line, and what is wrong.
 public struct GoldenFileError: Error, Equatable, CustomStringConvertible {
+    /// The file, as it was named.
     public var source: String
+    /// The line with the problem, from 1, or nil for the whole file.
     public var line: Int?
+    /// What is wrong.
     public var reason: String
 
+    /// `source:line: reason`.
     public var description: String {
         "\(source)\(line.map { ":\($0)" } ?? ""): \(reason)"
     }

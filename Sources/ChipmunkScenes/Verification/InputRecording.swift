@@ -9,7 +9,9 @@ public struct InputRecording: Hashable, Sendable, Codable {
     /// One input, applied after `step - 1` steps, before step `step`:
     /// `{"step": 120, "input": {"impulse": {"body": "2", "impulse": [0, 5000]}}}`.
     public struct Entry: Hashable, Sendable, Codable {
+        /// The step the input comes before (1: before the first step).
         public var step: Int
+        /// The input.
         public var input: SceneInput
 
         /// An input applied before step `step`.
@@ -29,7 +31,9 @@ public struct InputRecording: Hashable, Sendable, Codable {
     public var scene: String
     /// ``Scene/contentHash()`` before the first step.
     public var content: String
+    /// The time step of every step, in seconds.
     public var timeStep: Double
+    /// The inputs, in the order applied.
     public var inputs: [Entry] = []
     /// The state hash after every step, 16 hex digits each.
     public var hashes: [String] = []
@@ -128,16 +132,21 @@ public struct InputRecording: Hashable, Sendable, Codable {
 
 /// A replay that does not give the recorded bits.
 public struct ReplayFailure: Error, CustomStringConvertible {
+    /// What went wrong.
     public enum Kind: Sendable {
         /// The state hash after `step` differs from the recording's.
         case diverged(step: Int, expected: String, actual: String)
         /// The scene is not the one recorded (its content hash differs).
         case otherScene(expected: String, actual: String)
+        /// The input before `step` could not be applied; `error` says why.
         case inputFailed(step: Int, error: String)
+        /// Step `step` threw; `error` is its message, which names the step.
         case stepFailed(step: Int, error: String)
+        /// The recording cannot be read; the reason says why.
         case unreadable(String)
     }
 
+    /// What went wrong.
     public var kind: Kind
 
     /// The first step that diverged, if the replay diverged.
@@ -146,6 +155,7 @@ public struct ReplayFailure: Error, CustomStringConvertible {
         return nil
     }
 
+    /// One line saying what went wrong and where.
     public var description: String {
         switch kind {
         case .diverged(let step, let expected, let actual):
@@ -173,7 +183,9 @@ public struct ReplayFailure: Error, CustomStringConvertible {
 /// try recorder.recording.write(to: url)   // chipmunk-sim replay url
 /// ```
 public final class SceneRecorder {
+    /// The scene being run.
     public let scene: Scene
+    /// What has been recorded so far.
     public private(set) var recording: InputRecording
 
     /// Starts recording a fresh `scene`; `source` is how `chipmunk-sim` finds it again

@@ -243,11 +243,16 @@ extension Scene {
 
 /// What a verification that passed compared.
 public struct VerificationSummary: Equatable, Sendable, CustomStringConvertible {
+    /// The scene's name.
     public var scene: String
+    /// How many steps were compared.
     public var steps: Int
+    /// How many checkpoints were compared body by body.
     public var checkpoints: Int
+    /// The step after which every dynamic body slept, in both runs; nil if none did.
     public var asleepStep: Int?
 
+    /// One line: the scene, the steps and checkpoints that matched.
     public var description: String {
         "\(scene): \(steps) steps match, \(checkpoints) checkpoints"
             + (asleepStep.map { ", everything asleep after step \($0)" } ?? "")
@@ -262,14 +267,18 @@ public struct VerificationFailure: Error, CustomStringConvertible {
         public var body: Int
         /// The body's name in a version-2 scene's output (its `id`); nil for other scenes.
         public var name: String?
+        /// The quantity's name: x, y, angle, vx, vy or w.
         public var quantity: String
+        /// The golden file's value.
         public var expected: Double
+        /// The value this run gave.
         public var actual: Double
 
         /// How messages name the quantity: `boxA.x` by the body's name, else `bodies[9].x`.
         public var path: String { "\(name ?? "bodies[\(body)]").\(quantity)" }
     }
 
+    /// What differs.
     public enum Kind: Sendable {
         /// The state hash first differs after `step`; `checkpoint` is the first checkpoint
         /// at or after it, where `differences` were found (nil: none came before the end).
@@ -286,9 +295,11 @@ public struct VerificationFailure: Error, CustomStringConvertible {
         case environmentOnly
     }
 
+    /// The scene's name.
     public var scene: String
     /// Differences in what the file was made from: scene content, engine, binding, CPU.
     public var environment: [String]
+    /// What differs.
     public var kind: Kind
 
     /// The first step that differs, if the physics differs.
@@ -336,6 +347,7 @@ public struct VerificationFailure: Error, CustomStringConvertible {
         }
     }
 
+    /// Lines saying where the run first differs and which quantities differ.
     public var description: String {
         var lines = [summary]
         if case .environmentOnly = kind {
@@ -351,27 +363,5 @@ public struct VerificationFailure: Error, CustomStringConvertible {
             if differences.count > 20 { lines.append("  … and \(differences.count - 20) more") }
         }
         return lines.joined(separator: "\n")
-    }
-}
-
-/// FNV-1a 64 over the little-endian bytes of what is mixed in.
-struct FNV1a {
-    private(set) var value: UInt64 = 0xcbf2_9ce4_8422_2325
-
-    mutating func mix(byte: UInt8) { value = (value ^ UInt64(byte)) &* 0x100_0000_01b3 }
-
-    mutating func mix(_ bits: UInt64) {
-        var bits = bits
-        for _ in 0..<8 {
-            mix(byte: UInt8(bits & 0xff))
-            bits >>= 8
-        }
-    }
-
-    mutating func mix(_ value: Double) { mix(value.bitPattern) }
-
-    mutating func mix(_ vector: Vector) {
-        mix(vector.x)
-        mix(vector.y)
     }
 }

@@ -1,73 +1,21 @@
 import Chipmunk
 
-// Format version 2: what the API builds without closures (constraints, shape filters,
-// sensors, masses, surface velocities, the broad phase) and collision behaviour as data.
-// docs/scene-format.md describes every key.
-
-/// A shape filter: `{"group": 1, "categories": 2, "mask": 5}`; each key optional.
-public struct FilterDescription: Hashable, Sendable, Codable {
-    public var group: UInt?
-    public var categories: UInt32?
-    public var mask: UInt32?
-
-    private enum CodingKeys: String, CodingKey, CaseIterable { case group, categories, mask }
-
-    public init(from decoder: any Decoder) throws {
-        try decoder.rejectUnknownKeys(CodingKeys.allCases.map(\.rawValue))
-        let c = try decoder.container(keyedBy: CodingKeys.self)
-        group = try c.decodeWholeNumberIfPresent(forKey: .group).map(UInt.init)
-        for key in [CodingKeys.categories, .mask] {
-            if let value = try c.decodeWholeNumberIfPresent(forKey: key), value > Int(UInt32.max) {
-                throw DecodingError.dataCorruptedError(
-                    forKey: key, in: c, debugDescription: "must be a whole number from 0 to 4294967295 (32 bits)")
-            }
-        }
-        categories = try c.decodeWholeNumberIfPresent(forKey: .categories).map(UInt32.init)
-        mask = try c.decodeWholeNumberIfPresent(forKey: .mask).map(UInt32.init)
-    }
-
-    var filter: ShapeFilter {
-        ShapeFilter(
-            group: .init(rawValue: group ?? 0), categories: .init(rawValue: categories ?? UInt32.max),
-            mask: .init(rawValue: mask ?? UInt32.max))
-    }
-}
-
-/// `{"spatialHash": {"cellSize": 20, "count": 1000}}`: the engine's spatial hash instead of its tree.
-public struct BroadPhaseDescription: Hashable, Sendable, Codable {
-    public var cellSize: Double
-    public var count: Int
-
-    private enum Outer: String, CodingKey, CaseIterable { case spatialHash }
-    private enum Inner: String, CodingKey, CaseIterable { case cellSize, count }
-
-    public init(from decoder: any Decoder) throws {
-        try decoder.rejectUnknownKeys(Outer.allCases.map(\.rawValue))
-        let c = try decoder.container(keyedBy: Outer.self)
-        let inner = try c.superDecoder(forKey: .spatialHash)
-        try inner.rejectUnknownKeys(Inner.allCases.map(\.rawValue))
-        let f = try inner.container(keyedBy: Inner.self)
-        cellSize = try f.decode(Double.self, forKey: .cellSize)
-        count = try f.decodeWholeNumberIfPresent(forKey: .count, in: 1...10_000_000) ?? 1000
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var c = encoder.container(keyedBy: Outer.self)
-        var f = c.nestedContainer(keyedBy: Inner.self, forKey: .spatialHash)
-        try f.encode(cellSize, forKey: .cellSize)
-        try f.encode(count, forKey: .count)
-    }
-}
+// Format version 2: joints, springs and motors as data, and building them (docs/scene-format.md).
 
 /// A joint, spring or motor between bodies `a` and `b`, named by their `id` ("static" is
 /// the space's static body). The keys besides `type`, `a` and `b` depend on the type.
 public struct ConstraintDescription: Hashable, Sendable, Codable {
+    /// The kind, such as "pin", "slide", "pivot", "dampedSpring" or "motor".
     public var type: String
+    /// The first body's `id`.
     public var a: String
+    /// The second body's `id`.
     public var b: String
     /// Every number the constraint takes, by key.
     public var values: [String: Double]
+    /// Every point or vector the constraint takes (anchors, pivots, grooves), by key.
     public var vectors: [String: Vector]
+    /// Whether the two bodies still collide with each other; nil is true.
     public var collideBodies: Bool?
 
     /// The keys of each type, beyond the common ones.
@@ -87,6 +35,9 @@ public struct ConstraintDescription: Hashable, Sendable, Codable {
 
     private typealias Key = AnyCodingKey
 
+    /// Decodes the value, naming the key and its rule in any error.
+    ///
+    /// - Throws: `DecodingError` for a missing key, a wrong type or a value out of range.
     public init(from decoder: any Decoder) throws { try self.init(from: decoder, namesBodies: true) }
 
     /// Decodes a constraint; without `namesBodies` (a generator's `connect`), `a` and `b`
@@ -117,6 +68,7 @@ public struct ConstraintDescription: Hashable, Sendable, Codable {
         for key in own.vectors { vectors[key] = try c.decodeIfPresent(Vector.self, forKey: Key(key)) }
     }
 
+    /// Encodes the value as the scene format writes it.
     public func encode(to encoder: any Encoder) throws {
         var c = encoder.container(keyedBy: Key.self)
         try c.encode(type, forKey: Key("type"))
@@ -125,69 +77,6 @@ public struct ConstraintDescription: Hashable, Sendable, Codable {
         try c.encodeIfPresent(collideBodies, forKey: Key("collideBodies"))
         for (key, value) in values.sorted(by: { $0.key < $1.key }) { try c.encode(value, forKey: Key(key)) }
         for (key, value) in vectors.sorted(by: { $0.key < $1.key }) { try c.encode(value, forKey: Key(key)) }
-    }
-}
-
-/// Collision behaviour as data, for shapes of collision types `types` (one type: with any
-/// shape). `oneWay`: the first type's shapes let others pass along this direction.
-/// `friction`, `elasticity`: override the contact's. `log`: record begin and separate
-/// events (sensors entered and left) for `chipmunk-sim run --events`.
-public struct CollisionRule: Hashable, Sendable, Codable {
-    public var types: [UInt]
-    public var oneWay: Vector?
-    public var friction: Double?
-    public var elasticity: Double?
-    public var log: Bool?
-
-    private enum CodingKeys: String, CodingKey, CaseIterable { case types, oneWay, friction, elasticity, log }
-
-    public init(from decoder: any Decoder) throws {
-        try decoder.rejectUnknownKeys(CodingKeys.allCases.map(\.rawValue))
-        let c = try decoder.container(keyedBy: CodingKeys.self)
-        types = try c.decode([UInt].self, forKey: .types)
-        guard types.count == 1 || types.count == 2 else {
-            throw DecodingError.dataCorruptedError(
-                forKey: .types, in: c, debugDescription: "give one collision type (with any other) or two")
-        }
-        oneWay = try c.decodeIfPresent(Vector.self, forKey: .oneWay)
-        friction = try c.decodeIfPresent(Double.self, forKey: .friction)
-        elasticity = try c.decodeIfPresent(Double.self, forKey: .elasticity)
-        log = try c.decodeIfPresent(Bool.self, forKey: .log)
-        if oneWay == nil, friction == nil, elasticity == nil, log != true {
-            throw DecodingError.dataCorrupted(
-                .init(codingPath: decoder.codingPath, debugDescription: "give oneWay, friction, elasticity or log"))
-        }
-    }
-}
-
-/// A contact event a `log` rule records.
-public struct CollisionEvent: Hashable, Sendable {
-    /// "begin" or "separate".
-    public var kind: String
-    /// The step during which it happened (1 for the first step).
-    public var step: Int
-    /// The shapes, as output names them: their `id`, or else their body's name.
-    public var shapeA: String
-    public var shapeB: String
-    /// The shapes' bodies, as output names them (their `id`, or their index in the file;
-    /// "static" for the space's static body).
-    public var bodyA: String
-    public var bodyB: String
-}
-
-extension SceneDescription {
-    /// Adds version 2's constraints and collision rules to a built space. `bodies` maps ids.
-    func addVersion2(
-        to space: Space, scene: Scene, bodies: [String: Body], check: SceneCheck
-    ) throws(SceneError) {
-        for (index, description) in (constraints ?? []).enumerated() {
-            let location = "constraints[\(index)]"
-            let constraint = try description.make(bodies: bodies, check: check, at: location)
-            space.add(constraint)
-        }
-        for (index, rule) in (collisions ?? []).enumerated() {
-            try rule.install(in: space, scene: scene, check: check, at: "collisions[\(index)]")
-        }
     }
 }
 
@@ -316,47 +205,5 @@ extension ConstraintDescription {
             }
         }
         return constraint
-    }
-}
-
-extension CollisionRule {
-    func install(in space: Space, scene: Scene, check: SceneCheck, at location: String) throws(SceneError) {
-        let friction = try self.friction.map { value throws(SceneError) in
-            try check(.arbiterFriction, value, at: location, key: "friction")
-        }
-        let elasticity = try self.elasticity.map { value throws(SceneError) in
-            try check(.arbiterRestitution, value, at: location, key: "elasticity")
-        }
-        if let oneWay {
-            guard oneWay.x.isFinite, oneWay.y.isFinite, oneWay != .zero else {
-                throw SceneError(
-                    source: check.source, location: "\(location).oneWay", reason: "must be a finite, non-zero direction"
-                )
-            }
-        }
-        let a = CollisionType(rawValue: types[0])
-        let b = types.count == 2 ? CollisionType(rawValue: types[1]) : nil
-        let oneWay = self.oneWay
-        let log = self.log == true
-        weak let scene = scene
-        space.onCollision(
-            between: a, and: b,
-            begin: log
-                ? { arbiter in
-                    scene?.logEvent("begin", arbiter)
-                    return true
-                } : nil,
-            preSolve: oneWay != nil || friction != nil || elasticity != nil
-                ? { arbiter in
-                    // The first type's shape is the arbiter's first: the normal points from it.
-                    if let oneWay, arbiter.normal.dot(oneWay) < 0 {
-                        arbiter.ignore()
-                        return false
-                    }
-                    if let friction { arbiter.friction = friction }
-                    if let elasticity { arbiter.restitution = elasticity }
-                    return true
-                } : nil,
-            separate: log ? { arbiter in scene?.logEvent("separate", arbiter) } : nil)
     }
 }

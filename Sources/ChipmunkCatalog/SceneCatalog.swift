@@ -1,4 +1,5 @@
 import Chipmunk
+import ChipmunkScenes
 import Foundation
 
 /// The scenes `chipmunk-sim` knows by name, and how to open a scene file.

@@ -1,5 +1,6 @@
 import Chipmunk
 import ChipmunkDynamics
+import ChipmunkScenes
 
 /// The UIKit Dynamics chapter's examples as scenes, driven by stated inputs instead of
 /// taps and fingers. They use UIKit's coordinates: a 320 × 480 point screen, y down.
@@ -7,20 +8,20 @@ import ChipmunkDynamics
 /// Each builder returns the scene with the animator and items behind it, for tests and
 /// for code that wants to look inside; `SceneCatalog` lists their scenes as `ui-heavy`,
 /// `ui-drag`, `ui-snake`, `ui-snap` and `ui-push`.
-public enum DynamicsScenes {
+package enum DynamicsScenes {
     /// The screen.
-    public static let screen = Rect(x: 0, y: 0, width: 320, height: 480)
+    package static let screen = Rect(x: 0, y: 0, width: 320, height: 480)
 
     /// A finger's path: points at times, followed in straight lines, held after the last.
-    public struct FingerPath: Sendable {
-        public var points: [(time: Double, position: Vector)]
+    package struct FingerPath: Sendable {
+        package var points: [(time: Double, position: Vector)]
 
-        public init(_ points: [(time: Double, position: Vector)]) {
+        package init(_ points: [(time: Double, position: Vector)]) {
             ensure(!points.isEmpty, "FingerPath needs at least one point")
             self.points = points
         }
 
-        public func position(at time: Double) -> Vector {
+        package func position(at time: Double) -> Vector {
             guard let last = points.last, time < last.time else { return points.last!.position }
             guard let next = points.firstIndex(where: { $0.time > time }), next > 0 else { return points[0].position }
             let (a, b) = (points[next - 1], points[next])
@@ -54,22 +55,28 @@ public enum DynamicsScenes {
         return scene
     }
 
+    /// A collision behaviour that keeps `items` on the screen: its edges are the boundary.
+    static func screenEdges(_ items: [ItemView]) -> CollisionBehavior {
+        let collision = CollisionBehavior(items: items)
+        collision.translatesReferenceBoundsIntoBoundary = true
+        return collision
+    }
+
     // MARK: ui-heavy
 
-    public final class Heavy {
-        public let scene: Scene
-        public let animator: DynamicAnimator
-        public let label: ItemView
-        public let gravity: GravityBehavior
+    package final class Heavy {
+        package let scene: Scene
+        package let animator: DynamicAnimator
+        package let label: ItemView
+        package let gravity: GravityBehavior
         /// When the tap flips gravity from down to up.
-        public static let flipTime = 3.0
+        package static let flipTime = 3.0
 
         init() {
             animator = DynamicAnimator(referenceBounds: DynamicsScenes.screen)
             label = ItemView(name: "heavy", center: Vector(x: 160, y: 60), size: Size(width: 100, height: 40))
             gravity = GravityBehavior(items: [label])
-            let collision = CollisionBehavior(items: [label])
-            collision.translatesReferenceBoundsIntoBoundary = true
+            let collision = DynamicsScenes.screenEdges([label])
             let properties = DynamicItemBehavior(items: [label])
             properties.elasticity = 0.3
             properties.friction = 0.5
@@ -86,18 +93,18 @@ public enum DynamicsScenes {
 
     /// A 100 × 40 label falls under gravity and bounces to rest on the bottom edge; at
     /// 3 s a tap flips gravity and it falls to the top edge.
-    public static func heavy() -> Heavy { Heavy() }
+    package static func heavy() -> Heavy { Heavy() }
 
     // MARK: ui-drag
 
-    public final class Drag {
-        public let scene: Scene
-        public let animator: DynamicAnimator
-        public let brick: ItemView
-        public let attachment: AttachmentBehavior
+    package final class Drag {
+        package let scene: Scene
+        package let animator: DynamicAnimator
+        package let brick: ItemView
+        package let attachment: AttachmentBehavior
         /// Where the finger touches the brick, from its centre.
-        public static let touchOffset = Vector(x: 30, y: -10)
-        public static let finger = FingerPath([
+        package static let touchOffset = Vector(x: 30, y: -10)
+        package static let finger = FingerPath([
             (0, Vector(x: 190, y: 230)), (1, Vector(x: 260, y: 120)), (2, Vector(x: 70, y: 150)),
             (3, Vector(x: 160, y: 260)), (4, Vector(x: 160, y: 260)),
         ])
@@ -107,8 +114,7 @@ public enum DynamicsScenes {
             brick = ItemView(name: "brick", center: Vector(x: 160, y: 240), size: Size(width: 80, height: 40))
             attachment = AttachmentBehavior(
                 item: brick, offsetFromCenter: Self.touchOffset, attachedToAnchor: Self.finger.position(at: 0))
-            let collision = CollisionBehavior(items: [brick])
-            collision.translatesReferenceBoundsIntoBoundary = true
+            let collision = DynamicsScenes.screenEdges([brick])
             animator.addBehavior(GravityBehavior(items: [brick]))
             animator.addBehavior(collision)
             animator.addBehavior(attachment)
@@ -122,19 +128,19 @@ public enum DynamicsScenes {
 
     /// A brick held by an attachment at a point off its centre; the anchor follows a
     /// finger's path for 3 s, then holds still, and the brick hangs from it.
-    public static func drag() -> Drag { Drag() }
+    package static func drag() -> Drag { Drag() }
 
     // MARK: ui-snake
 
     /// Dims a brick to alpha 0.5 while it touches a boundary; counts the calls.
-    public final class BoundaryDimmer: CollisionBehaviorDelegate {
-        public private(set) var began = 0
-        public private(set) var ended = 0
-        public private(set) var touching: [ObjectIdentifier: Int] = [:]
+    package final class BoundaryDimmer: CollisionBehaviorDelegate {
+        package private(set) var began = 0
+        package private(set) var ended = 0
+        package private(set) var touching: [ObjectIdentifier: Int] = [:]
         /// Every call, in order: (item, true for began).
-        public private(set) var calls: [(item: String, began: Bool)] = []
+        package private(set) var calls: [(item: String, began: Bool)] = []
 
-        public func collisionBehavior(
+        package func collisionBehavior(
             _ behavior: CollisionBehavior, beganContactFor item: any DynamicItem,
             withBoundaryIdentifier identifier: String?, at point: Vector
         ) {
@@ -144,7 +150,7 @@ public enum DynamicsScenes {
             calls.append(((item as? ItemView)?.name ?? "?", true))
         }
 
-        public func collisionBehavior(
+        package func collisionBehavior(
             _ behavior: CollisionBehavior, endedContactFor item: any DynamicItem,
             withBoundaryIdentifier identifier: String?
         ) {
@@ -155,14 +161,14 @@ public enum DynamicsScenes {
         }
     }
 
-    public final class Snake {
-        public let scene: Scene
-        public let animator: DynamicAnimator
+    package final class Snake {
+        package let scene: Scene
+        package let animator: DynamicAnimator
         /// Head first.
-        public let bricks: [ItemView]
-        public let dimmer = BoundaryDimmer()
-        public let finger: AttachmentBehavior
-        public static let path = FingerPath([
+        package let bricks: [ItemView]
+        package let dimmer = BoundaryDimmer()
+        package let finger: AttachmentBehavior
+        package static let path = FingerPath([
             (0, Vector(x: 60, y: 100)), (1.5, Vector(x: 260, y: 160)), (3, Vector(x: 240, y: 420)),
             (4.5, Vector(x: 60, y: 400)), (6, Vector(x: 160, y: 200)), (7, Vector(x: 160, y: 200)),
         ])
@@ -194,8 +200,7 @@ public enum DynamicsScenes {
             tail.resistance = 0.1
             tail.angularResistance = 0
             tail.friction = 0.3
-            let collision = CollisionBehavior(items: bricks)
-            collision.translatesReferenceBoundsIntoBoundary = true
+            let collision = DynamicsScenes.screenEdges(bricks)
             collision.collisionDelegate = dimmer
             finger = AttachmentBehavior(item: bricks[0], attachedToAnchor: Self.path.position(at: 0))
             for behavior in [GravityBehavior(items: bricks), collision, head, body, tail, finger] as [DynamicBehavior] {
@@ -213,18 +218,18 @@ public enum DynamicsScenes {
 
     /// Eight bricks joined by attachments, the head (which cannot turn) led by a finger
     /// around the screen; the light tail swings; a brick dims while it touches an edge.
-    public static func snake() -> Snake { Snake() }
+    package static func snake() -> Snake { Snake() }
 
     // MARK: ui-snap
 
-    public final class Snap {
-        public let scene: Scene
-        public let animator: DynamicAnimator
-        public let square: ItemView
-        public let snap: SnapBehavior
-        public static let firstPoint = Vector(x: 200, y: 300)
-        public static let secondPoint = Vector(x: 100, y: 380)
-        public static let secondTap = 3.0
+    package final class Snap {
+        package let scene: Scene
+        package let animator: DynamicAnimator
+        package let square: ItemView
+        package let snap: SnapBehavior
+        package static let firstPoint = Vector(x: 200, y: 300)
+        package static let secondPoint = Vector(x: 100, y: 380)
+        package static let secondTap = 3.0
 
         init(damping: Double) {
             animator = DynamicAnimator(referenceBounds: DynamicsScenes.screen)
@@ -243,20 +248,20 @@ public enum DynamicsScenes {
 
     /// A square, turned 0.5 rad, snaps to (200, 300); a second tap at 3 s snaps it to
     /// (100, 380). UIKit's default damping, 0.5.
-    public static func snap(damping: Double = 0.5) -> Snap { Snap(damping: damping) }
+    package static func snap(damping: Double = 0.5) -> Snap { Snap(damping: damping) }
 
     // MARK: ui-push
 
-    public final class Push {
-        public let scene: Scene
-        public let animator: DynamicAnimator
+    package final class Push {
+        package let scene: Scene
+        package let animator: DynamicAnimator
         /// 100 × 100, density 1, pushed continuously right with magnitude 1.
-        public let pushed: ItemView
+        package let pushed: ItemView
         /// 50 × 50, density 1, given one push down of magnitude 0.5 at `tapTime`.
-        public let tapped: ItemView
-        public let continuous: PushBehavior
-        public let instantaneous: PushBehavior
-        public static let tapTime = 0.5
+        package let tapped: ItemView
+        package let continuous: PushBehavior
+        package let instantaneous: PushBehavior
+        package static let tapTime = 0.5
 
         init() {
             animator = DynamicAnimator(referenceBounds: DynamicsScenes.screen)
@@ -267,8 +272,7 @@ public enum DynamicsScenes {
             instantaneous = PushBehavior(items: [tapped], mode: .instantaneous)
             instantaneous.setAngle(.pi / 2, magnitude: 0.5)
             instantaneous.active = false
-            let collision = CollisionBehavior(items: [pushed, tapped])
-            collision.translatesReferenceBoundsIntoBoundary = true
+            let collision = DynamicsScenes.screenEdges([pushed, tapped])
             animator.addBehavior(continuous)
             animator.addBehavior(instantaneous)
             animator.addBehavior(collision)
@@ -284,5 +288,5 @@ public enum DynamicsScenes {
     /// No gravity: a continuous push of magnitude 1 accelerates a 100 × 100 item at
     /// 100 points/s² until it meets the right edge; a tap at 0.5 s pushes a 50 × 50 item
     /// down once (magnitude 0.5: 200 points/s for its mass of 0.25).
-    public static func push() -> Push { Push() }
+    package static func push() -> Push { Push() }
 }

@@ -1,9 +1,11 @@
 import Chipmunk
+import ChipmunkScenes
 import Foundation
 
 /// The measurements behind the snapshot table in docs/snapshots.md: for a scene, which
 /// levels of exactness hold, how large its snapshot is, and how fast it is made and read.
 public struct SnapshotReport: Sendable {
+    /// The built-in scene measured, by name.
     public var scene: String
     /// Level 1 held at every step from 0 to `steps`: restoring then snapshotting gives the same bytes.
     public var roundTripHolds: Bool
@@ -14,13 +16,19 @@ public struct SnapshotReport: Sendable {
     public var defaultFirstDifference: Int?
     /// Level 3 with `Space.hasCanonicalBroadPhase`: as above.
     public var canonicalFirstDifference: Int?
+    /// The size of the binary snapshot, in bytes.
     public var bytes: Int
+    /// The size of the same snapshot as JSON (`Snapshot.jsonData()`), in bytes.
     public var jsonBytes: Int
+    /// How many bodies the snapshot holds.
     public var bodies: Int
+    /// How many arbiters (cached contacts) the snapshot holds.
     public var arbiters: Int
     /// Microseconds to snapshot and encode; to decode and restore into a new scene.
     public var snapshotMicroseconds: Double
+    /// Microseconds to decode the snapshot and restore it into a new scene.
     public var restoreMicroseconds: Double
+    /// Microseconds to encode the snapshot as JSON.
     public var jsonEncodeMicroseconds: Double
 
     /// Measures a built-in scene: snapshot after step `at`, continue to step `steps`.

@@ -1,5 +1,6 @@
 import Chipmunk
 import ChipmunkDynamics
+import ChipmunkCatalog
 import ChipmunkScenes
 import ChipmunkPictures
 import Foundation

@@ -1,0 +1,91 @@
+import Chipmunk
+import ChipmunkScenes
+import Foundation
+
+/// One parameter's values in a sweep, as `chipmunk-sim sweep --param` spells them:
+/// `name=1,2,5` (a list), `name=lin:FROM:TO:COUNT`, `name=log:FROM:TO:COUNT` (evenly
+/// spaced in the logarithm; both ends positive).
+package struct SweepAxis: Sendable, Equatable {
+    package var name: String
+    package var values: [Double]
+
+    package init(name: String, values: [Double]) {
+        self.name = name
+        self.values = values
+    }
+
+    /// Parses `name=spec`; the error says what was wrong with it.
+    package init(parsing text: String) throws(SweepError) {
+        guard let equals = text.firstIndex(of: "="), equals != text.startIndex else {
+            throw .badAxis("--param \(text)", "write name=values, such as speed=1,2,5 or k=log:10:1e6:11")
+        }
+        name = String(text[..<equals])
+        let spec = String(text[text.index(after: equals)...])
+        let parts = spec.split(separator: ":", omittingEmptySubsequences: false).map(String.init)
+        if parts.count == 4, parts[0] == "lin" || parts[0] == "log" {
+            guard let from = Double(parts[1]), let to = Double(parts[2]), let count = Int(parts[3]),
+                from.isFinite, to.isFinite, (1...1_000_000).contains(count)
+            else {
+                throw .badAxis(
+                    "--param \(text)",
+                    "\(parts[0]):FROM:TO:COUNT needs two finite numbers and a count from 1 to 1000000")
+            }
+            if parts[0] == "log" {
+                guard from > 0, to > 0 else {
+                    throw .badAxis("--param \(text)", "a log range needs FROM and TO above zero")
+                }
+                // Powers of ten, so that log:1:1e20:21 gives exactly 1, 10, 100, …
+                let (a, b) = (log10(from), log10(to))
+                values = (0..<count).map { count == 1 ? from : pow(10, a + (b - a) * Double($0) / Double(count - 1)) }
+                if count > 1 {
+                    values[0] = from
+                    values[count - 1] = to
+                }
+            } else if (to - from).isFinite {
+                values = (0..<count).map { count == 1 ? from : from + (to - from) * Double($0) / Double(count - 1) }
+            } else {
+                // From -1.8e308 to 1.8e308 the span overflows (a parameter of -inf was planned):
+                // the weighted sum of the ends cannot.
+                values = (0..<count).map { index in
+                    let t = count == 1 ? 0 : Double(index) / Double(count - 1)
+                    return from * (1 - t) + to * t
+                }
+            }
+            guard values.allSatisfy(\.isFinite) else {
+                throw .badAxis("--param \(text)", "the range gives a value that is not finite")
+            }
+        } else {
+            var list: [Double] = []
+            for item in spec.split(separator: ",", omittingEmptySubsequences: false) {
+                guard let value = Double(item.trimmingCharacters(in: .whitespaces)), value.isFinite else {
+                    throw .badAxis(
+                        "--param \(text)",
+                        "'\(item)' is not a finite number (a list is 1,2,5; ranges are lin:… and log:…)")
+                }
+                list.append(value)
+            }
+            values = list
+        }
+    }
+}
+
+/// A parameter's range for random samples: uniform, or uniform in the logarithm.
+package struct SweepRange: Sendable, Equatable {
+    package var name: String
+    package var low: Double
+    package var high: Double
+    package var logarithmic: Bool
+
+    package init(name: String, low: Double, high: Double, logarithmic: Bool) throws(SweepError) {
+        guard low.isFinite, high.isFinite, low <= high else {
+            throw .badAxis(name, "a range needs finite low <= high (got \(low) to \(high))")
+        }
+        guard !logarithmic || low > 0 else { throw .badAxis(name, "a log range needs low above zero") }
+        (self.name, self.low, self.high, self.logarithmic) = (name, low, high, logarithmic)
+    }
+
+    func sample(_ generator: inout SplitMix64) -> Double {
+        let unit = generator.nextUnit()
+        return logarithmic ? pow(10, log10(low) + (log10(high) - log10(low)) * unit) : low + (high - low) * unit
+    }
+}

@@ -1,0 +1,47 @@
+import Chipmunk
+import ChipmunkScenes
+import Foundation
+
+/// Which parameter sets a sweep runs.
+package enum SweepDesign: Sendable {
+    /// Every combination of the axes' values; the last axis varies fastest.
+    case grid([SweepAxis])
+    /// `count` samples, each parameter drawn from its range with the project's splitmix64
+    /// seeded with `seed`: the same seed gives the same runs on every machine.
+    case random(count: Int, seed: UInt64, ranges: [SweepRange])
+    /// The parameter sets, as listed.
+    case table([[String: Double]])
+
+    /// The runs, in order.
+    package func parameterSets() throws(SweepError) -> [ParameterSet] {
+        switch self {
+        case .grid(let axes):
+            var seen = Set<String>()
+            for axis in axes where !seen.insert(axis.name).inserted { throw .badAxis(axis.name, "is given twice") }
+            let total = axes.reduce(1.0) { $0 * Double($1.values.count) }
+            guard total <= 10_000_000 else { throw .badAxis("--param", "\(Int(total)) runs is more than 10,000,000") }
+            var runs: [[String: Double]] = [[:]]
+            for axis in axes {
+                runs = runs.flatMap { partial in axis.values.map { partial.merging([axis.name: $0]) { $1 } } }
+            }
+            return runs.map(ParameterSet.init)
+        case let .random(count, seed, ranges):
+            guard (1...10_000_000).contains(count) else {
+                throw .badAxis("random", "count must be from 1 to 10,000,000")
+            }
+            var generator = SplitMix64(seed: seed)
+            let ordered = ranges.sorted { $0.name < $1.name }
+            return (0..<count).map { _ in
+                ParameterSet(Dictionary(uniqueKeysWithValues: ordered.map { ($0.name, $0.sample(&generator)) }))
+            }
+        case .table(let rows):
+            guard !rows.isEmpty, rows.count <= 10_000_000 else {
+                throw .badAxis("table", "must list 1 to 10,000,000 runs")
+            }
+            for (index, row) in rows.enumerated() where row.values.contains(where: { !$0.isFinite }) {
+                throw .badAxis("table[\(index)]", "every value must be a finite number")
+            }
+            return rows.map(ParameterSet.init)
+        }
+    }
+}
