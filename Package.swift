@@ -116,7 +116,8 @@ let package = Package(
         .testTarget(
             name: "ChipmunkScenesTests",
             dependencies: [
-                "ChipmunkScenes", "ChipmunkCatalog", "Chipmunk", "ChipmunkDynamics",
+                // ChipmunkPictures: a failing golden-file test attaches the comparison page.
+                "ChipmunkScenes", "ChipmunkCatalog", "Chipmunk", "ChipmunkDynamics", "ChipmunkPictures",
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ],
             exclude: ["Fixtures"]

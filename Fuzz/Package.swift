@@ -36,6 +36,7 @@ let package = Package(
                 "FuzzDriver",
                 .product(name: "Chipmunk", package: "SwiftChipmunk"),
                 .product(name: "ChipmunkScenes", package: "SwiftChipmunk"),
+                .product(name: "ChipmunkCatalog", package: "SwiftChipmunk"),
                 .product(name: "ChipmunkBatch", package: "SwiftChipmunk"),
             ]
         ),

@@ -24,7 +24,12 @@ case "$runs" in ''|*[!0-9]*) echo "fuzz.sh: RUNS must be a whole number (got '$r
 
 echo "Building the fuzzer (release, -sanitize=fuzzer,address) ..."
 log="$(mktemp)"
-build() { (cd Fuzz && swift build -c release -Xswiftc -sanitize=fuzzer,address -Xswiftc -use-ld=lld >"$log" 2>&1); }
+# -enable-testing: the reader harness reaches ChipmunkBatch's package-level API through
+# `@testable import` (the fuzz package is a package of its own).
+build() {
+    (cd Fuzz && swift build -c release -Xswiftc -sanitize=fuzzer,address -Xswiftc -use-ld=lld \
+        -Xswiftc -enable-testing >"$log" 2>&1)
+}
 if ! build; then
     # SwiftPM can miss a source file added to the parent package since Fuzz/.build was
     # made (a path dependency's file list is cached): start that build afresh, once.

@@ -1,4 +1,5 @@
 import ArgumentParser
+import ChipmunkCatalog
 import ChipmunkPictures
 import ChipmunkScenes
 import Foundation

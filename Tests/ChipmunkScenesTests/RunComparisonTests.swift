@@ -1,4 +1,5 @@
 import Chipmunk
+import ChipmunkCatalog
 import ChipmunkScenes
 import Foundation
 import Testing

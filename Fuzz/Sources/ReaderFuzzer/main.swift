@@ -9,10 +9,14 @@
 // of many runs or steps) are read but only partly run: the readers and the first steps
 // are what can trap.
 import Chipmunk
-import ChipmunkBatch
+import ChipmunkCatalog
 import ChipmunkScenes
 import Foundation
 import FuzzDriver
+
+// Sweeps' API is package-level (chipmunk-sim is its interface): scripts/fuzz.sh builds with
+// -enable-testing so that this harness, in a package of its own, can reach it.
+@testable import ChipmunkBatch
 
 /// A folder of this process's own for the files the readers take by path.
 let folder: URL = {

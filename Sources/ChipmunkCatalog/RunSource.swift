@@ -1,4 +1,5 @@
 import Chipmunk
+import ChipmunkScenes
 import Foundation
 
 /// What `chipmunk-sim diff` compares: a golden file, an input recording, or a scene to run
