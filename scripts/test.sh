@@ -7,7 +7,7 @@
 #   scripts/test.sh --full   all of that, then the benchmark package's suites (its worlds
 #                            against their raw-C twins), the precondition exit tests against a
 #                            release build, the DocC build of every library (0 warnings), a doc
-#                            comment on every public declaration above the core (check-docs.sh), the
+#                            comment on every public declaration (check-docs.sh), the
 #                            suites under ASan+LSan and under TSan, and the long fuzz runs.
 #                            CI (.ci/run) runs this tier.
 # Every step runs even when an earlier one fails; the failures are printed last, alone.
@@ -105,11 +105,7 @@ if [ "$full" -eq 1 ]; then
     step "Stops in a release build: building the tests with -O (about 4 minutes)" release_build
     step "Stops in a release build: the exit tests read each stop's message" release_stops
     step "DocC: every library target's documentation, DocC warnings as errors" bash scripts/docs.sh
-    # The core (Chipmunk) is left out until its 83 undocumented declarations, 74 of them
-    # Parameter's cases, have doc comments; `scripts/check-docs.sh Chipmunk` lists them.
-    step "Doc comments: every public declaration of the modules above the core has one" \
-        bash scripts/check-docs.sh ChipmunkScenes ChipmunkAnimation ChipmunkDynamics ChipmunkBatch \
-        ChipmunkPictures ChipmunkCatalog
+    step "Doc comments: every public declaration of every library module has one" bash scripts/check-docs.sh
     step "Sanitizers: the suites under ASan+LSan, then TSan (about 20 minutes)" bash scripts/sanitize.sh
     step "Fuzzing, long: 200,000 each of scene files, snapshots and other readers" bash scripts/fuzz.sh 200000
 fi

@@ -16,7 +16,7 @@ public enum RunSource {
     /// golden file, a JSON object whose `format` is `chipmunk-inputs …` a recording; any
     /// other argument is a scene (``SceneCatalog/scene(named:)``).
     ///
-    /// - Throws: ``RunComparisonError``, or the reader's error naming the file.
+    /// - Throws: `RunComparisonError` (ChipmunkScenes), or the reader's error naming the file.
     public static func open(_ argument: String) throws -> RunSource {
         guard FileManager.default.fileExists(atPath: argument) else {
             if argument.hasSuffix(".golden") { throw RunComparisonError("\(argument): no such golden file") }
@@ -84,7 +84,7 @@ public enum RunSource {
     /// with `inputs` (another side's recorded inputs) applied; a recording is replayed; a
     /// golden file is read as it is.
     ///
-    /// - Throws: ``RunComparisonError`` for a scene that fails to build or to step.
+    /// - Throws: `RunComparisonError` (ChipmunkScenes) for a scene that fails to build or to step.
     /// `statesAt` keeps a scene's states only at those steps (another side's checkpoints).
     public func trace(
         steps: Int, timeStep: Double?, inputs: [InputRecording.Entry] = [], statesAt: Set<Int>? = nil
@@ -122,7 +122,7 @@ extension RunComparison {
     /// recording, or `steps` steps (default: 10 s) at its own time step when both are scenes.
     /// `steps` also limits what is compared.
     ///
-    /// - Throws: ``RunComparisonError`` or a scene's error, naming the argument.
+    /// - Throws: `RunComparisonError` (ChipmunkScenes) or a scene's error, naming the argument.
     public init(_ a: RunSource, _ b: RunSource, steps: Int? = nil) throws {
         func plan(_ side: RunSource, other: RunSource) throws -> RunTrace {
             let timeStep = other.fixedTimeStep

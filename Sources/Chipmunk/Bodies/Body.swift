@@ -30,7 +30,18 @@ public final class Body: SpaceObject, CObjectOwner {
 
     /// A quantity of a body's state, as a diverging simulation names it.
     public enum Quantity: String, Sendable, Hashable, CaseIterable, CustomStringConvertible {
-        case position, velocity, angle, angularVelocity, force, torque
+        /// ``Body/position``.
+        case position
+        /// ``Body/velocity``.
+        case velocity
+        /// ``Body/angle``.
+        case angle
+        /// ``Body/angularVelocity``.
+        case angularVelocity
+        /// ``Body/force``.
+        case force
+        /// ``Body/torque``.
+        case torque
 
         /// The quantity as the API spells it.
         public var description: String { rawValue }

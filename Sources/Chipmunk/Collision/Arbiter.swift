@@ -243,7 +243,12 @@ public struct Arbiter {
     }
 
     /// Which of an arbiter's two shapes.
-    public enum Side: Sendable { case a, b }
+    public enum Side: Sendable {
+        /// The first of ``Arbiter/shapes``.
+        case a
+        /// The second of ``Arbiter/shapes``.
+        case b
+    }
 }
 
 @available(*, unavailable, message: "An Arbiter is valid only inside its callback, on its space's thread")

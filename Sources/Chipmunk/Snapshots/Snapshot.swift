@@ -81,6 +81,7 @@ public enum SnapshotError: Error, Equatable, Sendable, CustomStringConvertible {
     /// ``Space/restore(_:)`` was given a snapshot of a space made differently.
     case structureMismatch(String)
 
+    /// One line: what is wrong with the snapshot.
     public var description: String {
         switch self {
         case .notASnapshot: "not a snapshot (it does not start with CHIPSNAP)"

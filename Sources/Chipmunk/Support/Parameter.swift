@@ -15,91 +15,167 @@ internal import CChipmunk
 /// ```
 public enum Parameter: String, Sendable, Hashable, CaseIterable, CustomStringConvertible {
     // Body
+    /// What `Body.mass` takes (its rule: ``rule``).
     case bodyMass = "Body.mass"
+    /// What `Body.moment` takes (its rule: ``rule``).
     case bodyMoment = "Body.moment"
+    /// What `Body.centerOfGravity` takes (its rule: ``rule``).
     case bodyCenterOfGravity = "Body.centerOfGravity"
+    /// What `Body.position` takes (its rule: ``rule``).
     case bodyPosition = "Body.position"
+    /// What `Body.velocity` takes (its rule: ``rule``).
     case bodyVelocity = "Body.velocity"
+    /// What `Body.angle` takes (its rule: ``rule``).
     case bodyAngle = "Body.angle"
+    /// What `Body.angularVelocity` takes (its rule: ``rule``).
     case bodyAngularVelocity = "Body.angularVelocity"
+    /// What `Body.force` takes (its rule: ``rule``).
     case bodyForce = "Body.force"
+    /// What `Body.torque` takes (its rule: ``rule``).
     case bodyTorque = "Body.torque"
+    /// What `Body.applyForce force` takes (its rule: ``rule``).
     case appliedForce = "Body.applyForce force"
+    /// What `Body.applyImpulse impulse` takes (its rule: ``rule``).
     case appliedImpulse = "Body.applyImpulse impulse"
+    /// What `Body.applyForce/applyImpulse point` takes (its rule: ``rule``).
     case applicationPoint = "Body.applyForce/applyImpulse point"
+    /// What `Body.updateVelocity gravity` takes (its rule: ``rule``).
     case integrationGravity = "Body.updateVelocity gravity"
+    /// What `Body.updateVelocity damping` takes (its rule: ``rule``).
     case integrationDamping = "Body.updateVelocity damping"
+    /// What `Body.updateVelocity/updatePosition dt` takes (its rule: ``rule``).
     case integrationTimeStep = "Body.updateVelocity/updatePosition dt"
 
     // Shapes
+    /// What `Shape.friction` takes (its rule: ``rule``).
     case shapeFriction = "Shape.friction"
+    /// What `Shape.elasticity` takes (its rule: ``rule``).
     case shapeElasticity = "Shape.elasticity"
+    /// What `Shape.surfaceVelocity` takes (its rule: ``rule``).
     case shapeSurfaceVelocity = "Shape.surfaceVelocity"
+    /// What `Shape.mass` takes (its rule: ``rule``).
     case shapeMass = "Shape.mass"
+    /// What `Shape.density` takes (its rule: ``rule``).
     case shapeDensity = "Shape.density"
+    /// What `Circle.radius` takes (its rule: ``rule``).
     case circleRadius = "Circle.radius"
+    /// What `Circle.offset` takes (its rule: ``rule``).
     case circleOffset = "Circle.offset"
+    /// What `Segment.start/end` takes (its rule: ``rule``).
     case segmentEnd = "Segment.start/end"
+    /// What `Segment.radius` takes (its rule: ``rule``).
     case segmentRadius = "Segment.radius"
+    /// What `Segment.neighbors` takes (its rule: ``rule``).
     case segmentNeighbor = "Segment.neighbors"
+    /// What `Polygon.vertices` takes (its rule: ``rule``).
     case polygonVertex = "Polygon.vertices"
+    /// What `Polygon.transform` takes (its rule: ``rule``).
     case polygonTransform = "Polygon.transform"
+    /// What `Polygon.radius` takes (its rule: ``rule``).
     case polygonRadius = "Polygon.radius"
+    /// What `Polygon.box width/height` takes (its rule: ``rule``).
     case boxSize = "Polygon.box width/height"
+    /// What `Polygon.box boundingBox` takes (its rule: ``rule``).
     case boxBounds = "Polygon.box boundingBox"
 
     // Space
+    /// What `Space.gravity` takes (its rule: ``rule``).
     case spaceGravity = "Space.gravity"
+    /// What `Space.damping` takes (its rule: ``rule``).
     case spaceDamping = "Space.damping"
+    /// What `Space.iterations` takes (its rule: ``rule``).
     case spaceIterations = "Space.iterations"
+    /// What `Space.collisionSlop` takes (its rule: ``rule``).
     case spaceCollisionSlop = "Space.collisionSlop"
+    /// What `Space.collisionBias` takes (its rule: ``rule``).
     case spaceCollisionBias = "Space.collisionBias"
+    /// What `Space.collisionPersistence` takes (its rule: ``rule``).
     case spaceCollisionPersistence = "Space.collisionPersistence"
+    /// What `Space.idleSpeedThreshold` takes (its rule: ``rule``).
     case spaceIdleSpeedThreshold = "Space.idleSpeedThreshold"
+    /// What `Space.sleepTimeThreshold` takes (its rule: ``rule``).
     case spaceSleepTimeThreshold = "Space.sleepTimeThreshold"
+    /// What `Space.step dt` takes (its rule: ``rule``).
     case spaceTimeStep = "Space.step dt"
+    /// What `Space.useSpatialHash cellSize` takes (its rule: ``rule``).
     case spatialHashCellSize = "Space.useSpatialHash cellSize"
+    /// What `Space.useSpatialHash count` takes (its rule: ``rule``).
     case spatialHashCount = "Space.useSpatialHash count"
 
     // Constraints
+    /// What `Constraint.maxForce` takes (its rule: ``rule``).
     case constraintMaxForce = "Constraint.maxForce"
+    /// What `Constraint.errorBias` takes (its rule: ``rule``).
     case constraintErrorBias = "Constraint.errorBias"
+    /// What `Constraint.maxBias` takes (its rule: ``rule``).
     case constraintMaxBias = "Constraint.maxBias"
+    /// What `Constraint.anchorA/anchorB` takes (its rule: ``rule``).
     case anchor = "Constraint.anchorA/anchorB"
+    /// What `PinJoint.distance` takes (its rule: ``rule``).
     case pinDistance = "PinJoint.distance"
+    /// What `SlideJoint.distance` takes (its rule: ``rule``).
     case slideDistance = "SlideJoint.distance"
+    /// What `SlideJoint.min` takes (its rule: ``rule``).
     case slideMin = "SlideJoint.min"
+    /// What `SlideJoint.max` takes (its rule: ``rule``).
     case slideMax = "SlideJoint.max"
+    /// What `PivotJoint.pivot` takes (its rule: ``rule``).
     case pivot = "PivotJoint.pivot"
+    /// What `GrooveJoint.groove` takes (its rule: ``rule``).
     case grooveEnd = "GrooveJoint.groove"
+    /// What `DampedSpring.restLength` takes (its rule: ``rule``).
     case springRestLength = "DampedSpring.restLength"
+    /// What `DampedSpring/DampedRotarySpring.stiffness` takes (its rule: ``rule``).
     case springStiffness = "DampedSpring/DampedRotarySpring.stiffness"
+    /// What `DampedSpring/DampedRotarySpring.damping` takes (its rule: ``rule``).
     case springDamping = "DampedSpring/DampedRotarySpring.damping"
+    /// What `DampedSpring.forceFunction result` takes (its rule: ``rule``).
     case springForce = "DampedSpring.forceFunction result"
+    /// What `DampedRotarySpring.restAngle` takes (its rule: ``rule``).
     case rotarySpringRestAngle = "DampedRotarySpring.restAngle"
+    /// What `DampedRotarySpring.torqueFunction result` takes (its rule: ``rule``).
     case rotarySpringTorque = "DampedRotarySpring.torqueFunction result"
+    /// What `RotaryLimitJoint.angle` takes (its rule: ``rule``).
     case rotaryLimitAngle = "RotaryLimitJoint.angle"
+    /// What `RatchetJoint.phase` takes (its rule: ``rule``).
     case ratchetPhase = "RatchetJoint.phase"
+    /// What `RatchetJoint.ratchet` takes (its rule: ``rule``).
     case ratchetInterval = "RatchetJoint.ratchet"
+    /// What `RatchetJoint.angle` takes (its rule: ``rule``).
     case ratchetAngle = "RatchetJoint.angle"
+    /// What `GearJoint.phase` takes (its rule: ``rule``).
     case gearPhase = "GearJoint.phase"
+    /// What `GearJoint.ratio` takes (its rule: ``rule``).
     case gearRatio = "GearJoint.ratio"
+    /// What `SimpleMotor.rate` takes (its rule: ``rule``).
     case motorRate = "SimpleMotor.rate"
 
     // Contacts and queries
+    /// What `Arbiter.restitution` takes (its rule: ``rule``).
     case arbiterRestitution = "Arbiter.restitution"
+    /// What `Arbiter.friction` takes (its rule: ``rule``).
     case arbiterFriction = "Arbiter.friction"
+    /// What `Arbiter.surfaceVelocity` takes (its rule: ``rule``).
     case arbiterSurfaceVelocity = "Arbiter.surfaceVelocity"
+    /// What `Arbiter.contactPointSet` takes (its rule: ``rule``).
     case contactPoint = "Arbiter.contactPointSet"
+    /// What `query point` takes (its rule: ``rule``).
     case queryPoint = "query point"
+    /// What `query maxDistance` takes (its rule: ``rule``).
     case queryDistance = "query maxDistance"
+    /// What `query radius` takes (its rule: ``rule``).
     case queryRadius = "query radius"
+    /// What `query box` takes (its rule: ``rule``).
     case queryBox = "query box"
 
     // Stepping
+    /// What `FixedStepper.timeStep` takes (its rule: ``rule``).
     case stepperTimeStep = "FixedStepper.timeStep"
+    /// What `FixedStepper.maxStepsPerFrame` takes (its rule: ``rule``).
     case stepperMaxSteps = "FixedStepper.maxStepsPerFrame"
+    /// What `FixedStepper.cpuBudget` takes (its rule: ``rule``).
     case stepperCPUBudget = "FixedStepper.cpuBudget"
+    /// What `FixedStepper.advance frameDuration` takes (its rule: ``rule``).
     case frameDuration = "FixedStepper.advance frameDuration"
 
     /// The most solver iterations a space takes: enough for any stiff scene, and a bound
