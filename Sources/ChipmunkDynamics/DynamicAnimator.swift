@@ -196,7 +196,9 @@ public final class DynamicAnimator {
     }
 
     private func updateIfNeeded() {
-        guard needsUpdate else { return }
+        // Inside a step (a collision delegate, an action) settings wait for the next step:
+        // anchoring an item changes its body's kind, which cannot happen during a step.
+        guard needsUpdate, !space.isDeferringChanges else { return }
         needsUpdate = false
         var flat: [DynamicBehavior] = []
         func walk(_ behavior: DynamicBehavior) {
@@ -377,6 +379,14 @@ final class ItemRecord {
                 acceleration += linear
                 angular += spin
             }
+        }
+        // A field whose force is not finite (a custom field's NaN, a falloff that overflows
+        // near its centre) ends the step as a divergence naming the body, as the engine's own
+        // integration would: it is not dropped without a word.
+        guard acceleration.isFinite, angular.isFinite else {
+            throw ChipmunkError.diverged(
+                step: (body.space?.stepsTaken ?? 0) + 1, body: body.indexInSpace, quantity: .velocity,
+                value: !acceleration.x.isFinite ? acceleration.x : !acceleration.y.isFinite ? acceleration.y : angular)
         }
         try body.updateVelocity(
             gravity: acceleration, damping: exp(-properties.resistance * dt),

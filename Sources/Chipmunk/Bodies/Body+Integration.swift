@@ -79,7 +79,7 @@ extension Body {
     private var stepNumber: Int { (space?.stepsTaken ?? 0) + 1 }
 
     /// The body's index in its space's ``Space/bodies``, for errors; -1 outside a space.
-    var indexInSpace: Int { space?.bodies.firstIndex { $0 === self } ?? -1 }
+    package var indexInSpace: Int { space?.bodies.firstIndex { $0 === self } ?? -1 }
 
     private func diverged(_ quantity: Quantity, _ value: Double) -> ChipmunkError {
         .diverged(step: stepNumber, body: indexInSpace, quantity: quantity, value: value)

@@ -58,8 +58,9 @@ extension Space {
     /// The corresponding C functions are `cpSpaceContainsBody`, `cpSpaceContainsShape` and `cpSpaceContainsConstraint`.
     public func contains(_ object: any SpaceObject) -> Bool { object.space === self }
 
-    /// Whether adds and removes are deferred right now (see the type's documentation).
-    var isDeferringChanges: Bool { callbacks.depth > 0 || isLocked }
+    /// Whether adds and removes are deferred right now (see the type's documentation): a
+    /// step, a query or a callback is running.
+    package var isDeferringChanges: Bool { callbacks.depth > 0 || isLocked }
 
     private static func requireKnownKind(_ object: any SpaceObject) {
         ensure(

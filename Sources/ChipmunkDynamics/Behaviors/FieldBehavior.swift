@@ -178,7 +178,8 @@ public final class FieldBehavior: ItemListBehavior {
         let offset = body.position - position
         guard region.contains(offset) else { return nil }
         let f = force(offset: offset, velocity: body.velocity, mass: body.mass, charge: charge, time: time)
-        guard f.isFinite, f != .zero else { return nil }
+        // A force that is not finite goes on, and the step reports it (DynamicAnimator).
+        guard f != .zero else { return nil }
         return (f * (1 / body.mass), 0)
     }
 
