@@ -135,6 +135,9 @@ package final class SweepStore: Sendable {
         }
     }
 
+    /// A row of the `sweeps` table with a value that is not text (a damaged database).
+    private struct DamagedSweepsTable: Error {}
+
     /// The sweeps this database records, in the order of their hashes; none in a new
     /// database, or one made before databases recorded their sweep.
     package func sweeps() throws(SweepError) -> [SweepIdentity] {
@@ -144,10 +147,18 @@ package final class SweepStore: Sendable {
                 return try Row.fetchAll(
                     db, sql: "SELECT scene, scene_hash, plan_hash, plan FROM sweeps ORDER BY scene_hash, plan_hash"
                 ).map { row in
-                    let plan = try JSONDecoder().decode(
-                        SweepIdentity.Plan.self, from: Data((row["plan"] as String).utf8))
+                    // Each value is read as it may be: GRDB's `row["plan"] as String` traps on a
+                    // NULL (ReaderFuzzer), where a damaged table must be an error.
+                    func text(_ column: String) throws -> String {
+                        guard let value = String.fromDatabaseValue(row[column] as DatabaseValue) else {
+                            throw DamagedSweepsTable()
+                        }
+                        return value
+                    }
+                    let plan = try JSONDecoder().decode(SweepIdentity.Plan.self, from: Data(try text("plan").utf8))
                     return SweepIdentity(
-                        scene: row["scene"], sceneHash: row["scene_hash"], planHash: row["plan_hash"], plan: plan)
+                        scene: try text("scene"), sceneHash: try text("scene_hash"), planHash: try text("plan_hash"),
+                        plan: plan)
                 }
             }
         } catch {

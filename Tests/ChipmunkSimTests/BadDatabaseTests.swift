@@ -48,6 +48,27 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: other + "-wal"))
     }
 
+    /// Found by ReaderFuzzer: a `sweeps` row whose `plan` is NULL trapped inside GRDB's
+    /// `row["plan"] as String`; `merge` and `sweep --db` now say the database cannot be read.
+    @Test func aDamagedSweepsTableIsAnError() throws {
+        defer { folder.remove() }
+        let good = folder.path("good.sqlite")
+        let swept = try Tool.sim("sweep", "Scenes/drop.json", "--param", "speed=1,2", "--steps", "10", "--db", good)
+        #expect(swept.status == 0, "\(swept.stderr)")
+        let damaged = folder.path("damaged.sqlite")
+        try FileManager.default.copyItem(atPath: good, toPath: damaged)
+        _ = try sqlite(
+            "damaged.sqlite",
+            "CREATE TABLE s2 AS SELECT * FROM sweeps; DROP TABLE sweeps; CREATE TABLE sweeps AS SELECT scene, scene_hash, plan_hash, NULL AS plan FROM s2; DROP TABLE s2;"
+        )
+        let merged = try Tool.sim("merge", folder.path("out.sqlite"), good, damaged)
+        #expect(merged.status == 1, "\(merged.stderr)")
+        #expect(merged.stderr.hasSuffix("cannot be read as a results database\n"), "\(merged.stderr)")
+        let resumed = try Tool.sim("sweep", "Scenes/drop.json", "--param", "speed=1,2", "--steps", "10", "--db", damaged)
+        #expect(resumed.status == 1, "\(resumed.stderr)")
+        #expect(resumed.stderr.hasSuffix("cannot be read as a results database\n"), "\(resumed.stderr)")
+    }
+
     @Test(.timeLimit(.minutes(5))) func resultsRefusesWhatIsNotAResultsDatabase() throws {
         defer { folder.remove() }
         let view = try sqlite(
