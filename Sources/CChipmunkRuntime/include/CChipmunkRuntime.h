@@ -1,5 +1,6 @@
 // The binding's C code that runs beside the engine: the replacements for two engine
-// functions (EngineGuard.cpp) and the engine library's build id (EngineBuild.c).
+// functions (EngineGuard.cpp), the engine library's build id (EngineBuild.c), and the
+// history of the default broad phase for snapshots (BroadPhase.c).
 #ifndef CCHIPMUNK_RUNTIME_H
 #define CCHIPMUNK_RUNTIME_H
 
@@ -26,6 +27,66 @@ const char *ChipmunkEngineGuardLastWarning(void);
 /// Copies the GNU build id of the loaded libchipmunk.so.7 (its NT_GNU_BUILD_ID note) into
 /// `out`, at most `capacity` bytes, and returns its length: 0 if it cannot be found.
 size_t CChipmunkEngineBuildID(unsigned char *out, size_t capacity);
+
+/// 1 when the loaded engine is 7.0.3 and its private `cpBBTree` and `cpHashSet` have the
+/// layout BroadPhase.c mirrors (checked once, on a probe tree); the functions below do
+/// nothing and return 0 otherwise.
+int CChipmunkBroadPhaseLayoutIsKnown(void);
+
+/// One node of a `cpBBTree`, in preorder: a leaf names its shape (an index into the
+/// caller's array of shapes) and carries its stamp; an internal node has shape -1.
+typedef struct CChipmunkTreeNode {
+    int32_t shape;
+    uint32_t stamp;
+    double bb[4];  // l, b, r, t
+} CChipmunkTreeNode;
+
+/// A cached pair of leaves: the shapes of its a and b leaves, and the collision id the
+/// narrow phase starts from.
+typedef struct CChipmunkTreePair {
+    int32_t a, b;
+    uint32_t id;
+} CChipmunkTreePair;
+
+/// One tree: its stamp, its leaf set's table size and visiting order, and its nodes
+/// (`2 * leafCount - 1` of them, none when empty).
+typedef struct CChipmunkTreeState {
+    uint32_t stamp, setSize, leafCount;
+    CChipmunkTreeNode *nodes;
+    int32_t *setOrder;
+} CChipmunkTreeState;
+
+/// Both trees (0 static, 1 dynamic), their cached pairs, and each shape's list of pairs:
+/// shape `s`'s are `pairLists[pairListStart[s] ..< pairListStart[s + 1]]`, indices into
+/// `pairs`; `pairListStart` has one entry more than there are shapes.
+typedef struct CChipmunkBroadPhaseState {
+    CChipmunkTreeState trees[2];
+    uint32_t pairCount;
+    CChipmunkTreePair *pairs;
+    int32_t *pairLists;
+    uint32_t *pairListStart;
+} CChipmunkBroadPhaseState;
+
+typedef struct CChipmunkBroadPhaseCounts {
+    uint32_t leaves[2];
+    uint32_t pairs;
+} CChipmunkBroadPhaseCounts;
+
+/// The sizes to allocate for a capture of a space's two indexes (`cpSpace.staticShapes`,
+/// `.dynamicShapes`); 0 unless both are the engine's trees and the layout is known.
+int CChipmunkBroadPhaseMeasure(void *staticIndex, void *dynamicIndex, CChipmunkBroadPhaseCounts *counts);
+
+/// Fills `state` (its arrays allocated to the measured sizes, its counts set to them)
+/// from the two trees; `shapes` are the space's shapes, whose indices the state uses.
+/// Returns 0 if a leaf's shape is not among them or the trees changed since measuring.
+int CChipmunkBroadPhaseCapture(void *staticIndex, void *dynamicIndex, void *const *shapes, int32_t shapeCount,
+                               CChipmunkBroadPhaseState *state);
+
+/// Makes the two trees, which hold the same shapes as `state` describes, exactly that
+/// state: the nodes, boxes and stamps, the leaf sets' sizes and orders, the pairs and
+/// their lists. Checks everything first and changes nothing when it returns 0.
+int CChipmunkBroadPhaseRestore(void *staticIndex, void *dynamicIndex, void *const *shapes, int32_t shapeCount,
+                               const CChipmunkBroadPhaseState *state);
 
 #ifdef __cplusplus
 }

@@ -44,6 +44,14 @@ public struct Snapshot: Sendable, Equatable {
     public var bindingVersion: String { state.bindingVersion }
     /// The CPU architecture that made it, such as "x86_64".
     public var architecture: String { state.architecture }
+    /// The GNU build id of the engine library that made it, in hex; empty for a snapshot
+    /// of format version 1.
+    public var engineBuild: String { state.engineBuild }
+    /// Whether it holds the history of the engine's default broad phase (its trees, their
+    /// leaf sets and cached pairs), with which a restored space continues with the bits of
+    /// the uninterrupted run. Spaces with the spatial hash or
+    /// ``Space/hasCanonicalBroadPhase`` do not need it; format version 1 lacked it.
+    public var holdsBroadPhase: Bool { !state.broadPhase.isEmpty }
     /// Bodies in it, not counting the space's static body.
     public var bodyCount: Int { max(state.bodies.count - 1, 0) }
     /// Cached contact pairs (arbiters) in it.
@@ -78,6 +86,10 @@ public enum SnapshotError: Error, Equatable, Sendable, CustomStringConvertible {
     case truncated(offset: Int)
     /// A value or an index that no valid space has.
     case invalid(String)
+    /// The snapshot holds the default broad phase's history, and the loaded engine's
+    /// private broad-phase structs are not the layout this binding reads (Chipmunk 7.0.3's):
+    /// it cannot be restored here without being misread.
+    case broadPhaseLayoutUnknown(engineVersion: String)
     /// ``Space/restore(_:)`` was given a snapshot of a space made differently.
     case structureMismatch(String)
 
@@ -90,6 +102,9 @@ public enum SnapshotError: Error, Equatable, Sendable, CustomStringConvertible {
         case .checksumMismatch: "the snapshot's checksum does not match its contents: the file is damaged"
         case .truncated(let offset): "the snapshot ends early, inside the record at byte \(offset)"
         case .invalid(let what): "invalid snapshot: \(what)"
+        case .broadPhaseLayoutUnknown(let version):
+            "the snapshot holds the broad phase's history, and the loaded engine (version \(version)) does not have "
+                + "Chipmunk 7.0.3's broad-phase layout, which this build reads: it cannot be restored here"
         case .structureMismatch(let what): "the snapshot does not fit this space: \(what)"
         }
     }

@@ -1,4 +1,5 @@
-// The snapshot format, version 1: records and their one binary encoding.
+// The snapshot format, version 2 (version 1 is still read): records and their one binary
+// encoding.
 //
 // docs/snapshots.md is the specification; keep it in step with this file. Every record is
 // read and written by one `code(_:)` function, so the reader and the writer cannot drift.
@@ -85,11 +86,18 @@ struct SnapshotVector: Equatable, Sendable, Codable {
 /// Everything a snapshot holds, as plain values: the format's data model.
 struct SnapshotState: Equatable, Sendable, Codable {
     static let magic = Array("CHIPSNAP".utf8)
-    static let formatVersion: UInt32 = 1
+    /// The version written. Version 1 lacks the engine's build id and the broad phase.
+    static let formatVersion: UInt32 = 2
+    static let oldestReadableVersion: UInt32 = 1
 
+    /// The format version the state was read from or is written as (not itself a field:
+    /// the file's header carries it).
+    var version = formatVersion
     var engineVersion = ""
     var bindingVersion = ""
     var architecture = ""
+    /// The engine library's GNU build id, in hex (version 2; empty when unknown).
+    var engineBuild = ""
     var stepsTaken: UInt64 = 0
     var space = SpaceRecord()
     var handlers: [HandlerRecord] = []
@@ -108,6 +116,10 @@ struct SnapshotState: Equatable, Sendable, Codable {
     var sleepingComponents: [Int32] = []
     var activeConstraints: [Int32] = []
     var activeArbiters: [Int32] = []
+    /// The history of the default broad phase (version 2): one record, or none when the
+    /// space used the spatial hash or the canonical broad phase, or the engine's layout
+    /// was not the one the binding mirrors.
+    var broadPhase: [BroadPhaseRecord] = []
     /// Set when a scene (ChipmunkScenes) made the snapshot: its name or file, its clock,
     /// and how many of its gravity changes it had applied.
     var sceneName = ""
@@ -121,6 +133,7 @@ struct SnapshotState: Equatable, Sendable, Codable {
         coder.code(&engineVersion)
         coder.code(&bindingVersion)
         coder.code(&architecture)
+        if version >= 2 { coder.code(&engineBuild) }
         coder.code(&stepsTaken)
         space.code(&coder)
         coder.code(&handlers)
@@ -133,6 +146,7 @@ struct SnapshotState: Equatable, Sendable, Codable {
         coder.code(&sleepingComponents)
         coder.code(&activeConstraints)
         coder.code(&activeArbiters)
+        if version >= 2 { coder.code(&broadPhase) }
         coder.code(&sceneName)
         coder.code(&sceneTime)
         coder.code(&sceneChangesApplied)
@@ -369,6 +383,80 @@ struct ArbiterRecord: SnapshotRecord {
     }
 }
 
+/// One node of a broad-phase tree, in preorder: a leaf names its shape (an index into
+/// `shapes`) and has a stamp; an internal node has shape -1 and stamp 0.
+struct TreeNodeRecord: SnapshotRecord {
+    static let minimumBytes = 4 + 4 + 8 * 4
+    var shape: Int32 = -1
+    var stamp: UInt32 = 0
+    /// The node's box: l, b, r, t.
+    var bb: [Double] = [0, 0, 0, 0]
+
+    mutating func code<Coder: SnapshotCoder>(_ c: inout Coder) {
+        c.code(&shape)
+        c.code(&stamp)
+        for index in 0..<4 {
+            if bb.count != 4 { bb = [0, 0, 0, 0] }
+            c.code(&bb[index])
+        }
+    }
+}
+
+/// One of the engine's `cpBBTree` indexes: its stamp, its leaf set's table size and the
+/// order the set visits its leaves in (shape indices), and its nodes in preorder.
+struct TreeRecord: SnapshotRecord {
+    static let minimumBytes = 4 + 4 + 4 + 4
+    var stamp: UInt32 = 0
+    var setSize: UInt32 = 0
+    var setOrder: [Int32] = []
+    var nodes: [TreeNodeRecord] = []
+
+    mutating func code<Coder: SnapshotCoder>(_ c: inout Coder) {
+        c.code(&stamp)
+        c.code(&setSize)
+        c.code(&setOrder)
+        c.code(&nodes)
+    }
+}
+
+/// A pair of leaves the tree caches: its a and b shapes and the narrow phase's collision id.
+struct TreePairRecord: SnapshotRecord {
+    static let minimumBytes = 4 + 4 + 4
+    var a: Int32 = 0, b: Int32 = 0
+    var id: UInt32 = 0
+
+    mutating func code<Coder: SnapshotCoder>(_ c: inout Coder) {
+        c.code(&a)
+        c.code(&b)
+        c.code(&id)
+    }
+}
+
+/// A shape's leaf's list of cached pairs, in the leaf's order (indices into the pairs).
+struct PairListRecord: SnapshotRecord {
+    static let minimumBytes = 4
+    var pairs: [Int32] = []
+
+    mutating func code<Coder: SnapshotCoder>(_ c: inout Coder) { c.code(&pairs) }
+}
+
+/// The default broad phase's history: both trees, the cached pairs, and one pair list per
+/// shape (in `shapes` order).
+struct BroadPhaseRecord: SnapshotRecord {
+    static let minimumBytes = 2 * TreeRecord.minimumBytes + 4 + 4
+    var staticTree = TreeRecord()
+    var dynamicTree = TreeRecord()
+    var pairs: [TreePairRecord] = []
+    var pairLists: [PairListRecord] = []
+
+    mutating func code<Coder: SnapshotCoder>(_ c: inout Coder) {
+        staticTree.code(&c)
+        dynamicTree.code(&c)
+        c.code(&pairs)
+        c.code(&pairLists)
+    }
+}
+
 // MARK: The binary encoding
 
 struct SnapshotWriter: SnapshotCoder {
@@ -459,7 +547,7 @@ extension SnapshotState {
         var writer = SnapshotWriter()
         writer.bytes.reserveCapacity(4096)
         writer.bytes += Self.magic
-        var version = Self.formatVersion
+        var version = self.version
         writer.code(&version)
         var copy = self
         copy.code(&writer)
@@ -475,12 +563,15 @@ extension SnapshotState {
         var reader = SnapshotReader(bytes: bytes, offset: Self.magic.count, end: bytes.count - 8)
         var version: UInt32 = 0
         reader.code(&version)
-        guard version == Self.formatVersion else { throw .unsupportedVersion(Int(version)) }
+        guard (Self.oldestReadableVersion...Self.formatVersion).contains(version) else {
+            throw .unsupportedVersion(Int(version))
+        }
         var trailer = SnapshotReader(bytes: bytes, offset: bytes.count - 8, end: bytes.count)
         var stored: UInt64 = 0
         trailer.code(&stored)
         guard stored == snapshotChecksum(bytes[..<(bytes.count - 8)]) else { throw .checksumMismatch }
         self.init()
+        self.version = version
         code(&reader)
         if let failure = reader.failure { throw failure }
         guard reader.offset == reader.end else {

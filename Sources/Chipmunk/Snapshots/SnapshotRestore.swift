@@ -252,6 +252,9 @@ enum SnapshotCheck {
                 throw fail("cached arbiter \(i) is in its bodies' lists but not active")
             }
         }
+
+        // The default broad phase's history, when the snapshot holds it.
+        try SnapshotBroadPhase.validate(s)
     }
 
     private static func requirePermutation(_ list: [Int32], of expected: [Int], _ what: String) throws(SnapshotError) {
@@ -395,8 +398,10 @@ struct SnapshotRestore {
             }
         }
 
-        // 7. A new broad-phase index, in id order, with sleeping shapes in the static one.
+        // 7. A new broad-phase index, in id order, with sleeping shapes in the static one;
+        // then, when the snapshot holds the default broad phase's history, that history.
         space.rebuildBroadPhase()
+        if let broadPhase = s.broadPhase.first { SnapshotBroadPhase.restore(broadPhase, into: space) }
     }
 
     private func fill(_ array: UnsafeMutablePointer<cpArray>, _ objects: [UnsafeMutableRawPointer]) {

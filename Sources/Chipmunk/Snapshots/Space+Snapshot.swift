@@ -218,6 +218,8 @@ private struct SnapshotCapture {
         state.sleepingComponents = indices(h.pointee.sleepingComponents, bodyIndex)
         state.activeConstraints = indices(h.pointee.constraints, constraintIndex)
         state.activeArbiters = indices(h.pointee.arbiters, arbiterIndex)
+        state.engineBuild = Engine.buildID
+        state.broadPhase = SnapshotBroadPhase.capture(space).map { [$0] } ?? []
     }
 
     /// Active arbiters in the engine's order; then the other cached ones; then those only

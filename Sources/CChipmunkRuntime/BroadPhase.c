@@ -1,0 +1,675 @@
+// The history of the engine's default broad phase, read and written for snapshots.
+//
+// The engine finds candidate pairs in an order set by the whole history of its two
+// `cpBBTree` indexes (the static and the dynamic shapes): the tree's shape, each node's
+// box, each leaf's stamp and its list of cached pairs (each with the collision id the
+// narrow phase starts from), the hash set of leaves (its table size and the order of each
+// bin's chain: the order leaves are updated in), and the tree's stamp. The solver's result
+// depends on that order, so a restored space continues with the uninterrupted run's bits
+// only if all of it comes back (docs/snapshots.md).
+//
+// `cpBBTree`, its nodes and pairs, and `cpHashSet` are private to cpBBTree.c and
+// cpHashSet.c; their layout is fixed for the engine version the binding links (7.0.3). The
+// structs below mirror that layout. `CChipmunkBroadPhaseLayoutIsKnown` checks it once, on a
+// probe tree built through the engine's own functions (its version string, then counts,
+// pointers and values read through the mirror against what the engine's functions report),
+// and every other function here refuses to run when it fails. No engine code is copied:
+// nodes and pairs come from the engine's structures (or a buffer handed to the tree, which
+// frees it with its own), and the hash sets keep their own bins.
+#include "CChipmunkRuntime.h"
+
+#include <chipmunk/chipmunk_private.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct MirrorNode MirrorNode;
+typedef struct MirrorPair MirrorPair;
+
+typedef struct MirrorThread {
+    MirrorPair *prev;
+    MirrorNode *leaf;
+    MirrorPair *next;
+} MirrorThread;
+
+struct MirrorPair {
+    MirrorThread a, b;
+    cpCollisionID id;
+};
+
+struct MirrorNode {
+    void *obj;
+    cpBB bb;
+    MirrorNode *parent;
+    union {
+        struct {
+            MirrorNode *a, *b;
+        } children;
+        struct {
+            cpTimestamp stamp;
+            MirrorPair *pairs;
+        } leaf;
+    } node;
+};
+
+typedef struct MirrorBin {
+    void *elt;
+    cpHashValue hash;
+    struct MirrorBin *next;
+} MirrorBin;
+
+typedef struct MirrorSet {
+    unsigned int entries, size;
+    cpHashSetEqlFunc eql;
+    void *default_value;
+    MirrorBin **table;
+    MirrorBin *pooledBins;
+    cpArray *allocatedBuffers;
+} MirrorSet;
+
+typedef struct MirrorTree {
+    cpSpatialIndex spatialIndex;
+    cpBBTreeVelocityFunc velocityFunc;
+    MirrorSet *leaves;
+    MirrorNode *root;
+    MirrorNode *pooledNodes;
+    MirrorPair *pooledPairs;
+    cpArray *allocatedBuffers;
+    cpTimestamp stamp;
+} MirrorTree;
+
+// MARK: The layout check
+
+static cpSpatialIndexClass *treeClass;
+static int layoutIsKnown;
+static pthread_once_t layoutOnce = PTHREAD_ONCE_INIT;
+
+static cpBB probeBB(void *obj) { return *(const cpBB *)obj; }
+
+static int probeLeafIsConsistent(MirrorTree *tree, void *obj, cpHashValue hash) {
+    MirrorNode *leaf = (MirrorNode *)cpHashSetFind((cpHashSet *)tree->leaves, hash, obj);
+    if (!leaf || leaf->obj != obj || leaf->parent == NULL) return 0;
+    cpBB bb = *(const cpBB *)obj;
+    if (memcmp(&leaf->bb, &bb, sizeof bb) != 0) return 0;
+    MirrorNode *parent = leaf->parent;
+    return parent->obj == NULL && (parent->node.children.a == leaf || parent->node.children.b == leaf);
+}
+
+static void checkLayout(void) {
+    if (strcmp(cpVersionString, "7.0.3") != 0) return;
+    // Three boxes with known ids: the first two overlap, the third is apart.
+    static cpBB boxes[3] = {{0, 0, 2, 2}, {1, 1, 3, 3}, {10, 10, 11, 11}};
+    cpSpatialIndex *index = cpBBTreeNew(probeBB, NULL);
+    if (!index) return;
+    for (int i = 0; i < 3; i++) cpSpatialIndexInsert(index, &boxes[i], (cpHashValue)(101 + i));
+    MirrorTree *tree = (MirrorTree *)index;
+    MirrorSet *set = tree->leaves;
+    int ok = tree->velocityFunc == NULL && set != NULL && (int)set->entries == cpHashSetCount((cpHashSet *)set) &&
+             set->entries == 3 && set->size == 5 && set->table != NULL && tree->stamp == 3 && tree->root != NULL &&
+             tree->root->obj == NULL && tree->root->parent == NULL;
+    for (int i = 0; ok && i < 3; i++) ok = probeLeafIsConsistent(tree, &boxes[i], (cpHashValue)(101 + i));
+    // The set's bins hold the three leaves under their hashes (101 % 5 = 1, 102 % 5 = 2, 103 % 5 = 3).
+    for (unsigned int i = 0; ok && i < set->size; i++) {
+        for (MirrorBin *bin = set->table[i]; ok && bin; bin = bin->next) {
+            ok = bin->hash % set->size == i && ((MirrorNode *)bin->elt)->obj == &boxes[bin->hash - 101];
+        }
+    }
+    if (ok) {
+        // The overlapping pair, cached in both leaves' lists: the second box's leaf is its a.
+        MirrorNode *first = (MirrorNode *)cpHashSetFind((cpHashSet *)set, 101, &boxes[0]);
+        MirrorNode *second = (MirrorNode *)cpHashSetFind((cpHashSet *)set, 102, &boxes[1]);
+        MirrorNode *third = (MirrorNode *)cpHashSetFind((cpHashSet *)set, 103, &boxes[2]);
+        MirrorPair *pair = second->node.leaf.pairs;
+        ok = pair != NULL && pair == first->node.leaf.pairs && third->node.leaf.pairs == NULL &&
+             pair->a.leaf == second && pair->b.leaf == first && pair->a.prev == NULL && pair->a.next == NULL &&
+             pair->b.prev == NULL && pair->b.next == NULL && pair->id == 0 && second->node.leaf.stamp == 1 &&
+             first->node.leaf.stamp == 0 && third->node.leaf.stamp == 2;
+    }
+    treeClass = index->klass;
+    cpSpatialIndexFree(index);
+    layoutIsKnown = ok;
+}
+
+int CChipmunkBroadPhaseLayoutIsKnown(void) {
+    pthread_once(&layoutOnce, checkLayout);
+    return layoutIsKnown;
+}
+
+static MirrorTree *asTree(void *index) {
+    if (!CChipmunkBroadPhaseLayoutIsKnown() || !index) return NULL;
+    cpSpatialIndex *spatialIndex = (cpSpatialIndex *)index;
+    return spatialIndex->klass == treeClass ? (MirrorTree *)index : NULL;
+}
+
+// MARK: Shapes by index
+
+/// Shape pointers sorted, with their indices, for lookups by pointer.
+typedef struct ShapeIndex {
+    const void *shape;
+    int32_t index;
+} ShapeIndex;
+
+static int compareShapeIndex(const void *x, const void *y) {
+    uintptr_t a = (uintptr_t)((const ShapeIndex *)x)->shape, b = (uintptr_t)((const ShapeIndex *)y)->shape;
+    return a < b ? -1 : a > b;
+}
+
+static ShapeIndex *makeShapeIndex(void *const *shapes, int32_t count) {
+    ShapeIndex *index = malloc(sizeof(ShapeIndex) * (size_t)(count > 0 ? count : 1));
+    if (!index) return NULL;
+    for (int32_t i = 0; i < count; i++) index[i] = (ShapeIndex){shapes[i], i};
+    qsort(index, (size_t)count, sizeof *index, compareShapeIndex);
+    return index;
+}
+
+static int32_t lookupShape(const ShapeIndex *index, int32_t count, const void *shape) {
+    ShapeIndex key = {shape, 0};
+    const ShapeIndex *found = bsearch(&key, index, (size_t)count, sizeof key, compareShapeIndex);
+    return found ? found->index : -1;
+}
+
+static int comparePointers(const void *x, const void *y) {
+    uintptr_t a = *(const uintptr_t *)x, b = *(const uintptr_t *)y;
+    return a < b ? -1 : a > b;
+}
+
+// MARK: Measuring and capturing
+
+/// The pairs in the dynamic tree's pool that leaves of `tree` hold as their a.
+static uint32_t countPairs(MirrorTree *tree) {
+    uint32_t count = 0;
+    for (unsigned int i = 0; i < tree->leaves->size; i++) {
+        for (MirrorBin *bin = tree->leaves->table[i]; bin; bin = bin->next) {
+            MirrorNode *leaf = bin->elt;
+            for (MirrorPair *pair = leaf->node.leaf.pairs; pair;) {
+                if (pair->a.leaf == leaf) count++;
+                pair = pair->a.leaf == leaf ? pair->a.next : pair->b.next;
+            }
+        }
+    }
+    return count;
+}
+
+int CChipmunkBroadPhaseMeasure(void *staticIndex, void *dynamicIndex, CChipmunkBroadPhaseCounts *counts) {
+    MirrorTree *trees[2] = {asTree(staticIndex), asTree(dynamicIndex)};
+    if (!trees[0] || !trees[1] || trees[0]->spatialIndex.dynamicIndex != (cpSpatialIndex *)trees[1]) return 0;
+    counts->pairs = 0;
+    for (int t = 0; t < 2; t++) {
+        counts->leaves[t] = trees[t]->leaves->entries;
+        counts->pairs += countPairs(trees[t]);
+    }
+    return 1;
+}
+
+/// Writes the tree's nodes in preorder (a node, then its a subtree, then its b subtree),
+/// without recursion: a tree of shapes in a row is as deep as it has leaves.
+static int captureNodes(MirrorTree *tree, const ShapeIndex *shapes, int32_t shapeCount, CChipmunkTreeNode *out,
+                        uint32_t capacity) {
+    if (!tree->root) return capacity == 0;
+    MirrorNode **stack = malloc(sizeof(MirrorNode *) * capacity);
+    if (!stack) return 0;
+    uint32_t depth = 0, written = 0;
+    stack[depth++] = tree->root;
+    int ok = 1;
+    while (depth > 0 && ok) {
+        MirrorNode *node = stack[--depth];
+        if (written == capacity) {
+            ok = 0;
+            break;
+        }
+        CChipmunkTreeNode *record = &out[written++];
+        record->bb[0] = node->bb.l;
+        record->bb[1] = node->bb.b;
+        record->bb[2] = node->bb.r;
+        record->bb[3] = node->bb.t;
+        if (node->obj) {
+            record->shape = lookupShape(shapes, shapeCount, node->obj);
+            record->stamp = node->node.leaf.stamp;
+            ok = record->shape >= 0;
+        } else {
+            record->shape = -1;
+            record->stamp = 0;
+            if (depth + 2 > capacity) {
+                ok = 0;
+                break;
+            }
+            stack[depth++] = node->node.children.b;
+            stack[depth++] = node->node.children.a;
+        }
+    }
+    free(stack);
+    return ok && written == capacity;
+}
+
+int CChipmunkBroadPhaseCapture(void *staticIndex, void *dynamicIndex, void *const *shapes, int32_t shapeCount,
+                               CChipmunkBroadPhaseState *state) {
+    CChipmunkBroadPhaseCounts counts;
+    if (!CChipmunkBroadPhaseMeasure(staticIndex, dynamicIndex, &counts)) return 0;
+    MirrorTree *trees[2] = {staticIndex, dynamicIndex};
+    ShapeIndex *index = makeShapeIndex(shapes, shapeCount);
+    MirrorPair **pairs = malloc(sizeof(MirrorPair *) * (counts.pairs ? counts.pairs : 1));
+    if (!index || !pairs) {
+        free(index);
+        free(pairs);
+        return 0;
+    }
+    int ok = 1;
+    uint32_t pairCount = 0;
+    for (int t = 0; t < 2 && ok; t++) {
+        MirrorTree *tree = trees[t];
+        CChipmunkTreeState *out = &state->trees[t];
+        uint32_t leaves = counts.leaves[t];
+        ok = out->leafCount == leaves;
+        if (!ok) break;
+        out->stamp = tree->stamp;
+        out->setSize = tree->leaves->size;
+        ok = captureNodes(tree, index, shapeCount, out->nodes, leaves ? 2 * leaves - 1 : 0);
+        uint32_t k = 0;
+        for (unsigned int i = 0; ok && i < tree->leaves->size; i++) {
+            for (MirrorBin *bin = tree->leaves->table[i]; ok && bin; bin = bin->next) {
+                MirrorNode *leaf = bin->elt;
+                ok = k < leaves && (out->setOrder[k++] = lookupShape(index, shapeCount, leaf->obj)) >= 0;
+                for (MirrorPair *pair = leaf->node.leaf.pairs; ok && pair;) {
+                    if (pair->a.leaf == leaf) {
+                        ok = pairCount < counts.pairs;
+                        if (ok) pairs[pairCount++] = pair;
+                    }
+                    pair = pair->a.leaf == leaf ? pair->a.next : pair->b.next;
+                }
+            }
+        }
+        ok = ok && k == leaves;
+    }
+    ok = ok && pairCount == counts.pairs && state->pairCount == counts.pairs;
+    // Pairs are numbered as each shape's list (in shape order) first meets them, so that
+    // the numbers do not depend on where the pairs happen to be in memory.
+    int32_t *numbers = malloc(sizeof(int32_t) * (pairCount ? pairCount : 1));
+    ok = ok && numbers != NULL;
+    if (ok) {
+        qsort(pairs, pairCount, sizeof *pairs, comparePointers);
+        for (uint32_t k = 0; k < pairCount; k++) numbers[k] = -1;
+        uint32_t written = 0, numbered = 0;
+        for (int32_t s = 0; s < shapeCount && ok; s++) {
+            state->pairListStart[s] = written;
+            MirrorNode *leaf = NULL;
+            for (int t = 0; t < 2 && !leaf; t++) {
+                const cpShape *shape = shapes[s];
+                leaf = (MirrorNode *)cpHashSetFind((cpHashSet *)trees[t]->leaves, shape->hashid, shape);
+            }
+            for (MirrorPair *pair = leaf ? leaf->node.leaf.pairs : NULL; ok && pair;) {
+                MirrorPair **found = bsearch(&pair, pairs, pairCount, sizeof *pairs, comparePointers);
+                ok = found != NULL && written < 2 * pairCount;
+                if (!ok) break;
+                int32_t *number = &numbers[found - pairs];
+                if (*number < 0) {
+                    *number = (int32_t)numbered++;
+                    CChipmunkTreePair *out = &state->pairs[*number];
+                    out->a = lookupShape(index, shapeCount, pair->a.leaf->obj);
+                    out->b = lookupShape(index, shapeCount, pair->b.leaf->obj);
+                    out->id = pair->id;
+                    ok = out->a >= 0 && out->b >= 0;
+                }
+                state->pairLists[written++] = *number;
+                pair = pair->a.leaf == leaf ? pair->a.next : pair->b.next;
+            }
+        }
+        state->pairListStart[shapeCount] = written;
+        ok = ok && written == 2 * pairCount && numbered == pairCount;
+    }
+    free(numbers);
+    free(index);
+    free(pairs);
+    return ok;
+}
+
+// MARK: Restoring
+
+static int compareBinElements(const void *x, const void *y) {
+    uintptr_t a = (uintptr_t)(*(MirrorBin *const *)x)->elt, b = (uintptr_t)(*(MirrorBin *const *)y)->elt;
+    return a < b ? -1 : a > b;
+}
+
+/// What reordering one hash set needs, allocated before anything changes.
+typedef struct SetPlan {
+    MirrorSet *set;
+    uint32_t size;
+    MirrorBin **ordered;  // the set's bins in the order to visit them
+    MirrorBin **table;    // the new table (the set's own when the size is kept)
+    MirrorBin **tails;
+} SetPlan;
+
+static void freeSetPlan(SetPlan *plan) {
+    free(plan->ordered);
+    if (plan->set && plan->table != plan->set->table) free(plan->table);
+    free(plan->tails);
+    *plan = (SetPlan){0};
+}
+
+/// Finds the bin of each element of `order` (every element of the set, each once).
+static int planSet(SetPlan *plan, MirrorSet *set, void *const *order, uint32_t count, uint32_t size) {
+    *plan = (SetPlan){set, size, NULL, NULL, NULL};
+    if (set->entries != count || size <= count) return 0;
+    size_t slots = count ? count : 1;
+    MirrorBin **bins = malloc(sizeof(MirrorBin *) * slots);
+    uint8_t *taken = calloc(slots, 1);
+    plan->ordered = malloc(sizeof(MirrorBin *) * slots);
+    plan->table = size == set->size ? set->table : calloc(size, sizeof(MirrorBin *));
+    plan->tails = calloc(size, sizeof(MirrorBin *));
+    int ok = bins && taken && plan->ordered && plan->table && plan->tails;
+    uint32_t k = 0;
+    for (unsigned int i = 0; ok && i < set->size; i++) {
+        for (MirrorBin *bin = set->table[i]; ok && bin; bin = bin->next) {
+            ok = k < count;
+            if (ok) bins[k++] = bin;
+        }
+    }
+    ok = ok && k == count;
+    if (ok) qsort(bins, count, sizeof *bins, compareBinElements);
+    for (uint32_t i = 0; ok && i < count; i++) {
+        MirrorBin key = {order[i], 0, NULL}, *keyPointer = &key;
+        MirrorBin **found = bsearch(&keyPointer, bins, count, sizeof *bins, compareBinElements);
+        ok = found != NULL && !taken[found - bins];
+        if (ok) {
+            taken[found - bins] = 1;
+            plan->ordered[i] = *found;
+        }
+    }
+    free(bins);
+    free(taken);
+    if (!ok) freeSetPlan(plan);
+    return ok;
+}
+
+static void applySetPlan(SetPlan *plan) {
+    MirrorSet *set = plan->set;
+    memset(plan->table, 0, sizeof(MirrorBin *) * plan->size);
+    for (uint32_t i = 0; i < set->entries; i++) {
+        MirrorBin *bin = plan->ordered[i];
+        cpHashValue slot = bin->hash % plan->size;
+        bin->next = NULL;
+        if (plan->tails[slot]) {
+            plan->tails[slot]->next = bin;
+        } else {
+            plan->table[slot] = bin;
+        }
+        plan->tails[slot] = bin;
+    }
+    if (plan->table != set->table) {
+        free(set->table);
+        set->table = plan->table;
+        set->size = plan->size;
+    }
+    freeSetPlan(plan);  // the table is the set's own now: it stays
+}
+
+/// The internal nodes of a tree, in any order (they are all rewired); UINT32_MAX when
+/// there are more than `capacity` or memory ran out.
+static uint32_t collectInternalNodes(MirrorTree *tree, MirrorNode **out, uint32_t capacity) {
+    if (!tree->root) return 0;
+    uint32_t count = 0, depth = 0;
+    MirrorNode **stack = malloc(sizeof(MirrorNode *) * (2 * (size_t)capacity + 2));
+    if (!stack) return UINT32_MAX;
+    stack[depth++] = tree->root;
+    while (depth > 0) {
+        MirrorNode *node = stack[--depth];
+        if (node->obj) continue;
+        if (count == capacity) {
+            count = UINT32_MAX;
+            break;
+        }
+        out[count++] = node;
+        stack[depth++] = node->node.children.b;
+        stack[depth++] = node->node.children.a;
+    }
+    free(stack);
+    return count;
+}
+
+/// Whether `nodes` (`count` of them) is a full binary tree in preorder: each internal node
+/// opens two places for children, each node fills one.
+static int isPreorderTree(const CChipmunkTreeNode *nodes, uint32_t count) {
+    uint32_t places = 1;
+    for (uint32_t i = 0; i < count; i++) {
+        if (places == 0) return 0;
+        places = nodes[i].shape < 0 ? places + 1 : places - 1;
+    }
+    return count == 0 || places == 0;
+}
+
+static void pushPair(MirrorTree *master, MirrorPair *pair) {
+    pair->a.next = master->pooledPairs;
+    master->pooledPairs = pair;
+}
+
+/// Everything a restore needs, gathered and allocated before anything changes.
+typedef struct RestorePlan {
+    MirrorNode **leafOf;        // by shape index
+    void **leafOrder[2];        // each tree's leaves, in the set's order
+    MirrorNode **internals[2];  // each tree's internal nodes, to be rewired
+    MirrorNode **open[2];       // scratch for building each tree
+    uint8_t *filled[2];
+    MirrorPair **pairs;  // the snapshot's pairs: the trees' own, the pool's, new ones
+    MirrorPair **spare;  // the trees' pairs the snapshot does not need
+    uint32_t spareCount;
+    MirrorPair *pool;   // the pool after taking from it
+    cpArray *buffers;   // new buffers of pairs, handed to the tree
+    uint32_t lastBufferUsed;
+    SetPlan sets[2];
+} RestorePlan;
+
+static void freeRestorePlan(RestorePlan *plan, int keepBuffers) {
+    for (int t = 0; t < 2; t++) {
+        free(plan->leafOrder[t]);
+        free(plan->internals[t]);
+        free(plan->open[t]);
+        free(plan->filled[t]);
+        if (plan->sets[t].set) freeSetPlan(&plan->sets[t]);
+    }
+    if (plan->buffers) {
+        for (int i = 0; !keepBuffers && i < plan->buffers->num; i++) free(plan->buffers->arr[i]);
+        cpArrayFree(plan->buffers);
+    }
+    free(plan->leafOf);
+    free(plan->pairs);
+    free(plan->spare);
+}
+
+/// Checks the state against the trees (the same leaves, a valid tree, consistent pair
+/// lists) and gathers what the restore needs. Changes nothing.
+static int planRestore(RestorePlan *plan, MirrorTree *trees[2], uint32_t heldPairs, void *const *shapes,
+                       int32_t shapeCount, const CChipmunkBroadPhaseState *state) {
+    size_t n = (size_t)(shapeCount > 0 ? shapeCount : 1);
+    uint32_t pairCount = state->pairCount;
+    plan->leafOf = calloc(n, sizeof(MirrorNode *));
+    plan->pairs = malloc(sizeof(MirrorPair *) * (pairCount ? pairCount : 1));
+    plan->spare = malloc(sizeof(MirrorPair *) * (heldPairs ? heldPairs : 1));
+    plan->buffers = cpArrayNew(0);
+    uint8_t *seen = calloc(pairCount ? pairCount : 1, 2);
+    uint8_t *inTree = calloc(n, 1);
+    int ok = plan->leafOf && plan->pairs && plan->spare && plan->buffers && seen && inTree;
+
+    // Each tree's leaves by shape: the set order names each exactly once, and the preorder
+    // holds the same leaves, each once.
+    for (int t = 0; ok && t < 2; t++) {
+        const CChipmunkTreeState *tree = &state->trees[t];
+        uint32_t leaves = tree->leafCount, nodes = leaves ? 2 * leaves - 1 : 0;
+        ok = leaves == trees[t]->leaves->entries && isPreorderTree(tree->nodes, nodes);
+        size_t slots = leaves + 1;
+        plan->leafOrder[t] = malloc(sizeof(void *) * slots);
+        plan->internals[t] = malloc(sizeof(MirrorNode *) * slots);
+        plan->open[t] = malloc(sizeof(MirrorNode *) * slots);
+        plan->filled[t] = malloc(slots);
+        ok = ok && plan->leafOrder[t] && plan->internals[t] && plan->open[t] && plan->filled[t];
+        for (uint32_t i = 0; ok && i < leaves; i++) {
+            int32_t s = tree->setOrder[i];
+            ok = s >= 0 && s < shapeCount && plan->leafOf[s] == NULL;
+            if (!ok) break;
+            const cpShape *shape = shapes[s];
+            MirrorNode *leaf = (MirrorNode *)cpHashSetFind((cpHashSet *)trees[t]->leaves, shape->hashid, shape);
+            ok = leaf != NULL && leaf->obj == shape;
+            plan->leafOf[s] = leaf;
+            plan->leafOrder[t][i] = leaf;
+            inTree[s] = (uint8_t)(t + 1);
+        }
+        uint32_t leafNodes = 0;
+        for (uint32_t i = 0; ok && i < nodes; i++) {
+            int32_t s = tree->nodes[i].shape;
+            if (s < 0) continue;
+            ok = s < shapeCount && inTree[s] == (uint8_t)(t + 1);
+            inTree[s] = 0;
+            leafNodes++;
+        }
+        ok = ok && leafNodes == leaves;
+        ok = ok && collectInternalNodes(trees[t], plan->internals[t], leaves ? leaves - 1 : 0) ==
+                       (leaves ? leaves - 1 : 0);
+    }
+    // Pairs: both shapes have leaves; each pair is in its a's list and its b's list, once each.
+    for (uint32_t k = 0; ok && k < pairCount; k++) {
+        CChipmunkTreePair p = state->pairs[k];
+        ok = p.a >= 0 && p.b >= 0 && p.a < shapeCount && p.b < shapeCount && p.a != p.b && plan->leafOf[p.a] &&
+             plan->leafOf[p.b];
+    }
+    ok = ok && state->pairListStart[0] == 0 && state->pairListStart[shapeCount] == 2 * pairCount;
+    for (int32_t s = 0; ok && s < shapeCount; s++) {
+        uint32_t start = state->pairListStart[s], end = state->pairListStart[s + 1];
+        ok = start <= end && end <= 2 * pairCount && (start == end || plan->leafOf[s]);
+        for (uint32_t j = start; ok && j < end; j++) {
+            int32_t k = state->pairLists[j];
+            ok = k >= 0 && (uint32_t)k < pairCount;
+            if (!ok) break;
+            CChipmunkTreePair p = state->pairs[k];
+            int side = p.a == s ? 0 : p.b == s ? 1 : -1;
+            ok = side >= 0 && seen[2 * k + side] == 0;
+            if (ok) seen[2 * k + side] = 1;
+        }
+    }
+    for (uint32_t k = 0; ok && k < 2 * pairCount; k++) ok = seen[k] == 1;
+    free(seen);
+    free(inTree);
+
+    // Pair structs: the trees' own, then the pool's, then new buffers the tree will free.
+    uint32_t have = 0;
+    for (int t = 0; ok && t < 2; t++) {
+        for (unsigned int i = 0; i < trees[t]->leaves->size; i++) {
+            for (MirrorBin *bin = trees[t]->leaves->table[i]; bin; bin = bin->next) {
+                MirrorNode *leaf = bin->elt;
+                for (MirrorPair *pair = leaf->node.leaf.pairs; ok && pair;) {
+                    if (pair->a.leaf == leaf) {
+                        if (have < pairCount) {
+                            plan->pairs[have++] = pair;
+                        } else {
+                            ok = plan->spareCount < heldPairs;
+                            if (ok) plan->spare[plan->spareCount++] = pair;
+                        }
+                    }
+                    pair = pair->a.leaf == leaf ? pair->a.next : pair->b.next;
+                }
+            }
+        }
+    }
+    plan->pool = trees[1]->pooledPairs;
+    while (ok && have < pairCount && plan->pool) {
+        plan->pairs[have++] = plan->pool;
+        plan->pool = plan->pool->a.next;
+    }
+    uint32_t perBuffer = CP_BUFFER_BYTES / sizeof(MirrorPair);
+    while (ok && have < pairCount) {
+        MirrorPair *buffer = calloc(1, CP_BUFFER_BYTES);
+        ok = buffer != NULL;
+        if (!ok) break;
+        cpArrayPush(plan->buffers, buffer);
+        plan->lastBufferUsed = 0;
+        for (uint32_t i = 0; i < perBuffer && have < pairCount; i++, plan->lastBufferUsed++) {
+            plan->pairs[have++] = buffer + i;
+        }
+    }
+    for (int t = 0; ok && t < 2; t++) {
+        ok = planSet(&plan->sets[t], trees[t]->leaves, plan->leafOrder[t], state->trees[t].leafCount,
+                     state->trees[t].setSize);
+    }
+    return ok;
+}
+
+/// Builds a tree's nodes from its preorder: each node is the next child of the newest
+/// internal node that still lacks one.
+static void rebuildTree(MirrorTree *tree, const CChipmunkTreeState *state, RestorePlan *plan, int t) {
+    uint32_t count = state->leafCount ? 2 * state->leafCount - 1 : 0, nextInternal = 0, depth = 0;
+    MirrorNode **open = plan->open[t];
+    uint8_t *filled = plan->filled[t];
+    tree->root = NULL;
+    tree->stamp = state->stamp;
+    for (uint32_t i = 0; i < count; i++) {
+        const CChipmunkTreeNode *record = &state->nodes[i];
+        int isLeaf = record->shape >= 0;
+        MirrorNode *node = isLeaf ? plan->leafOf[record->shape] : plan->internals[t][nextInternal++];
+        node->bb = (cpBB){record->bb[0], record->bb[1], record->bb[2], record->bb[3]};
+        if (isLeaf) {
+            node->node.leaf.stamp = record->stamp;
+            node->node.leaf.pairs = NULL;
+        } else {
+            node->obj = NULL;
+        }
+        node->parent = NULL;
+        if (depth == 0) {
+            tree->root = node;
+        } else {
+            MirrorNode *parent = open[depth - 1];
+            if (filled[depth - 1]++ == 0) {
+                parent->node.children.a = node;
+            } else {
+                parent->node.children.b = node;
+                depth--;
+            }
+            node->parent = parent;
+        }
+        if (!isLeaf) {
+            open[depth] = node;
+            filled[depth++] = 0;
+        }
+    }
+}
+
+int CChipmunkBroadPhaseRestore(void *staticIndex, void *dynamicIndex, void *const *shapes, int32_t shapeCount,
+                               const CChipmunkBroadPhaseState *state) {
+    CChipmunkBroadPhaseCounts counts;
+    if (!CChipmunkBroadPhaseMeasure(staticIndex, dynamicIndex, &counts)) return 0;
+    MirrorTree *trees[2] = {staticIndex, dynamicIndex};
+    MirrorTree *master = trees[1];
+    RestorePlan plan = {0};
+    if (!planRestore(&plan, trees, counts.pairs, shapes, shapeCount, state)) {
+        freeRestorePlan(&plan, 0);
+        return 0;
+    }
+    // Nothing below can fail. The pool first: what was taken from it, new buffers, spares.
+    uint32_t perBuffer = CP_BUFFER_BYTES / sizeof(MirrorPair);
+    master->pooledPairs = plan.pool;
+    for (int i = 0; i < plan.buffers->num; i++) {
+        MirrorPair *buffer = plan.buffers->arr[i];
+        cpArrayPush(master->allocatedBuffers, buffer);
+        uint32_t used = i + 1 < plan.buffers->num ? perBuffer : plan.lastBufferUsed;
+        for (uint32_t j = used; j < perBuffer; j++) pushPair(master, buffer + j);
+    }
+    for (uint32_t j = 0; j < plan.spareCount; j++) pushPair(master, plan.spare[j]);
+    for (int t = 0; t < 2; t++) {
+        applySetPlan(&plan.sets[t]);
+        rebuildTree(trees[t], &state->trees[t], &plan, t);
+    }
+    for (uint32_t k = 0; k < state->pairCount; k++) {
+        MirrorNode *a = plan.leafOf[state->pairs[k].a], *b = plan.leafOf[state->pairs[k].b];
+        *plan.pairs[k] = (MirrorPair){{NULL, a, NULL}, {NULL, b, NULL}, state->pairs[k].id};
+    }
+    for (int32_t s = 0; s < shapeCount; s++) {
+        uint32_t start = state->pairListStart[s], end = state->pairListStart[s + 1];
+        MirrorNode *leaf = plan.leafOf[s];
+        if (!leaf || start == end) continue;
+        leaf->node.leaf.pairs = plan.pairs[state->pairLists[start]];
+        for (uint32_t j = start; j < end; j++) {
+            MirrorPair *pair = plan.pairs[state->pairLists[j]];
+            MirrorThread *thread = pair->a.leaf == leaf ? &pair->a : &pair->b;
+            thread->prev = j > start ? plan.pairs[state->pairLists[j - 1]] : NULL;
+            thread->next = j + 1 < end ? plan.pairs[state->pairLists[j + 1]] : NULL;
+        }
+    }
+    freeRestorePlan(&plan, 1);
+    return 1;
+}
