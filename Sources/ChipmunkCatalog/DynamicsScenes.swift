@@ -47,7 +47,14 @@ package enum DynamicsScenes {
         scene.bodyNames = names
         scene.yAxisPointsDown = true
         scene.bodyOpacity = { [views] body in views[ObjectIdentifier(body)]?.alpha ?? 1 }
-        scene.didRestore = { animator.reportCurrentContacts() }
+        // A restored scene's behaviours are as built: set them as the inputs had them when
+        // the snapshot was taken (the step that made it applied the inputs for the time
+        // one step earlier), let the animator adopt them without waking anything, then
+        // tell the delegates of the contacts in progress.
+        scene.didRestore = { [unowned scene] in
+            animator.adoptBehaviorsAfterRestore { inputs(scene.time - scene.timeStep) }
+            animator.reportCurrentContacts()
+        }
         scene.stepper = { time, dt in
             inputs(time)
             try animator.step(by: dt)

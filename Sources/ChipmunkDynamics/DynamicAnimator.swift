@@ -195,6 +195,27 @@ public final class DynamicAnimator {
         }
     }
 
+    /// For a space just restored from a snapshot: runs `setBehaviors` (which sets the
+    /// behaviours as they were when the snapshot was taken) and brings the items' bodies up
+    /// to them, without waking any body. The snapshot holds the bodies' state; the
+    /// uninterrupted run woke them, or not, when the changes happened.
+    package func adoptBehaviorsAfterRestore(_ setBehaviors: () -> Void) {
+        isAdoptingRestoredState = true
+        defer { isAdoptingRestoredState = false }
+        setBehaviors()
+        updateIfNeeded()
+    }
+
+    /// Set while ``adoptBehaviorsAfterRestore(_:)`` runs: changes then wake nothing.
+    private var isAdoptingRestoredState = false
+
+    /// Wakes the body of `item` (a behaviour's change reaches it), unless the animator is
+    /// adopting a restored space's behaviours.
+    func wake(_ item: any DynamicItem) {
+        guard !isAdoptingRestoredState else { return }
+        record(for: item)?.body.activate()
+    }
+
     private func updateIfNeeded() {
         // Inside a step (a collision delegate, an action) settings wait for the next step:
         // anchoring an item changes its body's kind, which cannot happen during a step.
@@ -246,7 +267,7 @@ public final class DynamicAnimator {
             }
             behavior.configure(in: self)
         }
-        for record in orderedRecords { record.apply() }
+        for record in orderedRecords { record.apply(waking: !isAdoptingRestoredState) }
         for behavior in flat {
             if installed[ObjectIdentifier(behavior)] == nil {
                 installed[ObjectIdentifier(behavior)] = behavior
@@ -401,7 +422,10 @@ final class ItemRecord {
     }
 
     /// Puts the settings into the body and shape, waking the body if anything changed.
-    func apply() {
+    /// Writes the settings into the body and shape, each only if it changed (the engine's
+    /// setters wake the body), and wakes the body when one did or the item has gravity,
+    /// unless `waking` is false.
+    func apply(waking: Bool = true) {
         let before = (body.kind, body.mass, body.moment, shape.elasticity, shape.friction, shape.filter)
         let mass = properties.density * area / 10_000
         if properties.isAnchored {
@@ -412,17 +436,19 @@ final class ItemRecord {
             }
         } else {
             if body.kind != .dynamic { body.kind = .dynamic }
-            body.mass = mass
-            body.moment = properties.allowsRotation ? unitMoment * mass : Parameter.massRange.upperBound
+            if body.mass != mass { body.mass = mass }
+            let moment = properties.allowsRotation ? unitMoment * mass : Parameter.massRange.upperBound
+            if body.moment != moment { body.moment = moment }
         }
         body.positionUpdate =
             properties.allowsRotation ? nil : { body, dt in try body.updatePositionWithoutTurning(dt: dt) }
-        shape.elasticity = properties.elasticity
-        shape.friction = properties.friction
-        shape.filter = ShapeFilter(
+        if shape.elasticity != properties.elasticity { shape.elasticity = properties.elasticity }
+        if shape.friction != properties.friction { shape.friction = properties.friction }
+        let filter = ShapeFilter(
             categories: ShapeFilter.Categories(rawValue: categories), mask: ShapeFilter.Categories(rawValue: mask))
+        if shape.filter != filter { shape.filter = filter }
         let after = (body.kind, body.mass, body.moment, shape.elasticity, shape.friction, shape.filter)
-        if before != after || gravity != .zero { body.activate() }
+        if waking, before != after || gravity != .zero { body.activate() }
     }
 }
 

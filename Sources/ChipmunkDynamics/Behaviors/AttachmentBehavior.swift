@@ -195,7 +195,7 @@ public final class AttachmentBehavior: DynamicBehavior {
         case let joint as PivotJoint: joint.anchorB = anchorPoint
         default: return rebuild()
         }
-        animator.record(for: items[0])?.body.activate()
+        animator.wake(items[0])
     }
 
     override func install(in animator: DynamicAnimator) {

@@ -179,7 +179,7 @@ public final class CollisionBehavior: ItemListBehavior {
             }
         }
         // Items resting against the old boundaries must notice the new ones.
-        for item in items { animator.record(for: item)?.body.activate() }
+        for item in items { animator.wake(item) }
     }
 
     override func uninstall(from animator: DynamicAnimator) {

@@ -19,7 +19,7 @@ public final class SnapBehavior: DynamicBehavior {
     public var snapPoint: Vector {
         didSet {
             DynamicsParameter.snapPoint.require(snapPoint)
-            dynamicAnimator?.record(for: item)?.body.activate()
+            dynamicAnimator?.wake(item)
         }
     }
     /// From 0 (overshoots most) to 1 (none), UIKit's 0.5 by default; changing it wakes the item.
@@ -28,7 +28,7 @@ public final class SnapBehavior: DynamicBehavior {
     public var damping = 0.5 {
         didSet {
             DynamicsParameter.snapDamping.require(damping)
-            dynamicAnimator?.record(for: item)?.body.activate()
+            dynamicAnimator?.wake(item)
         }
     }
     /// How fast the item snaps: the spring's natural frequency in Hz.
@@ -50,7 +50,7 @@ public final class SnapBehavior: DynamicBehavior {
     override var dynamicItems: [any DynamicItem] { [item] }
 
     override func install(in animator: DynamicAnimator) {
-        animator.record(for: item)?.body.activate()
+        animator.wake(item)
     }
 
     override var exertsForces: Bool { true }
