@@ -101,6 +101,17 @@ public enum BenchRunner {
 
         /// The state hash now (see ``BenchRunner/stateHash(of:)``).
         public var hash: UInt64 { stateHash(of: space) }
+        /// A snapshot of the world now (plain mode: the loop carries nothing else).
+        public func snapshot() -> Snapshot { space.snapshot() }
+        /// Sets the world, built by the same code, to `snapshot`'s state.
+        ///
+        /// - Throws: `SnapshotError` when the snapshot is not of this world.
+        public func restore(_ snapshot: Snapshot) throws(SnapshotError) {
+            try space.restore(snapshot)
+            state.step = snapshot.stepsTaken
+        }
+        /// Steps the world has taken.
+        public var stepsTaken: Int { space.stepsTaken }
         /// Dynamic bodies at the start.
         public var bodyCount: Int { bodies }
     }

@@ -1,7 +1,7 @@
 // The benchmark worlds against the raw C API, as a command: the same JSON line as
 // `chipmunk-bench`. scripts/bench.sh and the tests run it beside the Swift binding.
 //
-// usage: chipmunk-bench-c SCENE [--steps N] [--mode plain|reads|callbacks|churn] [--repeat R]
+// usage: chipmunk-bench-c SCENE [--steps N] [--mode plain|reads|callbacks|churn] [--repeat R] [--trace]
 #define _GNU_SOURCE
 #include <chipmunk/chipmunk.h>
 // The main package's C bridge, for its one banner-silencing function.
@@ -25,9 +25,15 @@ int main(int argc, char **argv) {
         return 64;
     }
     const char *scene = argv[1], *mode = "plain";
-    int steps = bench_world_default_steps(scene), repeat = 3;
+    int steps = bench_world_default_steps(scene), repeat = 3, trace = 0;
     if (steps == 0) { fprintf(stderr, "chipmunk-bench-c: unknown scene '%s'\n", scene); return 64; }
     for (int i = 2; i < argc; i += 2) {
+        // --trace: the state hash after every step, not a timing (plain mode, one world).
+        if (strcmp(argv[i], "--trace") == 0) {
+            trace = 1;
+            i -= 1;
+            continue;
+        }
         if (i + 1 >= argc) { fprintf(stderr, "chipmunk-bench-c: %s needs a value\n", argv[i]); return 64; }
         if (strcmp(argv[i], "--steps") == 0) steps = atoi(argv[i + 1]);
         else if (strcmp(argv[i], "--repeat") == 0) repeat = atoi(argv[i + 1]);
@@ -38,6 +44,18 @@ int main(int argc, char **argv) {
 
     // Debian's debug build prints a banner on stdout from the first cpSpaceNew.
     cpSpaceFree(CChipmunkSpaceNewQuietly());
+
+    if (trace) {
+        BenchWorld *world = bench_world_new(scene, "plain");
+        printf("{\"scene\":\"%s\",\"first_step\":1,\"step_hashes\":[", scene);
+        for (int step = 1; step <= steps; step++) {
+            bench_world_run(world, 1);
+            printf("%s\"%016llx\"", step > 1 ? "," : "", (unsigned long long)bench_world_hash(world));
+        }
+        printf("]}\n");
+        bench_world_free(world);
+        return 0;
+    }
 
     double *times = malloc(sizeof(double) * (size_t)repeat), *readTimes = malloc(sizeof(double) * (size_t)repeat);
     uint64_t hash = 0;

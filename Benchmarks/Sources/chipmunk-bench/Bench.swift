@@ -46,6 +46,24 @@ struct Bench: ParsableCommand {
     @Flag(help: ArgumentHelp(Self.againstCHelp))
     var againstC = false
 
+    @Flag(
+        help: """
+            Print the state hash after every step instead of timing (one world, plain mode):             {"scene", "first_step", "step_hashes"}. chipmunk-bench-c --trace prints the raw C engine's.
+            """)
+    var trace = false
+
+    @Option(help: "With --trace: after this step, write a snapshot of the world to --save-to.")
+    var saveAt: Int?
+
+    @Option(help: "With --save-at: the snapshot file to write.")
+    var saveTo: String?
+
+    @Option(
+        help: """
+            With --trace: build the world, restore this snapshot (from --save-at) into it, and             run on from its step to --steps.
+            """)
+    var restore: String?
+
     private static let againstCHelp =
         "Also step the raw C engine's twin of the world in this process, by turns with the Swift world, "
         + "one step at a time, so that noise on the machine falls on both alike; "
@@ -59,6 +77,14 @@ struct Bench: ParsableCommand {
         }
         if !(1...64).contains(parallel) { throw ValidationError("--parallel must be 1 to 64 (got \(parallel))") }
         if !(1...1000).contains(`repeat`) { throw ValidationError("--repeat must be 1 to 1000 (got \(`repeat`))") }
+        if !trace, saveAt != nil || saveTo != nil || restore != nil {
+            throw ValidationError("--save-at, --save-to and --restore go with --trace")
+        }
+        if trace, threads != 1 || parallel != 1 || againstC || mode.items != [.plain] || scene.items.count != 1 {
+            throw ValidationError("--trace steps one world of one scene in plain mode, on the plain solver")
+        }
+        if (saveAt == nil) != (saveTo == nil) { throw ValidationError("--save-at and --save-to go together") }
+        if let saveAt, saveAt < 0 { throw ValidationError("--save-at must be at least 0 (got \(saveAt))") }
         if againstC, threads != 1 || parallel != 1 {
             throw ValidationError(
                 "--against-c compares one world on the plain solver: use it without --threads and --parallel")
@@ -69,6 +95,7 @@ struct Bench: ParsableCommand {
         // The first space made in a process prints Debian's banner on stdout unless it is a
         // Swift `Space`, which silences it; the C twin's spaces come after this one.
         _ = Space()
+        if trace { return try runTrace(scene.items[0]) }
         for scene in scene.items {
             for mode in mode.items {
                 let steps = self.steps ?? scene.defaultSteps
@@ -277,3 +304,42 @@ final class Locked<Value>: @unchecked Sendable {
 
 /// A hash as 16 hexadecimal digits, most significant first, as chipmunk-sim writes state hashes.
 private func hex(_ hash: UInt64) -> String { String(format: "%016llx", hash) }
+
+extension Bench {
+    /// `--trace`: steps one world (restored from `--restore` if given) to `--steps`, saving a
+    /// snapshot after `--save-at`, and prints each step's state hash.
+    func runTrace(_ scene: BenchScene) throws {
+        let world = try BenchRunner.PreparedWorld(scene, mode: .plain)
+        if let restore {
+            let bytes: [UInt8]
+            do {
+                bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: restore)))
+            } catch {
+                throw ValidationError("cannot read the snapshot \(restore): \(error.localizedDescription)")
+            }
+            do {
+                try world.restore(Snapshot(bytes: bytes))
+            } catch {
+                throw ValidationError("\(restore): \(error)")
+            }
+        }
+        let first = world.stepsTaken + 1
+        let last = steps ?? scene.defaultSteps
+        var hashes: [String] = []
+        if first <= last {
+            for step in first...last {
+                _ = try world.runChunk(steps: 1)
+                hashes.append(hex(world.hash))
+                if step == saveAt, let saveTo {
+                    do {
+                        try Data(world.snapshot().bytes).write(to: URL(fileURLWithPath: saveTo))
+                    } catch {
+                        throw ValidationError("cannot write \(saveTo): \(error.localizedDescription)")
+                    }
+                }
+            }
+        }
+        let list = hashes.map { "\"\($0)\"" }.joined(separator: ",")
+        print("{\"scene\":\"\(scene.rawValue)\",\"first_step\":\(first),\"step_hashes\":[\(list)]}")
+    }
+}
