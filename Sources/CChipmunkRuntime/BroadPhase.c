@@ -97,6 +97,8 @@ static int probeLeafIsConsistent(MirrorTree *tree, void *obj, cpHashValue hash) 
 
 static void checkLayout(void) {
     if (strcmp(cpVersionString, "7.0.3") != 0) return;
+    // For the tests of what happens with another engine build: the check fails as it would.
+    if (getenv("CHIPMUNK_TEST_UNKNOWN_ENGINE_LAYOUT")) return;
     // Three boxes with known ids: the first two overlap, the third is apart.
     static cpBB boxes[3] = {{0, 0, 2, 2}, {1, 1, 3, 3}, {10, 10, 11, 11}};
     cpSpatialIndex *index = cpBBTreeNew(probeBB, NULL);

@@ -10,14 +10,13 @@ struct SnapshotCommand: ParsableCommand {
         abstract: "Run a scene to a step and save everything the engine carries on, to continue later.",
         discussion: """
             The file (format: docs/snapshots.md) holds bodies, shapes, constraints with their \
-            accumulated impulses, cached contacts, sleeping groups and the scene's clock. \
-            `chipmunk-sim run FILE` continues from it. To continue with exactly the bits of the \
-            uninterrupted run, run both with --canonical-broad-phase: the engine's default broad \
-            phase finds contact pairs in an order that depends on its history, which no snapshot \
-            holds (docs/snapshots.md measures where each scene first differs without it).
+            accumulated impulses, cached contacts, sleeping groups, the scene's clock, and the \
+            history of the engine's broad phase (the order in which it finds contact pairs \
+            depends on it). `chipmunk-sim run FILE` continues from it, in any process, with \
+            exactly the bits of the uninterrupted run.
 
             Example:
-              chipmunk-sim snapshot crates --at 120 --canonical-broad-phase -o crates-120.snapshot
+              chipmunk-sim snapshot crates --at 120 -o crates-120.snapshot
               chipmunk-sim run crates-120.snapshot --steps 120 --hash
             """
     )
@@ -57,6 +56,12 @@ struct SnapshotCommand: ParsableCommand {
         Output.note(
             "wrote \(output): \(scene.name) after step \(at), \(snapshot.bodyCount) bodies, \(snapshot.arbiterCount) cached contact pairs, \(snapshot.bytes.count) bytes\n"
         )
+        if snapshot.lacksBroadPhaseHistory {
+            Output.note(
+                "note: the loaded engine's broad-phase structs are not Chipmunk 7.0.3's, so the snapshot does not "
+                    + "hold the broad phase's history: restored, it continues with the uninterrupted run's bits "
+                    + "only if both runs use --canonical-broad-phase\n")
+        }
     }
 }
 

@@ -92,4 +92,28 @@ import Testing
             }
         }
     }
+
+    @Test("Where the engine's broad-phase layout is not 7.0.3's, a snapshot holding it is refused, never misread")
+    func anotherEngineLayoutIsRefused() throws {
+        let folder = try TemporaryFolder("layout")
+        defer { folder.remove() }
+        let file = folder.path("tumble.snapshot")
+        #expect(try Tool.sim("snapshot", "tumble", "--at", "120", "-o", file).status == 0)
+        // The runtime's layout check fails as it would with another build of the engine.
+        var environment = ProcessInfo.processInfo.environment
+        environment["CHIPMUNK_TEST_UNKNOWN_ENGINE_LAYOUT"] = "1"
+        let refused = try Tool.run("chipmunk-sim", ["run", file, "--steps", "10"], environment: environment)
+        #expect(refused.status != 0)
+        #expect(refused.stdout.isEmpty, "no step ran")
+        #expect(refused.stderr.contains("does not have Chipmunk 7.0.3's broad-phase layout"), "\(refused.stderr)")
+
+        // A snapshot made there lacks the history, says so, and restores anywhere.
+        let lacking = folder.path("lacking.snapshot")
+        let made = try Tool.run(
+            "chipmunk-sim", ["snapshot", "tumble", "--at", "120", "-o", lacking], environment: environment)
+        #expect(made.status == 0, "\(made.stderr)")
+        #expect(made.stderr.contains("does not hold the broad phase's history"), "\(made.stderr)")
+        #expect(try !SceneCatalog.loadSnapshot(contentsOf: URL(fileURLWithPath: lacking)).holdsBroadPhase)
+        #expect(try Tool.sim("run", lacking, "--steps", "10").status == 0)
+    }
 }

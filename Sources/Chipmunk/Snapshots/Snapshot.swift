@@ -52,6 +52,11 @@ public struct Snapshot: Sendable, Equatable {
     /// the uninterrupted run. Spaces with the spatial hash or
     /// ``Space/hasCanonicalBroadPhase`` do not need it; format version 1 lacked it.
     public var holdsBroadPhase: Bool { !state.broadPhase.isEmpty }
+    /// Whether the space it came from used the default broad phase, and the snapshot lacks
+    /// its history all the same (the engine's layout was unknown, or format version 1).
+    package var lacksBroadPhaseHistory: Bool {
+        state.space.broadPhase == 0 && !state.space.canonicalBroadPhase && state.broadPhase.isEmpty
+    }
     /// Bodies in it, not counting the space's static body.
     public var bodyCount: Int { max(state.bodies.count - 1, 0) }
     /// Cached contact pairs (arbiters) in it.
