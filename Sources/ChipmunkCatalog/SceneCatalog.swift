@@ -110,7 +110,13 @@ public enum SceneCatalog {
     /// name, or a scene file.
     public static func scene(opening argument: String) throws -> Scene {
         if isSnapshotFile(argument) {
-            return try scene(restoring: loadSnapshot(contentsOf: URL(fileURLWithPath: argument)))
+            let snapshot = try loadSnapshot(contentsOf: URL(fileURLWithPath: argument))
+            do {
+                return try scene(restoring: snapshot)
+            } catch let error as SnapshotError {
+                // Read, but not restorable (invalid, another scene's, another engine's layout).
+                throw SceneError(source: argument, reason: "\(error)")
+            }
         }
         return try scene(named: argument)
     }
