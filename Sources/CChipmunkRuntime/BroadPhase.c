@@ -675,3 +675,293 @@ int CChipmunkBroadPhaseRestore(void *staticIndex, void *dynamicIndex, void *cons
     freeRestorePlan(&plan, 1);
     return 1;
 }
+
+// MARK: The spatial hash
+
+// `cpSpaceHash` (cpSpaceHash.c), used instead of the trees after `cpSpaceUseSpatialHash`.
+// Its history: the order its handle set visits its shapes (the dynamic hash hashes them in
+// that order at every step, and the static hash's shapes are found in that order), and
+// the chain of handles in each cell of its table (the static hash's cells are built as
+// shapes are added; each chain is newest first). Handle stamps only keep one query from
+// reporting a shape twice, and every stamp left in a handle is below the hash's own.
+
+typedef struct MirrorHandle {
+    void *obj;
+    int retain;
+    cpTimestamp stamp;
+} MirrorHandle;
+
+typedef struct MirrorCell {
+    MirrorHandle *handle;
+    struct MirrorCell *next;
+} MirrorCell;
+
+typedef struct MirrorHash {
+    cpSpatialIndex spatialIndex;
+    int numcells;
+    cpFloat celldim;
+    MirrorCell **table;
+    MirrorSet *handleSet;
+    MirrorCell *pooledBins;
+    cpArray *pooledHandles;
+    cpArray *allocatedBuffers;
+    cpTimestamp stamp;
+} MirrorHash;
+
+// The engine's table sizes for hash tables (prime.h, data): a spatial hash of `count` cells
+// has the first of these at least `count`.
+static const int primes[] = {5,        13,       23,       47,        97,        193,       389,       769,
+                             1543,     3079,     6151,     12289,     24593,     49157,     98317,     196613,
+                             393241,   786433,   1572869,  3145739,   6291469,   12582917,  25165843,  50331653,
+                             100663319, 201326611, 402653189, 805306457, 1610612741};
+
+int CChipmunkSpatialHashCellCount(int count) {
+    for (size_t i = 0; i < sizeof primes / sizeof primes[0]; i++) {
+        if (count <= primes[i]) return primes[i];
+    }
+    return 0;
+}
+
+static cpSpatialIndexClass *hashClass;
+static int hashLayoutIsKnown;
+static pthread_once_t hashLayoutOnce = PTHREAD_ONCE_INIT;
+
+static void checkHashLayout(void) {
+    if (!CChipmunkBroadPhaseLayoutIsKnown()) return;
+    // Two boxes inside cell (0, 0) of a hash of 10-unit cells: next_prime(7) = 13 cells, and
+    // cell (0, 0) is slot 0.
+    static cpBB boxes[2] = {{1, 1, 2, 2}, {3, 3, 4, 4}};
+    cpSpatialIndex *index = cpSpaceHashNew(10, 7, probeBB, NULL);
+    if (!index) return;
+    for (int i = 0; i < 2; i++) cpSpatialIndexInsert(index, &boxes[i], (cpHashValue)(201 + i));
+    MirrorHash *hash = (MirrorHash *)index;
+    MirrorSet *set = hash->handleSet;
+    int ok = hash->numcells == 13 && CChipmunkSpatialHashCellCount(7) == 13 && hash->celldim == 10 && hash->stamp == 1 && set != NULL &&
+             (int)set->entries == cpHashSetCount((cpHashSet *)set) && set->entries == 2 && hash->table != NULL;
+    // The second box's handle heads cell 0's chain, the first's follows; each retained by
+    // the set and by its bin.
+    MirrorCell *cell = ok ? hash->table[0] : NULL;
+    ok = ok && cell && cell->next && !cell->next->next && cell->handle->obj == &boxes[1] &&
+         cell->next->handle->obj == &boxes[0] && cell->handle->retain == 2 && cell->next->handle->retain == 2 &&
+         cpHashSetFind((cpHashSet *)set, 202, &boxes[1]) == cell->handle;
+    for (int i = 1; ok && i < 13; i++) ok = hash->table[i] == NULL;
+    hashClass = index->klass;
+    cpSpatialIndexFree(index);
+    hashLayoutIsKnown = ok;
+}
+
+int CChipmunkSpatialHashLayoutIsKnown(void) {
+    pthread_once(&hashLayoutOnce, checkHashLayout);
+    return hashLayoutIsKnown;
+}
+
+static MirrorHash *asHash(void *index) {
+    if (!CChipmunkSpatialHashLayoutIsKnown() || !index) return NULL;
+    return ((cpSpatialIndex *)index)->klass == hashClass ? (MirrorHash *)index : NULL;
+}
+
+int CChipmunkSpatialHashMeasure(void *staticIndex, void *dynamicIndex, CChipmunkSpatialHashCounts *counts) {
+    MirrorHash *hashes[2] = {asHash(staticIndex), asHash(dynamicIndex)};
+    if (!hashes[0] || !hashes[1] || hashes[0]->spatialIndex.dynamicIndex != (cpSpatialIndex *)hashes[1]) return 0;
+    for (int t = 0; t < 2; t++) {
+        MirrorHash *hash = hashes[t];
+        counts->shapes[t] = hash->handleSet->entries;
+        counts->cells[t] = 0;
+        counts->entries[t] = 0;
+        for (int i = 0; i < hash->numcells; i++) {
+            uint32_t live = 0;
+            for (MirrorCell *cell = hash->table[i]; cell; cell = cell->next) live += cell->handle->obj != NULL;
+            counts->cells[t] += live > 0;
+            counts->entries[t] += live;
+        }
+    }
+    return 1;
+}
+
+int CChipmunkSpatialHashCapture(void *staticIndex, void *dynamicIndex, void *const *shapes, int32_t shapeCount,
+                                CChipmunkSpatialHashState *state) {
+    CChipmunkSpatialHashCounts counts;
+    if (!CChipmunkSpatialHashMeasure(staticIndex, dynamicIndex, &counts)) return 0;
+    MirrorHash *hashes[2] = {staticIndex, dynamicIndex};
+    ShapeIndex *index = makeShapeIndex(shapes, shapeCount);
+    int ok = index != NULL;
+    for (int t = 0; ok && t < 2; t++) {
+        MirrorHash *hash = hashes[t];
+        CChipmunkHashIndexState *out = &state->indexes[t];
+        ok = out->shapeCount == counts.shapes[t] && out->cellCount == counts.cells[t] &&
+             out->entryCount == counts.entries[t];
+        out->stamp = hash->stamp;
+        out->setSize = hash->handleSet->size;
+        uint32_t k = 0;
+        for (unsigned int i = 0; ok && i < hash->handleSet->size; i++) {
+            for (MirrorBin *bin = hash->handleSet->table[i]; ok && bin; bin = bin->next) {
+                MirrorHandle *handle = bin->elt;
+                ok = k < out->shapeCount && (out->setOrder[k++] = lookupShape(index, shapeCount, handle->obj)) >= 0;
+            }
+        }
+        ok = ok && k == out->shapeCount;
+        uint32_t cells = 0, entries = 0;
+        for (int i = 0; ok && i < hash->numcells; i++) {
+            uint32_t start = entries;
+            for (MirrorCell *cell = hash->table[i]; ok && cell; cell = cell->next) {
+                if (!cell->handle->obj) continue;  // a removed shape's, dropped at the next query
+                ok = entries < out->entryCount;
+                if (ok) ok = (out->cellShapes[entries++] = lookupShape(index, shapeCount, cell->handle->obj)) >= 0;
+            }
+            if (ok && entries > start) {
+                ok = cells < out->cellCount;
+                if (ok) {
+                    out->cellIndex[cells] = (uint32_t)i;
+                    out->cellStart[cells++] = start;
+                }
+            }
+        }
+        ok = ok && cells == out->cellCount && entries == out->entryCount;
+        if (ok) out->cellStart[cells] = entries;
+    }
+    free(index);
+    return ok;
+}
+
+static void pushCell(MirrorHash *hash, MirrorCell *cell) {
+    cell->next = hash->pooledBins;
+    hash->pooledBins = cell;
+}
+
+int CChipmunkSpatialHashRestore(void *staticIndex, void *dynamicIndex, void *const *shapes, int32_t shapeCount,
+                                const CChipmunkSpatialHashState *state) {
+    CChipmunkSpatialHashCounts counts;
+    if (!CChipmunkSpatialHashMeasure(staticIndex, dynamicIndex, &counts)) return 0;
+    MirrorHash *hashes[2] = {staticIndex, dynamicIndex};
+    SetPlan plans[2] = {{0}, {0}};
+    void **orders[2] = {NULL, NULL};
+    MirrorHandle **handles[2] = {NULL, NULL};  // by position in cellShapes
+    cpArray *buffers[2] = {cpArrayNew(0), cpArrayNew(0)};
+    MirrorCell **fresh[2] = {NULL, NULL};  // the bins each hash's cells will use
+    int ok = buffers[0] && buffers[1];
+    uint32_t perBuffer = CP_BUFFER_BYTES / sizeof(MirrorCell);
+    for (int t = 0; ok && t < 2; t++) {
+        MirrorHash *hash = hashes[t];
+        const CChipmunkHashIndexState *in = &state->indexes[t];
+        ok = in->shapeCount == hash->handleSet->entries;
+        orders[t] = malloc(sizeof(void *) * (in->shapeCount + 1));
+        handles[t] = malloc(sizeof(MirrorHandle *) * (in->entryCount + 1));
+        fresh[t] = malloc(sizeof(MirrorCell *) * (in->entryCount + 1));
+        ok = ok && orders[t] && handles[t] && fresh[t];
+        // The set's order: each shape of this hash, once.
+        for (uint32_t i = 0; ok && i < in->shapeCount; i++) {
+            int32_t s = in->setOrder[i];
+            ok = s >= 0 && s < shapeCount;
+            if (!ok) break;
+            const cpShape *shape = shapes[s];
+            MirrorHandle *handle = (MirrorHandle *)cpHashSetFind((cpHashSet *)hash->handleSet, shape->hashid, shape);
+            ok = handle != NULL && handle->obj == shape;
+            orders[t][i] = handle;
+        }
+        ok = ok && planSet(&plans[t], hash->handleSet, orders[t], in->shapeCount, in->setSize);
+        // The cells: in range, increasing, each listing shapes of this hash, none twice.
+        for (uint32_t c = 0; ok && c < in->cellCount; c++) {
+            uint32_t start = in->cellStart[c], end = in->cellStart[c + 1];
+            ok = in->cellIndex[c] < (uint32_t)hash->numcells && (c == 0 || in->cellIndex[c] > in->cellIndex[c - 1]) &&
+                 start < end && end <= in->entryCount && (c > 0 || start == 0);
+            for (uint32_t e = start; ok && e < end; e++) {
+                int32_t s = in->cellShapes[e];
+                ok = s >= 0 && s < shapeCount;
+                if (!ok) break;
+                const cpShape *shape = shapes[s];
+                MirrorHandle *handle =
+                    (MirrorHandle *)cpHashSetFind((cpHashSet *)hash->handleSet, shape->hashid, shape);
+                ok = handle != NULL && handle->obj == shape;
+                for (uint32_t f = start; ok && f < e; f++) ok = handles[t][f] != handle;
+                handles[t][e] = handle;
+            }
+        }
+        ok = ok && (in->cellCount == 0 ? in->entryCount == 0 : in->cellStart[in->cellCount] == in->entryCount);
+        // Bins: the table's own (every one is emptied), then the pool's, then new buffers.
+        uint32_t have = 0;
+        for (int i = 0; ok && i < hash->numcells; i++) {
+            for (MirrorCell *cell = hash->table[i]; cell && have < in->entryCount; cell = cell->next) {
+                fresh[t][have++] = cell;
+            }
+        }
+        for (MirrorCell *cell = hash->pooledBins; ok && cell && have < in->entryCount; cell = cell->next) {
+            fresh[t][have++] = cell;
+        }
+        while (ok && have < in->entryCount) {
+            MirrorCell *buffer = calloc(1, CP_BUFFER_BYTES);
+            ok = buffer != NULL;
+            if (!ok) break;
+            cpArrayPush(buffers[t], buffer);
+            for (uint32_t i = 0; i < perBuffer; i++) {
+                if (have < in->entryCount) {
+                    fresh[t][have++] = buffer + i;
+                }
+            }
+        }
+    }
+    if (ok) {
+        // Nothing below can fail but cpArrayPush growing an array, which the engine does too.
+        for (int t = 0; t < 2; t++) {
+            MirrorHash *hash = hashes[t];
+            const CChipmunkHashIndexState *in = &state->indexes[t];
+            applySetPlan(&plans[t]);
+            hash->stamp = in->stamp;
+            // Empty every cell: bins back to the pool, handles released (a removed shape's
+            // handle goes back to its pool when its last bin does).
+            for (int i = 0; i < hash->numcells; i++) {
+                MirrorCell *cell = hash->table[i];
+                while (cell) {
+                    MirrorCell *next = cell->next;
+                    MirrorHandle *handle = cell->handle;
+                    if (--handle->retain == 0) cpArrayPush(hash->pooledHandles, handle);
+                    pushCell(hash, cell);
+                    cell = next;
+                }
+                hash->table[i] = NULL;
+            }
+            // Every planned bin is now in the pool or in a new buffer. Mark them (a pooled
+            // bin's handle is unused), pool the rest, and hand the new buffers to the hash.
+            MirrorHandle *planned = (MirrorHandle *)fresh[t];
+            for (uint32_t e = 0; e < in->entryCount; e++) fresh[t][e]->handle = planned;
+            MirrorCell *pool = hash->pooledBins;
+            hash->pooledBins = NULL;
+            while (pool) {
+                MirrorCell *next = pool->next;
+                if (pool->handle != planned) pushCell(hash, pool);
+                pool = next;
+            }
+            for (int i = 0; i < buffers[t]->num; i++) {
+                MirrorCell *buffer = buffers[t]->arr[i];
+                cpArrayPush(hash->allocatedBuffers, buffer);
+                for (uint32_t j = 0; j < perBuffer; j++) {
+                    if (buffer[j].handle != planned) pushCell(hash, &buffer[j]);
+                }
+            }
+            // Each cell's chain, first to last.
+            for (uint32_t c = 0; c < in->cellCount; c++) {
+                uint32_t start = in->cellStart[c], end = in->cellStart[c + 1];
+                MirrorCell **link = &hash->table[in->cellIndex[c]];
+                for (uint32_t e = start; e < end; e++) {
+                    MirrorCell *cell = fresh[t][e];
+                    cell->handle = handles[t][e];
+                    cell->handle->retain++;
+                    cell->next = NULL;
+                    *link = cell;
+                    link = &cell->next;
+                }
+            }
+        }
+    } else {
+        for (int t = 0; t < 2; t++) {
+            if (plans[t].set) freeSetPlan(&plans[t]);
+            for (int i = 0; buffers[t] && i < buffers[t]->num; i++) free(buffers[t]->arr[i]);
+        }
+    }
+    for (int t = 0; t < 2; t++) {
+        if (buffers[t]) cpArrayFree(buffers[t]);
+        free(orders[t]);
+        free(handles[t]);
+        free(fresh[t]);
+    }
+    return ok;
+}

@@ -88,6 +88,49 @@ int CChipmunkBroadPhaseCapture(void *staticIndex, void *dynamicIndex, void *cons
 int CChipmunkBroadPhaseRestore(void *staticIndex, void *dynamicIndex, void *const *shapes, int32_t shapeCount,
                                const CChipmunkBroadPhaseState *state);
 
+/// 1 when the broad-phase layout is known (above) and the engine's private `cpSpaceHash`
+/// has the layout BroadPhase.c mirrors; the spatial-hash functions return 0 otherwise.
+int CChipmunkSpatialHashLayoutIsKnown(void);
+
+/// The number of cells the engine gives a spatial hash made for `count` cells (a prime at
+/// least `count`, from the engine's table), or 0 past the table.
+int CChipmunkSpatialHashCellCount(int count);
+
+/// One spatial hash: its stamp, its handle set's table size and visiting order (shape
+/// indices), and its table's non-empty cells: cell `cellIndex[c]` holds
+/// `cellShapes[cellStart[c] ..< cellStart[c + 1]]`, first to last (`cellStart` has one
+/// entry more than there are cells).
+typedef struct CChipmunkHashIndexState {
+    uint32_t stamp, setSize, shapeCount, cellCount, entryCount;
+    int32_t *setOrder;
+    uint32_t *cellIndex;
+    uint32_t *cellStart;
+    int32_t *cellShapes;
+} CChipmunkHashIndexState;
+
+/// Both spatial hashes: 0 static, 1 dynamic.
+typedef struct CChipmunkSpatialHashState {
+    CChipmunkHashIndexState indexes[2];
+} CChipmunkSpatialHashState;
+
+typedef struct CChipmunkSpatialHashCounts {
+    uint32_t shapes[2], cells[2], entries[2];
+} CChipmunkSpatialHashCounts;
+
+/// The sizes to allocate for a capture of a space's two spatial hashes; 0 unless both are
+/// the engine's spatial hashes and their layout is known.
+int CChipmunkSpatialHashMeasure(void *staticIndex, void *dynamicIndex, CChipmunkSpatialHashCounts *counts);
+
+/// Fills `state` (arrays allocated and counts set to the measured sizes) from the two
+/// hashes; a removed shape's entries, which the next query drops, are left out.
+int CChipmunkSpatialHashCapture(void *staticIndex, void *dynamicIndex, void *const *shapes, int32_t shapeCount,
+                                CChipmunkSpatialHashState *state);
+
+/// Makes the two hashes, which hold the same shapes as `state` describes, exactly that
+/// state. Checks everything first and changes nothing when it returns 0.
+int CChipmunkSpatialHashRestore(void *staticIndex, void *dynamicIndex, void *const *shapes, int32_t shapeCount,
+                                const CChipmunkSpatialHashState *state);
+
 #ifdef __cplusplus
 }
 #endif

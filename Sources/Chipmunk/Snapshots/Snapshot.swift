@@ -47,16 +47,15 @@ public struct Snapshot: Sendable, Equatable {
     /// The GNU build id of the engine library that made it, in hex; empty for a snapshot
     /// of format version 1.
     public var engineBuild: String { state.engineBuild }
-    /// Whether it holds the history of the engine's default broad phase (its trees, their
-    /// leaf sets and cached pairs), with which a restored space continues with the bits of
-    /// the uninterrupted run. Spaces with the spatial hash or
+    /// Whether it holds the history of the engine's broad phase (the default one's trees,
+    /// leaf sets and cached pairs, or the spatial hash's handle sets and cells), with which a
+    /// restored space continues with the bits of the uninterrupted run. Spaces with
     /// ``Space/hasCanonicalBroadPhase`` do not need it; format version 1 lacked it.
-    public var holdsBroadPhase: Bool { !state.broadPhase.isEmpty }
-    /// Whether the space it came from used the default broad phase, and the snapshot lacks
-    /// its history all the same (the engine's layout was unknown, or format version 1).
-    package var lacksBroadPhaseHistory: Bool {
-        state.space.broadPhase == 0 && !state.space.canonicalBroadPhase && state.broadPhase.isEmpty
-    }
+    public var holdsBroadPhase: Bool { !state.broadPhase.isEmpty || !state.spatialHash.isEmpty }
+    /// Whether the snapshot lacks the history of the space's broad phase, which a space
+    /// without ``Space/hasCanonicalBroadPhase`` needs to continue exactly (the engine's
+    /// layout was unknown, or format version 1).
+    package var lacksBroadPhaseHistory: Bool { !state.space.canonicalBroadPhase && !holdsBroadPhase }
     /// Bodies in it, not counting the space's static body.
     public var bodyCount: Int { max(state.bodies.count - 1, 0) }
     /// Cached contact pairs (arbiters) in it.

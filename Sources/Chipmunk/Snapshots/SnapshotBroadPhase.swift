@@ -52,29 +52,14 @@ enum SnapshotBroadPhase {
         }
         guard layoutIsKnown else { throw .broadPhaseLayoutUnknown(engineVersion: Engine.version) }
         let shapeCount = s.shapes.count
-        let inStaticTree = s.shapes.map { s.bodies[Int($0.body)].kind == 2 || s.bodies[Int($0.body)].sleepingRoot >= 0 }
+        let inStaticTree = staticMembership(s)
         var treeOf = [Int](repeating: -1, count: shapeCount)
         for (t, tree) in [record.staticTree, record.dynamicTree].enumerated() {
             let name = t == 0 ? "static tree" : "dynamic tree"
             let leaves = tree.setOrder.count
-            let expected = (0..<shapeCount).filter { inStaticTree[$0] == (t == 0) }
-            guard leaves == expected.count else {
-                throw fail("the \(name) has \(leaves) leaves, not the \(expected.count) shapes it holds")
-            }
-            guard tree.setSize > UInt32(leaves), tree.setSize <= max(setSizeLimit, 4 * UInt32(leaves)) else {
-                throw fail("the \(name)'s leaf set has \(tree.setSize) slots for \(leaves) leaves")
-            }
-            var previousSlot: UInt64 = 0
-            for shape in tree.setOrder {
-                guard shape >= 0, Int(shape) < shapeCount, inStaticTree[Int(shape)] == (t == 0),
-                    treeOf[Int(shape)] == -1
-                else { throw fail("the \(name)'s leaf set names shape \(shape)") }
-                treeOf[Int(shape)] = t
-                // The set visits its slots in order (a slot is the shape's id modulo the size).
-                let slot = s.shapes[Int(shape)].hashID % UInt64(tree.setSize)
-                guard slot >= previousSlot else { throw fail("the \(name)'s leaf set is out of order") }
-                previousSlot = slot
-            }
+            try checkSetOrder(
+                tree.setOrder, size: tree.setSize, of: t, in: s, staticMembership: inStaticTree, owner: &treeOf,
+                name: name, fail: fail)
             guard tree.nodes.count == max(2 * leaves - 1, 0) else {
                 throw fail("the \(name) has \(tree.nodes.count) nodes for \(leaves) leaves")
             }
@@ -116,6 +101,39 @@ enum SnapshotBroadPhase {
             }
         }
         guard seen.allSatisfy({ $0 == 1 }) else { throw fail("a pair is missing from one of its shapes' lists") }
+    }
+
+    /// Whether each shape belongs in the static index: the engine keeps the shapes of
+    /// static and sleeping bodies there.
+    static func staticMembership(_ s: SnapshotState) -> [Bool] {
+        s.shapes.map { s.bodies[Int($0.body)].kind == 2 || s.bodies[Int($0.body)].sleepingRoot >= 0 }
+    }
+
+    /// Checks the order an index's hash set visits its shapes in: exactly the shapes that
+    /// belong in index `t` (0 static, 1 dynamic), each once, in the order of their slots
+    /// (the shape's id modulo `size`, which must exceed their number), as the set visits
+    /// them; records each shape's index in `owner`.
+    static func checkSetOrder(
+        _ order: [Int32], size: UInt32, of t: Int, in s: SnapshotState, staticMembership: [Bool],
+        owner: inout [Int], name: String, fail: (String) -> SnapshotError
+    ) throws(SnapshotError) {
+        let expected = staticMembership.count { $0 == (t == 0) }
+        guard order.count == expected else {
+            throw fail("the \(name) has \(order.count) shapes, not the \(expected) it holds")
+        }
+        guard size > UInt32(order.count), size <= max(setSizeLimit, 4 * UInt32(order.count)) else {
+            throw fail("the \(name)'s set has \(size) slots for \(order.count) shapes")
+        }
+        var previousSlot: UInt64 = 0
+        for shape in order {
+            guard shape >= 0, Int(shape) < s.shapes.count, staticMembership[Int(shape)] == (t == 0),
+                owner[Int(shape)] == -1
+            else { throw fail("the \(name)'s set names shape \(shape)") }
+            owner[Int(shape)] = t
+            let slot = s.shapes[Int(shape)].hashID % UInt64(size)
+            guard slot >= previousSlot else { throw fail("the \(name)'s set is out of order") }
+            previousSlot = slot
+        }
     }
 
     /// Makes the space's two trees (just built with the snapshot's shapes) the record's.

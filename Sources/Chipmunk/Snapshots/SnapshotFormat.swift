@@ -120,6 +120,9 @@ struct SnapshotState: Equatable, Sendable, Codable {
     /// space used the spatial hash or the canonical broad phase, or the engine's layout
     /// was not the one the binding mirrors.
     var broadPhase: [BroadPhaseRecord] = []
+    /// The spatial hash's history (version 2): one record when the space used the spatial
+    /// hash (and not the canonical broad phase) and its layout was known, else none.
+    var spatialHash: [SpatialHashRecord] = []
     /// Set when a scene (ChipmunkScenes) made the snapshot: its name or file, its clock,
     /// and how many of its gravity changes it had applied.
     var sceneName = ""
@@ -146,7 +149,10 @@ struct SnapshotState: Equatable, Sendable, Codable {
         coder.code(&sleepingComponents)
         coder.code(&activeConstraints)
         coder.code(&activeArbiters)
-        if version >= 2 { coder.code(&broadPhase) }
+        if version >= 2 {
+            coder.code(&broadPhase)
+            coder.code(&spatialHash)
+        }
         coder.code(&sceneName)
         coder.code(&sceneTime)
         coder.code(&sceneChangesApplied)
@@ -454,6 +460,48 @@ struct BroadPhaseRecord: SnapshotRecord {
         dynamicTree.code(&c)
         c.code(&pairs)
         c.code(&pairLists)
+    }
+}
+
+/// A cell of a spatial hash's table that holds shapes: its index, and its shapes first to
+/// last (shape indices).
+struct HashCellRecord: SnapshotRecord {
+    static let minimumBytes = 4 + 4
+    var cell: UInt32 = 0
+    var shapes: [Int32] = []
+
+    mutating func code<Coder: SnapshotCoder>(_ c: inout Coder) {
+        c.code(&cell)
+        c.code(&shapes)
+    }
+}
+
+/// One of the engine's `cpSpaceHash` indexes: its stamp, its handle set's table size and
+/// visiting order (shape indices), and its non-empty cells in increasing order.
+struct HashIndexRecord: SnapshotRecord {
+    static let minimumBytes = 4 + 4 + 4 + 4
+    var stamp: UInt32 = 0
+    var setSize: UInt32 = 0
+    var setOrder: [Int32] = []
+    var cells: [HashCellRecord] = []
+
+    mutating func code<Coder: SnapshotCoder>(_ c: inout Coder) {
+        c.code(&stamp)
+        c.code(&setSize)
+        c.code(&setOrder)
+        c.code(&cells)
+    }
+}
+
+/// The spatial hash's history: the static and the dynamic hash.
+struct SpatialHashRecord: SnapshotRecord {
+    static let minimumBytes = 2 * HashIndexRecord.minimumBytes
+    var staticHash = HashIndexRecord()
+    var dynamicHash = HashIndexRecord()
+
+    mutating func code<Coder: SnapshotCoder>(_ c: inout Coder) {
+        staticHash.code(&c)
+        dynamicHash.code(&c)
     }
 }
 

@@ -255,6 +255,7 @@ enum SnapshotCheck {
 
         // The default broad phase's history, when the snapshot holds it.
         try SnapshotBroadPhase.validate(s)
+        try SnapshotSpatialHash.validate(s)
     }
 
     private static func requirePermutation(_ list: [Int32], of expected: [Int], _ what: String) throws(SnapshotError) {
@@ -402,6 +403,7 @@ struct SnapshotRestore {
         // then, when the snapshot holds the default broad phase's history, that history.
         space.rebuildBroadPhase()
         if let broadPhase = s.broadPhase.first { SnapshotBroadPhase.restore(broadPhase, into: space) }
+        if let spatialHash = s.spatialHash.first { SnapshotSpatialHash.restore(spatialHash, into: space) }
     }
 
     private func fill(_ array: UnsafeMutablePointer<cpArray>, _ objects: [UnsafeMutableRawPointer]) {

@@ -220,6 +220,7 @@ private struct SnapshotCapture {
         state.activeArbiters = indices(h.pointee.arbiters, arbiterIndex)
         state.engineBuild = Engine.buildID
         state.broadPhase = SnapshotBroadPhase.capture(space).map { [$0] } ?? []
+        state.spatialHash = SnapshotSpatialHash.capture(space).map { [$0] } ?? []
     }
 
     /// Active arbiters in the engine's order; then the other cached ones; then those only
