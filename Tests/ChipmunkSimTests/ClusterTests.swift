@@ -187,7 +187,7 @@ extension String {
     /// A database holding the first run of `plan` and no recorded sweep, as older builds made them.
     static func unrecorded(_ plan: SweepPlan, at path: String) throws -> SweepStore {
         let store = try SweepStore(path: path)
-        try store.insert(RunResult.run(plan, index: 0), scene: plan.sceneSource, sceneHash: plan.sceneHash)
+        try store.insert(RunResult.run(plan, index: 0))
         #expect(try store.sweeps().isEmpty && store.count() == 1)
         return store
     }
