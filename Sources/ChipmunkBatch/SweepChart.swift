@@ -91,15 +91,13 @@ extension SweepStore {
                     group: group))
         }
         guard parameterNames.contains(parameter) else {
-            throw .badAxis(
-                "--chart \(parameter):\(metric)",
-                "no parameter \(parameter) in \(path); its runs have \(parameterNames.sorted().joined(separator: ", "))"
-            )
+            throw .badInput(
+                .chartOption(parameter: parameter, metric: metric),
+                .noSuchParameter(parameter, database: path, known: parameterNames.sorted()))
         }
         let known = SweepChart.columnMetrics + quantityMetrics.sorted()
         guard known.contains(metric) else {
-            throw .badAxis(
-                "--chart \(parameter):\(metric)", "no metric \(metric); known: \(known.joined(separator: ", "))")
+            throw .badInput(.chartOption(parameter: parameter, metric: metric), .noSuchMetric(metric, known: known))
         }
         let scene = results.first?.scene ?? ""
         return SweepChart(

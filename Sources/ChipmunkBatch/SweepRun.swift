@@ -124,10 +124,7 @@ package struct RunResult: Sendable, Equatable, Codable, FetchableRecord, Persist
             let names = Set(scene.bodyNamesOverTime)
             for name in Set(plan.tracked.compactMap(\.body) + plan.recordedBodies).sorted() where !names.contains(name)
             {
-                throw SweepError.badAxis(
-                    "body \(name)",
-                    "the scene has no body of that name (names: \(names.sorted().prefix(20).joined(separator: ", ")))"
-                )
+                throw SweepError.badInput(.body(name), .noSuchBody(names: names.sorted()))
             }
             var tracker = Tracker(quantities: plan.tracked, scene: scene, dynamic: dynamic)
             defer {
