@@ -59,7 +59,10 @@ let package = Package(
         // Pictures of a space: frames through the engine's debug drawing, as SVG, text and
         // PNG (through Cairo), the self-contained HTML replay player, and the page that
         // draws two runs of a scene over each other (it reads a ChipmunkScenes comparison).
-        .target(name: "ChipmunkPictures", dependencies: ["Chipmunk", "ChipmunkScenes", "CCairo", "CZlib"]),
+        // Its pages' HTML, CSS and JavaScript are files in Replay/Page, embedded at build time.
+        .target(
+            name: "ChipmunkPictures", dependencies: ["Chipmunk", "ChipmunkScenes", "CCairo", "CZlib"],
+            exclude: ["Replay/Page"], plugins: ["EmbedFiles"]),
 
         // The book's animation on Linux: Core Animation's timing functions, Penner's easing,
         // the book's bounceEaseOut, and NSTimer- and CADisplayLink-style tickers.
@@ -72,7 +75,13 @@ let package = Package(
         // The built-in scenes by name (`chipmunk-sim list`): the book's, Chipmunk's demos,
         // the UIKit Dynamics chapter's (built here, on ChipmunkDynamics), their embedded
         // scene files, opening a scene or a snapshot by name, and the snapshot measurements.
-        .target(name: "ChipmunkCatalog", dependencies: ["ChipmunkScenes", "ChipmunkDynamics"]),
+        // The scene files (Scenes/*.json) are embedded at build time.
+        .target(
+            name: "ChipmunkCatalog", dependencies: ["ChipmunkScenes", "ChipmunkDynamics"], plugins: ["EmbedFiles"]),
+
+        // Text files into Swift source at build time: the build tool plugin and its tool.
+        .executableTarget(name: "embed-files"),
+        .plugin(name: "EmbedFiles", capability: .buildTool(), dependencies: ["embed-files"]),
 
         // Parameter sweeps: plans, runs on worker threads, results in a SQLite database,
         // shards and merging.
