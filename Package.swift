@@ -117,7 +117,11 @@ let package = Package(
         // Creates and removes many objects; run under valgrind by scripts/leaks.sh.
         .executableTarget(name: "chipmunk-stress", dependencies: ["Chipmunk", "ChipmunkScenes", "ChipmunkCatalog"]),
 
-        .testTarget(name: "ChipmunkTests", dependencies: ["Chipmunk"]),
+        // What several test targets share: the exit tests' child log, temporary folders,
+        // the package's root, the sanitizer the tests run under.
+        .target(name: "ChipmunkTestSupport", path: "Tests/ChipmunkTestSupport"),
+
+        .testTarget(name: "ChipmunkTests", dependencies: ["Chipmunk", "ChipmunkTestSupport"]),
         .testTarget(name: "ChipmunkAnimationTests", dependencies: ["ChipmunkAnimation", "Chipmunk"]),
         .testTarget(
             name: "ChipmunkDynamicsTests",
@@ -127,7 +131,7 @@ let package = Package(
             dependencies: [
                 // ChipmunkPictures: a failing golden-file test attaches the comparison page.
                 "ChipmunkScenes", "ChipmunkCatalog", "Chipmunk", "ChipmunkDynamics", "ChipmunkPictures",
-                .product(name: "PropertyBased", package: "swift-property-based"),
+                "ChipmunkTestSupport", .product(name: "PropertyBased", package: "swift-property-based"),
             ],
             exclude: ["Fixtures"]
         ),
@@ -144,7 +148,13 @@ let package = Package(
             name: "ChipmunkSimTests",
             dependencies: [
                 "chipmunk-sim", "chipmunk-reference", "ChipmunkBatch", "ChipmunkPictures", "ChipmunkCatalog",
+                "ChipmunkTestSupport",
             ]
+        ),
+        // Sweeps without the command line: plans, runs, the results database, errors.
+        .testTarget(
+            name: "ChipmunkBatchTests",
+            dependencies: ["ChipmunkBatch", "ChipmunkScenes", "Chipmunk", "ChipmunkTestSupport"]
         ),
     ],
     swiftLanguageModes: [.v6]

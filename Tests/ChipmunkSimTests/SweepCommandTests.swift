@@ -1,6 +1,7 @@
 import ChipmunkBatch
 import Foundation
 import Testing
+import ChipmunkTestSupport
 
 @Suite struct SweepCommandTests {
     let folder: URL
