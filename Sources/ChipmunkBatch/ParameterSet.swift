@@ -22,13 +22,13 @@ package struct ParameterSet: Sendable, Hashable, Codable {
     }
 
     package func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: NameKey.self)
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
         for (name, value) in values {
             // A whole number is written as an integer: `1`, where a Double might be `1e+15`.
             if value == value.rounded(), abs(value) <= 0x1p53 {
-                try container.encode(Int64(value), forKey: NameKey(name))
+                try container.encode(Int64(value), forKey: AnyCodingKey(name))
             } else {
-                try container.encode(value, forKey: NameKey(name))
+                try container.encode(value, forKey: AnyCodingKey(name))
             }
         }
     }

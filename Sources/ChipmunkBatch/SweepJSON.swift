@@ -17,12 +17,3 @@ enum SweepJSON {
         return String(decoding: data, as: UTF8.self)
     }
 }
-
-/// A coding key made from a name: the keys of a JSON object whose names are data.
-struct NameKey: CodingKey {
-    var stringValue: String
-    var intValue: Int? { nil }
-    init(_ name: String) { stringValue = name }
-    init?(stringValue: String) { self.stringValue = stringValue }
-    init?(intValue: Int) { nil }
-}

@@ -1,3 +1,4 @@
+import ChipmunkScenes
 import Foundation
 import GRDB
 
@@ -318,9 +319,9 @@ private struct ExportedRow: Encodable {
     ]
 
     func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: NameKey.self)
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
         for (column, value) in values {
-            let key = NameKey(column)
+            let key = AnyCodingKey(column)
             switch value.storage {
             case .null: try container.encodeNil(forKey: key)
             case .int64(let integer): try container.encode(integer, forKey: key)
@@ -332,7 +333,7 @@ private struct ExportedRow: Encodable {
                 }
             case .string(let text):
                 if Self.jsonColumns.contains(column),
-                    let json = try? JSONDecoder().decode(JSONValue.self, from: Data(text.utf8))
+                    let json = try? JSONDecoder().decode(JSONTree.self, from: Data(text.utf8))
                 {
                     try container.encode(json, forKey: key)
                 } else {
@@ -340,49 +341,6 @@ private struct ExportedRow: Encodable {
                 }
             case .blob(let data): try container.encode(data.base64EncodedString(), forKey: key)
             }
-        }
-    }
-}
-
-/// A JSON document read back, to be written again inside another.
-private indirect enum JSONValue: Codable {
-    case null
-    case bool(Bool)
-    case integer(Int64)
-    case number(Double)
-    case string(String)
-    case array([JSONValue])
-    case object([String: JSONValue])
-
-    init(from decoder: any Decoder) throws {
-        let container = try decoder.singleValueContainer()
-        if container.decodeNil() {
-            self = .null
-        } else if let value = try? container.decode(Bool.self) {
-            self = .bool(value)
-        } else if let value = try? container.decode(Int64.self) {
-            self = .integer(value)
-        } else if let value = try? container.decode(Double.self) {
-            self = .number(value)
-        } else if let value = try? container.decode(String.self) {
-            self = .string(value)
-        } else if let value = try? container.decode([JSONValue].self) {
-            self = .array(value)
-        } else {
-            self = .object(try container.decode([String: JSONValue].self))
-        }
-    }
-
-    func encode(to encoder: any Encoder) throws {
-        var container = encoder.singleValueContainer()
-        switch self {
-        case .null: try container.encodeNil()
-        case .bool(let value): try container.encode(value)
-        case .integer(let value): try container.encode(value)
-        case .number(let value): try container.encode(value)
-        case .string(let value): try container.encode(value)
-        case .array(let value): try container.encode(value)
-        case .object(let value): try container.encode(value)
         }
     }
 }
