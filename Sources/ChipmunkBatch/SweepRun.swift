@@ -15,11 +15,8 @@ package struct RunResult: Sendable, Equatable, Codable, FetchableRecord, Persist
         package var final: Double?
 
         package func encode(to encoder: any Encoder) throws {
-            // null, not an absent key, for a value that is not there.
             var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encode(min, forKey: .min)
-            try container.encode(max, forKey: .max)
-            try container.encode(final, forKey: .final)
+            try container.encodeWithNulls([(.min, min), (.max, max), (.final, final)])
         }
     }
 
@@ -34,12 +31,7 @@ package struct RunResult: Sendable, Equatable, Codable, FetchableRecord, Persist
 
         package func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encode(x, forKey: .x)
-            try container.encode(y, forKey: .y)
-            try container.encode(angle, forKey: .angle)
-            try container.encode(vx, forKey: .vx)
-            try container.encode(vy, forKey: .vy)
-            try container.encode(w, forKey: .w)
+            try container.encodeWithNulls([(.x, x), (.y, y), (.angle, angle), (.vx, vx), (.vy, vy), (.w, w)])
         }
     }
 
@@ -256,3 +248,11 @@ private struct Tracker {
 
 /// A number JSON can hold: nil for an infinity or NaN (null in the database).
 private func finite(_ value: Double) -> Double? { value.isFinite ? value : nil }
+
+extension KeyedEncodingContainer {
+    /// Encodes each value, nil as null rather than as an absent key (what synthesized
+    /// encoding writes): a body's quantity that was never sampled is there, as null.
+    fileprivate mutating func encodeWithNulls(_ values: [(Key, Double?)]) throws {
+        for (key, value) in values { try encode(value, forKey: key) }
+    }
+}
