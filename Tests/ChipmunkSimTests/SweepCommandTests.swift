@@ -162,18 +162,17 @@ import ChipmunkTestSupport
         let lines = block.split(separator: "\n")
         let command = lines.first { $0.hasPrefix("$ chipmunk-sim sweep ") }!
         let summary = lines.first { $0.hasPrefix("sweep: ") }!
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("readme-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
+        let folder = try TemporaryFolder("readme")
+        defer { folder.remove() }
         var arguments = command.dropFirst("$ chipmunk-sim ".count).split(separator: " ").map(String.init)
         let db = arguments.firstIndex(of: "--db")! + 1
-        arguments[db] = folder.appendingPathComponent(arguments[db]).path
+        arguments[db] = folder.url.appendingPathComponent(arguments[db]).path
         let result = try Tool.run("chipmunk-sim", arguments)
         #expect(result.status == 0, "\(result.stderr)")
         // All but the database's folder, the wall time and the threads (one per core).
         let machine = #" in [0-9.]+ s on [0-9]+ threads?"#
         let expected = summary.replacingOccurrences(of: machine, with: "", options: .regularExpression)
-        let got = result.stderrLines.last.map(String.init)!.replacingOccurrences(of: folder.path + "/", with: "")
+        let got = result.stderrLines.last.map(String.init)!.replacingOccurrences(of: folder.url.path + "/", with: "")
             .replacingOccurrences(of: machine, with: "", options: .regularExpression)
         #expect(got == expected)
     }
@@ -182,10 +181,9 @@ import ChipmunkTestSupport
 @Suite struct SpringSweepTests {
     @Test("A spring stiffness sweep from 10 to 1e6 (log) finishes and records the diverged runs with their step")
     func divergingStiffness() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("spring-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let db = folder.appendingPathComponent("spring.sqlite").path
+        let folder = try TemporaryFolder("spring")
+        defer { folder.remove() }
+        let db = folder.url.appendingPathComponent("spring.sqlite").path
         let sweep = try Tool.sim(
             "sweep", "Scenes/spring.json", "--param", "stiffness=log:10:1e6:11", "--seconds", "10", "--db", db)
         #expect(sweep.status == 0, "\(sweep.stderr)")
@@ -199,10 +197,9 @@ import ChipmunkTestSupport
 
     @Test("The diverging-spring sweep file (with track) charts box.y.min against stiffness, diverged runs marked")
     func springChart() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("chart-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
-        func path(_ name: String) -> String { folder.appendingPathComponent(name).path }
+        let folder = try TemporaryFolder("chart")
+        defer { folder.remove() }
+        func path(_ name: String) -> String { folder.url.appendingPathComponent(name).path }
         let db = path("spring.sqlite")
         let sweep = try Tool.sim("sweep", "--sweep", "Sweeps/spring-stiffness.json", "--db", db)
         #expect(sweep.status == 0, "\(sweep.stderr)")
@@ -241,10 +238,9 @@ import ChipmunkTestSupport
 
     @Test("--track stores min, max and final of a quantity; --body a body's final state")
     func trackedQuantities() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("track-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let db = folder.appendingPathComponent("t.sqlite").path
+        let folder = try TemporaryFolder("track")
+        defer { folder.remove() }
+        let db = folder.url.appendingPathComponent("t.sqlite").path
         let sweep = try Tool.sim(
             "sweep", "Scenes/pendulum.json", "--param", "length=100", "--db", db)
         #expect(sweep.stderr.contains("declares no parameters"), "\(sweep.stderr)")
