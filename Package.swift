@@ -59,7 +59,10 @@ let package = Package(
         // Pictures of a space: frames through the engine's debug drawing, as SVG, text and
         // PNG (through Cairo), the self-contained HTML replay player, and the page that
         // draws two runs of a scene over each other (it reads a ChipmunkScenes comparison).
-        .target(name: "ChipmunkPictures", dependencies: ["Chipmunk", "ChipmunkScenes", "CCairo", "CZlib"]),
+        // Its pages' HTML, CSS and JavaScript are files in Replay/Page, embedded at build time.
+        .target(
+            name: "ChipmunkPictures", dependencies: ["Chipmunk", "ChipmunkScenes", "CCairo", "CZlib"],
+            exclude: ["Replay/Page"], plugins: ["EmbedFiles"]),
 
         // The book's animation on Linux: Core Animation's timing functions, Penner's easing,
         // the book's bounceEaseOut, and NSTimer- and CADisplayLink-style tickers.
@@ -72,7 +75,13 @@ let package = Package(
         // The built-in scenes by name (`chipmunk-sim list`): the book's, Chipmunk's demos,
         // the UIKit Dynamics chapter's (built here, on ChipmunkDynamics), their embedded
         // scene files, opening a scene or a snapshot by name, and the snapshot measurements.
-        .target(name: "ChipmunkCatalog", dependencies: ["ChipmunkScenes", "ChipmunkDynamics"]),
+        // The scene files (Scenes/*.json) are embedded at build time.
+        .target(
+            name: "ChipmunkCatalog", dependencies: ["ChipmunkScenes", "ChipmunkDynamics"], plugins: ["EmbedFiles"]),
+
+        // Text files into Swift source at build time: the build tool plugin and its tool.
+        .executableTarget(name: "embed-files"),
+        .plugin(name: "EmbedFiles", capability: .buildTool(), dependencies: ["embed-files"]),
 
         // Parameter sweeps: plans, runs on worker threads, results in a SQLite database,
         // shards and merging.
@@ -108,7 +117,11 @@ let package = Package(
         // Creates and removes many objects; run under valgrind by scripts/leaks.sh.
         .executableTarget(name: "chipmunk-stress", dependencies: ["Chipmunk", "ChipmunkScenes", "ChipmunkCatalog"]),
 
-        .testTarget(name: "ChipmunkTests", dependencies: ["Chipmunk"]),
+        // What several test targets share: the exit tests' child log, temporary folders,
+        // the package's root, the sanitizer the tests run under.
+        .target(name: "ChipmunkTestSupport", path: "Tests/ChipmunkTestSupport"),
+
+        .testTarget(name: "ChipmunkTests", dependencies: ["Chipmunk", "ChipmunkTestSupport"]),
         .testTarget(name: "ChipmunkAnimationTests", dependencies: ["ChipmunkAnimation", "Chipmunk"]),
         .testTarget(
             name: "ChipmunkDynamicsTests",
@@ -118,7 +131,7 @@ let package = Package(
             dependencies: [
                 // ChipmunkPictures: a failing golden-file test attaches the comparison page.
                 "ChipmunkScenes", "ChipmunkCatalog", "Chipmunk", "ChipmunkDynamics", "ChipmunkPictures",
-                .product(name: "PropertyBased", package: "swift-property-based"),
+                "ChipmunkTestSupport", .product(name: "PropertyBased", package: "swift-property-based"),
             ],
             exclude: ["Fixtures"]
         ),
@@ -135,7 +148,13 @@ let package = Package(
             name: "ChipmunkSimTests",
             dependencies: [
                 "chipmunk-sim", "chipmunk-reference", "ChipmunkBatch", "ChipmunkPictures", "ChipmunkCatalog",
+                "ChipmunkTestSupport",
             ]
+        ),
+        // Sweeps without the command line: plans, runs, the results database, errors.
+        .testTarget(
+            name: "ChipmunkBatchTests",
+            dependencies: ["ChipmunkBatch", "ChipmunkScenes", "Chipmunk", "ChipmunkTestSupport"]
         ),
     ],
     swiftLanguageModes: [.v6]

@@ -43,6 +43,13 @@ let package = Package(
             dependencies: [.product(name: "ChipmunkAnimation", package: "SwiftChipmunk")]
         ),
 
+        // How the cost of dropping a space grows with its size (linear, not with the
+        // contacts): CPU-time ratios that depend on the machine's load, so a benchmark.
+        .executableTarget(
+            name: "drop-cost",
+            dependencies: [.product(name: "Chipmunk", package: "SwiftChipmunk")]
+        ),
+
         // package-benchmark suites (`swift package benchmark`): allocations and wall time of
         // a step, a round of body reads and a step with collision callbacks.
         .executableTarget(

@@ -46,7 +46,7 @@ package enum Sweep {
             while let index = state.next() {
                 let result = RunResult.run(plan, index: index)
                 do throws(SweepError) {
-                    try store.insert(result, scene: plan.sceneSource, sceneHash: plan.sceneHash)
+                    try store.insert(result)
                 } catch {
                     state.fail(error)
                     return

@@ -17,7 +17,7 @@ package struct SweepAxis: Sendable, Equatable {
     /// Parses `name=spec`; the error says what was wrong with it.
     package init(parsing text: String) throws(SweepError) {
         guard let equals = text.firstIndex(of: "="), equals != text.startIndex else {
-            throw .badAxis("--param \(text)", "write name=values, such as speed=1,2,5 or k=log:10:1e6:11")
+            throw .badInput(.parameterOption(text), .notNameEqualsValues)
         }
         name = String(text[..<equals])
         let spec = String(text[text.index(after: equals)...])
@@ -26,13 +26,11 @@ package struct SweepAxis: Sendable, Equatable {
             guard let from = Double(parts[1]), let to = Double(parts[2]), let count = Int(parts[3]),
                 from.isFinite, to.isFinite, (1...1_000_000).contains(count)
             else {
-                throw .badAxis(
-                    "--param \(text)",
-                    "\(parts[0]):FROM:TO:COUNT needs two finite numbers and a count from 1 to 1000000")
+                throw .badInput(.parameterOption(text), .malformedRange(parts[0] == "lin" ? .lin : .log))
             }
             if parts[0] == "log" {
                 guard from > 0, to > 0 else {
-                    throw .badAxis("--param \(text)", "a log range needs FROM and TO above zero")
+                    throw .badInput(.parameterOption(text), .logRangeNotAboveZero)
                 }
                 // Powers of ten, so that log:1:1e20:21 gives exactly 1, 10, 100, …
                 let (a, b) = (log10(from), log10(to))
@@ -52,15 +50,13 @@ package struct SweepAxis: Sendable, Equatable {
                 }
             }
             guard values.allSatisfy(\.isFinite) else {
-                throw .badAxis("--param \(text)", "the range gives a value that is not finite")
+                throw .badInput(.parameterOption(text), .rangeValueNotFinite)
             }
         } else {
             var list: [Double] = []
             for item in spec.split(separator: ",", omittingEmptySubsequences: false) {
                 guard let value = Double(item.trimmingCharacters(in: .whitespaces)), value.isFinite else {
-                    throw .badAxis(
-                        "--param \(text)",
-                        "'\(item)' is not a finite number (a list is 1,2,5; ranges are lin:… and log:…)")
+                    throw .badInput(.parameterOption(text), .notAFiniteNumber(String(item)))
                 }
                 list.append(value)
             }
@@ -78,9 +74,9 @@ package struct SweepRange: Sendable, Equatable {
 
     package init(name: String, low: Double, high: Double, logarithmic: Bool) throws(SweepError) {
         guard low.isFinite, high.isFinite, low <= high else {
-            throw .badAxis(name, "a range needs finite low <= high (got \(low) to \(high))")
+            throw .badInput(.axis(name), .lowAboveHigh(low: low, high: high))
         }
-        guard !logarithmic || low > 0 else { throw .badAxis(name, "a log range needs low above zero") }
+        guard !logarithmic || low > 0 else { throw .badInput(.axis(name), .logLowNotAboveZero) }
         (self.name, self.low, self.high, self.logarithmic) = (name, low, high, logarithmic)
     }
 

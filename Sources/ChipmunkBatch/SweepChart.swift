@@ -55,58 +55,54 @@ extension SweepStore {
     /// `NAME.min|max|final` (such as `box.y.min` or `energy.max`). An unknown parameter or
     /// metric is an error that lists the known ones.
     package func chart(parameter: String, metric: String) throws(SweepError) -> SweepChart {
-        let rows = try rows()
-        guard !rows.isEmpty else { throw .database(path, "has no runs to chart") }
+        let results = try results()
+        guard !results.isEmpty else { throw .database(path, "has no runs to chart") }
         var parameterNames: Set<String> = []
         var quantityMetrics: Set<String> = []
         var points: [SweepChart.Point] = []
         var withoutParameter = 0
-        for row in rows {
-            let parameters = Self.jsonObject(row["parameters"]!)
+        for result in results {
+            let parameters = result.parameters.values
             parameterNames.formUnion(parameters.keys)
             var metrics: [String: Double] = [:]
+            let columns: [String: Double?] = [
+                "steps": Double(result.steps), "error_step": result.errorStep.map(Double.init),
+                "asleep_step": result.asleepStep.map(Double.init), "kinetic_energy": result.kineticEnergy,
+                "wall_ms": result.wallMilliseconds,
+            ]
             for column in SweepChart.columnMetrics {
-                if let value = Double.fromDatabaseValue(row[column]!), value.isFinite { metrics[column] = value }
+                if let value = columns[column] ?? nil, value.isFinite { metrics[column] = value }
             }
-            for (name, value) in Self.jsonObject(row["quantities"]!) {
-                for (statistic, number) in value as? [String: Any] ?? [:] {
+            for (name, range) in result.quantities ?? [:] {
+                for (statistic, number) in [("min", range.min), ("max", range.max), ("final", range.final)] {
                     quantityMetrics.insert("\(name).\(statistic)")
-                    if let number = number as? Double, number.isFinite { metrics["\(name).\(statistic)"] = number }
+                    if let number, number.isFinite { metrics["\(name).\(statistic)"] = number }
                 }
             }
-            guard let x = (parameters[parameter] as? NSNumber)?.doubleValue else {
+            guard let x = parameters[parameter] else {
                 withoutParameter += 1
                 continue
             }
             let group = parameters.keys.filter { $0 != parameter }.sorted()
-                .map { "\($0)=\(parameters[$0].map { "\($0)" } ?? "")" }.joined(separator: ", ")
+                .map { "\($0)=\(parameters[$0].map(ParameterSet.text) ?? "")" }.joined(separator: ", ")
             points.append(
                 .init(
-                    x: x, y: metrics[metric], outcome: String.fromDatabaseValue(row["outcome"]!) ?? "failed",
-                    errorStep: Int.fromDatabaseValue(row["error_step"]!), group: group))
+                    x: x, y: metrics[metric], outcome: result.outcome.rawValue, errorStep: result.errorStep,
+                    group: group))
         }
         guard parameterNames.contains(parameter) else {
-            throw .badAxis(
-                "--chart \(parameter):\(metric)",
-                "no parameter \(parameter) in \(path); its runs have \(parameterNames.sorted().joined(separator: ", "))"
-            )
+            throw .badInput(
+                .chartOption(parameter: parameter, metric: metric),
+                .noSuchParameter(parameter, database: path, known: parameterNames.sorted()))
         }
         let known = SweepChart.columnMetrics + quantityMetrics.sorted()
         guard known.contains(metric) else {
-            throw .badAxis(
-                "--chart \(parameter):\(metric)", "no metric \(metric); known: \(known.joined(separator: ", "))")
+            throw .badInput(.chartOption(parameter: parameter, metric: metric), .noSuchMetric(metric, known: known))
         }
-        let scene = rows.first.flatMap { String.fromDatabaseValue($0["scene"]!) } ?? ""
+        let scene = results.first?.scene ?? ""
         return SweepChart(
             scene: scene, parameter: parameter, metric: metric,
-            points: points.sorted { ($0.group, $0.x) < ($1.group, $1.x) }, runCount: rows.count,
+            points: points.sorted { ($0.group, $0.x) < ($1.group, $1.x) }, runCount: results.count,
             withoutParameter: withoutParameter)
-    }
-
-    private static func jsonObject(_ value: DatabaseValue) -> [String: Any] {
-        guard let text = String.fromDatabaseValue(value),
-            let object = try? JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any]
-        else { return [:] }
-        return object
     }
 }

@@ -17,9 +17,9 @@ package enum SweepDesign: Sendable {
         switch self {
         case .grid(let axes):
             var seen = Set<String>()
-            for axis in axes where !seen.insert(axis.name).inserted { throw .badAxis(axis.name, "is given twice") }
+            for axis in axes where !seen.insert(axis.name).inserted { throw .badInput(.axis(axis.name), .givenTwice) }
             let total = axes.reduce(1.0) { $0 * Double($1.values.count) }
-            guard total <= 10_000_000 else { throw .badAxis("--param", "\(Int(total)) runs is more than 10,000,000") }
+            guard total <= 10_000_000 else { throw .badInput(.parameterOptions, .tooManyRuns(Int(total))) }
             var runs: [[String: Double]] = [[:]]
             for axis in axes {
                 runs = runs.flatMap { partial in axis.values.map { partial.merging([axis.name: $0]) { $1 } } }
@@ -27,7 +27,7 @@ package enum SweepDesign: Sendable {
             return runs.map(ParameterSet.init)
         case let .random(count, seed, ranges):
             guard (1...10_000_000).contains(count) else {
-                throw .badAxis("random", "count must be from 1 to 10,000,000")
+                throw .badInput(.random(key: nil), .randomCountOutOfRange)
             }
             var generator = SplitMix64(seed: seed)
             let ordered = ranges.sorted { $0.name < $1.name }
@@ -36,10 +36,10 @@ package enum SweepDesign: Sendable {
             }
         case .table(let rows):
             guard !rows.isEmpty, rows.count <= 10_000_000 else {
-                throw .badAxis("table", "must list 1 to 10,000,000 runs")
+                throw .badInput(.table(row: nil), .tableSizeOutOfRange)
             }
             for (index, row) in rows.enumerated() where row.values.contains(where: { !$0.isFinite }) {
-                throw .badAxis("table[\(index)]", "every value must be a finite number")
+                throw .badInput(.table(row: index), .tableValueNotFinite)
             }
             return rows.map(ParameterSet.init)
         }

@@ -4,7 +4,9 @@ import Foundation
 
 /// What is wrong with a sweep's input or its database.
 package enum SweepError: Error, CustomStringConvertible, Sendable {
-    case badAxis(String, String)
+    /// An input of the sweep (an option, a sweep file's key, a parameter, a body) that is
+    /// wrong: where it was given, and what is wrong with it.
+    case badInput(Input, Problem)
     case scene(SceneError)
     case database(String, String)
     case mergeConflict(key: String, file: String)
@@ -13,6 +15,143 @@ package enum SweepError: Error, CustomStringConvertible, Sendable {
     case otherSweep(database: String, holds: [SweepIdentity], wanted: SweepIdentity)
     /// `merge` was given databases of different sweeps (without `--allow-mixed`).
     case mixedSweeps(first: String, firstSweeps: [SweepIdentity], other: String, otherSweeps: [SweepIdentity])
+
+    /// Where a sweep's input was given.
+    package enum Input: Sendable, Equatable, CustomStringConvertible {
+        /// `--param TEXT`.
+        case parameterOption(String)
+        /// The `--param` options together (the grid they make).
+        case parameterOptions
+        /// `--track TEXT`.
+        case trackOption(String)
+        /// `--chart PARAMETER:METRIC`.
+        case chartOption(parameter: String, metric: String)
+        /// A parameter the runs set, by name.
+        case parameter(String)
+        /// An axis or range of a sweep, by its parameter's name.
+        case axis(String)
+        /// A body the runs follow, by name.
+        case body(String)
+        /// A sweep file's key.
+        case fileKey(String)
+        /// A sweep file's `random`, or one of its keys.
+        case random(key: String?)
+        /// A sweep file's `random.ranges.NAME`.
+        case randomRange(String)
+        /// A sweep file's `table`, or one of its rows.
+        case table(row: Int?)
+
+        /// How the message names it: `--param speed=x`, `body bob`, `table[3]`.
+        package var description: String {
+            switch self {
+            case .parameterOption(let text): "--param \(text)"
+            case .parameterOptions: "--param"
+            case .trackOption(let text): "--track \(text)"
+            case let .chartOption(parameter, metric): "--chart \(parameter):\(metric)"
+            case .parameter(let name): "parameter \(name)"
+            case .axis(let name), .fileKey(let name): name
+            case .body(let name): "body \(name)"
+            case .random(let key): key.map { "random.\($0)" } ?? "random"
+            case .randomRange(let name): "random.ranges.\(name)"
+            case .table(let row): row.map { "table[\($0)]" } ?? "table"
+            }
+        }
+    }
+
+    /// A range of values: evenly spaced, or evenly spaced in the logarithm.
+    package enum RangeKind: String, Sendable, Equatable { case lin, log }
+
+    /// What is wrong with an input.
+    package enum Problem: Sendable, Equatable {
+        /// `--param` without `name=`.
+        case notNameEqualsValues
+        /// `lin:` or `log:` without two finite numbers and a count from 1 to 1,000,000.
+        case malformedRange(RangeKind)
+        /// A `log:` range with an end at or below zero.
+        case logRangeNotAboveZero
+        /// A range that gives a value that is not finite.
+        case rangeValueNotFinite
+        /// A list item that is not a finite number.
+        case notAFiniteNumber(String)
+        /// A random range whose ends are not finite or out of order.
+        case lowAboveHigh(low: Double, high: Double)
+        /// A logarithmic random range whose low end is at or below zero.
+        case logLowNotAboveZero
+        /// A parameter given twice.
+        case givenTwice
+        /// A grid of more than 10,000,000 runs.
+        case tooManyRuns(Int)
+        /// A random design whose count is not from 1 to 10,000,000.
+        case randomCountOutOfRange
+        /// A table of no runs or more than 10,000,000.
+        case tableSizeOutOfRange
+        /// A table row with a value that is not finite.
+        case tableValueNotFinite
+        /// A parameter set on a scene that declares none.
+        case noParametersDeclared
+        /// A parameter the scene does not declare; it declares these.
+        case undeclaredParameter(String, declared: [String])
+        /// A body the scene does not have; it has these.
+        case noSuchBody(names: [String])
+        /// A `--track` that is not `energy` or `BODY.q`.
+        case notAQuantity
+        /// A chart's parameter no run in the database has; its runs have these.
+        case noSuchParameter(String, database: String, known: [String])
+        /// A chart's metric the database does not have; it has these.
+        case noSuchMetric(String, known: [String])
+        /// A sweep file's key that is not one of these.
+        case notASweepFileKey(known: [String])
+        /// A key of `random` that is not one of these.
+        case notARandomKey(known: [String])
+        /// A random range that is neither `[low, high]` nor `{"log": [low, high]}`.
+        case notARandomRange
+        /// An axis that is neither a list nor `{"lin": …}` nor `{"log": …}`.
+        case notAnAxis
+        /// An axis that lists no values, or one that is not finite.
+        case emptyOrNotFinite
+        /// A `lin` or `log` axis that is not `[from, to, count]`.
+        case notFromToCount
+        /// A `lin` or `log` axis whose numbers make no range.
+        case malformedFileRange(RangeKind)
+
+        /// The problem in words.
+        var message: String {
+            switch self {
+            case .notNameEqualsValues: "write name=values, such as speed=1,2,5 or k=log:10:1e6:11"
+            case .malformedRange(let kind):
+                "\(kind.rawValue):FROM:TO:COUNT needs two finite numbers and a count from 1 to 1000000"
+            case .logRangeNotAboveZero: "a log range needs FROM and TO above zero"
+            case .rangeValueNotFinite: "the range gives a value that is not finite"
+            case .notAFiniteNumber(let item):
+                "'\(item)' is not a finite number (a list is 1,2,5; ranges are lin:… and log:…)"
+            case let .lowAboveHigh(low, high): "a range needs finite low <= high (got \(low) to \(high))"
+            case .logLowNotAboveZero: "a log range needs low above zero"
+            case .givenTwice: "is given twice"
+            case .tooManyRuns(let runs): "\(runs) runs is more than 10,000,000"
+            case .randomCountOutOfRange: "count must be from 1 to 10,000,000"
+            case .tableSizeOutOfRange: "must list 1 to 10,000,000 runs"
+            case .tableValueNotFinite: "every value must be a finite number"
+            case .noParametersDeclared: "the scene declares no parameters (add \"parameters\" to the scene file)"
+            case let .undeclaredParameter(name, declared):
+                "the scene declares no parameter '\(name)' (it declares: \(declared.joined(separator: ", ")))"
+            case .noSuchBody(let names):
+                "the scene has no body of that name (names: \(names.prefix(20).joined(separator: ", ")))"
+            case .notAQuantity:
+                "give energy or BODY.q with q one of \(TrackedQuantity.Measure.allCases.map(\.rawValue).joined(separator: ", ")) (BODY: a body's name in output)"
+            case let .noSuchParameter(name, database, known):
+                "no parameter \(name) in \(database); its runs have \(known.joined(separator: ", "))"
+            case let .noSuchMetric(name, known): "no metric \(name); known: \(known.joined(separator: ", "))"
+            case .notASweepFileKey(let known): "is not a sweep file key (\(known.joined(separator: ", ")))"
+            case .notARandomKey(let known): "is not a key of random (\(known.joined(separator: ", ")))"
+            case .notARandomRange: "a random range is [low, high] or {\"log\": [low, high]}"
+            case .notAnAxis: "give a list of numbers, {\"lin\": [...]} or {\"log\": [...]}"
+            case .emptyOrNotFinite: "give one or more finite numbers"
+            case .notFromToCount: "a range is [from, to, count]"
+            case .malformedFileRange(let kind):
+                "\(kind.rawValue) needs [from, to, count]: finite numbers, a count from 1 to 1000000\(kind == .log ? ", both ends above zero" : "")"
+            }
+        }
+    }
 
     /// The sweeps a database records, in words.
     static func describe(_ sweeps: [SweepIdentity]) -> String {
@@ -23,7 +162,7 @@ package enum SweepError: Error, CustomStringConvertible, Sendable {
 
     package var description: String {
         switch self {
-        case let .badAxis(what, reason): "\(what): \(reason)"
+        case let .badInput(input, problem): "\(input): \(problem.message)"
         case .scene(let error): "\(error)"
         case let .database(path, reason): "\(path): \(reason)"
         case let .file(file, reason): "\(file): \(reason)"

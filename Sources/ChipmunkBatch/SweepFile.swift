@@ -1,3 +1,4 @@
+import ChipmunkScenes
 import Foundation
 
 /// A sweep written as a JSON file (schema: `schemas/sweep.schema.json`):
@@ -89,48 +90,45 @@ package struct SweepFile: Sendable {
         }
 
         init(from decoder: any Decoder) throws {
-            let c = try decoder.container(keyedBy: AnyKey.self)
+            let c = try decoder.container(keyedBy: AnyCodingKey.self)
             for key in c.allKeys where Key(rawValue: key.stringValue) == nil {
-                throw SweepError.badAxis(
-                    key.stringValue, "is not a sweep file key (\(Key.allCases.map(\.rawValue).joined(separator: ", ")))"
-                )
+                throw SweepError.badInput(
+                    .fileKey(key.stringValue), .notASweepFileKey(known: Key.allCases.map(\.rawValue)))
             }
-            scene = try c.decode(String.self, forKey: AnyKey("scene"))
-            from = try c.decodeIfPresent(String.self, forKey: AnyKey("from"))
-            steps = try c.decodeIfPresent(Int.self, forKey: AnyKey("steps"))
-            seconds = try c.decodeIfPresent(Double.self, forKey: AnyKey("seconds"))
-            timeStep = try c.decodeIfPresent(Double.self, forKey: AnyKey("timeStep"))
-            if c.contains(AnyKey("grid")) {
-                let grid = try c.nestedContainer(keyedBy: AnyKey.self, forKey: AnyKey("grid"))
+            scene = try c.decode(String.self, forKey: AnyCodingKey("scene"))
+            from = try c.decodeIfPresent(String.self, forKey: AnyCodingKey("from"))
+            steps = try c.decodeIfPresent(Int.self, forKey: AnyCodingKey("steps"))
+            seconds = try c.decodeIfPresent(Double.self, forKey: AnyCodingKey("seconds"))
+            timeStep = try c.decodeIfPresent(Double.self, forKey: AnyCodingKey("timeStep"))
+            if c.contains(AnyCodingKey("grid")) {
+                let grid = try c.nestedContainer(keyedBy: AnyCodingKey.self, forKey: AnyCodingKey("grid"))
                 self.grid = try grid.allKeys.sorted { $0.stringValue < $1.stringValue }.map { key in
                     try SweepAxis(
                         name: key.stringValue,
                         values: grid.decode(Spec.self, forKey: key).values("grid.\(key.stringValue)"))
                 }
             }
-            if c.contains(AnyKey("random")) {
-                let random = try c.nestedContainer(keyedBy: AnyKey.self, forKey: AnyKey("random"))
+            if c.contains(AnyCodingKey("random")) {
+                let random = try c.nestedContainer(keyedBy: AnyCodingKey.self, forKey: AnyCodingKey("random"))
                 for key in random.allKeys where !["count", "seed", "ranges"].contains(key.stringValue) {
-                    throw SweepError.badAxis(
-                        "random.\(key.stringValue)", "is not a key of random (count, seed, ranges)")
+                    throw SweepError.badInput(
+                        .random(key: key.stringValue), .notARandomKey(known: ["count", "seed", "ranges"]))
                 }
-                let ranges = try random.nestedContainer(keyedBy: AnyKey.self, forKey: AnyKey("ranges"))
+                let ranges = try random.nestedContainer(keyedBy: AnyCodingKey.self, forKey: AnyCodingKey("ranges"))
                 self.random = .random(
-                    count: try random.decode(Int.self, forKey: AnyKey("count")),
-                    seed: try random.decode(UInt64.self, forKey: AnyKey("seed")),
+                    count: try random.decode(Int.self, forKey: AnyCodingKey("count")),
+                    seed: try random.decode(UInt64.self, forKey: AnyCodingKey("seed")),
                     ranges: try ranges.allKeys.map { key in
                         let spec = try ranges.decode(Spec.self, forKey: key)
                         guard let (low, high, log) = spec.range else {
-                            throw SweepError.badAxis(
-                                "random.ranges.\(key.stringValue)",
-                                "a random range is [low, high] or {\"log\": [low, high]}")
+                            throw SweepError.badInput(.randomRange(key.stringValue), .notARandomRange)
                         }
                         return try SweepRange(name: key.stringValue, low: low, high: high, logarithmic: log)
                     })
             }
-            table = try c.decodeIfPresent([[String: Double]].self, forKey: AnyKey("table"))
-            track = try c.decodeIfPresent([String].self, forKey: AnyKey("track"))
-            bodies = try c.decodeIfPresent([String].self, forKey: AnyKey("bodies"))
+            table = try c.decodeIfPresent([[String: Double]].self, forKey: AnyCodingKey("table"))
+            track = try c.decodeIfPresent([String].self, forKey: AnyCodingKey("track"))
+            bodies = try c.decodeIfPresent([String].self, forKey: AnyCodingKey("bodies"))
         }
     }
 
@@ -146,12 +144,10 @@ package struct SweepFile: Sendable {
                 self = .list(list)
                 return
             }
-            let c = try decoder.container(keyedBy: AnyKey.self)
+            let c = try decoder.container(keyedBy: AnyCodingKey.self)
             guard c.allKeys.count == 1, let key = c.allKeys.first, key.stringValue == "lin" || key.stringValue == "log"
             else {
-                throw SweepError.badAxis(
-                    decoder.codingPath.last?.stringValue ?? "?",
-                    "give a list of numbers, {\"lin\": [...]} or {\"log\": [...]}")
+                throw SweepError.badInput(.axis(decoder.codingPath.last?.stringValue ?? "?"), .notAnAxis)
             }
             let values = try c.decode([Double].self, forKey: key)
             self = key.stringValue == "lin" ? .lin(values) : .log(values)
@@ -161,21 +157,18 @@ package struct SweepFile: Sendable {
             switch self {
             case .list(let values):
                 guard !values.isEmpty, values.allSatisfy(\.isFinite) else {
-                    throw .badAxis(name, "give one or more finite numbers")
+                    throw .badInput(.axis(name), .emptyOrNotFinite)
                 }
                 return values
             case .lin(let v), .log(let v):
                 guard v.count == 3, let count = Int(exactly: v[2]) else {
-                    throw .badAxis(name, "a range is [from, to, count]")
+                    throw .badInput(.axis(name), .notFromToCount)
                 }
-                let kind = if case .lin = self { "lin" } else { "log" }
+                let kind: SweepError.RangeKind = if case .lin = self { .lin } else { .log }
                 do {
-                    return try SweepAxis(parsing: "x=\(kind):\(v[0]):\(v[1]):\(count)").values
+                    return try SweepAxis(parsing: "x=\(kind.rawValue):\(v[0]):\(v[1]):\(count)").values
                 } catch {
-                    throw .badAxis(
-                        name,
-                        "\(kind) needs [from, to, count]: finite numbers, a count from 1 to 1000000\(kind == "log" ? ", both ends above zero" : "")"
-                    )
+                    throw .badInput(.axis(name), .malformedFileRange(kind))
                 }
             }
         }
@@ -188,12 +181,4 @@ package struct SweepFile: Sendable {
             }
         }
     }
-}
-
-private struct AnyKey: CodingKey {
-    var stringValue: String
-    var intValue: Int? { nil }
-    init(_ string: String) { stringValue = string }
-    init(stringValue: String) { self.stringValue = stringValue }
-    init?(intValue: Int) { nil }
 }

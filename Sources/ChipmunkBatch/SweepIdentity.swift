@@ -1,12 +1,15 @@
 import Chipmunk
 import ChipmunkScenes
 import Foundation
+import GRDB
 
 /// Which sweep a results database belongs to: the scene file's content hash and the plan's.
 ///
 /// Two databases belong to the same sweep when both hashes agree (the scene file's name
 /// may differ from machine to machine). `plan` says in words what the plan hash covers.
-package struct SweepIdentity: Sendable, Hashable, CustomStringConvertible {
+package struct SweepIdentity: Sendable, Hashable, CustomStringConvertible, Codable, FetchableRecord,
+    PersistableRecord
+{
     /// What a plan is, in numbers and names.
     package struct Plan: Sendable, Hashable, Codable {
         /// How many runs the whole sweep has (every shard's).
@@ -32,6 +35,18 @@ package struct SweepIdentity: Sendable, Hashable, CustomStringConvertible {
     /// FNV-1a 64 of every run's key in order, in hex.
     package var planHash: String
     package var plan: Plan
+
+    /// The columns of the database's table `sweeps`.
+    package enum CodingKeys: String, CodingKey, ColumnExpression {
+        case scene
+        case sceneHash = "scene_hash"
+        case planHash = "plan_hash"
+        case plan
+    }
+
+    package static let databaseTableName = "sweeps"
+
+    package static func databaseJSONEncoder(for column: String) -> JSONEncoder { SweepJSON.encoder() }
 
     package static func == (a: Self, b: Self) -> Bool { a.sceneHash == b.sceneHash && a.planHash == b.planHash }
     package func hash(into hasher: inout Hasher) {

@@ -35,12 +35,10 @@ package struct SweepPlan: Sendable {
         }
         let runs = try design.parameterSets()
         for name in Set(runs.flatMap(\.values.keys)).sorted() where declared[name] == nil {
-            throw .badAxis(
-                "parameter \(name)",
+            throw .badInput(
+                .parameter(name),
                 declared.isEmpty
-                    ? "the scene declares no parameters (add \"parameters\" to the scene file)"
-                    : "the scene declares no parameter '\(name)' (it declares: \(declared.keys.sorted().joined(separator: ", ")))"
-            )
+                    ? .noParametersDeclared : .undeclaredParameter(name, declared: declared.keys.sorted()))
         }
         self.sceneSource = sceneSource
         self.sceneData = sceneData

@@ -1,14 +1,67 @@
 import Chipmunk
 import ChipmunkScenes
 import Foundation
+import GRDB
 
-/// The result of one run of a sweep: one row of its database.
-package struct RunResult: Sendable, Equatable {
-    package enum Outcome: String, Sendable { case ok, diverged, failed }
+/// The result of one run of a sweep: one row of its database's table `runs`.
+package struct RunResult: Sendable, Equatable, Codable, FetchableRecord, PersistableRecord {
+    package enum Outcome: String, Sendable, Codable { case ok, diverged, failed }
+
+    /// A tracked quantity's least, greatest and final value over a run; nil where the
+    /// quantity was never sampled (its body never joined) or is not finite.
+    package struct Range: Sendable, Equatable, Codable {
+        package var min: Double?
+        package var max: Double?
+        package var final: Double?
+
+        package func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encodeWithNulls([(.min, min), (.max, max), (.final, final)])
+        }
+    }
+
+    /// A body's state at the end of a run; nil for a value that is not finite.
+    package struct BodyState: Sendable, Equatable, Codable {
+        package var x: Double?
+        package var y: Double?
+        package var angle: Double?
+        package var vx: Double?
+        package var vy: Double?
+        package var w: Double?
+
+        package func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encodeWithNulls([(.x, x), (.y, y), (.angle, angle), (.vx, vx), (.vy, vy), (.w, w)])
+        }
+    }
+
+    /// The table's columns, in the order `chipmunk-sim results` exports them.
+    package enum CodingKeys: String, CodingKey, CaseIterable, ColumnExpression {
+        case key
+        case index = "run_index"
+        case scene
+        case sceneHash = "scene_hash"
+        case parameters, outcome, error
+        case errorStep = "error_step"
+        case steps
+        case asleepStep = "asleep_step"
+        case finalHash = "final_hash"
+        case kineticEnergy = "kinetic_energy"
+        case quantities, bodies
+        case wallMilliseconds = "wall_ms"
+    }
+
+    package static let databaseTableName = "runs"
+
+    package static func databaseJSONEncoder(for column: String) -> JSONEncoder { SweepJSON.encoder() }
 
     package var key: String
     package var index: Int
-    package var parameters: String
+    /// The scene file's name, as the sweep was given it.
+    package var scene: String
+    /// FNV-1a 64 of the scene file's bytes, in hex.
+    package var sceneHash: String
+    package var parameters: ParameterSet
     package var outcome: Outcome
     /// The error's message, and the step it happened at (nil for a failure to load).
     package var error: String?
@@ -21,10 +74,12 @@ package struct RunResult: Sendable, Equatable {
     package var finalHash: String?
     /// Total kinetic energy of the dynamic bodies at the end.
     package var kineticEnergy: Double?
-    /// `{"bob.y": {"min": …, "max": …, "final": …}}` for the plan's tracked quantities.
-    package var quantities: String?
-    /// `{"bob": {"x": …, "y": …, "angle": …, "vx": …, "vy": …, "w": …}}` for the plan's recorded bodies.
-    package var bodies: String?
+    /// The plan's tracked quantities by name (`bob.y`), in JSON
+    /// `{"bob.y": {"final": …, "max": …, "min": …}}`; nil when nothing is tracked.
+    package var quantities: [String: Range]?
+    /// The plan's recorded bodies by name, in JSON
+    /// `{"bob": {"angle": …, "vx": …, "vy": …, "w": …, "x": …, "y": …}}`; nil when none is recorded.
+    package var bodies: [String: BodyState]?
     package var wallMilliseconds: Double
 
     /// Everything but the wall time, which differs from run to run.
@@ -42,8 +97,9 @@ package struct RunResult: Sendable, Equatable {
         let set = plan.runs[index]
         let start = ContinuousClock.now
         var result = RunResult(
-            key: plan.key(of: set), index: index, parameters: set.json, outcome: .ok, error: nil, errorStep: nil,
-            steps: 0, asleepStep: nil, finalHash: nil, kineticEnergy: nil, quantities: nil, bodies: nil,
+            key: plan.key(of: set), index: index, scene: plan.sceneSource, sceneHash: plan.sceneHash,
+            parameters: set, outcome: .ok, error: nil, errorStep: nil, steps: 0, asleepStep: nil, finalHash: nil,
+            kineticEnergy: nil, quantities: nil, bodies: nil,
             wallMilliseconds: 0)
         do {
             let description = try SceneDescription.decode(
@@ -60,15 +116,12 @@ package struct RunResult: Sendable, Equatable {
             let names = Set(scene.bodyNamesOverTime)
             for name in Set(plan.tracked.compactMap(\.body) + plan.recordedBodies).sorted() where !names.contains(name)
             {
-                throw SweepError.badAxis(
-                    "body \(name)",
-                    "the scene has no body of that name (names: \(names.sorted().prefix(20).joined(separator: ", ")))"
-                )
+                throw SweepError.badInput(.body(name), .noSuchBody(names: names.sorted()))
             }
             var tracker = Tracker(quantities: plan.tracked, scene: scene, dynamic: dynamic)
             defer {
-                result.quantities = tracker.json
-                result.bodies = Self.bodiesJSON(plan.recordedBodies, scene)
+                result.quantities = tracker.ranges
+                result.bodies = Self.bodyStates(plan.recordedBodies, scene)
             }
             for step in 1...plan.steps {
                 do {
@@ -97,17 +150,19 @@ package struct RunResult: Sendable, Equatable {
         return result
     }
 
-    /// The final state of each named body still in the scene.
-    static func bodiesJSON(_ names: [String], _ scene: Scene) -> String? {
+    /// The final state of each named body still in the scene; nil when no body is recorded.
+    static func bodyStates(_ names: [String], _ scene: Scene) -> [String: BodyState]? {
         guard !names.isEmpty else { return nil }
-        let fields = names.compactMap { name -> String? in
-            guard let body = scene.body(named: name) else { return nil }
+        var states: [String: BodyState] = [:]
+        for name in names {
+            guard let body = scene.body(named: name) else { continue }
             let p = body.position
             let v = body.velocity
-            return
-                "\(jsonKey(name)):{\"x\":\(jsonNumber(p.x)),\"y\":\(jsonNumber(p.y)),\"angle\":\(jsonNumber(body.angle)),\"vx\":\(jsonNumber(v.x)),\"vy\":\(jsonNumber(v.y)),\"w\":\(jsonNumber(body.angularVelocity))}"
+            states[name] = BodyState(
+                x: finite(p.x), y: finite(p.y), angle: finite(body.angle), vx: finite(v.x), vy: finite(v.y),
+                w: finite(body.angularVelocity))
         }
-        return "{" + fields.joined(separator: ",") + "}"
+        return states
     }
 }
 
@@ -181,18 +236,23 @@ private struct Tracker {
 
     /// nil until a step has been sampled, or when nothing is tracked; a body's quantity
     /// never sampled (the body never joined) is null.
-    var json: String? {
+    var ranges: [String: RunResult.Range]? {
         guard !quantities.isEmpty, samples > 0 else { return nil }
-        let fields = quantities.indices.map { i in
-            "\(jsonKey(quantities[i].name)):{\"min\":\(jsonNumber(low[i])),\"max\":\(jsonNumber(high[i])),\"final\":\(jsonNumber(last[i]))}"
+        var ranges: [String: RunResult.Range] = [:]
+        for (i, quantity) in quantities.enumerated() {
+            ranges[quantity.name] = .init(min: finite(low[i]), max: finite(high[i]), final: finite(last[i]))
         }
-        return "{" + fields.joined(separator: ",") + "}"
+        return ranges
     }
 }
 
-/// A number for JSON: shortest round-trip decimal; null for what JSON cannot hold.
-private func jsonNumber(_ value: Double) -> String { value.isFinite ? "\(value)" : "null" }
+/// A number JSON can hold: nil for an infinity or NaN (null in the database).
+private func finite(_ value: Double) -> Double? { value.isFinite ? value : nil }
 
-private func jsonKey(_ text: String) -> String {
-    String(decoding: (try? JSONEncoder().encode(text)) ?? Data("\"?\"".utf8), as: UTF8.self)
+extension KeyedEncodingContainer {
+    /// Encodes each value, nil as null rather than as an absent key (what synthesized
+    /// encoding writes): a body's quantity that was never sampled is there, as null.
+    fileprivate mutating func encodeWithNulls(_ values: [(Key, Double?)]) throws {
+        for (key, value) in values { try encode(value, forKey: key) }
+    }
 }

@@ -1,3 +1,4 @@
+import ChipmunkScenes
 import Foundation
 import GRDB
 
@@ -15,11 +16,9 @@ package final class SweepStore: Sendable {
     package let path: String
     private let queue: DatabaseQueue
 
-    /// The table, as `chipmunk-sim results` exports it (columns in this order).
-    package static let columns = [
-        "key", "run_index", "scene", "scene_hash", "parameters", "outcome", "error", "error_step", "steps",
-        "asleep_step", "final_hash", "kinetic_energy", "quantities", "bodies", "wall_ms",
-    ]
+    /// The table's columns, as `chipmunk-sim results` exports them (in this order): a
+    /// ``RunResult``'s coding keys.
+    package static let columns = RunResult.CodingKeys.allCases.map(\.rawValue)
 
     /// Opens (creating if needed) a results database; `readOnly` opens an existing one
     /// without writing, as a second process watching a running sweep does.
@@ -135,31 +134,15 @@ package final class SweepStore: Sendable {
         }
     }
 
-    /// A row of the `sweeps` table with a value that is not text (a damaged database).
-    private struct DamagedSweepsTable: Error {}
-
     /// The sweeps this database records, in the order of their hashes; none in a new
     /// database, or one made before databases recorded their sweep.
     package func sweeps() throws(SweepError) -> [SweepIdentity] {
         do {
             return try queue.read { db in
-                guard try db.tableExists("sweeps") else { return [] }
-                return try Row.fetchAll(
-                    db, sql: "SELECT scene, scene_hash, plan_hash, plan FROM sweeps ORDER BY scene_hash, plan_hash"
-                ).map { row in
-                    // Each value is read as it may be: GRDB's `row["plan"] as String` traps on a
-                    // NULL (ReaderFuzzer), where a damaged table must be an error.
-                    func text(_ column: String) throws -> String {
-                        guard let value = String.fromDatabaseValue(row[column] as DatabaseValue) else {
-                            throw DamagedSweepsTable()
-                        }
-                        return value
-                    }
-                    let plan = try JSONDecoder().decode(SweepIdentity.Plan.self, from: Data(try text("plan").utf8))
-                    return SweepIdentity(
-                        scene: try text("scene"), sceneHash: try text("scene_hash"), planHash: try text("plan_hash"),
-                        plan: plan)
-                }
+                guard try db.tableExists(SweepIdentity.databaseTableName) else { return [] }
+                // A value that is not what its column holds (a NULL plan) is an error, not a trap.
+                return try SweepIdentity.order(SweepIdentity.CodingKeys.sceneHash, SweepIdentity.CodingKeys.planHash)
+                    .fetchAll(db)
             }
         } catch {
             throw .database(path, Self.describe(error))
@@ -184,22 +167,11 @@ package final class SweepStore: Sendable {
 
     private func record(_ sweeps: [SweepIdentity]) throws(SweepError) {
         do {
-            try queue.write { db in try Self.insert(sweeps, into: db) }
+            try queue.write { db in
+                for sweep in sweeps { try sweep.insert(db, onConflict: .ignore) }
+            }
         } catch {
             throw .database(path, Self.describe(error))
-        }
-    }
-
-    private static func insert(_ sweeps: [SweepIdentity], into db: Database) throws {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = .sortedKeys
-        for sweep in sweeps {
-            try db.execute(
-                sql: "INSERT OR IGNORE INTO sweeps (scene_hash, plan_hash, scene, plan) VALUES (?, ?, ?, ?)",
-                arguments: [
-                    sweep.sceneHash, sweep.planHash, sweep.scene,
-                    String(decoding: try encoder.encode(sweep.plan), as: UTF8.self),
-                ])
         }
     }
 
@@ -213,34 +185,19 @@ package final class SweepStore: Sendable {
     }
 
     /// Stores a run's result, in a transaction of its own; a run already stored stays as it was.
-    package func insert(_ result: RunResult, scene: String, sceneHash: String) throws(SweepError) {
+    package func insert(_ result: RunResult) throws(SweepError) {
         do {
-            try queue.write { db in
-                try db.execute(
-                    sql: """
-                        INSERT OR IGNORE INTO runs (key, run_index, scene, scene_hash, parameters, outcome, error,
-                            error_step, steps, asleep_step, final_hash, kinetic_energy, quantities, bodies, wall_ms)
-                        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                        """,
-                    arguments: [
-                        result.key, result.index, scene, sceneHash, result.parameters, result.outcome.rawValue,
-                        result.error, result.errorStep, result.steps, result.asleepStep, result.finalHash,
-                        result.kineticEnergy, result.quantities, result.bodies, result.wallMilliseconds,
-                    ])
-            }
+            try queue.write { db in try result.insert(db, onConflict: .ignore) }
         } catch {
             throw .database(path, Self.describe(error))
         }
     }
 
-    /// Every row, ordered by run index, as column-name → value (nil for SQL NULL).
-    func rows() throws(SweepError) -> [[String: DatabaseValue]] {
+    /// Every run, ordered by run index.
+    package func results() throws(SweepError) -> [RunResult] {
         do {
             return try queue.read { db in
-                try Row.fetchAll(
-                    db, sql: "SELECT \(Self.columns.joined(separator: ", ")) FROM runs ORDER BY run_index, key"
-                )
-                .map { row in Dictionary(uniqueKeysWithValues: Self.columns.map { ($0, row[$0] as DatabaseValue) }) }
+                try RunResult.order(RunResult.CodingKeys.index, RunResult.CodingKeys.key).fetchAll(db)
             }
         } catch {
             throw .database(path, Self.describe(error))
@@ -279,23 +236,18 @@ package final class SweepStore: Sendable {
     /// in both must have the same result (wall time aside), or the merge stops, naming it,
     /// and adds nothing. It does not compare sweeps: ``merge(_:into:allowMixed:)`` does.
     package func merge(from other: SweepStore) throws(SweepError) {
-        let mine = try rowsByKey()
-        let theirs = try other.rows()
+        let mine = Dictionary(try results().map { ($0.key, $0) }, uniquingKeysWith: { a, _ in a })
+        let theirs = try other.results()
         let sweeps = try other.sweeps()
-        for row in theirs {
-            if let existing = mine[row["key"]!.description], !Self.sameResult(existing, row) {
-                throw .mergeConflict(key: String.fromDatabaseValue(row["key"]!) ?? "?", file: other.path)
+        for result in theirs {
+            if let existing = mine[result.key], !existing.sameResult(as: result) {
+                throw .mergeConflict(key: result.key, file: other.path)
             }
         }
         do {
             try queue.inTransaction { db in
-                for row in theirs where mine[row["key"]!.description] == nil {
-                    try db.execute(
-                        sql:
-                            "INSERT INTO runs (\(Self.columns.joined(separator: ", "))) VALUES (\(Self.columns.map { _ in "?" }.joined(separator: ", ")))",
-                        arguments: StatementArguments(Self.columns.map { row[$0]! }))
-                }
-                try Self.insert(sweeps, into: db)
+                for result in theirs where mine[result.key] == nil { try result.insert(db) }
+                for sweep in sweeps { try sweep.insert(db, onConflict: .ignore) }
                 return .commit
             }
         } catch {
@@ -312,69 +264,83 @@ package final class SweepStore: Sendable {
         }
     }
 
-    /// The rows as CSV (with a header) or JSON lines, in ``columns`` order, by run index.
-    /// Numbers are SQLite's; `parameters` stays a JSON object in JSON lines.
+    /// The rows as CSV (with a header, columns in ``columns`` order) or JSON lines, by run
+    /// index. Numbers are SQLite's; `parameters`, `quantities` and `bodies` stay JSON objects
+    /// in JSON lines. Each value is exported as it is stored, so a damaged one is exported
+    /// (as text), not refused.
     package func export(asCSV: Bool) throws(SweepError) -> String {
+        let rows: [Row]
+        do {
+            rows = try queue.read { db in
+                try Row.fetchAll(
+                    db,
+                    RunResult.select(RunResult.CodingKeys.allCases)
+                        .order(RunResult.CodingKeys.index, RunResult.CodingKeys.key))
+            }
+        } catch {
+            throw .database(path, Self.describe(error))
+        }
         var out = asCSV ? Self.columns.joined(separator: ",") + "\n" : ""
-        for row in try rows() {
+        for row in rows {
+            let values = Self.columns.map { (column: $0, value: row[$0] as DatabaseValue) }
             if asCSV {
-                out += Self.columns.map { Self.csvField(row[$0]!) }.joined(separator: ",") + "\n"
+                out += values.map { Self.csvField($0.value) }.joined(separator: ",") + "\n"
             } else {
-                out +=
-                    "{" + Self.columns.map { "\"\($0)\":\(Self.jsonField($0, row[$0]!))" }.joined(separator: ",")
-                    + "}\n"
+                out += (SweepJSON.text(ExportedRow(values: values)) ?? "{}") + "\n"
             }
         }
         return out
     }
 
-    private static func plain(_ value: DatabaseValue) -> String? {
-        switch value.storage {
-        case .null: nil
-        case .int64(let integer): String(integer)
-        case .double(let double): "\(double)"
-        case .string(let string): string
-        case .blob(let data): data.base64EncodedString()
-        }
-    }
-
     private static func csvField(_ value: DatabaseValue) -> String {
-        guard let text = plain(value) else { return "" }
+        let text: String
+        switch value.storage {
+        case .null: return ""
+        case .int64(let integer): text = String(integer)
+        case .double(let double): text = "\(double)"
+        case .string(let string): text = string
+        case .blob(let data): text = data.base64EncodedString()
+        }
         return text.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" })
             ? "\"" + text.replacingOccurrences(of: "\"", with: "\"\"") + "\"" : text
     }
+}
 
-    /// A column as JSON. JSON has no infinities or NaN: those are the strings "Infinity",
-    /// "-Infinity" and "NaN" (what JavaScript's and Python's JSON writers name them). The
-    /// JSON columns (parameters, quantities, bodies) are parsed, and written again only if
-    /// they are valid JSON; otherwise (a damaged database) they are given as a string.
-    private static func jsonField(_ column: String, _ value: DatabaseValue) -> String {
-        switch value.storage {
-        case .null: return "null"
-        case .int64(let integer): return String(integer)
-        case .double(let double):
-            if double.isFinite { return "\(double)" }
-            return double.isNaN ? "\"NaN\"" : double > 0 ? "\"Infinity\"" : "\"-Infinity\""
-        case .string(let text):
-            if ["parameters", "quantities", "bodies"].contains(column),
-                (try? JSONSerialization.jsonObject(with: Data(text.utf8), options: [.fragmentsAllowed])) != nil
-            {
-                return text
+/// One row of `runs` as a JSON line, its values as stored. JSON has no infinities or NaN:
+/// those are the strings "Infinity", "-Infinity" and "NaN" (what JavaScript's and Python's
+/// JSON writers name them). The JSON columns (parameters, quantities, bodies) are written
+/// as JSON when they are valid JSON; otherwise (a damaged database) as a string.
+private struct ExportedRow: Encodable {
+    var values: [(column: String, value: DatabaseValue)]
+
+    static let jsonColumns: Set<String> = [
+        RunResult.CodingKeys.parameters.rawValue, RunResult.CodingKeys.quantities.rawValue,
+        RunResult.CodingKeys.bodies.rawValue,
+    ]
+
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        for (column, value) in values {
+            let key = AnyCodingKey(column)
+            switch value.storage {
+            case .null: try container.encodeNil(forKey: key)
+            case .int64(let integer): try container.encode(integer, forKey: key)
+            case .double(let double):
+                if double.isFinite {
+                    try container.encode(double, forKey: key)
+                } else {
+                    try container.encode(double.isNaN ? "NaN" : double > 0 ? "Infinity" : "-Infinity", forKey: key)
+                }
+            case .string(let text):
+                if Self.jsonColumns.contains(column),
+                    let json = try? JSONDecoder().decode(JSONTree.self, from: Data(text.utf8))
+                {
+                    try container.encode(json, forKey: key)
+                } else {
+                    try container.encode(text, forKey: key)
+                }
+            case .blob(let data): try container.encode(data.base64EncodedString(), forKey: key)
             }
-            return jsonString(text)
-        case .blob(let data): return jsonString(data.base64EncodedString())
         }
-    }
-
-    private static func jsonString(_ text: String) -> String {
-        String(decoding: (try? JSONEncoder().encode(text)) ?? Data("null".utf8), as: UTF8.self)
-    }
-
-    private func rowsByKey() throws(SweepError) -> [String: [String: DatabaseValue]] {
-        Dictionary(try rows().map { ($0["key"]!.description, $0) }, uniquingKeysWith: { a, _ in a })
-    }
-
-    static func sameResult(_ a: [String: DatabaseValue], _ b: [String: DatabaseValue]) -> Bool {
-        columns.allSatisfy { $0 == "wall_ms" || a[$0] == b[$0] }
     }
 }

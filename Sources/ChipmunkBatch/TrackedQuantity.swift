@@ -19,10 +19,7 @@ package struct TrackedQuantity: Sendable, Hashable {
             let measure = Measure(rawValue: String(text[text.index(after: dot)...])),
             dot != text.startIndex
         else {
-            throw .badAxis(
-                "--track \(text)",
-                "give energy or BODY.q with q one of \(Measure.allCases.map(\.rawValue).joined(separator: ", ")) (BODY: a body's name in output)"
-            )
+            throw .badInput(.trackOption(text), .notAQuantity)
         }
         body = String(text[..<dot])
         self.measure = measure

@@ -84,7 +84,8 @@ public enum SceneCatalog {
     /// code (`planet`, `buoyancy`, the UIKit-style scenes). `chipmunk-sim sweep crates`
     /// sweeps it, wherever the binary is.
     public static func sceneFile(named name: String) -> Data? {
-        embeddedFiles[name].map { Data($0.utf8) }
+        guard builtIn.contains(where: { $0.name == name }) else { return nil }
+        return SceneFiles.all["\(name).json"].map { Data($0.utf8) }
     }
 
     /// Builds a scene from a built-in name or from a JSON file's path.

@@ -289,7 +289,7 @@ public final class DynamicAnimator {
         var told: Set<[ObjectIdentifier]> = []
         for record in orderedRecords {
             // The closure throws nothing, so neither does the walk.
-            try? record.body.forEachArbiter { arbiter in
+            record.body.forEachArbiter { arbiter in
                 let (a, b) = arbiter.shapes
                 let pair = [ObjectIdentifier(a), ObjectIdentifier(b)].sorted()
                 if told.insert(pair).inserted { contact(arbiter, began: true) }

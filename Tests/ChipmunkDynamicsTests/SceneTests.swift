@@ -45,7 +45,7 @@ import Testing
         // Its contacts with the edges are the engine's: each touching brick has an arbiter with a boundary.
         for brick in snake.bricks where (snake.dimmer.touching[ObjectIdentifier(brick)] ?? 0) > 0 {
             var touchesStatic = false
-            try snake.animator.body(for: brick)!.forEachArbiter { arbiter in
+            snake.animator.body(for: brick)!.forEachArbiter { arbiter in
                 if arbiter.bodies.1.kind == .static || arbiter.bodies.0.kind == .static { touchesStatic = true }
             }
             #expect(touchesStatic, "\(brick.name)")

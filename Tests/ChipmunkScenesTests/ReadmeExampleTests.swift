@@ -2,6 +2,7 @@ import Chipmunk
 import Foundation
 import Testing
 import ChipmunkScenes
+import ChipmunkTestSupport
 
 /// What the example prints, kept here instead of on the test run's standard output.
 @MainActor private var printed: [String] = []

@@ -3,13 +3,7 @@ import Foundation
 import Testing
 import ChipmunkCatalog
 @testable import ChipmunkScenes
-
-/// Whether the tests run under ThreadSanitizer (its runtime's entry point is linked in).
-let underThreadSanitizer: Bool = {
-    guard let handle = dlopen(nil, RTLD_NOW) else { return false }
-    defer { dlclose(handle) }
-    return dlsym(handle, "__tsan_init") != nil
-}()
+import ChipmunkTestSupport
 
 /// The accepted-values property for files (issue 19): every numeric field of a scene file,
 /// replaced in turn by each extreme (±0, denormals, ±1e15, ±1e300, the largest double, a
@@ -19,7 +13,8 @@ let underThreadSanitizer: Bool = {
 /// file runs in a child process, so an engine abort or a trap fails its own test case.
 @Suite(
     .disabled(
-        if: underThreadSanitizer, "each file runs alone in a child process: ThreadSanitizer adds minutes, and no thread"
+        if: Sanitizer.active == "thread",
+        "each file runs alone in a child process: ThreadSanitizer adds minutes, and no thread"
     )
 )
 struct SceneExtremesTests {

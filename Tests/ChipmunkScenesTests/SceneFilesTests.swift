@@ -8,7 +8,7 @@ import Testing
 /// the parameters they declare.
 @Suite struct SceneFilesTests {
     @Test(
-        "Each built-in scene's embedded file is Scenes/NAME.json byte for byte (else: python3 scripts/embed-scenes.py)",
+        "Each built-in scene's embedded file (the EmbedFiles plugin's, at build time) is Scenes/NAME.json byte for byte",
         arguments: SceneCatalog.builtIn.map(\.name))
     func embeddedIsTheFile(name: String) throws {
         let url = sceneFile("\(name).json")
@@ -18,6 +18,12 @@ import Testing
             return
         }
         #expect(embedded == (try Data(contentsOf: url)))
+    }
+
+    @Test("Only built-in names have an embedded scene file: drop.json is a file, not a built-in scene")
+    func onlyBuiltInNames() {
+        #expect(FileManager.default.fileExists(atPath: sceneFile("drop.json").path))
+        #expect(SceneCatalog.sceneFile(named: "drop") == nil && SceneCatalog.sceneFile(named: "crates") != nil)
     }
 
     @Test(

@@ -3,6 +3,7 @@ import Foundation
 import Testing
 import ChipmunkCatalog
 @testable import ChipmunkScenes
+import ChipmunkTestSupport
 
 /// Each built-in scene exists as Swift code and as a data file; both must give
 /// bit-identical trajectories.

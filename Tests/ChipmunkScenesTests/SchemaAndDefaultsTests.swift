@@ -2,6 +2,7 @@ import Chipmunk
 import ChipmunkScenes
 import Foundation
 import Testing
+import ChipmunkTestSupport
 
 /// schemas/scene.schema.json picks a constraint's and a shape's keys by `type`, and
 /// docs/scene-format.md's defaults, frames and units are the loader's.

@@ -4,6 +4,7 @@ import Testing
 
 import ChipmunkCatalog
 @testable import ChipmunkScenes
+import ChipmunkTestSupport
 
 /// Golden files and `Scene.verify`: every built-in scene reproduces its checked-in golden
 /// file bit for bit, and a changed scene is caught at the exact step it first differs.

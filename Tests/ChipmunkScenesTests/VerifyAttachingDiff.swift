@@ -2,6 +2,7 @@ import ChipmunkPictures
 import ChipmunkScenes
 import Foundation
 import Testing
+import ChipmunkTestSupport
 
 /// Verifies a fresh scene from `make` against the golden file at `url`, as
 /// `Scene.verify(against:)` does; when it fails, attaches the comparison page (the golden

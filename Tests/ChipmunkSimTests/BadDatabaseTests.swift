@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import ChipmunkTestSupport
 
 /// Issue 19: `merge` converted a 0-byte file or another program's SQLite database given as
 /// an input into a results database (in place, WAL mode, an empty `runs`) and reported

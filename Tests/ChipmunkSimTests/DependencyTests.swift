@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import ChipmunkTestSupport
 
 /// The README's `Package.swift` snippet, used as a newcomer would: a throwaway package that
 /// depends on this checkout by path (whatever its folder is called), with a small

@@ -1,6 +1,7 @@
 import ChipmunkPictures
 import Foundation
 import Testing
+import ChipmunkTestSupport
 
 /// `chipmunk-sim diff`: two recordings of the crates, pushed at different steps, must
 /// part at the earlier push's step; the comparison page, opened in headless Chromium, must

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import ChipmunkTestSupport
 
 /// Output that cannot be written is an error that names it, never a crash: Foundation's
 /// `FileHandle.write` trapped on a full disk (`render crates > /dev/full` died with

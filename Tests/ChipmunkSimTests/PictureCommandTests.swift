@@ -1,6 +1,7 @@
 import ChipmunkPictures
 import Foundation
 import Testing
+import ChipmunkTestSupport
 
 @Suite struct RenderCommandTests {
     @Test("render writes SVG and text for a scene, a file and a snapshot; bad options are named")

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import ChipmunkTestSupport
 
 /// The command line without surprises (issue 20), run as a user runs it.
 @Suite struct SceneSurprisesCommandTests {

@@ -3,6 +3,7 @@ import ChipmunkCatalog
 import ChipmunkScenes
 import Foundation
 import Testing
+import ChipmunkTestSupport
 
 @Suite struct SnapshotCommandTests {
     /// step → hash, from `run --hash` CSV.

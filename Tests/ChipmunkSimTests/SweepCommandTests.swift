@@ -1,6 +1,7 @@
 import ChipmunkBatch
 import Foundation
 import Testing
+import ChipmunkTestSupport
 
 @Suite struct SweepCommandTests {
     let folder: URL
@@ -161,18 +162,17 @@ import Testing
         let lines = block.split(separator: "\n")
         let command = lines.first { $0.hasPrefix("$ chipmunk-sim sweep ") }!
         let summary = lines.first { $0.hasPrefix("sweep: ") }!
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("readme-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
+        let folder = try TemporaryFolder("readme")
+        defer { folder.remove() }
         var arguments = command.dropFirst("$ chipmunk-sim ".count).split(separator: " ").map(String.init)
         let db = arguments.firstIndex(of: "--db")! + 1
-        arguments[db] = folder.appendingPathComponent(arguments[db]).path
+        arguments[db] = folder.url.appendingPathComponent(arguments[db]).path
         let result = try Tool.run("chipmunk-sim", arguments)
         #expect(result.status == 0, "\(result.stderr)")
         // All but the database's folder, the wall time and the threads (one per core).
         let machine = #" in [0-9.]+ s on [0-9]+ threads?"#
         let expected = summary.replacingOccurrences(of: machine, with: "", options: .regularExpression)
-        let got = result.stderrLines.last.map(String.init)!.replacingOccurrences(of: folder.path + "/", with: "")
+        let got = result.stderrLines.last.map(String.init)!.replacingOccurrences(of: folder.url.path + "/", with: "")
             .replacingOccurrences(of: machine, with: "", options: .regularExpression)
         #expect(got == expected)
     }
@@ -181,10 +181,9 @@ import Testing
 @Suite struct SpringSweepTests {
     @Test("A spring stiffness sweep from 10 to 1e6 (log) finishes and records the diverged runs with their step")
     func divergingStiffness() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("spring-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let db = folder.appendingPathComponent("spring.sqlite").path
+        let folder = try TemporaryFolder("spring")
+        defer { folder.remove() }
+        let db = folder.url.appendingPathComponent("spring.sqlite").path
         let sweep = try Tool.sim(
             "sweep", "Scenes/spring.json", "--param", "stiffness=log:10:1e6:11", "--seconds", "10", "--db", db)
         #expect(sweep.status == 0, "\(sweep.stderr)")
@@ -198,10 +197,9 @@ import Testing
 
     @Test("The diverging-spring sweep file (with track) charts box.y.min against stiffness, diverged runs marked")
     func springChart() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("chart-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
-        func path(_ name: String) -> String { folder.appendingPathComponent(name).path }
+        let folder = try TemporaryFolder("chart")
+        defer { folder.remove() }
+        func path(_ name: String) -> String { folder.url.appendingPathComponent(name).path }
         let db = path("spring.sqlite")
         let sweep = try Tool.sim("sweep", "--sweep", "Sweeps/spring-stiffness.json", "--db", db)
         #expect(sweep.status == 0, "\(sweep.stderr)")
@@ -240,10 +238,9 @@ import Testing
 
     @Test("--track stores min, max and final of a quantity; --body a body's final state")
     func trackedQuantities() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("track-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let db = folder.appendingPathComponent("t.sqlite").path
+        let folder = try TemporaryFolder("track")
+        defer { folder.remove() }
+        let db = folder.url.appendingPathComponent("t.sqlite").path
         let sweep = try Tool.sim(
             "sweep", "Scenes/pendulum.json", "--param", "length=100", "--db", db)
         #expect(sweep.stderr.contains("declares no parameters"), "\(sweep.stderr)")
@@ -253,9 +250,16 @@ import Testing
         #expect(run.status == 0, "\(run.stderr)")
         let lines = try Tool.sim("results", db, "--format", "jsonl").stdout.split(separator: "\n")
         #expect(lines.count == 2)
-        // The box starts at rest at y = -50 and first falls: its highest y is the start.
-        #expect(lines.allSatisfy { $0.contains(#""box.y":{"min":"#) && $0.contains(#""max":-50.0,"final":"#) })
-        #expect(lines.allSatisfy { $0.contains(#""bodies":{"box":{"x":0.0,"y":"#) })
+        for line in lines {
+            let row = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+            let quantities = try #require(row["quantities"] as? [String: [String: Double]], "\(line)")
+            // The box starts at rest at y = -50 and first falls: its highest y is the start.
+            let y = try #require(quantities["box.y"])
+            #expect(y["max"] == -50 && y["min"]! < -50 && y["final"] != nil, "\(line)")
+            #expect(quantities["energy"]?.keys.sorted() == ["final", "max", "min"], "\(line)")
+            let box = try #require((row["bodies"] as? [String: [String: Double]])?["box"], "\(line)")
+            #expect(box.keys.sorted() == ["angle", "vx", "vy", "w", "x", "y"] && box["x"] == 0, "\(line)")
+        }
         let wrong = try Tool.sim(
             "sweep", "Scenes/spring.json", "--param", "stiffness=10", "--track", "bx.y", "--db", db)
         #expect(wrong.status != 0 && wrong.stderr.contains("no body named 'bx' (names: box)"), "\(wrong.stderr)")
@@ -270,5 +274,61 @@ import Testing
             rows(v1.stdout).dropFirst().map { $0[1] } == ["0", "1", "2", "3", "4"], "version-1 output is unchanged")
         let jsonl = try Tool.sim("run", "Scenes/pendulum.json", "--steps", "1", "--format", "jsonl")
         #expect(jsonl.stdout.contains(#""body":"bob""#))
+    }
+}
+
+@Suite struct OlderDatabaseTests {
+    /// Databases written before runs were records held `quantities` and `bodies` in the
+    /// plan's order with numbers such as `-50.0`; records write them with sorted keys
+    /// (`-50`). Both are the same values: such a database reads, charts and merges with a
+    /// new one of the same sweep without a conflict.
+    @Test func aDatabaseWrittenBeforeRecordsReadsAndMerges() throws {
+        let folder = try TemporaryFolder("older-db")
+        defer { folder.remove() }
+        let arguments = [
+            "sweep", "Scenes/spring.json", "--param", "stiffness=10,100", "--track", "box.y", "--body", "box",
+            "--seconds", "1",
+        ]
+        let old = folder.path("old.sqlite")
+        let new = folder.path("new.sqlite")
+        #expect(try Tool.run("chipmunk-sim", arguments + ["--db", old]).status == 0)
+        #expect(try Tool.run("chipmunk-sim", arguments + ["--db", new]).status == 0)
+        // Rewrite the old database's JSON columns as the string-built writer wrote them.
+        let rewrite = try Tool.run(
+            "/usr/bin/env",
+            [
+                "python3", "-c",
+                """
+                import json, sqlite3, sys
+                c = sqlite3.connect(sys.argv[1])
+                def number(v): return 'null' if v is None else repr(float(v))
+                for key, q, b in c.execute('SELECT key, quantities, bodies FROM runs').fetchall():
+                    q = json.loads(q); b = json.loads(b)
+                    qs = '{' + ','.join('"%s":{"min":%s,"max":%s,"final":%s}' % (n, number(v['min']), number(v['max']), number(v['final'])) for n, v in q.items()) + '}'
+                    bs = '{' + ','.join('"%s":{%s}' % (n, ','.join('"%s":%s' % (f, number(v[f])) for f in ['x', 'y', 'angle', 'vx', 'vy', 'w'])) for n, v in b.items()) + '}'
+                    c.execute('UPDATE runs SET quantities = ?, bodies = ? WHERE key = ?', (qs, bs, key))
+                c.commit()
+                """,
+                old,
+            ])
+        #expect(rewrite.status == 0, "\(rewrite.stderr)")
+        let before = try Tool.run(
+            "/usr/bin/env",
+            [
+                "python3", "-c",
+                "import sqlite3,sys; print(sqlite3.connect(sys.argv[1]).execute('SELECT quantities FROM runs').fetchone()[0])",
+                old,
+            ])
+        #expect(before.stdout.contains(#""max":-50.0,"final":"#), "\(before.stdout)")
+        let exported = try Tool.sim("results", old, "--format", "jsonl")
+        #expect(exported.status == 0, "\(exported.stderr)")
+        func stable(_ text: String) -> String {
+            text.replacingOccurrences(of: #""wall_ms":[0-9.e+-]+"#, with: "", options: .regularExpression)
+        }
+        #expect(stable(exported.stdout) == stable(try Tool.sim("results", new, "--format", "jsonl").stdout))
+        let chart = try Tool.sim("results", old, "--chart", "stiffness:box.y.min", "-o", folder.path("c.svg"))
+        #expect(chart.status == 0, "\(chart.stderr)")
+        let merged = try Tool.sim("merge", folder.path("all.sqlite"), old, new)
+        #expect(merged.status == 0, "\(merged.stderr)")
     }
 }

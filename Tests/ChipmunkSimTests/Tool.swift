@@ -1,3 +1,4 @@
+import ChipmunkTestSupport
 import Foundation
 
 /// Runs one of the package's built executables and captures what it printed.
@@ -17,8 +18,7 @@ struct Tool {
         return exe.deletingLastPathComponent()
     }()
 
-    static let packageRoot = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    static let packageRoot = ChipmunkTestSupport.packageRoot
 
     /// Runs `name` (a product of this package, or a program by absolute path); `stdoutPath` sends its standard output to that file (such as `/dev/full`)
     /// instead of capturing it; `environment`, if given, replaces the test's environment.
@@ -50,21 +50,6 @@ struct Tool {
 
     static func sim(_ arguments: String...) throws -> Result { try run("chipmunk-sim", arguments) }
     static func reference(_ arguments: String...) throws -> Result { try run("chipmunk-reference", arguments) }
-}
-
-/// A fresh folder under the temporary directory; `remove()` it in a `defer`.
-struct TemporaryFolder {
-    let url: URL
-
-    init(_ prefix: String) throws {
-        url = FileManager.default.temporaryDirectory.appendingPathComponent("\(prefix)-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-    }
-
-    /// The path of `name` inside the folder.
-    func path(_ name: String) -> String { url.appendingPathComponent(name).path }
-
-    func remove() { try? FileManager.default.removeItem(at: url) }
 }
 
 /// CSV rows as fields.

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import Chipmunk
+import ChipmunkTestSupport
 
 /// A rule is a promise (STYLE.md, item 5d): every value a `Parameter` accepts must step
 /// without an engine abort, a hang or a silent NaN. For every parameter, each extreme value

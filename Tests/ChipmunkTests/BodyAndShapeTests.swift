@@ -2,9 +2,6 @@ import Testing
 @testable import Chipmunk
 
 @Suite struct BodyAndShapeTests {
-    /// The value: a circle of radius 10 at offset (2, 3) with mass 4, on a body with
-    /// no mass of its own, gives the body mass 4, centre of gravity (2, 3) and moment 200
-    /// (m r² / 2 about the centre of gravity).
     /// `add(contentsOf:)` and `remove(contentsOf:)` take any sequence of objects: a body
     /// with its shapes (`body.shapes + [body]`), or a lazy map.
     @Test func addAndRemoveTakeAnySequence() {
@@ -19,6 +16,23 @@ import Testing
         #expect(space.bodies.count == 3)
     }
 
+    /// `add(_:)` and `remove(_:)` take a sequence too, without a label: `space.remove(b.shapes + [b])`
+    /// compiles, as pymunk's `space.remove(*b.shapes, b)` reads.
+    @Test func addAndRemoveTakeASequenceUnlabelled() {
+        let space = Space()
+        let b = Body(mass: 1, moment: 1)
+        let shapes = [Circle(body: b, radius: 1), Circle(body: b, radius: 2)]
+        space.add([b] + shapes)
+        #expect(space.bodies.count == 1 && space.shapes.count == 2)
+        space.remove(b.shapes + [b])
+        #expect(space.bodies.isEmpty && space.shapes.isEmpty && b.space == nil)
+        let kinds = [b.spaceObjectKind, Circle(body: b, radius: 1).spaceObjectKind]
+        #expect(kinds.map(\.description) == ["body", "shape"])
+    }
+
+    /// The value: a circle of radius 10 at offset (2, 3) with mass 4, on a body with
+    /// no mass of its own, gives the body mass 4, centre of gravity (2, 3) and moment 200
+    /// (m r² / 2 about the centre of gravity).
     @Test func massFromShapes() throws {
         let space = Space()
         let body = Body(kind: .dynamic)

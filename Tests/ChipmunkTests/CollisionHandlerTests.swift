@@ -232,7 +232,7 @@ import Testing
         let world = BallOnFloor()
         try world.run(seconds: 1)
         var found: [Shape] = []
-        try world.ball.forEachArbiter { arbiter in found.append(arbiter.shapes.1) }
+        world.ball.forEachArbiter { arbiter in found.append(arbiter.shapes.1) }
         #expect(found.count == 1 && found[0] === world.floor)
     }
 

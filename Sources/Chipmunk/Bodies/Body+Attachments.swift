@@ -18,26 +18,42 @@ extension Body {
     /// Calls `body` with each arbiter (contact) the body is in, valid only during the call.
     /// Changes to the space made inside are deferred until it returns.
     ///
-    /// - Throws: what `body` throws (the first error; the iteration completes).
+    /// - Throws: what `body` throws (the first error; the iteration completes). An error
+    ///   of a `separate` handler run by a change applied as it returns is thrown by the
+    ///   next ``Space/step(_:)``, as after `Space.remove(_:)`.
     ///
     /// The corresponding C function is `cpBodyEachArbiter`.
-    public func forEachArbiter(_ body: (Arbiter) throws -> Void) throws {
+    public func forEachArbiter(_ body: (Arbiter) throws -> Void) rethrows {
+        try forEachArbiter(body, rescue: { throw $0 })
+    }
+
+    /// ``forEachArbiter(_:)``, with the error `body` threw handed to `rescue` after the C
+    /// call returns (how a `rethrows` function throws an error it kept).
+    private func forEachArbiter(
+        _ body: (Arbiter) throws -> Void, rescue: (any Error) throws -> Void
+    ) rethrows {
         guard let space else { return }
-        withoutActuallyEscaping(body) { body in
-            var context = (space, body)
-            withUnsafeMutablePointer(to: &context) { pointer in
+        typealias Visit = (space: Space, body: (Arbiter) throws -> Void, failure: (any Error)?)
+        let failure = withoutActuallyEscaping(body) { body -> (any Error)? in
+            var visit: Visit = (space, body, nil)
+            withUnsafeMutablePointer(to: &visit) { pointer in
                 cpBodyEachArbiter(
                     handle,
                     { _, arbiter, data in
-                        let (space, body) = data!.assumingMemoryBound(to: (Space, (Arbiter) throws -> Void).self)
-                            .pointee
+                        let visit = data!.assumingMemoryBound(to: Visit.self)
+                        let space = visit.pointee.space
                         let arbiter = Arbiter(arbiter!, hot: space.callbacks.hot)
-                        space.callbacks.run(orOnError: ()) { try body(arbiter) }
+                        space.callbacks.run(orOnError: ()) {
+                            do { try visit.pointee.body(arbiter) } catch {
+                                if visit.pointee.failure == nil { visit.pointee.failure = error }
+                            }
+                        }
                     }, pointer)
             }
+            return visit.failure
         }
         space.applyPendingChangesIfIdle()
-        try space.rethrowCallbackError()
+        if let failure { try rescue(failure) }
     }
 
     /// The C shapes the engine has attached to this body.

@@ -18,6 +18,9 @@ internal import CChipmunk
 ///
 /// The corresponding C type is `cpBody`.
 public final class Body: SpaceObject, CObjectOwner {
+    /// `body`: a body is one of the three kinds of ``SpaceObject``.
+    public var spaceObjectKind: SpaceObjectKind { SpaceObjectKind(.body) }
+
     /// How the engine moves a body.
     public enum Kind: Sendable, Hashable, CaseIterable {
         /// Moved by forces, gravity and collisions; needs a positive mass and moment.

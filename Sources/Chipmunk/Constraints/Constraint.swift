@@ -16,6 +16,9 @@ internal import CChipmunk
 ///
 /// The corresponding C type is `cpConstraint`.
 public class Constraint: SpaceObject, CObjectOwner {
+    /// `constraint`: a constraint is one of the three kinds of ``SpaceObject``.
+    public var spaceObjectKind: SpaceObjectKind { SpaceObjectKind(.constraint) }
+
     let handle: UnsafeMutablePointer<cpConstraint>
 
     /// The first body.

@@ -17,8 +17,14 @@ extension Space {
         add(contentsOf: objects)
     }
 
-    /// Adds every object in `objects`, any sequence of them, as ``add(_:)`` does:
-    /// `space.add(contentsOf: body.shapes + [body])`.
+    /// Adds every object in `objects`, any sequence of them, as `add(_:)`
+    /// does: `space.add(body.shapes + [body])`.
+    public func add(_ objects: some Sequence<any SpaceObject>) {
+        add(contentsOf: objects)
+    }
+
+    /// Adds every object in `objects`, any sequence of them, as `add(_:)`
+    /// does: `space.add(contentsOf: body.shapes + [body])`.
     public func add(contentsOf objects: some Sequence<any SpaceObject>) {
         let objects = Array(objects)
         for object in objects { Self.requireKnownKind(object) }
@@ -42,8 +48,14 @@ extension Space {
         remove(contentsOf: objects)
     }
 
-    /// Removes every object in `objects`, any sequence of them, as ``remove(_:)`` does:
-    /// `space.remove(contentsOf: body.shapes + [body])`.
+    /// Removes every object in `objects`, any sequence of them, as
+    /// `remove(_:)` does: `space.remove(body.shapes + [body])`.
+    public func remove(_ objects: some Sequence<any SpaceObject>) {
+        remove(contentsOf: objects)
+    }
+
+    /// Removes every object in `objects`, any sequence of them, as
+    /// `remove(_:)` does: `space.remove(contentsOf: body.shapes + [body])`.
     public func remove(contentsOf objects: some Sequence<any SpaceObject>) {
         let objects = Array(objects)
         for object in objects { Self.requireKnownKind(object) }

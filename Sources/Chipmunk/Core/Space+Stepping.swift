@@ -135,7 +135,7 @@ extension Space {
     ///
     /// The corresponding C function is `cpSpaceAddPostStepCallback`.
     @discardableResult
-    public func addPostStepCallback(forKey key: AnyHashable, _ callback: @escaping (Space) throws -> Void) -> Bool {
+    public func addPostStepCallback(forKey key: PostStepKey, _ callback: @escaping (Space) throws -> Void) -> Bool {
         guard !postStepCallbacks.contains(where: { $0.key == key }) else { return false }
         postStepCallbacks.append((key, callback))
         return true

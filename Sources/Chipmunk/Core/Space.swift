@@ -20,7 +20,7 @@ internal import CChipmunk
 /// **Changes from callbacks.** While the engine is locked (during ``step(_:)`` or a
 /// query) or Swift code runs inside an engine callback (collision handlers, including a
 /// `separate` fired by a removal; body and constraint callbacks; ``Body/forEachArbiter(_:)``;
-/// debug drawing), ``add(_:)`` and ``remove(_:)`` take effect in Swift at once (``bodies``,
+/// debug drawing), `add(_:)` and `remove(_:)` take effect in Swift at once (``bodies``,
 /// ``Body/space``) and in the engine as soon as the outermost operation ends, as
 /// Objective-Chipmunk and pymunk do.
 ///
@@ -48,7 +48,7 @@ public final class Space {
     var pending: [PendingChange] = []
 
     /// Bodies removed while some of their shapes or constraints stayed: out of ``bodies``,
-    /// still in the engine until the last of those leaves (see ``remove(_:)``).
+    /// still in the engine until the last of those leaves (see `remove(_:)`).
     var leavingBodies: [Body] = []
 
     /// Callback nesting, errors, arbiter validity and teardown, shared with the callbacks.
@@ -62,7 +62,7 @@ public final class Space {
     var collisionHandlers: [UnsafeMutablePointer<cpCollisionHandler>: CollisionHandler] = [:]
 
     /// Callbacks to run once the current (or next) step ends, by key.
-    var postStepCallbacks: [(key: AnyHashable, run: (Space) throws -> Void)] = []
+    var postStepCallbacks: [(key: PostStepKey, run: (Space) throws -> Void)] = []
     /// Set while post-step callbacks run: stepping from one would recurse without end.
     var isRunningPostStepCallbacks = false
 

@@ -14,6 +14,9 @@ internal import CChipmunk
 ///
 /// The corresponding C type is `cpShape`.
 public class Shape: SpaceObject, CObjectOwner {
+    /// `shape`: a shape is one of the three kinds of ``SpaceObject``.
+    public var spaceObjectKind: SpaceObjectKind { SpaceObjectKind(.shape) }
+
     let handle: UnsafeMutablePointer<cpShape>
 
     /// The body the shape is attached to.

@@ -6,7 +6,7 @@ extension Space {
     /// moving one when the first is static), so none comes twice.
     func forEachContactPoint(_ body: (_ point: Vector, _ normal: Vector) -> Void) {
         for moving in bodies where moving.kind != .static {
-            try? moving.forEachArbiter { arbiter in
+            moving.forEachArbiter { arbiter in
                 let first = arbiter.bodies.0
                 guard first === moving || first.kind == .static else { return }
                 let set = arbiter.contactPointSet

@@ -49,7 +49,7 @@ extension Demos {
                     guard let space = joint.space else { return }
                     let force = joint.impulse / space.currentTimeStep
                     if force > 0.9 * joint.maxForce {
-                        space.addPostStepCallback(forKey: ObjectIdentifier(joint)) { space in
+                        space.addPostStepCallback(forKey: .object(joint)) { space in
                             if space.contains(joint) { space.remove(joint) }
                         }
                     }

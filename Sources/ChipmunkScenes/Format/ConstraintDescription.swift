@@ -198,7 +198,7 @@ extension ConstraintDescription {
                 guard let space = joint.space else { return }
                 let impulse = joint.impulse
                 if impulse > breakImpulse ?? .infinity || impulse / space.currentTimeStep > breakForce ?? .infinity {
-                    space.addPostStepCallback(forKey: ObjectIdentifier(joint)) { space in
+                    space.addPostStepCallback(forKey: .object(joint)) { space in
                         if space.contains(joint) { space.remove(joint) }
                     }
                 }

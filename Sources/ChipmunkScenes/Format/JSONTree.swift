@@ -1,7 +1,7 @@
 import Foundation
 
 /// A JSON document as a tree that keeps integers exact (collision types are 64-bit).
-enum JSONTree: Codable, Equatable {
+package enum JSONTree: Codable, Equatable {
     case null
     case bool(Bool)
     case integer(Int64)
@@ -11,7 +11,7 @@ enum JSONTree: Codable, Equatable {
     case array([JSONTree])
     case object([(key: String, value: JSONTree)])
 
-    static func == (a: JSONTree, b: JSONTree) -> Bool {
+    package static func == (a: JSONTree, b: JSONTree) -> Bool {
         switch (a, b) {
         case (.null, .null): true
         case let (.bool(x), .bool(y)): x == y
@@ -36,7 +36,7 @@ enum JSONTree: Codable, Equatable {
 
     private typealias Key = AnyCodingKey
 
-    init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
         if let object = try? decoder.container(keyedBy: Key.self) {
             self = .object(try object.allKeys.map { ($0.stringValue, try object.decode(JSONTree.self, forKey: $0)) })
         } else if var array = try? decoder.unkeyedContainer() {
@@ -61,7 +61,7 @@ enum JSONTree: Codable, Equatable {
         }
     }
 
-    func encode(to encoder: any Encoder) throws {
+    package func encode(to encoder: any Encoder) throws {
         switch self {
         case .null:
             var value = encoder.singleValueContainer()

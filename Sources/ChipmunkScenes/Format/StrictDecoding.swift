@@ -2,12 +2,12 @@ import Chipmunk
 
 /// A coding key for any string: used to list the keys a JSON object really has, and to
 /// read objects whose keys are data (input actions, parameters, constraint fields).
-struct AnyCodingKey: CodingKey {
-    var stringValue: String
-    var intValue: Int? { nil }
-    init(_ string: String) { stringValue = string }
-    init(stringValue: String) { self.stringValue = stringValue }
-    init?(intValue: Int) { nil }
+package struct AnyCodingKey: CodingKey {
+    package var stringValue: String
+    package var intValue: Int? { nil }
+    package init(_ string: String) { stringValue = string }
+    package init(stringValue: String) { self.stringValue = stringValue }
+    package init?(intValue: Int) { nil }
 }
 
 extension Decoder {

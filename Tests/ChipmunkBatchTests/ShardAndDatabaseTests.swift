@@ -1,0 +1,79 @@
+import ChipmunkBatch
+import ChipmunkTestSupport
+import Foundation
+import Testing
+
+/// Shards of a plan, without the command line.
+@Suite struct ShardTests {
+    @Test("Every plan's shards differ in size by at most one run, and hold every run once")
+    func shardSizes() throws {
+        let data = try Data(contentsOf: packageRoot.appendingPathComponent("Scenes/drop.json"))
+        for runs in 1...40 {
+            let plan = try SweepPlan(
+                sceneSource: "drop.json", sceneData: data,
+                design: .grid([SweepAxis(name: "speed", values: (1...runs).map(Double.init))]), steps: 1,
+                timeStep: nil)
+            for count in 1...9 {
+                let owners = (0..<runs).map { run in
+                    (0..<count).filter { plan.belongs(runAt: run, toShard: $0, of: count) }
+                }
+                #expect(owners.allSatisfy { $0.count == 1 }, "\(runs) runs, \(count) shards: each run in one shard")
+                let sizes = (0..<count).map { shard in owners.filter { $0 == [shard] }.count }
+                #expect(sizes.max()! - sizes.min()! <= 1, "\(runs) runs in \(count) shards: \(sizes)")
+            }
+        }
+    }
+}
+
+/// Databases made before databases recorded their sweep: they hold runs and no sweep.
+@Suite struct UnrecordedSweepTests {
+    /// A plan over `speeds` of Scenes/drop.json, 10 steps a run.
+    static func plan(_ speeds: [Double]) throws -> SweepPlan {
+        let data = try Data(contentsOf: packageRoot.appendingPathComponent("Scenes/drop.json"))
+        return try SweepPlan(
+            sceneSource: "drop.json", sceneData: data, design: .grid([SweepAxis(name: "speed", values: speeds)]),
+            steps: 10, timeStep: nil)
+    }
+
+    /// A database holding the first run of `plan` and no recorded sweep, as older builds made them.
+    static func unrecorded(_ plan: SweepPlan, at path: String) throws -> SweepStore {
+        let store = try SweepStore(path: path)
+        try store.insert(RunResult.run(plan, index: 0))
+        #expect(try store.sweeps().isEmpty && store.count() == 1)
+        return store
+    }
+
+    @Test("A sweep resumes into an unrecorded database only if every run in it is one of its own")
+    func resumeUnrecorded() throws {
+        let folder = try TemporaryFolder("unrecorded")
+        defer { folder.remove() }
+        let plan = try Self.plan([1, 2, 3])
+        let own = try Self.unrecorded(plan, at: folder.path("own.sqlite"))
+        let summary = try Sweep.run(plan, store: own, jobs: 1)
+        #expect(summary.alreadyStored == 1 && summary.ran == 2)
+        #expect(try own.sweeps() == [plan.identity], "the sweep is recorded now")
+
+        let other = try Self.unrecorded(Self.plan([7]), at: folder.path("other.sqlite"))
+        #expect {
+            try Sweep.run(plan, store: other, jobs: 1)
+        } throws: { error in
+            "\(error)".hasPrefix(
+                "\(other.path) holds another sweep: no recorded sweep (made before databases recorded theirs)")
+        }
+    }
+
+    @Test("An unrecorded database and a recorded one are different sweeps to merge")
+    func mergeUnrecorded() throws {
+        let folder = try TemporaryFolder("unrecorded")
+        defer { folder.remove() }
+        let plan = try Self.plan([1, 2])
+        let recorded = try SweepStore(path: folder.path("recorded.sqlite"))
+        _ = try Sweep.run(plan, store: recorded, jobs: 1)
+        let unrecorded = try Self.unrecorded(plan, at: folder.path("old.sqlite"))
+        let output = try SweepStore(path: folder.path("all.sqlite"))
+        #expect(throws: SweepError.self) { try SweepStore.merge([recorded, unrecorded], into: output) }
+        #expect(try output.count() == 0)
+        try SweepStore.merge([recorded, unrecorded], into: output, allowMixed: true)
+        #expect(try output.count() == 2 && output.sweeps() == [plan.identity])
+    }
+}
