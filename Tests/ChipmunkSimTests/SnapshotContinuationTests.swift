@@ -2,6 +2,7 @@ import Chipmunk
 import ChipmunkCatalog
 import ChipmunkScenes
 import Foundation
+import ChipmunkTestSupport
 import Testing
 
 /// Level 3 in the engine's default broad phase, as a user meets it: `chipmunk-sim snapshot`

@@ -80,14 +80,16 @@ enum SnapshotCheck {
             ] where !parameter.accepts(value) {
                 throw fail("body \(i)'s \(parameter) is \(value)")
             }
-            // The engine keeps a static body's idle time infinite, a kinematic body's at 0 (an
-            // idle kinematic body would be put to sleep: "Attempting to deactivate a
+            // The engine keeps a static body's idle time infinite (it is how the engine tells a
+            // static body: one with a finite idle time is kinematic to it, and its shapes
+            // would not be in the static index the snapshot puts them in), a kinematic body's
+            // at 0 (an idle kinematic body would be put to sleep: "Attempting to deactivate a
             // non-dynamic body"), and a dynamic body's finite.
             let idleTimeIsValid =
                 switch b.kind {
                 case 0: b.idleTime.isFinite && b.idleTime >= 0
                 case 1: b.idleTime == 0
-                default: b.idleTime >= 0
+                default: b.idleTime == .infinity
                 }
             guard idleTimeIsValid else { throw fail("body \(i) (kind \(b.kind)) has idle time \(b.idleTime)") }
             if b.kind == 0 {
