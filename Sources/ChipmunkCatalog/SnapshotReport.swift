@@ -11,11 +11,10 @@ public struct SnapshotReport: Sendable {
     public var roundTripHolds: Bool
     /// Level 2: two restores of one snapshot continue with the same bits.
     public var repeatableHolds: Bool
-    /// Level 3 with the default broad phase: nil if it held to the last step, or the
-    /// number of steps after the restore at which the hash first differed.
-    public var defaultFirstDifference: Int?
-    /// Level 3 with `Space.hasCanonicalBroadPhase`: as above.
-    public var canonicalFirstDifference: Int?
+    /// Level 3: nil if the restored scene continued with the uninterrupted run's bits to
+    /// the last step, or the number of steps after the restore at which the hash first
+    /// differed.
+    public var firstDifference: Int?
     /// The size of the binary snapshot, in bytes.
     public var bytes: Int
     /// The size of the same snapshot as JSON (`Snapshot.jsonData()`), in bytes.
@@ -42,9 +41,8 @@ public struct SnapshotReport: Sendable {
             if step < steps { try walker.step(walker.timeStep) }
         }
 
-        func continuation(canonical: Bool) throws -> (first: Int?, repeatable: Bool, snapshot: Snapshot) {
+        func continuation() throws -> (first: Int?, repeatable: Bool, snapshot: Snapshot) {
             let original = try SceneCatalog.scene(named: name)
-            original.space.hasCanonicalBroadPhase = canonical
             for _ in 0..<at { try original.step(original.timeStep) }
             let snapshot = original.snapshot()
             let expected = try hashes(original, steps - at)
@@ -57,8 +55,7 @@ public struct SnapshotReport: Sendable {
             }
             return (difference, continued == again, snapshot)
         }
-        let plain = try continuation(canonical: false)
-        let canonical = try continuation(canonical: true)
+        let plain = try continuation()
 
         let snapshot = plain.snapshot
         let scene = try SceneCatalog.scene(named: name)
@@ -74,8 +71,7 @@ public struct SnapshotReport: Sendable {
         var json: Data = Data()
         let jsonTime = try time(repeats) { json = try encoder.encode(snapshot.encodableContent) }
         return SnapshotReport(
-            scene: name, roundTripHolds: roundTrip, repeatableHolds: plain.repeatable && canonical.repeatable,
-            defaultFirstDifference: plain.first, canonicalFirstDifference: canonical.first,
+            scene: name, roundTripHolds: roundTrip, repeatableHolds: plain.repeatable, firstDifference: plain.first,
             bytes: snapshot.bytes.count, jsonBytes: json.count, bodies: snapshot.bodyCount,
             arbiters: snapshot.arbiterCount,
             snapshotMicroseconds: snapshotTime, restoreMicroseconds: restoreTime, jsonEncodeMicroseconds: jsonTime)

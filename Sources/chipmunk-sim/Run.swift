@@ -45,11 +45,8 @@ struct Run: ParsableCommand {
     )
     var scene: String
 
-    @Flag(
-        help:
-            "Rebuild the broad phase before every step (Space.hasCanonicalBroadPhase), as a run to be snapshotted and continued exactly needs."
-    )
-    var canonicalBroadPhase = false
+    /// Accepted and ignored: snapshots hold the broad phase's history now.
+    @Flag(help: .hidden) var canonicalBroadPhase = false
 
     @OptionGroup var duration: Duration  // --steps, --seconds, --dt (default: 10 seconds)
 
@@ -102,7 +99,7 @@ struct Run: ParsableCommand {
 
     func run() throws {
         let scene = try SceneCatalog.scene(opening: self.scene)
-        if canonicalBroadPhase { scene.space.hasCanonicalBroadPhase = true }
+        if canonicalBroadPhase { Output.note(CanonicalBroadPhase.ignored) }
         let firstStep = scene.stepCount
         let dt = duration.timeStep(sceneDefault: scene.timeStep)
         let totalSteps = try duration.stepCount(dt: dt, defaultSeconds: 10)

@@ -33,8 +33,8 @@ struct SnapshotCommand: ParsableCommand {
     @Option(help: "The time step, as a fraction (1/120) or a decimal. Default: the scene's own.")
     var dt: TimeStep?
 
-    @Flag(help: "Rebuild the broad phase before every step (Space.hasCanonicalBroadPhase).")
-    var canonicalBroadPhase = false
+    /// Accepted and ignored: snapshots hold the broad phase's history now.
+    @Flag(help: .hidden) var canonicalBroadPhase = false
 
     func validate() throws {
         guard (0...1_000_000).contains(at) else { throw ValidationError("--at must be from 0 to 1000000 (got \(at))") }
@@ -42,7 +42,7 @@ struct SnapshotCommand: ParsableCommand {
 
     func run() throws {
         let scene = try SceneCatalog.scene(named: self.scene)
-        scene.space.hasCanonicalBroadPhase = canonicalBroadPhase
+        if canonicalBroadPhase { Output.note(CanonicalBroadPhase.ignored) }
         let step = dt?.seconds ?? scene.timeStep
         for index in 0..<at {
             do {
@@ -60,7 +60,7 @@ struct SnapshotCommand: ParsableCommand {
             Output.note(
                 "note: the loaded engine's broad-phase structs are not Chipmunk 7.0.3's, so the snapshot does not "
                     + "hold the broad phase's history: restored, it continues with the uninterrupted run's bits "
-                    + "only if both runs use --canonical-broad-phase\n")
+                    + "only where the broad phase's history does not matter (docs/snapshots.md)\n")
         }
     }
 }
@@ -72,7 +72,7 @@ struct SnapshotReportCommand: ParsableCommand {
         discussion: """
             For each scene: level 1 (restore then snapshot gives the same bytes) at every step up \
             to --steps; level 2 (two restores continue alike); level 3 (a restore continues with the \
-            bits of the uninterrupted run) with the default and the canonical broad phase, from a \
+            bits of the uninterrupted run), from a \
             snapshot after step --at to step --steps; the snapshot's size in the binary format and \
             as JSON; median times. Progress goes to stderr, the Markdown table to stdout.
             """
@@ -92,7 +92,7 @@ struct SnapshotReportCommand: ParsableCommand {
     func run() throws {
         let names = scenes.isEmpty ? SceneCatalog.builtIn.map(\.name) : scenes
         print(
-            "| scene | bodies | cached pairs | level 1 | level 2 | level 3, default | level 3, canonical | bytes | as JSON | snapshot µs | restore µs | JSON encode µs |"
+            "| scene | bodies | cached pairs | level 1 | level 2 | level 3 | bytes | as JSON | snapshot µs | restore µs | JSON encode µs |"
         )
         print("|---|---:|---:|:---:|:---:|---|---|---:|---:|---:|---:|---:|")
         for (index, name) in names.enumerated() {
@@ -102,8 +102,15 @@ struct SnapshotReportCommand: ParsableCommand {
                 first.map { "differs \($0) step\($0 == 1 ? "" : "s") after" } ?? "holds"
             }
             print(
-                "| \(name) | \(r.bodies) | \(r.arbiters) | \(r.roundTripHolds ? "holds" : "**fails**") | \(r.repeatableHolds ? "holds" : "**fails**") | \(level3(r.defaultFirstDifference)) | \(level3(r.canonicalFirstDifference)) | \(r.bytes) | \(r.jsonBytes) | \(String(format: "%.0f", r.snapshotMicroseconds)) | \(String(format: "%.0f", r.restoreMicroseconds)) | \(String(format: "%.0f", r.jsonEncodeMicroseconds)) |"
+                "| \(name) | \(r.bodies) | \(r.arbiters) | \(r.roundTripHolds ? "holds" : "**fails**") | \(r.repeatableHolds ? "holds" : "**fails**") | \(level3(r.firstDifference)) | \(r.bytes) | \(r.jsonBytes) | \(String(format: "%.0f", r.snapshotMicroseconds)) | \(String(format: "%.0f", r.restoreMicroseconds)) | \(String(format: "%.0f", r.jsonEncodeMicroseconds)) |"
             )
         }
     }
+}
+
+/// The flag earlier versions needed for snapshots that continue exactly.
+enum CanonicalBroadPhase {
+    static let ignored =
+        "note: --canonical-broad-phase is ignored: snapshots hold the broad phase's history, and a restored run "
+        + "continues with the uninterrupted run's bits without it\n"
 }

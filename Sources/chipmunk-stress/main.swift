@@ -194,7 +194,6 @@ for scene in [Demos.pyramidStack(), Demos.joints()] {
 var restored = 0
 for entry in SceneCatalog.builtIn {
     let scene = entry.make()
-    scene.space.hasCanonicalBroadPhase = entry.name == "pyramid-stack"
     let steps = entry.name == "pyramid-stack" ? 1500 : 90
     for _ in 0..<steps { try scene.step(scene.timeStep) }
     let snapshot = scene.snapshot()

@@ -166,10 +166,9 @@ func firstDifference(_ a: Scene, _ b: Scene, steps: Int) throws -> Int? {
         #expect(scene.space.bodies.count == 2)
     }
 
-    @Test("A snapshot taken between inputs continues exactly, inputs, names and all (canonical broad phase)")
+    @Test("A snapshot taken between inputs continues exactly, inputs, names and all")
     func snapshotBetweenInputs() throws {
         let original = try SceneDescription.load(contentsOf: sceneFile("kicks.json")).makeScene()
-        original.space.hasCanonicalBroadPhase = true
         for _ in 0..<330 { try original.step(original.timeStep) }  // 2.75 s: ball2 added, ball not yet removed
         let snapshot = original.snapshot()
         let restored = try SceneDescription.load(contentsOf: sceneFile("kicks.json")).makeScene()

@@ -30,10 +30,9 @@ import Testing
         }
     }
 
-    @Test("Level 3, canonical broad phase: a restored scene continues with the same bits", arguments: names)
-    func continuesCanonical(name: String) throws {
+    @Test("Level 3: a restored scene continues with the same bits", arguments: names)
+    func continuesExactly(name: String) throws {
         let original = try SceneCatalog.scene(named: name)
-        original.space.hasCanonicalBroadPhase = true
         _ = try Self.hashes(original, steps: 120)
         let snapshot = original.snapshot()
         let expected = try Self.hashes(original, steps: 240)
@@ -54,7 +53,6 @@ import Testing
     @Test("ui-snake restored at step 200 dims the same bricks as the uninterrupted run, at every step to 480")
     func snakeDimming() throws {
         let original = DynamicsScenes.snake()
-        original.scene.space.hasCanonicalBroadPhase = true
         for _ in 0..<200 { try original.scene.step(original.scene.timeStep) }
         let snapshot = original.scene.snapshot()
         let restored = DynamicsScenes.snake()
@@ -81,7 +79,6 @@ import Testing
     @Test("A snapshot of sleeping bodies continues exactly, and waking them works")
     func sleepingScene() throws {
         let original = try SceneCatalog.scene(named: "pyramid-stack")
-        original.space.hasCanonicalBroadPhase = true
         for _ in 0..<1500 { try original.step(original.timeStep) }
         #expect(original.space.bodies.contains { $0.isSleeping }, "the pyramid should be asleep by step 1500")
         let snapshot = original.snapshot()

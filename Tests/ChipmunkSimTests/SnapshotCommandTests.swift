@@ -21,9 +21,9 @@ import ChipmunkTestSupport
         defer { folder.remove() }
         let file = folder.path("\(scene).snapshot")
 
-        let full = try Tool.sim("run", scene, "--steps", "400", "--hash", "--canonical-broad-phase")
+        let full = try Tool.sim("run", scene, "--steps", "400", "--hash")
         #expect(full.status == 0, "\(full.stderr)")
-        let made = try Tool.sim("snapshot", scene, "--at", "200", "--canonical-broad-phase", "-o", file)
+        let made = try Tool.sim("snapshot", scene, "--at", "200", "-o", file)
         #expect(made.status == 0, "\(made.stderr)")
         #expect(made.stderr.contains("after step 200"))
         let first = try Tool.sim("run", file, "--steps", "200", "--hash")
@@ -40,7 +40,6 @@ import ChipmunkTestSupport
 
         // The file restores to what an in-memory restore gives.
         let original = try SceneCatalog.scene(named: scene)
-        original.space.hasCanonicalBroadPhase = true
         for _ in 0..<200 { try original.step(original.timeStep) }
         let fromFile = try SceneCatalog.scene(
             restoring: SceneCatalog.loadSnapshot(contentsOf: URL(fileURLWithPath: file)))

@@ -117,4 +117,17 @@ import Testing
         #expect(try !SceneCatalog.loadSnapshot(contentsOf: URL(fileURLWithPath: lacking)).holdsBroadPhase)
         #expect(try Tool.sim("run", lacking, "--steps", "10").status == 0)
     }
+
+    @Test("--canonical-broad-phase, which earlier versions needed, is accepted and said to be ignored")
+    func theOldFlagIsIgnored() throws {
+        let folder = try TemporaryFolder("old-flag")
+        defer { folder.remove() }
+        let file = folder.path("crates.snapshot")
+        let made = try Tool.sim("snapshot", "crates", "--at", "10", "--canonical-broad-phase", "-o", file)
+        #expect(made.status == 0)
+        #expect(made.stderr.contains("--canonical-broad-phase is ignored"))
+        let plain = try Tool.sim("run", "crates", "--steps", "20", "--hash")
+        let flagged = try Tool.sim("run", "crates", "--steps", "20", "--hash", "--canonical-broad-phase")
+        #expect(flagged.stdout == plain.stdout && flagged.stderr.contains("is ignored"))
+    }
 }

@@ -32,7 +32,6 @@ extension Space {
         if !leavingBodies.isEmpty { requireNoBodyLeaving("Space.step") }
         if !bodiesToCheckForMass.isEmpty { try checkMasses() }
         if jointsMayBeUnsolvable { try checkJointsAreSolvable() }
-        if hasCanonicalBroadPhase { rebuildBroadPhase() }
         if cSpace.isHasty { cpHastySpaceStep(handle, dt) } else { cpSpaceStep(handle, dt) }
         stepsTaken += 1
         let divergence =

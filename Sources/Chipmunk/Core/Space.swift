@@ -67,7 +67,6 @@ public final class Space {
     var isRunningPostStepCallbacks = false
 
     /// The shapes in engine-id order, refilled by ``rebuildBroadPhase()`` before each step.
-    var canonicalOrder: [UnsafeMutablePointer<cpShape>?] = []
 
     /// The spatial hash's cell size and count, once ``useSpatialHash(cellSize:count:)`` is called.
     var spatialHash: (cellSize: Double, count: Int)? {
@@ -318,30 +317,13 @@ public final class Space {
     /// Whether ``useSpatialHash(cellSize:count:)`` was called.
     public var usesSpatialHash: Bool { spatialHash != nil }
 
-    /// Whether the space rebuilds its broad-phase index before every step, inserting the
-    /// shapes in the order they got their engine ids. Off by default.
-    ///
-    /// The engine's index (tree or hash) finds candidate pairs in an order that depends on
-    /// its whole history, and the solver's result depends on that order. Rebuilt before
-    /// every step, the index has no history: the order depends only on the shapes and
-    /// where they are. This is what lets a restored ``Snapshot`` continue with the same
-    /// bits as the run it came from (`docs/snapshots.md` has the measurements). It gives
-    /// other, equally deterministic trajectories than the default, and costs time: see
-    /// BENCHMARKS.md.
-    public var hasCanonicalBroadPhase = false {
-        willSet {
-            ensure(
-                !isDeferringChanges, "Space.hasCanonicalBroadPhase cannot change during a step, a query or a callback")
-        }
-    }
-
     /// Replaces the broad-phase index with a new one holding the same shapes, inserted in
-    /// engine-id order (see ``hasCanonicalBroadPhase``).
+    /// engine-id order, sleeping ones in the static index: where a restore starts before it
+    /// puts back the broad phase's history.
     func rebuildBroadPhase() {
-        canonicalOrder.removeAll(keepingCapacity: true)  // no allocation once it has grown
-        for shape in shapes where shape.cSpace === cSpace { canonicalOrder.append(shape.handle) }
-        canonicalOrder.sort { $0!.pointee.hashid < $1!.pointee.hashid }
-        canonicalOrder.withUnsafeBufferPointer { buffer in
+        var order: [UnsafeMutablePointer<cpShape>?] = shapes.filter { $0.cSpace === cSpace }.map(\.handle)
+        order.sort { $0!.pointee.hashid < $1!.pointee.hashid }
+        order.withUnsafeBufferPointer { buffer in
             CChipmunkRebuildSpatialIndexes(
                 handle, buffer.baseAddress, Int32(buffer.count), spatialHash?.cellSize ?? 0,
                 Int32(spatialHash?.count ?? 0))

@@ -49,12 +49,12 @@ public struct Snapshot: Sendable, Equatable {
     public var engineBuild: String { state.engineBuild }
     /// Whether it holds the history of the engine's broad phase (the default one's trees,
     /// leaf sets and cached pairs, or the spatial hash's handle sets and cells), with which a
-    /// restored space continues with the bits of the uninterrupted run. Spaces with
-    /// ``Space/hasCanonicalBroadPhase`` do not need it; format version 1 lacked it.
+    /// restored space continues with the bits of the uninterrupted run. Format version 1
+    /// lacked it.
     public var holdsBroadPhase: Bool { !state.broadPhase.isEmpty || !state.spatialHash.isEmpty }
-    /// Whether the snapshot lacks the history of the space's broad phase, which a space
-    /// without ``Space/hasCanonicalBroadPhase`` needs to continue exactly (the engine's
-    /// layout was unknown, or format version 1).
+    /// Whether the snapshot lacks the history of the space's broad phase, which a restored
+    /// space needs to continue exactly: the engine's layout was unknown, or format version
+    /// 1 (unless that space rebuilt its broad phase before every step, as version 1 could).
     package var lacksBroadPhaseHistory: Bool { !state.space.canonicalBroadPhase && !holdsBroadPhase }
     /// Bodies in it, not counting the space's static body.
     public var bodyCount: Int { max(state.bodies.count - 1, 0) }
@@ -73,9 +73,6 @@ public struct Snapshot: Sendable, Equatable {
     /// JSON) with the binary format; nothing reads them back.
     package var encodableContent: any Encodable & Sendable { state }
 
-    /// Whether the space it came from rebuilt its broad phase before every step
-    /// (``Space/hasCanonicalBroadPhase``).
-    public var hasCanonicalBroadPhase: Bool { state.space.canonicalBroadPhase }
 }
 
 /// Why bytes are not a snapshot this build can restore, or why a space cannot take one.

@@ -14,11 +14,10 @@ enum SnapshotBroadPhase {
     /// hold it are restored only then.
     static var layoutIsKnown: Bool { CChipmunkBroadPhaseLayoutIsKnown() != 0 }
 
-    /// The record of `space`'s two trees, or nil when the space uses the spatial hash or
-    /// the canonical broad phase (whose history a snapshot does not need) or the layout is
-    /// not known.
+    /// The record of `space`'s two trees, or nil when the space uses the spatial hash or the
+    /// layout is not known.
     static func capture(_ space: Space) -> BroadPhaseRecord? {
-        guard space.spatialHash == nil, !space.hasCanonicalBroadPhase, layoutIsKnown else { return nil }
+        guard space.spatialHash == nil, layoutIsKnown else { return nil }
         let h = space.handle
         var counts = CChipmunkBroadPhaseCounts()
         guard CChipmunkBroadPhaseMeasure(h.pointee.staticShapes, h.pointee.dynamicShapes, &counts) != 0 else {
@@ -48,7 +47,7 @@ enum SnapshotBroadPhase {
         func fail(_ message: String) -> SnapshotError { .invalid("the broad phase: " + message) }
         guard s.broadPhase.count == 1 else { throw fail("\(s.broadPhase.count) records, not 1") }
         guard s.space.broadPhase == 0, !s.space.canonicalBroadPhase else {
-            throw fail("a tree's history for a space that uses the spatial hash or the canonical broad phase")
+            throw fail("a tree's history for a space that uses the spatial hash or rebuilt its broad phase")
         }
         guard layoutIsKnown else { throw .broadPhaseLayoutUnknown(engineVersion: Engine.version) }
         let shapeCount = s.shapes.count

@@ -117,11 +117,11 @@ struct SnapshotState: Equatable, Sendable, Codable {
     var activeConstraints: [Int32] = []
     var activeArbiters: [Int32] = []
     /// The history of the default broad phase (version 2): one record, or none when the
-    /// space used the spatial hash or the canonical broad phase, or the engine's layout
-    /// was not the one the binding mirrors.
+    /// space used the spatial hash or the engine's layout was not the one the binding
+    /// mirrors.
     var broadPhase: [BroadPhaseRecord] = []
     /// The spatial hash's history (version 2): one record when the space used the spatial
-    /// hash (and not the canonical broad phase) and its layout was known, else none.
+    /// hash and its layout was known, else none.
     var spatialHash: [SpatialHashRecord] = []
     /// Set when a scene (ChipmunkScenes) made the snapshot: its name or file, its clock,
     /// and how many of its gravity changes it had applied.
@@ -181,6 +181,9 @@ struct SpaceRecord: Equatable, Sendable, Codable {
     var broadPhase: UInt8 = 0
     var hashCellSize = 0.0
     var hashCount: Int32 = 0
+    /// Set in version 1 by a space that rebuilt its broad phase before every step (a mode
+    /// this build no longer has: snapshots hold the broad phase's history instead); always
+    /// false in version 2.
     var canonicalBroadPhase = false
     var nextSerial: UInt64 = 0
 

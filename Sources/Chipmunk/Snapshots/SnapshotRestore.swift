@@ -314,7 +314,6 @@ struct SnapshotRestore {
         h.pointee.shapeIDCounter = cpHashValue(p.shapeIDCounter)
         h.pointee.usesWildcards = p.usesWildcards ? 1 : 0
         space.spatialHash = p.broadPhase == 1 ? (p.hashCellSize, Int(p.hashCount)) : nil
-        space.hasCanonicalBroadPhase = p.canonicalBroadPhase
 
         // 4. Bodies, shapes and constraints.
         let bodies = ([space.staticBody] + space.bodies).map(\.handle)

@@ -12,9 +12,9 @@ enum SnapshotSpatialHash {
     static var layoutIsKnown: Bool { CChipmunkSpatialHashLayoutIsKnown() != 0 }
 
     /// The record of `space`'s two hashes, or nil when the space uses the tree or the
-    /// canonical broad phase, or the layout is not known.
+    /// layout is not known.
     static func capture(_ space: Space) -> SpatialHashRecord? {
-        guard space.spatialHash != nil, !space.hasCanonicalBroadPhase, layoutIsKnown else { return nil }
+        guard space.spatialHash != nil, layoutIsKnown else { return nil }
         let h = space.handle
         var counts = CChipmunkSpatialHashCounts()
         guard CChipmunkSpatialHashMeasure(h.pointee.staticShapes, h.pointee.dynamicShapes, &counts) != 0 else {
@@ -40,7 +40,7 @@ enum SnapshotSpatialHash {
         func fail(_ message: String) -> SnapshotError { .invalid("the spatial hash: " + message) }
         guard s.spatialHash.count == 1 else { throw fail("\(s.spatialHash.count) records, not 1") }
         guard s.space.broadPhase == 1, !s.space.canonicalBroadPhase else {
-            throw fail("a spatial hash's history for a space that uses the tree or the canonical broad phase")
+            throw fail("a spatial hash's history for a space that uses the tree or rebuilt its broad phase")
         }
         guard layoutIsKnown else { throw .broadPhaseLayoutUnknown(engineVersion: Engine.version) }
         let cellCount = UInt32(CChipmunkSpatialHashCellCount(s.space.hashCount))

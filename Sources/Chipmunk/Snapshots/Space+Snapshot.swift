@@ -192,7 +192,7 @@ private struct SnapshotCapture {
             currentTimeStep: h.pointee.curr_dt, shapeIDCounter: UInt64(h.pointee.shapeIDCounter),
             usesWildcards: h.pointee.usesWildcards != 0, broadPhase: space.spatialHash == nil ? 0 : 1,
             hashCellSize: space.spatialHash?.cellSize ?? 0, hashCount: Int32(space.spatialHash?.count ?? 0),
-            canonicalBroadPhase: space.hasCanonicalBroadPhase)
+            canonicalBroadPhase: false)
         state.handlers = space.collisionHandlers.keys
             .map { HandlerRecord(typeA: UInt64($0.pointee.typeA), typeB: UInt64($0.pointee.typeB)) }
             .sorted { ($0.typeA, $0.typeB) < ($1.typeA, $1.typeB) }
