@@ -84,4 +84,43 @@ import Testing
         let restored = try Space(restoring: Snapshot(state: state))
         #expect(try Self.firstDifference(original, restored, steps: 600) != nil)
     }
+
+    /// The engine tells a static body by its infinite idle time; with a finite one its shapes
+    /// would belong in the dynamic index, not the static one the snapshot's history puts
+    /// them in. Found by the snapshot fuzzer (the broad phase's restore refused it, late).
+    @Test(arguments: Index.allCases)
+    func aStaticBodyWithAFiniteIdleTimeIsRefused(index: Index) throws {
+        var state = try Self.world(index).snapshot().state
+        state.bodies[0].idleTime = 5
+        #expect(throws: SnapshotError.self) { try Space(restoring: Snapshot(state: state)) }
+        let space = try Self.world(index)
+        let before = space.snapshot().bytes
+        #expect(throws: SnapshotError.self) { try space.restore(Snapshot(state: state)) }
+        #expect(space.snapshot().bytes == before, "the space is left as it was")
+    }
+
+    /// A snapshot made before the space had a default handler, restored into a space built
+    /// with one: the engine's wildcard flag must stay set, or the handler's first contact
+    /// crashed the engine (found by the snapshot fuzzer as a crafted flag).
+    @Test func aSnapshotWithoutHandlersRestoresIntoASpaceWithThem() throws {
+        func pair() -> Space {
+            let space = Space()
+            space.gravity = [0, -10]
+            space.add(Segment(body: space.staticBody, from: [-5, 0], to: [5, 0], radius: 0.1))
+            let body = Body(mass: 1, moment: 1)
+            body.position = [0, 3]
+            space.add(body, Circle(body: body, radius: 0.5))
+            return space
+        }
+        let snapshot = pair().snapshot()
+        let space = pair()
+        var begins = 0
+        space.defaultCollisionHandler.begin = { _ in
+            begins += 1
+            return true
+        }
+        try space.restore(snapshot)
+        for _ in 0..<120 { try space.step(1.0 / 60) }
+        #expect(begins == 1)
+    }
 }

@@ -312,7 +312,12 @@ struct SnapshotRestore {
         cpSpacePushFreshContactBuffer(h)
         h.pointee.curr_dt = p.currentTimeStep
         h.pointee.shapeIDCounter = cpHashValue(p.shapeIDCounter)
-        h.pointee.usesWildcards = p.usesWildcards ? 1 : 0
+        // The flag stays set if the space has wildcard or default handlers of its own (added
+        // by the code that built it, or just now for the snapshot's): the engine calls them
+        // through each arbiter's wildcard handlers, which it fills in only while the flag is
+        // set. (A crafted snapshot of a scene with such handlers, saying it had none, left
+        // the flag clear and crashed the engine at the next contact.)
+        h.pointee.usesWildcards = p.usesWildcards || h.pointee.usesWildcards != 0 ? 1 : 0
         space.spatialHash = p.broadPhase == 1 ? (p.hashCellSize, Int(p.hashCount)) : nil
 
         // 4. Bodies, shapes and constraints.
