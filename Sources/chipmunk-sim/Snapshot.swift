@@ -94,7 +94,7 @@ struct SnapshotReportCommand: ParsableCommand {
         print(
             "| scene | bodies | cached pairs | level 1 | level 2 | level 3 | bytes | as JSON | snapshot µs | restore µs | JSON encode µs |"
         )
-        print("|---|---:|---:|:---:|:---:|---|---|---:|---:|---:|---:|---:|")
+        print("|---|---:|---:|:---:|:---:|:---:|---:|---:|---:|---:|---:|")
         for (index, name) in names.enumerated() {
             Output.note("[\(index + 1)/\(names.count)] \(name)\n")
             let r = try SnapshotReport.measure(scene: name, at: at, steps: steps)

@@ -66,7 +66,7 @@ enum SnapshotBroadPhase {
             var inTree = Set<Int32>()
             for node in tree.nodes {
                 guard places > 0 else { throw fail("the \(name)'s nodes are not one tree") }
-                guard node.bb.allSatisfy({ $0.isFinite && abs($0) <= 100 * Parameter.maxCoordinate }) else {
+                guard node.box.allSatisfy({ $0.isFinite && abs($0) <= 100 * Parameter.maxCoordinate }) else {
                     throw fail("a box in the \(name) is not finite or is out of range")
                 }
                 if node.shape < 0 {
@@ -201,7 +201,7 @@ private struct StateBuffers: ~Copyable {
             let (nodes, order) = t == 0 ? (nodes.0, setOrders.0) : (nodes.1, setOrders.1)
             for (i, node) in tree.nodes.enumerated() {
                 nodes[i] = CChipmunkTreeNode(
-                    shape: node.shape, stamp: node.stamp, bb: (node.bb[0], node.bb[1], node.bb[2], node.bb[3]))
+                    shape: node.shape, stamp: node.stamp, bb: (node.left, node.bottom, node.right, node.top))
             }
             for (i, shape) in tree.setOrder.enumerated() { order[i] = shape }
         }
@@ -230,7 +230,8 @@ private struct StateBuffers: ~Copyable {
             TreeRecord(
                 stamp: t.stamp, setSize: t.setSize, setOrder: Array(order),
                 nodes: nodes.map {
-                    TreeNodeRecord(shape: $0.shape, stamp: $0.stamp, bb: [$0.bb.0, $0.bb.1, $0.bb.2, $0.bb.3])
+                    TreeNodeRecord(
+                        shape: $0.shape, stamp: $0.stamp, left: $0.bb.0, bottom: $0.bb.1, right: $0.bb.2, top: $0.bb.3)
                 })
         }
         return BroadPhaseRecord(

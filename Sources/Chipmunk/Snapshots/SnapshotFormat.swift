@@ -398,16 +398,19 @@ struct TreeNodeRecord: SnapshotRecord {
     static let minimumBytes = 4 + 4 + 8 * 4
     var shape: Int32 = -1
     var stamp: UInt32 = 0
-    /// The node's box: l, b, r, t.
-    var bb: [Double] = [0, 0, 0, 0]
+    /// The node's box (fields, not an array: a snapshot holds two nodes per shape).
+    var left = 0.0, bottom = 0.0, right = 0.0, top = 0.0
+
+    /// The box's four values, l, b, r, t.
+    var box: [Double] { [left, bottom, right, top] }
 
     mutating func code<Coder: SnapshotCoder>(_ c: inout Coder) {
         c.code(&shape)
         c.code(&stamp)
-        for index in 0..<4 {
-            if bb.count != 4 { bb = [0, 0, 0, 0] }
-            c.code(&bb[index])
-        }
+        c.code(&left)
+        c.code(&bottom)
+        c.code(&right)
+        c.code(&top)
     }
 }
 
