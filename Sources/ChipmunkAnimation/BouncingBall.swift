@@ -38,7 +38,7 @@ public struct BouncingBall: Sendable {
     }
 
     /// Which listing.
-    public enum Ticker: String, CaseIterable, Sendable {
+    package enum Ticker: String, CaseIterable, Sendable {
         /// Listing 11.1: `NSTimer` every 1/60 s, a fixed 1/60 s per tick.
         case timer
         /// Listing 11.2: `CADisplayLink`, the measured frame duration per frame.
@@ -46,25 +46,25 @@ public struct BouncingBall: Sendable {
     }
 
     /// One drawn frame.
-    public struct Frame: Sendable, Hashable {
+    package struct Frame: Sendable, Hashable {
         /// The frame's number, from 0.
-        public var index: Int
+        package var index: Int
         /// Seconds since the animation started, by the clock.
-        public var wallTime: Double
+        package var wallTime: Double
         /// The measured duration of the frame.
-        public var frameDuration: Double
+        package var frameDuration: Double
         /// The animation's own time.
-        public var timeOffset: Double
+        package var timeOffset: Double
         /// Where the ball is drawn in this frame.
-        public var position: Vector
+        package var position: Vector
         /// How far the ball is from where the wall clock says it should be.
-        public var error: Double
+        package var error: Double
     }
 
     /// Runs the animation to its end on `clock`, as the listing `ticker` does.
     /// `work(frame)` stands for the rest of the frame's work (a simulated clock advances
     /// there); it returns nothing. Stops after `maxFrames` whatever happens.
-    public static func run(
+    package static func run(
         on clock: any TickerClock, ticker: Ticker, maxFrames: Int = 10_000, work: (Int) -> Void = { _ in }
     ) -> [Frame] {
         var ball = BouncingBall()

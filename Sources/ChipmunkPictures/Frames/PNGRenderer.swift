@@ -14,7 +14,7 @@ public struct FrameImage: Sendable {
     public let png: [UInt8]
 
     /// The colour at a pixel (0-255 each; alpha is 255 everywhere, the background is white).
-    public func color(x: Int, y: Int) -> (red: UInt8, green: UInt8, blue: UInt8) {
+    package func color(x: Int, y: Int) -> (red: UInt8, green: UInt8, blue: UInt8) {
         let value = pixels[y * width + x]
         return (UInt8((value >> 16) & 0xff), UInt8((value >> 8) & 0xff), UInt8(value & 0xff))
     }
@@ -23,7 +23,7 @@ public struct FrameImage: Sendable {
 extension FrameImage {
     /// A PNG file read through Cairo, such as a browser's screenshot, to compare with a
     /// frame drawn here.
-    public init(contentsOfPNG path: String) throws(FrameImageError) {
+    package init(contentsOfPNG path: String) throws(FrameImageError) {
         guard let surface = cairo_image_surface_create_from_png(path),
             cairo_surface_status(surface) == CAIRO_STATUS_SUCCESS
         else {

@@ -26,7 +26,7 @@ public struct ComparisonPage {
     public var yPointsDown: Bool
     /// The most frames (steps with states) the page holds; longer runs keep every Kth, and
     /// always the step where the differences were read.
-    public var maximumFrames = 20_000
+    package var maximumFrames = 20_000
 
     /// A page for `comparison`, with shapes from `scene` (a fresh one) when given.
     public init(_ comparison: RunComparison, scene: Scene?) {
@@ -36,7 +36,7 @@ public struct ComparisonPage {
     }
 
     /// The steps the page shows: those both runs have states for, thinned to ``maximumFrames``.
-    public var frameSteps: [Int] {
+    package var frameSteps: [Int] {
         let all = comparison.samples.map(\.step)
         guard all.count > maximumFrames else { return all }
         let stride = (all.count + maximumFrames - 1) / maximumFrames
