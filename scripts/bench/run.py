@@ -71,7 +71,11 @@ def machine():
             return "unknown"
         return "unknown"
     swift = subprocess.run(["swift", "--version"], capture_output=True, text=True).stdout.splitlines()
-    engine = subprocess.run(["dpkg-query", "-W", "-f=${Version}", "libchipmunk7"], capture_output=True, text=True).stdout
+    # The native package's version: with Debian's arm64 packages also installed (for
+    # scripts/cross-arch.sh) the bare name matches both.
+    native = subprocess.run(["dpkg", "--print-architecture"], capture_output=True, text=True).stdout.strip()
+    engine = subprocess.run(["dpkg-query", "-W", "-f=${Version}", f"libchipmunk7:{native}"],
+                            capture_output=True, text=True).stdout
     import pymunk
     return {
         "cpu": read("/proc/cpuinfo", "model name"), "cores": os.cpu_count(),
