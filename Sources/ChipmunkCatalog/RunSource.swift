@@ -26,6 +26,11 @@ public enum RunSource {
         guard let data = FileManager.default.contents(atPath: argument) else {
             throw RunComparisonError("cannot read \(argument)")
         }
+        if data.starts(with: Array("CHIPSNAP".utf8)) {
+            throw RunComparisonError(
+                "\(argument) is a snapshot, a state rather than a run: diff compares golden files, input "
+                    + "recordings and scenes (continue the snapshot with chipmunk-sim run \(argument))")
+        }
         if data.starts(with: Array("chipmunk-golden".utf8)) || argument.hasSuffix(".golden") {
             let golden = try GoldenFile(parsing: String(decoding: data, as: UTF8.self), source: argument)
             return .golden(golden, argument: argument)

@@ -71,6 +71,13 @@ struct DiffCommandTests {
         let html = try Tool.sim("diff", "crates", "crates", "--format", "html")
         #expect(html.status == 64)
         #expect(html.stderrLines == ["chipmunk-sim: --format html needs --output FILE (-o FILE)"])
+        let folder = try TemporaryFolder("diff-snapshot")
+        defer { folder.remove() }
+        let file = folder.path("crates.snapshot")
+        #expect(try Tool.sim("snapshot", "crates", "--at", "5", "-o", file).status == 0)
+        let snapshot = try Tool.sim("diff", file, "crates")
+        #expect(snapshot.status == 2)
+        #expect(snapshot.stderrLines.count == 1 && snapshot.stderr.contains("is a snapshot, a state rather than a run"))
         let help = try Tool.sim("diff", "--help")
         #expect(help.status == 0)
         #expect(help.stdout.contains("chipmunk-sim diff Tests/Golden/crates.golden crates"))
