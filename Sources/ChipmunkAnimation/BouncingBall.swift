@@ -4,8 +4,8 @@ import Chipmunk
 /// (150, 32) to (150, 268) in 1 s with `bounceEaseOut`.
 ///
 /// Listing 11.1 drives it with an `NSTimer` and adds a fixed 1/60 s per tick; listing 11.2
-/// with a `CADisplayLink` and adds each frame's measured duration. ``run(on:ticker:maxFrames:work:)``
-/// does either on any clock, and records every frame.
+/// with a `CADisplayLink` and adds each frame's measured duration. `chipmunk-sim ball` runs
+/// either on a ``TickerClock`` and prints every frame.
 public struct BouncingBall: Sendable {
     /// Where the ball starts, in points (the book's (150, 32)).
     public var from = Vector(x: 150, y: 32)
