@@ -1,4 +1,4 @@
-// swift-tools-version:6.0
+// swift-tools-version:6.1
 import PackageDescription
 
 let package = Package(
@@ -13,7 +13,18 @@ let package = Package(
         // Sweeps' API is package-level (chipmunk-sim is its interface); the product lets
         // Fuzz/ link it, built with -enable-testing for its reader harness.
         .library(name: "ChipmunkBatch", targets: ["ChipmunkBatch"]),
+        // Serving a scene live in a browser (`chipmunk-sim serve`, or your own executable):
+        // built only with the Live trait, on by default (see traits below).
+        .library(name: "ChipmunkLive", targets: ["ChipmunkLive"]),
         .executable(name: "chipmunk-sim", targets: ["chipmunk-sim"]),
+    ],
+    // Live (default): ChipmunkLive's server and `chipmunk-sim serve`, on Hummingbird and SwiftNIO.
+    // A package that wants only the physics depends on this one with `traits: []`, and
+    // SwiftPM then neither resolves nor builds the server's packages; so do CI's sanitizer and
+    // release-stop builds (`--disable-default-traits`), which have no server to test.
+    traits: [
+        .trait(name: "Live", description: "The live server: ChipmunkLive and chipmunk-sim serve (Hummingbird 2)."),
+        .default(enabledTraits: ["Live"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -25,6 +36,10 @@ let package = Package(
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
         // Golden files of the SVG renderer's output.
         .package(url: "https://github.com/pointfreeco/swift-snapshot-testing", from: "1.17.0"),
+        // The live server (trait Live): HTTP and a WebSocket per viewer.
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.0"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird-websocket", from: "2.8.0"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
     ],
     // The benchmarks (worlds, runner, the raw-C twin, package-benchmark suites) are the
     // nested package in Benchmarks/, which depends on this one by path.
@@ -90,6 +105,21 @@ let package = Package(
             dependencies: ["Chipmunk", "ChipmunkScenes", .product(name: "GRDB", package: "GRDB.swift")]
         ),
 
+        // A scene served live: one authoritative world stepped by the book's fixed-step loop,
+        // a page per viewer (drag, tap, tilt, pause, step, scrub), every input recorded. Its
+        // page's HTML, CSS and JavaScript are files in Page, embedded at build time. Without
+        // the Live trait the target is empty.
+        .target(
+            name: "ChipmunkLive",
+            dependencies: [
+                "Chipmunk", "ChipmunkScenes", "ChipmunkCatalog", "ChipmunkPictures",
+                .product(name: "Hummingbird", package: "hummingbird", condition: .when(traits: ["Live"])),
+                .product(
+                    name: "HummingbirdWebSocket", package: "hummingbird-websocket", condition: .when(traits: ["Live"])),
+                .product(name: "Logging", package: "swift-log", condition: .when(traits: ["Live"])),
+            ],
+            exclude: ["Page"], plugins: ["EmbedFiles"]),
+
         // The command-line tool.
         .executableTarget(
             name: "chipmunk-sim",
@@ -100,6 +130,7 @@ let package = Package(
                 "ChipmunkBatch",
                 "ChipmunkPictures",
                 "ChipmunkAnimation",
+                .target(name: "ChipmunkLive", condition: .when(traits: ["Live"])),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "SystemPackage", package: "swift-system"),
             ]
@@ -149,6 +180,16 @@ let package = Package(
             dependencies: [
                 "chipmunk-sim", "chipmunk-reference", "ChipmunkBatch", "ChipmunkPictures", "ChipmunkCatalog",
                 "ChipmunkTestSupport",
+            ]
+        ),
+        // The live server without a browser: sessions, inputs, scrubbing, messages, sockets.
+        .testTarget(
+            name: "ChipmunkLiveTests",
+            dependencies: [
+                "ChipmunkLive", "ChipmunkScenes", "ChipmunkCatalog", "Chipmunk", "ChipmunkTestSupport",
+                .product(name: "HummingbirdTesting", package: "hummingbird", condition: .when(traits: ["Live"])),
+                .product(
+                    name: "HummingbirdWSTesting", package: "hummingbird-websocket", condition: .when(traits: ["Live"])),
             ]
         ),
         // Sweeps without the command line: plans, runs, the results database, errors.

@@ -13,6 +13,8 @@ struct EmbedFiles: BuildToolPlugin {
         "ChipmunkPictures": ("PageFiles", "Sources/ChipmunkPictures/Replay/Page", [".html", ".css", ".js"]),
         // The scene files, for `chipmunk-sim sweep crates` wherever the binary is.
         "ChipmunkCatalog": ("SceneFiles", "Scenes", [".json"]),
+        // The live page's HTML, CSS and JavaScript.
+        "ChipmunkLive": ("LivePageFiles", "Sources/ChipmunkLive/Page", [".html", ".css", ".js"]),
     ]
 
     struct NothingToEmbed: Error, CustomStringConvertible {

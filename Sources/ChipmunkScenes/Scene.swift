@@ -91,7 +91,8 @@ public final class Scene {
     public func snapshot(reference: String? = nil) -> Snapshot {
         space.snapshot(
             sceneName: reference ?? name, sceneTime: time, changesApplied: nextChange, inputsApplied: nextInput,
-            bodyNames: bodyNames == nil ? [] : space.bodies.map { self.name(of: $0) })
+            // Bodies added by inputs (an `add`, a hand's `grab`) keep their ids across a restore.
+            bodyNames: bodyNames == nil && addedBodyNames.isEmpty ? [] : space.bodies.map { self.name(of: $0) })
     }
 
     /// Sets the scene to a snapshot made by ``snapshot(reference:)`` of a scene built by the same
@@ -117,6 +118,14 @@ public final class Scene {
             var names: [ObjectIdentifier: String] = [ObjectIdentifier(space.staticBody): "static"]
             for (body, name) in zip(space.bodies, clock.bodyNames) { names[ObjectIdentifier(body)] = name }
             bodyNames = names
+        } else if bodyNames == nil {
+            // A scene named by index: the names that are not indices are added bodies' ids.
+            addedBodyNames = [:]
+            if clock.bodyNames.count == space.bodies.count {
+                for (index, (body, name)) in zip(space.bodies, clock.bodyNames).enumerated() where name != String(index) {
+                    addedBodyNames[ObjectIdentifier(body)] = name
+                }
+            }
         }
         didRestore?()
     }

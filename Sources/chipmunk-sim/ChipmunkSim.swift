@@ -15,12 +15,20 @@ struct ChipmunkSim: ParsableCommand {
             Scenes are built in (see `chipmunk-sim list`) or JSON files (see docs/scene-format.md). \
             Data goes to stdout or --output; errors go to stderr as one line, with a non-zero exit.
             """,
-        subcommands: [
-            Run.self, List.self, Verify.self, Record.self, Replay.self, SnapshotCommand.self,
-            SnapshotReportCommand.self, SweepCommand.self, ResultsCommand.self, MergeCommand.self, Render.self,
-            Play.self, Ball.self, Diff.self,
-        ]
+        subcommands: commands
     )
+
+    #if Live
+        static let commands: [any ParsableCommand.Type] = core + [Serve.self]
+    #else
+        static let commands: [any ParsableCommand.Type] = core
+    #endif
+
+    private static let core: [any ParsableCommand.Type] = [
+        Run.self, List.self, Verify.self, Record.self, Replay.self, SnapshotCommand.self,
+        SnapshotReportCommand.self, SweepCommand.self, ResultsCommand.self, MergeCommand.self, Render.self,
+        Play.self, Ball.self, Diff.self,
+    ]
 
     /// A message on one line; a bulleted list ("- a", "- b") becomes "a, b".
     static func oneLine(_ message: String) -> String {

@@ -1,10 +1,10 @@
 /// A page with `{{name}}` slots (the files in `Replay/Page`), filled in one pass: a value
 /// put in a slot is never searched for slots itself.
-struct PageTemplate {
+package struct PageTemplate {
     /// The text between the slots, and each slot's name: `text`, `name`, `text`, … `text`.
     private let pieces: [Substring]
 
-    init(_ text: String) {
+    package init(_ text: String) {
         var pieces: [Substring] = []
         var rest = text[...]
         while let open = rest.range(of: "{{"), let close = rest[open.upperBound...].range(of: "}}") {
@@ -18,7 +18,7 @@ struct PageTemplate {
 
     /// The page with each slot replaced by its value. A slot without a value is a
     /// programming error (the templates are the package's own files).
-    func filled(_ values: [String: String]) -> String {
+    package func filled(_ values: [String: String]) -> String {
         var page = ""
         for (index, piece) in pieces.enumerated() {
             if index.isMultiple(of: 2) {
@@ -33,7 +33,7 @@ struct PageTemplate {
     }
 
     /// `text` for HTML: `&`, `<` and `>` as entities.
-    static func escaped(_ text: String) -> String {
+    package static func escaped(_ text: String) -> String {
         text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
             .replacingOccurrences(of: ">", with: "&gt;")
     }

@@ -255,8 +255,8 @@ public struct Playback {
 
 /// A shape's geometry for the player, in its body's coordinates (or the world's for
 /// static shapes), with its fill colour.
-struct ShapeGeometry: Encodable {
-    enum Space { case body, world }
+package struct ShapeGeometry: Encodable {
+    package enum Space { case body, world }
     /// "circle", "segment" or "polygon".
     var type: String
     /// Circle: centre; segment: both ends; polygon: the vertices. Flattened x, y pairs.
@@ -266,7 +266,7 @@ struct ShapeGeometry: Encodable {
     var fill: [Float]
     var sensor: Bool
 
-    init(_ shape: Shape, in space: Space) {
+    package init(_ shape: Shape, in space: Space) {
         let transform: (Vector) -> Vector =
             space == .body ? { $0 } : { shape.body.localToWorld($0) }
         switch shape {

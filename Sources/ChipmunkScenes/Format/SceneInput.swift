@@ -1,4 +1,5 @@
 import Chipmunk
+import Foundation
 
 /// Something done to a running scene from outside the simulation, in the words of a scene
 /// file's `inputs`: what a scene schedules by time (``TimedInput``) and what a recording
@@ -13,6 +14,7 @@ import Chipmunk
 /// {"gravity": [0, -500]}
 /// {"add": {"id": "ball2", "mass": 2, "moment": 5, "shapes": [...]}}
 /// {"remove": "ball"}
+/// {"grab": {"hand": "hand1", "body": "ball", "at": [12, 30], "maxForce": 50000}}
 /// ```
 ///
 /// Bodies are named as output names them (`Scene.name(of:)`): a version-2 scene's
@@ -36,9 +38,18 @@ public enum SceneInput: Hashable, Sendable {
     case add(BodyDescription)
     /// A body leaves the space, with its shapes and constraints.
     case remove(body: String)
+    /// A hand takes hold of a dynamic body at the world point `at`, as Chipmunk's demo app
+    /// grabs with the mouse: a kinematic body named `hand` joins the space at `at`, with a
+    /// ``PivotJoint`` to the body there whose `maxForce` is `maxForce` (and whose error bias
+    /// is the demo's, `pow(1 - 0.15, 60)`). The hand moves by `velocity` inputs and lets go
+    /// by `remove`, which removes its joint with it.
+    case grab(hand: String, body: String, at: Vector, maxForce: Double)
 
     /// The action keys, as a file spells them.
-    static let keys = ["impulse", "force", "velocity", "angularVelocity", "gravity", "add", "remove"]
+    static let keys = ["impulse", "force", "velocity", "angularVelocity", "gravity", "add", "remove", "grab"]
+
+    /// The error bias of a hand's joint: Chipmunk's demo app's, `pow(1 - 0.15, 60)`.
+    public static let handErrorBias = pow(1 - 0.15, 60.0)
 
     private typealias Key = AnyCodingKey
 
@@ -46,7 +57,7 @@ public enum SceneInput: Hashable, Sendable {
     public var body: String? {
         switch self {
         case .impulse(let body, _, _), .force(let body, _, _), .velocity(let body, _),
-            .angularVelocity(let body, _), .remove(let body):
+            .angularVelocity(let body, _), .remove(let body), .grab(_, let body, _, _):
             body
         case .gravity: nil
         case .add(let description): description.id
@@ -64,7 +75,7 @@ public enum SceneInput: Hashable, Sendable {
                 .init(
                     codingPath: decoder.codingPath,
                     debugDescription:
-                        "give one action: impulse, force, velocity, angularVelocity, gravity, add or remove"
+                        "give one action: impulse, force, velocity, angularVelocity, gravity, add, remove or grab"
                 ))
         }
         func fields(_ allowed: [String]) throws -> KeyedDecodingContainer<Key> {
@@ -99,6 +110,12 @@ public enum SceneInput: Hashable, Sendable {
                     forKey: key, in: c, debugDescription: "an added body needs an id, and no generate")
             }
             self = .add(body)
+        case "grab":
+            let f = try fields(["hand", "body", "at", "maxForce"])
+            self = .grab(
+                hand: try f.decode(String.self, forKey: Key("hand")), body: try f.decode(String.self, forKey: Key("body")),
+                at: try f.decode(Vector.self, forKey: Key("at")),
+                maxForce: try f.decode(Double.self, forKey: Key("maxForce")))
         default: self = .remove(body: try c.decode(String.self, forKey: key))
         }
     }
@@ -124,6 +141,12 @@ public enum SceneInput: Hashable, Sendable {
         case .gravity(let gravity): try c.encode(gravity, forKey: Key("gravity"))
         case .add(let body): try c.encode(body, forKey: Key("add"))
         case .remove(let body): try c.encode(body, forKey: Key("remove"))
+        case let .grab(hand, body, at, maxForce):
+            var f = c.nestedContainer(keyedBy: Key.self, forKey: Key("grab"))
+            try f.encode(hand, forKey: Key("hand"))
+            try f.encode(body, forKey: Key("body"))
+            try f.encode(at, forKey: Key("at"))
+            try f.encode(maxForce, forKey: Key("maxForce"))
         }
     }
 }
@@ -227,6 +250,20 @@ extension SceneInput {
         case .remove(let body):
             try known(body, "remove")
             names.remove(body)
+        case let .grab(hand, body, at, maxForce):
+            try known(body, "grab.body")
+            _ = try check(.pivot, at, at: "\(base)grab", key: "at")
+            _ = try check(.constraintMaxForce, maxForce, at: "\(base)grab", key: "maxForce")
+            guard maxForce > 0, maxForce.isFinite else {
+                throw SceneError(
+                    source: check.source, location: "\(base)grab.maxForce",
+                    reason: "must be positive and finite (got \(maxForce))")
+            }
+            guard !hand.isEmpty, hand != "static", names.insert(hand).inserted else {
+                throw SceneError(
+                    source: check.source, location: "\(base)grab.hand",
+                    reason: "'\(hand)' is empty, 'static' or taken by another body")
+            }
         }
     }
 }
@@ -250,6 +287,7 @@ extension Scene {
         var names = bodyNamesNow
         for input in inputs {
             if case .add(let body) = input.action, let id = body.id, !names.contains(id) { names.append(id) }
+            if case .grab(let hand, _, _, _) = input.action, !names.contains(hand) { names.append(hand) }
         }
         return names
     }
@@ -302,6 +340,25 @@ extension Scene {
                 bodyNames?[ObjectIdentifier(body)] = description.id
             } else {
                 addedBodyNames[ObjectIdentifier(body)] = description.id
+            }
+        case let .grab(hand, name, at, maxForce):
+            let held = body(name)
+            guard held.kind == .dynamic else {
+                throw SceneError(
+                    source: self.name, location: "grab.body",
+                    reason: "'\(name)' is \(held.kind), and only a dynamic body can be grabbed")
+            }
+            let handBody = Body(kind: .kinematic)
+            handBody.position = at
+            space.add(handBody)
+            let joint = PivotJoint(a: handBody, b: held, pivot: at)
+            joint.maxForce = maxForce
+            joint.errorBias = SceneInput.handErrorBias
+            space.add(joint)
+            if bodyNames != nil {
+                bodyNames?[ObjectIdentifier(handBody)] = hand
+            } else {
+                addedBodyNames[ObjectIdentifier(handBody)] = hand
             }
         case .remove(let name):
             let body = body(name)

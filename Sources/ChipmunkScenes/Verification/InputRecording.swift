@@ -38,6 +38,16 @@ public struct InputRecording: Hashable, Sendable, Codable {
     /// The state hash after every step, 16 hex digits each.
     public var hashes: [String] = []
 
+    /// A recording of `scene` (a built-in name or a file's path) whose content hash is
+    /// `content` (``Scene/contentHash()`` in hex), stepped by `timeStep`.
+    public init(scene: String, content: String, timeStep: Double, inputs: [Entry] = [], hashes: [String] = []) {
+        self.scene = scene
+        self.content = content
+        self.timeStep = timeStep
+        self.inputs = inputs
+        self.hashes = hashes
+    }
+
     /// Reads a recording written by ``write(to:)``.
     public static func load(contentsOf url: URL) throws -> InputRecording {
         guard let data = FileManager.default.contents(atPath: url.path) else {

@@ -1,0 +1,128 @@
+import Chipmunk
+import Foundation
+
+/// What a viewer's page sends, one JSON object per WebSocket text message
+/// (docs/live.md lists them): `{"type": "grab", "x": 120, "y": 80}`.
+package enum LiveMessage: Equatable, Sendable {
+    /// Ask for the scene's description again (sent on connecting, and when a frame names a
+    /// structure the page has not seen).
+    case hello
+    /// Take hold of the dynamic body at a world point.
+    case grab(Vector)
+    /// Move the hand to a world point.
+    case move(Vector)
+    /// Let go.
+    case release
+    /// A flick: the body at a point gains a velocity there.
+    case push(at: Vector, velocity: Vector)
+    /// Gravity, from a phone's tilt or the arrow keys.
+    case tilt(Vector)
+    case pause
+    case resume
+    case step
+    case speed(Double)
+    case restart
+    /// Go back to the latest kept state at or before a step, paused.
+    case scrub(step: Int)
+    /// Describe the body at a world point.
+    case inspect(Vector)
+
+    /// The most bytes a message may have: a message is a few numbers.
+    package static let maximumBytes = 1024
+    /// Coordinates and vectors beyond this are refused: no scene is that large, and the
+    /// hand's speed (a distance over one step) stays far from overflowing.
+    package static let maximumCoordinate = 1e7
+    /// A flick's velocity change, at most, in units per second.
+    package static let maximumPushSpeed = 1e4
+    /// Gravity from a tilt, at most.
+    package static let maximumGravity = 1e5
+
+    /// Why a message was refused: what was wrong, and the value.
+    package enum Problem: Error, Equatable, Sendable, CustomStringConvertible {
+        /// Over ``maximumBytes``.
+        case tooLarge(bytes: Int)
+        /// Not a JSON object.
+        case notJSON
+        /// A binary message: the page sends text.
+        case binary
+        /// `type` is missing or unknown.
+        case unknownType(String?)
+        /// A field is missing or not a number.
+        case missing(field: String, type: String)
+        /// A number outside its range.
+        case outOfRange(field: String, value: Double, range: ClosedRange<Double>)
+
+        package var description: String {
+            switch self {
+            case .tooLarge(let bytes): "message of \(bytes) bytes (at most \(LiveMessage.maximumBytes))"
+            case .notJSON: "not a JSON object"
+            case .binary: "binary message (send JSON text)"
+            case .unknownType(let type):
+                type.map { "unknown type '\($0.prefix(40))'" } ?? "no \"type\""
+            case .missing(let field, let type): "\(type): \"\(field)\" missing or not a number"
+            case .outOfRange(let field, let value, let range):
+                "\"\(field)\" is \(value), outside \(range.lowerBound)...\(range.upperBound)"
+            }
+        }
+    }
+
+    /// Reads a message.
+    ///
+    /// - Throws: ``Problem``, naming the field.
+    package init(text: String) throws(Problem) {
+        let count = text.utf8.count
+        guard count <= Self.maximumBytes else { throw .tooLarge(bytes: count) }
+        guard let object = try? JSONDecoder().decode([String: Field].self, from: Data(text.utf8)) else {
+            throw .notJSON
+        }
+        guard case .string(let type) = object["type"] else { throw .unknownType(nil) }
+        func number(_ field: String, _ range: ClosedRange<Double>) throws(Problem) -> Double {
+            guard case .number(let value) = object[field] else { throw .missing(field: field, type: type) }
+            guard range.contains(value) else { throw .outOfRange(field: field, value: value, range: range) }
+            return value
+        }
+        let c = -Self.maximumCoordinate...Self.maximumCoordinate
+        func point() throws(Problem) -> Vector { Vector(x: try number("x", c), y: try number("y", c)) }
+        switch type {
+        case "hello": self = .hello
+        case "grab": self = .grab(try point())
+        case "move": self = .move(try point())
+        case "release": self = .release
+        case "push":
+            let s = -Self.maximumPushSpeed...Self.maximumPushSpeed
+            self = .push(at: try point(), velocity: Vector(x: try number("vx", s), y: try number("vy", s)))
+        case "tilt":
+            let g = -Self.maximumGravity...Self.maximumGravity
+            self = .tilt(Vector(x: try number("gx", g), y: try number("gy", g)))
+        case "pause": self = .pause
+        case "resume": self = .resume
+        case "step": self = .step
+        case "speed": self = .speed(try number("value", LiveSession.speeds))
+        case "restart": self = .restart
+        case "scrub": self = .scrub(step: Int(try number("step", 0...1e12)))
+        case "inspect": self = .inspect(try point())
+        default: throw .unknownType(type)
+        }
+    }
+
+    /// A member's value: a number, a string, or anything else (which no field takes).
+    private enum Field: Decodable {
+        case number(Double)
+        case string(String)
+        case other
+
+        init(from decoder: any Decoder) throws {
+            let c = try decoder.singleValueContainer()
+            if let value = try? c.decode(Bool.self) {
+                _ = value
+                self = .other
+            } else if let value = try? c.decode(Double.self) {
+                self = .number(value)
+            } else if let value = try? c.decode(String.self) {
+                self = .string(value)
+            } else {
+                self = .other
+            }
+        }
+    }
+}

@@ -1,0 +1,214 @@
+#if Live
+    import ChipmunkScenes
+    import Foundation
+    import Hummingbird
+    import HummingbirdWebSocket
+    import Logging
+
+    /// Serves a scene live: one authoritative world stepped at the book's fixed 1/120 s
+    /// steps in 60 Hz frames, and a page where every viewer drags bodies, flicks them, tilts
+    /// gravity, pauses, single-steps, changes the speed, scrubs back and branches, and
+    /// downloads the session as a recording that replays bit for bit.
+    ///
+    /// From your own executable, with a scene written in Swift:
+    ///
+    /// ```swift
+    /// import ChipmunkLive
+    ///
+    /// let server = LiveServer(name: "my-ramp") { makeRampScene() }
+    /// try await server.run()   // prints the URL; stops on SIGINT or SIGTERM
+    /// ```
+    ///
+    /// A recording of such a scene names it by `name`; replay it from your code with
+    /// `InputRecording.load(contentsOf:)` and `replay(on: makeRampScene())`.
+    public struct LiveServer: Sendable {
+        /// Where the server listens.
+        public struct Configuration: Sendable {
+            /// The address to bind: 127.0.0.1 (this machine only) by default. Anything else
+            /// lets other machines drive the world; ``LiveServer/run(onReady:)`` warns.
+            public var host: String
+            /// The port; 0 picks a free one.
+            public var port: Int
+            /// Display frames per second: the book's 60.
+            public var framesPerSecond: Double
+
+            /// A configuration; the defaults serve this machine only, on port 8080, at 60 frames a second.
+            public init(host: String = "127.0.0.1", port: Int = 8080, framesPerSecond: Double = 60) {
+                self.host = host
+                self.port = port
+                self.framesPerSecond = framesPerSecond
+            }
+        }
+
+        /// Where the server listens.
+        public var configuration: Configuration
+        private let makeWorld: @Sendable () throws -> LiveWorld
+
+        /// Serves a built-in scene, a scene file (rebuilt when it is saved) or a snapshot
+        /// file, as `chipmunk-sim serve` does.
+        public init(serving source: String, configuration: Configuration = Configuration()) {
+            self.configuration = configuration
+            makeWorld = { try LiveWorld(source: source) }
+        }
+
+        /// Serves the scene `scene` builds (it builds it again on restart); `name` names
+        /// it in recordings and snapshots.
+        public init(
+            name: String, configuration: Configuration = Configuration(),
+            scene: @escaping @Sendable () throws -> Scene
+        ) {
+            self.configuration = configuration
+            makeWorld = { try LiveWorld(source: name, makeScene: scene) }
+        }
+
+        /// Builds the world and serves it until the process gets SIGINT or SIGTERM, or the
+        /// task is cancelled. `onReady` gets the page's URL once the port is bound (by
+        /// default it prints it, with a warning when the address is not loopback).
+        ///
+        /// - Throws: what building the scene throws (a `SceneError`), or the server's error
+        ///   (such as a port in use).
+        public func run(onReady: @escaping @Sendable (URL) -> Void = LiveServer.printAddress) async throws {
+            let world = try makeWorld()
+            let app = Application(
+                router: LiveRoutes.router(world),
+                server: .http1WebSocketUpgrade(
+                    webSocketRouter: LiveRoutes.webSocketRouter(world),
+                    configuration: .init(maxFrameSize: 16384)),
+                configuration: .init(address: .hostname(configuration.host, port: configuration.port)),
+                onServerRunning: { [host = configuration.host] channel in
+                    let port = channel.localAddress?.port ?? 0
+                    let shown = host.contains(":") ? "[\(host)]" : host
+                    onReady(URL(string: "http://\(shown):\(port)/")!)
+                },
+                logger: Self.quietLogger)
+            let frames = Task { await LiveRoutes.frameLoop(world, framesPerSecond: configuration.framesPerSecond) }
+            defer { frames.cancel() }
+            try await app.runService()
+        }
+
+        /// Prints where the page is, and warns when other machines can reach it.
+        public static let printAddress: @Sendable (URL) -> Void = { url in
+            print("Serving \(url.absoluteString) (Ctrl-C stops)")
+            if let host = url.host, !LiveServer.isLoopback(host) {
+                FileHandle.standardError.write(
+                    Data(
+                        "warning: \(host) is not a loopback address: anyone who reaches it can drive the world and read its state (docs/live.md, Security)\n"
+                            .utf8))
+            }
+            fflush(nil)
+        }
+
+        /// Whether `host` is this machine only.
+        public static func isLoopback(_ host: String) -> Bool {
+            host == "localhost" || host == "::1" || host == "[::1]" || host.hasPrefix("127.")
+        }
+
+        private static var quietLogger: Logger {
+            var logger = Logger(label: "chipmunk-live")
+            logger.logLevel = .error
+            return logger
+        }
+    }
+
+    /// The routes: the page, the downloads, the state, and a WebSocket per viewer.
+    package enum LiveRoutes {
+        package static func router(_ world: LiveWorld) -> Router<BasicRequestContext> {
+            let router = Router()
+            router.get("/") { _, _ in
+                Response(
+                    status: .ok, headers: [.contentType: "text/html; charset=utf-8", .cacheControl: "no-store"],
+                    body: .init(byteBuffer: ByteBuffer(string: LivePage.html)))
+            }
+            router.get("/recording") { _, _ in
+                let name = await world.sceneName
+                return download(await world.recordingJSON(), "\(name).inputs.json", "application/json")
+            }
+            router.get("/snapshot") { _, _ in
+                let name = await world.sceneName
+                return download(await world.snapshotBytes(), "\(name).snapshot", "application/octet-stream")
+            }
+            router.get("/state") { _, _ in
+                Response(
+                    status: .ok, headers: [.contentType: "application/json", .cacheControl: "no-store"],
+                    body: .init(byteBuffer: ByteBuffer(bytes: await world.stateJSON())))
+            }
+            return router
+        }
+
+        private static func download(_ bytes: [UInt8], _ file: String, _ type: String) -> Response {
+            let safe = String(file.map { $0.isLetter || $0.isNumber || "-_.".contains($0) ? $0 : "_" })
+            return Response(
+                status: .ok,
+                headers: [
+                    .contentType: type, .contentDisposition: "attachment; filename=\"\(safe)\"", .cacheControl: "no-store",
+                ], body: .init(byteBuffer: ByteBuffer(bytes: bytes)))
+        }
+
+        package static func webSocketRouter(_ world: LiveWorld) -> Router<BasicWebSocketRequestContext> {
+            let router = Router(context: BasicWebSocketRequestContext.self)
+            router.ws("/ws") { inbound, outbound, _ in
+                try await serveViewer(world, inbound: inbound, outbound: outbound)
+            }
+            return router
+        }
+
+        /// One viewer's socket: frames out, messages in, until either side ends.
+        package static func serveViewer(
+            _ world: LiveWorld, inbound: WebSocketInboundStream, outbound: WebSocketOutboundWriter
+        ) async throws {
+            guard let (id, stream) = await world.join() else {
+                try await outbound.close(.policyViolation, reason: "too many viewers")
+                return
+            }
+            do {
+                try await withThrowingTaskGroup(of: Void.self) { group in
+                    group.addTask {
+                        for await item in stream {
+                            switch item {
+                            case .text(let text): try await outbound.write(.text(text))
+                            case .binary(let bytes): try await outbound.write(.binary(ByteBuffer(bytes: bytes)))
+                            case .close(let reason):
+                                // A close frame's reason holds at most 123 bytes.
+                                try await outbound.close(.policyViolation, reason: String(reason.utf8.prefix(120))!)
+                                return
+                            }
+                        }
+                    }
+                    group.addTask {
+                        for try await message in inbound.messages(maxSize: LiveMessage.maximumBytes) {
+                            switch message {
+                            case .text(let text): await world.receive(text, from: id)
+                            case .binary: await world.receiveBinary(from: id)
+                            }
+                        }
+                    }
+                    try await group.next()
+                    group.cancelAll()
+                }
+            } catch {
+                await world.leave(id)
+                throw error
+            }
+            await world.leave(id)
+        }
+
+        /// Ticks the world every display frame on the monotonic clock, with absolute
+        /// deadlines: a late frame is measured, not repeated, and the stepper caps the catch-up.
+        package static func frameLoop(_ world: LiveWorld, framesPerSecond: Double) async {
+            let clock = ContinuousClock()
+            let period = Duration.seconds(1 / framesPerSecond)
+            var last = clock.now
+            var deadline = last + period
+            while !Task.isCancelled {
+                do { try await clock.sleep(until: deadline) } catch { return }
+                let now = clock.now
+                let elapsed = now - last
+                last = now
+                deadline += period
+                if deadline < now { deadline = now + period }  // missed frames are skipped
+                let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18
+                await world.tick(seconds: seconds)
+            }
+        }
+    }
+#endif

@@ -1,0 +1,339 @@
+import Chipmunk
+import ChipmunkScenes
+import Foundation
+
+/// One served scene's authoritative world: the scene, the book's fixed-step loop, the
+/// hands that hold bodies, the recording of every input, and a ring of snapshots to scrub
+/// back over.
+///
+/// Everything a viewer does becomes a ``SceneInput`` applied before a step and logged in
+/// ``recording`` at that step, so a session replays bit for bit (`chipmunk-sim replay`).
+/// A session is not thread-safe: ``LiveWorld`` owns one and calls it from one actor; tests
+/// call it directly, with frames of any duration instead of a clock.
+package final class LiveSession {
+    /// How much a session keeps.
+    package struct Limits: Sendable {
+        /// Seconds of scene time the ring of snapshots reaches back.
+        package var scrubSeconds = 10.0
+        /// Steps between two snapshots of the ring.
+        package var snapshotEvery = 12
+        /// The ring's bytes at most: older snapshots go first.
+        package var ringBytes = 64 << 20
+        /// Steps a recording holds at most (about 2.3 hours at 120 Hz); after that the
+        /// world goes on and the recording keeps its first steps.
+        package var recordedSteps = 1_000_000
+
+        package init() {}
+    }
+
+    /// A viewer's hold on a body: the hand body's name and where the pointer is.
+    struct Hand {
+        var name: String
+        var target: Vector
+    }
+
+    /// How the scene is found again: a built-in name, a scene file's path, or a snapshot's
+    /// (the recording names it, for `chipmunk-sim replay`).
+    package let source: String
+    private var makeScene: () throws -> Scene
+    package private(set) var scene: Scene
+    package let limits: Limits
+    private var stepper: FixedStepper
+    /// Every input and the state hash after every step since the scene was (re)built, or,
+    /// after a scrub, along the branch taken.
+    package private(set) var recording: InputRecording
+    package private(set) var isPaused = false
+    /// Simulated seconds per real second: ¼ to 4.
+    package private(set) var speed = 1.0
+    /// Why the world stopped: a step threw (it diverged). Restart or scrub back.
+    package private(set) var failure: String?
+    /// Snapshots, oldest first, with the step each was taken after.
+    private(set) var ring: [(step: Int, snapshot: Snapshot)] = []
+    private var ringBytes = 0
+    private var hands: [Int: Hand] = [:]
+    private var nextHand = 1
+    /// Hands that hold a body in a restored world but belong to no viewer: they let go at
+    /// the next step.
+    private var strayHands: [String] = []
+    /// Changes whenever bodies or shapes may have come or gone: viewers ask for the
+    /// scene's description again.
+    package private(set) var structureVersion = 0
+    private var structureSignature = 0
+
+    /// The speeds a viewer can choose.
+    package static let speeds: ClosedRange<Double> = 0.25...4
+
+    /// Builds the scene with `makeScene` and starts at step 0, running.
+    package init(source: String, limits: Limits = Limits(), makeScene: @escaping () throws -> Scene) throws {
+        self.source = source
+        self.limits = limits
+        self.makeScene = makeScene
+        let scene = try makeScene()
+        self.scene = scene
+        stepper = FixedStepper(timeStep: scene.timeStep, maxStepsPerFrame: Self.maxStepsPerFrame(scene.timeStep))
+        recording = InputRecording(scene: source, content: scene.contentHash().hexDigits, timeStep: scene.timeStep)
+        baseStep = scene.stepCount
+        startRing()
+    }
+
+    /// 4× speed at 60 Hz frames, with room for one late frame: the spiral-of-death cap.
+    private static func maxStepsPerFrame(_ timeStep: Double) -> Int {
+        max(2, min(10_000, Int((4.0 / 60 / timeStep * 2).rounded(.up))))
+    }
+
+    /// Steps taken since the scene was built (a snapshot's scene starts at its step).
+    package var step: Int { scene.stepCount }
+
+    /// The step the recording starts after: 0, or a served snapshot's step.
+    private var baseStep = 0
+
+    /// Steps recorded or to record: the steps since the world (re)started.
+    private var recordedStep: Int { scene.stepCount - baseStep }
+
+    /// Whether the recording has stopped growing (``Limits/recordedSteps``).
+    package var recordingIsFull: Bool { recording.hashes.count >= limits.recordedSteps }
+
+    /// The steps the ring can go back to, oldest first.
+    package var scrubRange: ClosedRange<Int> { (ring.first?.step ?? step)...(ring.last?.step ?? step) }
+
+    // MARK: Time
+
+    /// Runs one frame of `seconds` real time at the chosen speed, unless paused or failed.
+    /// Returns the steps taken.
+    @discardableResult
+    package func frame(seconds: Double) -> Int {
+        guard !isPaused, failure == nil, seconds > 0, seconds.isFinite else { return 0 }
+        var taken = 0
+        do {
+            _ = try stepper.advance(by: min(seconds, 1) * speed) { _ in
+                try stepOnce()
+                taken += 1
+            }
+        } catch {
+            fail(error)
+        }
+        return taken
+    }
+
+    /// Takes exactly one step, paused or not (a viewer's single step). False when the
+    /// world has failed.
+    @discardableResult
+    package func singleStep() -> Bool {
+        guard failure == nil else { return false }
+        do { try stepOnce() } catch { fail(error) }
+        return failure == nil
+    }
+
+    private func fail(_ error: any Error) {
+        failure = "step \(scene.stepCount + 1): \(error)"
+        isPaused = true
+    }
+
+    /// Steers the hands, takes one step, logs its hash and keeps a snapshot when due.
+    private func stepOnce() throws {
+        for name in strayHands where scene.body(named: name) != nil { try apply(.remove(body: name)) }
+        strayHands = []
+        let dt = scene.timeStep
+        for (viewer, hand) in hands {
+            guard let body = scene.body(named: hand.name) else {
+                hands[viewer] = nil
+                continue
+            }
+            // The hand reaches the pointer in one step, then stops: a kinematic body moves
+            // by its velocity, so the joint sees the hand's real motion.
+            let offset = hand.target - body.position
+            let velocity = offset.length < 1e-9 ? Vector.zero : offset * (1 / dt)
+            if velocity != body.velocity { try apply(.velocity(body: hand.name, velocity: velocity)) }
+        }
+        try scene.step(dt)
+        if recording.hashes.count < limits.recordedSteps, recording.hashes.count == recordedStep - 1 {
+            recording.hashes.append(scene.space.stateHash().hexDigits)
+        }
+        if scene.stepCount % limits.snapshotEvery == 0 { keepSnapshot() }
+    }
+
+    // MARK: Inputs
+
+    /// Applies `input` before the next step and logs it there.
+    ///
+    /// - Throws: ``SceneError`` when the scene refuses it; nothing is logged then.
+    package func apply(_ input: SceneInput) throws {
+        try scene.apply(input)
+        // A recording that stopped growing keeps its first steps whole: later inputs are not logged.
+        if recording.hashes.count == recordedStep, !recordingIsFull {
+            recording.inputs.append(.init(step: recordedStep + 1, input: input))
+        }
+    }
+
+    /// The dynamic body under `point` (within `radius`), and the point on it nearest `point`.
+    package func body(at point: Vector, radius: Double = 5) -> (body: Body, point: Vector)? {
+        var best: (body: Body, point: Vector, distance: Double)?
+        for info in scene.space.pointQuery(point, maxDistance: radius) where info.shape.body.kind == .dynamic {
+            if best == nil || info.distance < best!.distance {
+                best = (info.shape.body, info.distance > 0 ? info.point : point, info.distance)
+            }
+        }
+        return best.map { ($0.body, $0.point) }
+    }
+
+    /// Viewer `viewer` takes hold of the dynamic body at `point` (letting go of what it
+    /// held). Returns the body's name, or nil when no dynamic body is there.
+    @discardableResult
+    package func grab(viewer: Int, at point: Vector) throws -> String? {
+        try release(viewer: viewer)
+        guard failure == nil, let (body, at) = body(at: point) else { return nil }
+        let name = scene.name(of: body)
+        // Chipmunk's demo holds bodies of about unit mass with 50,000; this is fifty times the
+        // body's weight under the scene's gravity (or under 100, in a weightless scene).
+        let weight = body.mass * max(scene.space.gravity.length, 100)
+        let maxForce = min(50 * weight, 1e30)
+        guard maxForce > 0, maxForce.isFinite else { return nil }
+        var handName = "hand\(nextHand)"
+        while scene.body(named: handName) != nil || recording.inputs.contains(where: { $0.input.body == handName }) {
+            nextHand += 1
+            handName = "hand\(nextHand)"
+        }
+        nextHand += 1
+        try apply(.grab(hand: handName, body: name, at: at, maxForce: maxForce))
+        hands[viewer] = Hand(name: handName, target: at)
+        return name
+    }
+
+    /// Moves viewer `viewer`'s hand towards `point` (from the next step on).
+    package func moveHand(viewer: Int, to point: Vector) {
+        hands[viewer]?.target = point
+    }
+
+    /// Viewer `viewer` lets go.
+    package func release(viewer: Int) throws {
+        guard let hand = hands.removeValue(forKey: viewer) else { return }
+        if scene.body(named: hand.name) != nil { try apply(.remove(body: hand.name)) }
+    }
+
+    /// Whether viewer `viewer` holds a body.
+    package func holds(viewer: Int) -> Bool { hands[viewer] != nil }
+
+    /// The hands holding bodies: each hand's position and the held point, in world coordinates.
+    package var handLines: [(hand: Vector, held: Vector)] {
+        scene.space.constraints.compactMap { constraint in
+            guard let joint = constraint as? PivotJoint, joint.bodyA.kind == .kinematic, joint.bodyA.shapes.isEmpty
+            else { return nil }
+            return (joint.bodyA.position, joint.bodyB.localToWorld(joint.anchorB))
+        }
+    }
+
+    /// A flick: the body under `point` gains `velocityChange` there (an impulse of its mass
+    /// times it). Returns the body's name, or nil when no dynamic body is there.
+    @discardableResult
+    package func push(at point: Vector, velocityChange: Vector) throws -> String? {
+        guard failure == nil, let (body, at) = body(at: point) else { return nil }
+        let impulse = velocityChange * body.mass
+        guard impulse.x.isFinite, impulse.y.isFinite else { return nil }
+        let name = scene.name(of: body)
+        try apply(.impulse(body: name, impulse: impulse, at: at))
+        return name
+    }
+
+    /// Sets gravity: a tilt of the phone, or the arrow keys.
+    package func tilt(gravity: Vector) throws {
+        try apply(.gravity(gravity))
+    }
+
+    // MARK: Controls
+
+    package func pause() { isPaused = true }
+
+    /// Runs again, unless the world failed. After a scrub, this is where the branch starts.
+    package func resume() {
+        if failure == nil { isPaused = false }
+    }
+
+    package func setSpeed(_ speed: Double) {
+        self.speed = min(max(speed, Self.speeds.lowerBound), Self.speeds.upperBound)
+    }
+
+    /// Builds the scene again from step 0 (with `makeScene`, if given: a reloaded file's),
+    /// and starts a new recording. Throws, and keeps the world, when the scene does not build.
+    package func restart(with makeScene: (() throws -> Scene)? = nil) throws {
+        let factory = makeScene ?? self.makeScene
+        let scene = try factory()
+        self.makeScene = factory
+        self.scene = scene
+        stepper = FixedStepper(timeStep: scene.timeStep, maxStepsPerFrame: Self.maxStepsPerFrame(scene.timeStep))
+        recording = InputRecording(scene: source, content: scene.contentHash().hexDigits, timeStep: scene.timeStep)
+        baseStep = scene.stepCount
+        failure = nil
+        hands = [:]
+        strayHands = []
+        structureVersion += 1
+        startRing()
+    }
+
+    /// Goes back to the latest snapshot at or before `step` and pauses there. Resuming
+    /// branches: the recording drops what came after, and the new inputs follow. Returns
+    /// the step the world is at now.
+    @discardableResult
+    package func scrub(to step: Int) throws -> Int {
+        guard let index = ring.lastIndex(where: { $0.step <= step }) else { return self.step }
+        let (at, snapshot) = ring[index]
+        try scene.restore(snapshot)
+        ring.removeSubrange((index + 1)...)
+        ringBytes = ring.reduce(0) { $0 + $1.snapshot.bytes.count }
+        let kept = at - baseStep
+        recording.inputs.removeAll { $0.step > kept }
+        if recording.hashes.count > kept { recording.hashes.removeLast(recording.hashes.count - kept) }
+        stepper = FixedStepper(timeStep: scene.timeStep, maxStepsPerFrame: Self.maxStepsPerFrame(scene.timeStep))
+        failure = nil
+        isPaused = true
+        // The viewers' hands of then are nobody's now: they let go when the branch starts.
+        let grabbed = Set(recording.inputs.compactMap { entry -> String? in
+            if case .grab(let hand, _, _, _) = entry.input { return hand }
+            return nil
+        })
+        strayHands = scene.bodyNamesNow.filter { grabbed.contains($0) }
+        hands = [:]
+        structureVersion += 1
+        return at
+    }
+
+    private func startRing() {
+        ring = []
+        ringBytes = 0
+        keepSnapshot()
+    }
+
+    private func keepSnapshot() {
+        guard ring.last?.step != scene.stepCount else { return }
+        let snapshot = scene.snapshot(reference: source)
+        ring.append((scene.stepCount, snapshot))
+        ringBytes += snapshot.bytes.count
+        let reach = Int(limits.scrubSeconds / scene.timeStep)
+        var drop = 0
+        while drop < ring.count - 1,
+            ring[drop].step < scene.stepCount - reach || ringBytes > limits.ringBytes
+        {
+            ringBytes -= ring[drop].snapshot.bytes.count
+            drop += 1
+        }
+        if drop > 0 { ring.removeFirst(drop) }
+    }
+
+    /// A snapshot of the world now, for a viewer to download (`chipmunk-sim run FILE`).
+    package func snapshot() -> Snapshot { scene.snapshot(reference: source) }
+
+    // MARK: Structure
+
+    /// Whether bodies or shapes came or went since the last call: then
+    /// ``structureVersion`` has moved on.
+    package func noteStructure() {
+        var hasher = Hasher()
+        for body in scene.space.bodies { hasher.combine(ObjectIdentifier(body)) }
+        for shape in scene.space.shapes { hasher.combine(ObjectIdentifier(shape)) }
+        hasher.combine(scene.space.constraints.count)
+        let signature = hasher.finalize()
+        if signature != structureSignature {
+            structureSignature = signature
+            structureVersion += 1
+        }
+    }
+}

@@ -1,0 +1,275 @@
+import Chipmunk
+import ChipmunkCatalog
+import ChipmunkScenes
+import Foundation
+
+/// The served world and its viewers, on one actor: frames go out to every viewer, and each
+/// viewer's messages become inputs of the one ``LiveSession``.
+///
+/// The server's frame loop calls ``tick(seconds:)`` 60 times a second; tests call it with
+/// whatever durations they like (the test clock).
+package actor LiveWorld {
+    /// What goes out to a viewer.
+    package enum Outbound: Sendable, Equatable {
+        case text(String)
+        case binary([UInt8])
+        /// Close the socket, saying why.
+        case close(String)
+    }
+
+    private struct Viewer {
+        var outbound: AsyncStream<Outbound>.Continuation
+        var seenVersion = -1
+        /// Messages in the current second, and when it began.
+        var windowStart: ContinuousClock.Instant
+        var inWindow = 0
+    }
+
+    /// Most messages a viewer may send in one second: a pointer moves 60–120 times a second.
+    package static let maximumMessagesPerSecond = 400
+    /// Frames a slow viewer may have queued before the oldest are dropped.
+    package static let queuedFrames = 8
+    /// Most viewers at once.
+    package static let maximumViewers = 64
+
+    private let session: LiveSession
+    private var viewers: [Int: Viewer] = [:]
+    private var nextViewer = 1
+    private var frameBytes: [UInt8] = []
+    /// The scene file served, when it is one: watched for changes.
+    private let watchedFile: URL?
+    private var watchedDate: Date?
+    private var ticks = 0
+
+    /// Serves what `source` names: a built-in scene, a scene file (reloaded when saved) or a
+    /// snapshot (`SceneCatalog.scene(opening:)`).
+    package init(source: String, limits: LiveSession.Limits = .init()) throws {
+        try self.init(source: source, limits: limits, watching: Self.watchable(source)) {
+            try SceneCatalog.scene(opening: source)
+        }
+    }
+
+    /// Serves the scene `makeScene` builds (a scene written in Swift); `source` names it in
+    /// recordings.
+    package init(
+        source: String, limits: LiveSession.Limits = .init(), watching file: URL? = nil,
+        makeScene: @escaping @Sendable () throws -> Scene
+    ) throws {
+        session = try LiveSession(source: source, limits: limits, makeScene: makeScene)
+        watchedFile = file
+        watchedDate = file.flatMap { Self.modificationDate($0) }
+    }
+
+    /// A scene file's URL, when `source` names one that is not a snapshot.
+    static func watchable(_ source: String) -> URL? {
+        guard !SceneCatalog.builtIn.contains(where: { $0.name == source }), !SceneCatalog.isSnapshotFile(source),
+            FileManager.default.fileExists(atPath: source)
+        else { return nil }
+        return URL(fileURLWithPath: source)
+    }
+
+    private static func modificationDate(_ url: URL) -> Date? {
+        (try? FileManager.default.attributesOfItem(atPath: url.path))?[.modificationDate] as? Date
+    }
+
+    // MARK: Viewers
+
+    /// A new viewer: its number and what to send it.
+    package func join() -> (id: Int, outbound: AsyncStream<Outbound>)? {
+        guard viewers.count < Self.maximumViewers else { return nil }
+        let id = nextViewer
+        nextViewer += 1
+        let (stream, continuation) = AsyncStream<Outbound>.makeStream(
+            bufferingPolicy: .bufferingNewest(Self.queuedFrames))
+        viewers[id] = Viewer(outbound: continuation, windowStart: .now)
+        sendScene(to: id)
+        return (id, stream)
+    }
+
+    /// A viewer left (its tab closed): its hand lets go; nothing else changes.
+    package func leave(_ id: Int) {
+        guard let viewer = viewers.removeValue(forKey: id) else { return }
+        viewer.outbound.finish()
+        try? session.release(viewer: id)
+    }
+
+    /// How many viewers are connected.
+    package var viewerCount: Int { viewers.count }
+
+    private func sendScene(to id: Int) {
+        session.noteStructure()
+        viewers[id]?.seenVersion = session.structureVersion
+        viewers[id]?.outbound.yield(.text(LiveFrames.sceneMessage(session)))
+    }
+
+    private func send(_ text: String, to id: Int) {
+        viewers[id]?.outbound.yield(.text(text))
+    }
+
+    private func broadcast(_ text: String) {
+        for viewer in viewers.values { viewer.outbound.yield(.text(text)) }
+    }
+
+    /// Closes viewer `id`'s socket with `reason`; the world and the others go on.
+    private func refuse(_ id: Int, _ reason: String) {
+        guard let viewer = viewers.removeValue(forKey: id) else { return }
+        viewer.outbound.yield(.close(reason))
+        viewer.outbound.finish()
+        try? session.release(viewer: id)
+    }
+
+    // MARK: Messages
+
+    /// Handles one text message from viewer `id`. A malformed message, or one too many in a
+    /// second, closes that viewer's socket with the reason.
+    package func receive(_ text: String, from id: Int) {
+        guard var viewer = viewers[id] else { return }
+        let now = ContinuousClock.now
+        if now - viewer.windowStart >= .seconds(1) {
+            viewer.windowStart = now
+            viewer.inWindow = 0
+        }
+        viewer.inWindow += 1
+        viewers[id] = viewer
+        guard viewer.inWindow <= Self.maximumMessagesPerSecond else {
+            return refuse(id, "more than \(Self.maximumMessagesPerSecond) messages in a second")
+        }
+        let message: LiveMessage
+        do {
+            message = try LiveMessage(text: text)
+        } catch {
+            return refuse(id, "\(error)")
+        }
+        handle(message, from: id)
+    }
+
+    /// A binary message: the page sends none, so the viewer is refused.
+    package func receiveBinary(from id: Int) {
+        refuse(id, "\(LiveMessage.Problem.binary)")
+    }
+
+    /// What a message does. Inputs the scene refuses are told to the viewer, not fatal.
+    package func handle(_ message: LiveMessage, from id: Int) {
+        do {
+            switch message {
+            case .hello: sendScene(to: id)
+            case .grab(let point): try session.grab(viewer: id, at: point)
+            case .move(let point): session.moveHand(viewer: id, to: point)
+            case .release: try session.release(viewer: id)
+            case .push(let point, let velocity): try session.push(at: point, velocityChange: velocity)
+            case .tilt(let gravity): try session.tilt(gravity: gravity)
+            case .pause: session.pause()
+            case .resume: session.resume()
+            case .step:
+                session.pause()
+                session.singleStep()
+                sendFrames()
+            case .speed(let value): session.setSpeed(value)
+            case .restart:
+                try session.restart()
+                sendFrames()
+            case .scrub(let step):
+                try session.scrub(to: step)
+                sendFrames()
+            case .inspect(let point): send(LiveFrames.inspection(session, at: point), to: id)
+            }
+        } catch {
+            send(LiveFrames.notice("error", "\(error)"), to: id)
+        }
+    }
+
+    // MARK: Frames
+
+    /// One frame: `seconds` of real time pass (the loop measures them), the world steps,
+    /// and every viewer gets the frame. Every 30 frames a served scene file is checked for
+    /// changes.
+    package func tick(seconds: Double) {
+        let failed = session.failure
+        session.frame(seconds: seconds)
+        if failed == nil, let failure = session.failure { broadcast(LiveFrames.notice("failure", failure)) }
+        ticks += 1
+        if ticks % 30 == 0 { reloadIfChanged() }
+        sendFrames()
+    }
+
+    private func sendFrames() {
+        session.noteStructure()
+        for (id, viewer) in viewers {
+            if viewer.seenVersion != session.structureVersion { sendScene(to: id) }
+            LiveFrames.frame(session, holding: session.holds(viewer: id), into: &frameBytes)
+            viewer.outbound.yield(.binary(frameBytes))
+        }
+    }
+
+    /// Rebuilds the world from the served file when it changed; a file that does not build
+    /// leaves the world as it was and tells the viewers why.
+    private func reloadIfChanged() {
+        guard let file = watchedFile, let date = Self.modificationDate(file), date != watchedDate else { return }
+        watchedDate = date
+        let path = file.path
+        do {
+            try session.restart(with: { try SceneCatalog.scene(named: path) })
+            broadcast(LiveFrames.notice("reloaded", "\(file.lastPathComponent) changed: the scene was built again"))
+        } catch {
+            broadcast(LiveFrames.notice("error", "\(file.lastPathComponent): \(error) (the last good scene goes on)"))
+        }
+    }
+
+    // MARK: Downloads and state
+
+    /// The session's recording as JSON (`chipmunk-sim replay` reads it).
+    package func recordingJSON() -> [UInt8] {
+        (try? Array(session.recording.encoded())) ?? []
+    }
+
+    /// A snapshot of the world now.
+    package func snapshotBytes() -> [UInt8] { session.snapshot().bytes }
+
+    /// The world's state as JSON, for tests and scripts: step, gravity, whether paused, the
+    /// failure if any, and every body's name, position, angle and velocity.
+    package func stateJSON() -> [UInt8] {
+        struct BodyState: Encodable {
+            var name: String
+            var kind: String
+            var position: [Double]
+            var angle: Double
+            var velocity: [Double]
+            var sleeping: Bool
+        }
+        struct State: Encodable {
+            var scene: String
+            var step: Int
+            var paused: Bool
+            var speed: Double
+            var failure: String?
+            var gravity: [Double]
+            var viewers: Int
+            var recordedSteps: Int
+            var recordedInputs: Int
+            var scrub: [Int]
+            var bodies: [BodyState]
+        }
+        let scene = session.scene
+        let state = State(
+            scene: scene.name, step: session.step, paused: session.isPaused, speed: session.speed,
+            failure: session.failure, gravity: [scene.space.gravity.x, scene.space.gravity.y], viewers: viewers.count,
+            recordedSteps: session.recording.hashes.count, recordedInputs: session.recording.inputs.count,
+            scrub: [session.scrubRange.lowerBound, session.scrubRange.upperBound],
+            bodies: scene.space.bodies.map {
+                BodyState(
+                    name: scene.name(of: $0), kind: "\($0.kind)", position: [$0.position.x, $0.position.y],
+                    angle: $0.angle, velocity: [$0.velocity.x, $0.velocity.y], sleeping: $0.isSleeping)
+            })
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        return (try? Array(encoder.encode(state))) ?? []
+    }
+
+    /// The scene's name.
+    package var sceneName: String { session.scene.name }
+
+    /// Runs `body` on the session, on the actor: for tests.
+    package func withSession<T: Sendable>(_ body: (LiveSession) throws -> T) rethrows -> T {
+        try body(session)
+    }
+}

@@ -1,0 +1,64 @@
+#if Live
+    import ArgumentParser
+    import ChipmunkCatalog
+    import ChipmunkLive
+    import Foundation
+    import Synchronization
+
+    struct Serve: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Serve a running scene to a browser: drag, flick, tilt, pause, step, scrub back and record it.",
+            discussion: """
+                One world, stepped at the scene's fixed time step (the book's 1/120 s) in 60 Hz frames, \
+                is shared by every page that opens the printed URL. Drag a body with the mouse or a \
+                finger (a pivot joint to a kinematic hand, as Chipmunk's demo grabs); flick one; turn \
+                gravity with the arrow keys, or with the phone's tilt (Tilt button); pause, step, change \
+                the speed (¼× to 4×), restart; scrub back over the last 10 seconds and continue from \
+                there, which branches the session. The page's Recording link downloads every input \
+                given so far with the state hash after every step: `chipmunk-sim replay` checks it bit \
+                for bit. Snapshot downloads the world as it is (`chipmunk-sim run FILE` continues it).
+
+                A scene file is watched: saving it rebuilds the world; a file with an error is shown on \
+                the page and the last good world goes on.
+
+                The server binds 127.0.0.1 unless --host says otherwise: whoever reaches the port drives \
+                the world. A phone's tilt needs a secure page (HTTPS) or localhost (docs/live.md).
+
+                Examples:
+                  chipmunk-sim serve crates-tilt
+                  chipmunk-sim serve Scenes/drop.json --port 0
+                  chipmunk-sim serve --host 0.0.0.0 --port 8080 ui-drag
+                """
+        )
+
+        @Argument(help: "A built-in scene (see `list`), a scene file, or a snapshot file.")
+        var scene: String
+
+        @Option(help: "The address to listen on; anything but loopback is warned about.")
+        var host = "127.0.0.1"
+
+        @Option(help: "The port; 0 picks a free one (the printed URL names it).")
+        var port = 8080
+
+        func validate() throws {
+            guard (0...65535).contains(port) else {
+                throw ValidationError("--port must be from 0 to 65535 (got \(port))")
+            }
+            guard !host.isEmpty, host.count <= 255 else { throw ValidationError("--host must be an address or a name") }
+        }
+
+        func run() throws {
+            // Build the scene here first, so a bad argument is the usual one-line error.
+            _ = try SceneCatalog.scene(opening: scene)
+            let server = LiveServer(serving: scene, configuration: .init(host: host, port: port))
+            let outcome = Mutex<(any Error)?>(nil)
+            let done = DispatchSemaphore(value: 0)
+            Task {
+                do { try await server.run() } catch { outcome.withLock { $0 = error } }
+                done.signal()
+            }
+            done.wait()
+            if let error = outcome.withLock({ $0 }) { throw RunError("serve: \(error)") }
+        }
+    }
+#endif

@@ -1,0 +1,209 @@
+#!/usr/bin/env python3
+"""chipmunk-sim serve in real headless Chromium, as a person uses it (docs/live.md).
+
+    python3 Tests/Live/live_browser_test.py PATH/TO/chipmunk-sim [--screenshots DIR]
+
+Starts `chipmunk-sim serve crates-tilt --port 0`, opens the page in Chromium (Playwright,
+Debian's chromium-headless-shell) and checks, from the server's own state (/state):
+a drag moves a crate where the pointer went; a synthetic device-orientation event turns
+gravity; pause, step, scrub back and continue (a branch); the page's Recording download
+replays bit for bit with `chipmunk-sim replay`; four viewers and a flood of malformed,
+oversized and rapid messages leave the world running. No wall-clock tolerances: each
+check waits for a condition of the world (with a generous limit against hanging).
+Prints 'N passed, N failed' last.
+"""
+import json, math, os, shutil, subprocess, sys, tempfile, time, urllib.request
+
+from playwright.sync_api import sync_playwright
+
+CHROMIUM = shutil.which("chromium") or shutil.which("chromium-headless-shell") or "/usr/bin/chromium"
+LIMIT = 60.0  # seconds any one condition may take on a very busy machine before the test fails
+
+
+def state(url):
+    with urllib.request.urlopen(url + "state", timeout=30) as r:
+        return json.loads(r.read())
+
+
+def wait_until(what, condition):
+    deadline = time.monotonic() + LIMIT
+    while time.monotonic() < deadline:
+        value = condition()
+        if value:
+            return value
+        time.sleep(0.05)
+    raise AssertionError("timed out waiting until " + what)
+
+
+def body(s, name):
+    return next(b for b in s["bodies"] if b["name"] == name)
+
+
+def main():
+    binary = sys.argv[1]
+    shots = sys.argv[sys.argv.index("--screenshots") + 1] if "--screenshots" in sys.argv else None
+    work = tempfile.mkdtemp(prefix="live-test-")
+    server = subprocess.Popen([binary, "serve", "crates-tilt", "--port", "0"], stdout=subprocess.PIPE,
+                              stderr=subprocess.PIPE, text=True)
+    line = server.stdout.readline()
+    assert line.startswith("Serving http://127.0.0.1:"), line
+    url = line.split()[1]
+    results = []
+
+    def check(name, test):
+        try:
+            test()
+            results.append((name, None))
+            print("passed: " + name)
+        except Exception as error:  # noqa: BLE001 - the report names every failure
+            results.append((name, error))
+            print("FAILED: %s: %r" % (name, error))
+
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM)
+        context = browser.new_context(viewport={"width": 900, "height": 700}, accept_downloads=True)
+        page = context.new_page()
+        errors = []
+        page.on("pageerror", lambda e: errors.append(str(e)))
+        page.goto(url)
+        page.wait_for_function("window.live && live.connected && live.scene && live.frame", timeout=LIMIT * 1000)
+        # After the gravity schedule (last change at 8 s) and the crates at rest.
+        wait_until("the scene passes 9 s", lambda: state(url)["step"] > 9 * 120)
+        if shots:
+            page.screenshot(path=os.path.join(shots, "live-crates-tilt.png"))
+
+        def drag():
+            s = state(url)
+            crate = min((b for b in s["bodies"] if b["kind"] == "dynamic"), key=lambda b: b["position"][0])
+            x, y = crate["position"]
+            target = (x + 120, y + 150)
+            page.mouse.move(*page.evaluate("live.toPage(%r, %r)" % (x, y)))
+            page.mouse.down()
+            for i in range(1, 21):
+                f = i / 20
+                page.mouse.move(*page.evaluate("live.toPage(%r, %r)" % (x + (target[0] - x) * f, y + (target[1] - y) * f)))
+                time.sleep(0.02)
+
+            def near():
+                b = body(state(url), crate["name"])
+                return math.dist(b["position"], target) < 20
+            wait_until("the crate reaches the pointer", near)
+            if shots:
+                page.screenshot(path=os.path.join(shots, "live-drag.png"))
+            page.mouse.up()
+            wait_until("the hand lets go", lambda: not any(b["name"].startswith("hand") for b in state(url)["bodies"]))
+        check("a drag moves the crate where the pointer went", drag)
+
+        def tilt():
+            page.evaluate("""window.dispatchEvent(new DeviceOrientationEvent("deviceorientation",
+                             {alpha: 0, beta: 0, gamma: 30}))""")
+            def turned():
+                g = state(url)["gravity"]
+                return abs(g[0] - 500) < 1e-6 and abs(g[1]) < 1e-6
+            wait_until("gravity turns to (500, 0)", turned)
+            page.keyboard.press("ArrowDown")  # back to the scene's gravity
+            wait_until("gravity back down", lambda: state(url)["gravity"][1] < -900)
+        check("a device tilt turns gravity, the arrow keys set it back", tilt)
+
+        def pause_step_scrub():
+            page.click("#pause")
+            s0 = wait_until("paused", lambda: (lambda s: s if s["paused"] else None)(state(url)))
+            page.click("#step")
+            wait_until("one step", lambda: state(url)["step"] == s0["step"] + 1)
+            first, last = state(url)["scrub"]
+            assert last - first >= 600, (first, last)
+            back = last - 240
+            page.evaluate("s => { const e = document.getElementById('scrub'); e.value = s; e.dispatchEvent(new Event('change')); }", back)
+            s1 = wait_until("scrubbed back", lambda: (lambda s: s if s["step"] <= back and s["step"] > back - 12 else None)(state(url)))
+            assert s1["paused"]
+            assert s1["recordedSteps"] == s1["step"], s1
+            # Continue from there with a drag: the branch.
+            page.click("#pause")
+            wait_until("running", lambda: not state(url)["paused"])
+            s = state(url)
+            crate = max((b for b in s["bodies"] if b["kind"] == "dynamic"), key=lambda b: b["position"][1])  # on top
+            x, y = crate["position"]
+            page.mouse.move(*page.evaluate("live.toPage(%r, %r)" % (x, y)))
+            page.mouse.down()
+            # Towards the box's middle, whichever wall the crate is against.
+            tx, ty = x + (150 - x) * 0.5, y + (150 - y) * 0.5
+            page.mouse.move(*page.evaluate("live.toPage(%r, %r)" % (tx, ty)), steps=10)
+            try:
+                wait_until("dragged on the branch", lambda: math.dist(body(state(url), crate["name"])["position"], (tx, ty)) < 20)
+            except AssertionError:
+                raise AssertionError("the crate %r at %r did not follow: %r" % (crate["name"], (x, y), state(url)))
+            page.mouse.up()
+        check("pause, single step, scrub back and continue", pause_step_scrub)
+
+        def many_viewers_and_bad_messages():
+            pages = [browser.new_page() for _ in range(3)]
+            for other in pages:
+                other.goto(url)
+                other.wait_for_function("window.live && live.connected && live.frame", timeout=LIMIT * 1000)
+            wait_until("four viewers", lambda: state(url)["viewers"] == 4)
+            closed = pages[0].evaluate("""async () => {
+                const bad = ['not json', '{"type":"grab"}', '{"type":"warp","x":1}', 'x'.repeat(5000),
+                             '{"type":"tilt","gx":1e308,"gy":0}', '{"type":"grab","x":NaN,"y":0}'];
+                const reasons = [];
+                for (const message of bad) {
+                    reasons.push(await new Promise((resolve) => {
+                        const ws = new WebSocket(location.href.replace('http', 'ws') + 'ws');
+                        ws.onopen = () => ws.send(message);
+                        ws.onclose = (e) => resolve(e.code + ' ' + e.reason);
+                    }));
+                }
+                reasons.push(await new Promise((resolve) => {
+                    const ws = new WebSocket(location.href.replace('http', 'ws') + 'ws');
+                    ws.onopen = () => { for (let i = 0; i < 5000; i++) ws.send('{"type":"move","x":1,"y":2}'); };
+                    ws.onclose = (e) => resolve(e.code + ' ' + e.reason);
+                }));
+                return reasons;
+            }""")
+            # Malformed messages are refused with their reason (policy violation, 1008). The oversized
+            # and the flooding sockets are closed while the browser is still sending, which it may
+            # report as 1006; LiveWorldTests checks their reasons.
+            assert len(closed) == 7, closed
+            for reason in closed[:3] + closed[4:6]:
+                assert reason.startswith("1008 "), closed
+            assert closed[3].startswith(("1008 message of 5000 bytes", "1006")), closed
+            assert closed[6].startswith(("1008 more than 400 messages", "1006")), closed
+            before = state(url)["step"]
+            wait_until("the world goes on", lambda: state(url)["step"] > before + 60)
+            assert page.evaluate("live.connected")
+            for other in pages:
+                other.close()
+            wait_until("one viewer again", lambda: state(url)["viewers"] == 1)
+        check("four viewers and a flood of bad messages: the world goes on", many_viewers_and_bad_messages)
+
+        def recording_replays():
+            # The scrub dropped the earlier tilt with the branch: tilt once more on this one.
+            page.evaluate("""window.dispatchEvent(new DeviceOrientationEvent("deviceorientation",
+                             {alpha: 0, beta: -30, gamma: 0}))""")
+            wait_until("gravity turns up", lambda: state(url)["gravity"][1] > 0)
+            with page.expect_download() as info:
+                page.click("#recording")
+            path = os.path.join(work, "session.inputs.json")
+            info.value.save_as(path)
+            recording = json.load(open(path))
+            kinds = {next(iter(e["input"])) for e in recording["inputs"]}
+            assert {"grab", "velocity", "remove", "gravity"} <= kinds, kinds
+            out = subprocess.run([binary, "replay", path], capture_output=True, text=True)
+            assert out.returncode == 0, out.stderr
+            assert "replay bit for bit" in out.stdout, out.stdout
+            print("   " + out.stdout.strip())
+        check("the session's recording replays bit for bit", recording_replays)
+
+        check("no error on the page", lambda: (_ for _ in ()).throw(AssertionError(errors)) if errors else None)
+        browser.close()
+
+    server.terminate()
+    check("SIGTERM stops the server cleanly", lambda: server.wait(timeout=LIMIT) == 0 or (_ for _ in ()).throw(
+        AssertionError("exit %s: %s" % (server.returncode, server.stderr.read()))))
+    shutil.rmtree(work, ignore_errors=True)
+    failed = [name for name, error in results if error]
+    print("live: %d passed, %d failed" % (len(results) - len(failed), len(failed)))
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
