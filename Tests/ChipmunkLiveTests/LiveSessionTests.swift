@@ -5,6 +5,119 @@ import Testing
 
 @testable import ChipmunkLive
 
+/// The live session without a server or a clock: frames of exactly 1/60 s.
 @Suite struct LiveSessionTests {
-    @Test func placeholder() {}
+    static let frame = 1.0 / 60
+
+    func session(_ name: String = "crates") throws -> LiveSession {
+        try LiveSession(source: name) { try SceneCatalog.scene(named: name) }
+    }
+
+    func run(_ session: LiveSession, frames: Int) {
+        for _ in 0..<frames { session.frame(seconds: Self.frame) }
+    }
+
+    /// Replays the session's recording on a fresh scene: every step's hash must match.
+    func replays(_ session: LiveSession) throws {
+        let recording = session.recording
+        let steps = try recording.replay(on: SceneCatalog.scene(named: recording.scene))
+        #expect(steps == recording.hashes.count && steps > 0)
+    }
+
+    @Test func aDraggedCrateFollowsTheHandAndTheSessionReplays() throws {
+        let session = try session()
+        run(session, frames: 120)  // the crates settle
+        let crate = session.scene.space.bodies[0]
+        let start = crate.position
+        let held = try #require(try session.grab(viewer: 1, at: start))
+        #expect(held == session.scene.name(of: crate))
+        let target = start + Vector(x: 40, y: 120)
+        for i in 1...30 {
+            session.moveHand(viewer: 1, to: start + (target - start) * (Double(i) / 30))
+            run(session, frames: 1)
+        }
+        run(session, frames: 60)
+        #expect((crate.position - target).length < 5, "the crate at \(crate.position), the hand at \(target)")
+        try session.release(viewer: 1)
+        #expect(!session.holds(viewer: 1))
+        #expect(session.handLines.isEmpty)
+        try session.tilt(gravity: Vector(x: 500, y: 0))
+        try session.push(at: session.scene.space.bodies[2].position, velocityChange: Vector(x: 0, y: 300))
+        run(session, frames: 60)
+        let kinds = Set(session.recording.inputs.map { "\($0.input)".prefix(while: { $0 != "(" }) })
+        #expect(kinds == ["grab", "velocity", "remove", "gravity", "impulse"])
+        try replays(session)
+    }
+
+    @Test func scrubbingBackAndContinuingBranchesTheRecording() throws {
+        let session = try session("crates-tilt")
+        run(session, frames: 60)
+        _ = try session.grab(viewer: 7, at: session.scene.space.bodies[1].position)
+        session.moveHand(viewer: 7, to: [150, 200])
+        run(session, frames: 60)
+        let before = session.step
+        let at = try session.scrub(to: before - 50)  // while the hand held the crate
+        #expect(at <= before - 50 && at > before - 50 - session.limits.snapshotEvery)
+        #expect(session.isPaused)
+        #expect(session.recording.hashes.count == at)
+        #expect(session.recording.inputs.allSatisfy { $0.step <= at })
+        session.resume()
+        // The hand of then is nobody's now: it lets go as the branch starts.
+        try session.tilt(gravity: Vector(x: -300, y: -300))
+        run(session, frames: 90)
+        #expect(session.handLines.isEmpty)
+        #expect(session.recording.hashes.count == session.step)
+        try replays(session)
+    }
+
+    @Test func pauseStepAndSpeed() throws {
+        let session = try session()
+        session.pause()
+        #expect(session.frame(seconds: Self.frame) == 0)
+        #expect(session.singleStep())
+        #expect(session.step == 1)
+        session.resume()
+        session.setSpeed(4)
+        #expect(session.frame(seconds: Self.frame) == 8)
+        session.setSpeed(100)
+        #expect(session.speed == 4)
+        session.setSpeed(0.25)
+        #expect(session.frame(seconds: Self.frame) + session.frame(seconds: Self.frame) == 1)
+    }
+
+    @Test func aWorldThatDivergesStopsAndRestarts() throws {
+        let session = try session()
+        // A velocity whose next position is past the largest double: the step throws.
+        try session.apply(.velocity(body: "0", velocity: Vector(x: 1e308, y: 0)))
+        run(session, frames: 2)
+        let failure = try #require(session.failure)
+        #expect(failure.contains("step 1"))
+        #expect(session.isPaused)
+        session.resume()
+        #expect(session.isPaused, "a failed world does not run again")
+        try session.restart()
+        #expect(session.failure == nil && session.step == 0 && session.recording.inputs.isEmpty)
+    }
+
+    @Test func theRingAndTheRecordingAreBounded() throws {
+        var limits = LiveSession.Limits()
+        limits.scrubSeconds = 1
+        limits.recordedSteps = 300
+        let session = try LiveSession(source: "crates", limits: limits) { try SceneCatalog.scene(named: "crates") }
+        run(session, frames: 300)  // 600 steps
+        #expect(session.ring.count <= 11)
+        #expect(session.scrubRange.lowerBound >= 600 - 120)
+        #expect(session.recording.hashes.count == 300)
+        #expect(session.recordingIsFull)
+        try session.tilt(gravity: [0, 100])
+        #expect(session.recording.inputs.isEmpty, "past the limit, inputs are not logged")
+        try replays(session)
+    }
+
+    @Test func emptySpaceAndStaticBodiesCannotBeGrabbed() throws {
+        let session = try session()
+        #expect(try session.grab(viewer: 1, at: [-1000, -1000]) == nil)
+        #expect(try session.grab(viewer: 1, at: [150, -2]) == nil)  // the floor segment
+        #expect(try session.push(at: [-1000, -1000], velocityChange: [1, 1]) == nil)
+    }
 }

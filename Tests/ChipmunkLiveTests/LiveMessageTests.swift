@@ -1,0 +1,37 @@
+import Chipmunk
+import Testing
+
+@testable import ChipmunkLive
+
+@Suite struct LiveMessageTests {
+    @Test func readsEachMessage() throws {
+        #expect(try LiveMessage(text: #"{"type":"grab","x":1.5,"y":-2}"#) == .grab([1.5, -2]))
+        #expect(try LiveMessage(text: #"{"type":"tilt","gx":0,"gy":-1000}"#) == .tilt([0, -1000]))
+        #expect(try LiveMessage(text: #"{"type":"speed","value":0.25}"#) == .speed(0.25))
+        #expect(try LiveMessage(text: #"{"type":"scrub","step":120}"#) == .scrub(step: 120))
+        #expect(
+            try LiveMessage(text: #"{"type":"push","x":1,"y":2,"vx":3,"vy":4}"#) == .push(at: [1, 2], velocity: [3, 4]))
+    }
+
+    @Test(arguments: [
+        ("nope", LiveMessage.Problem.notJSON),
+        ("[1,2]", .notJSON),
+        (#"{"x":1}"#, .unknownType(nil)),
+        (#"{"type":"warp"}"#, .unknownType("warp")),
+        (#"{"type":"grab","x":1}"#, .missing(field: "y", type: "grab")),
+        (#"{"type":"grab","x":true,"y":1}"#, .missing(field: "x", type: "grab")),
+        (#"{"type":"grab","x":"1","y":1}"#, .missing(field: "x", type: "grab")),
+        (#"{"type":"grab","x":1e300,"y":1}"#, .outOfRange(field: "x", value: 1e300, range: -1e7...1e7)),
+        (#"{"type":"speed","value":8}"#, .outOfRange(field: "value", value: 8, range: 0.25...4)),
+        (#"{"type":"tilt","gx":-1e6,"gy":0}"#, .outOfRange(field: "gx", value: -1e6, range: -1e5...1e5)),
+        (#"{"type":"scrub","step":-1}"#, .outOfRange(field: "step", value: -1, range: 0...1e12)),
+    ])
+    func refusesWhatIsWrongNamingIt(text: String, problem: LiveMessage.Problem) {
+        #expect(throws: problem) { try LiveMessage(text: text) }
+    }
+
+    @Test func refusesAnOversizedMessage() {
+        let text = #"{"type":"hello","pad":""# + String(repeating: "x", count: 2000) + #""}"#
+        #expect(throws: LiveMessage.Problem.tooLarge(bytes: text.utf8.count)) { try LiveMessage(text: text) }
+    }
+}

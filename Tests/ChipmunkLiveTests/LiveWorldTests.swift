@@ -1,0 +1,65 @@
+import Chipmunk
+import ChipmunkCatalog
+import Testing
+
+@testable import ChipmunkLive
+
+/// The world and its viewers, driven by a test clock (ticks of exactly 1/60 s).
+@Suite struct LiveWorldTests {
+    /// Everything queued for a viewer so far.
+    func drain(_ stream: AsyncStream<LiveWorld.Outbound>, count: Int) async -> [LiveWorld.Outbound] {
+        var items: [LiveWorld.Outbound] = []
+        for await item in stream {
+            items.append(item)
+            if items.count == count { break }
+        }
+        return items
+    }
+
+    @Test func aFloodAndMalformedMessagesCloseOnlyTheirViewer() async throws {
+        let world = try LiveWorld(source: "crates")
+        let good = try #require(await world.join())
+        let flooding = try #require(await world.join())
+        let malformed = try #require(await world.join())
+        let oversized = try #require(await world.join())
+        #expect(await world.viewerCount == 4)
+        for _ in 0..<(LiveWorld.maximumMessagesPerSecond + 1) {
+            await world.receive(#"{"type":"move","x":1,"y":2}"#, from: flooding.id)
+        }
+        await world.receive("{not json", from: malformed.id)
+        await world.receive(String(repeating: " ", count: 5000), from: oversized.id)
+        #expect(await world.viewerCount == 1)
+        func closeReason(_ stream: AsyncStream<LiveWorld.Outbound>) async -> String? {
+            for await item in stream { if case .close(let reason) = item { return reason } }
+            return nil
+        }
+        #expect(await closeReason(flooding.outbound) == "more than 400 messages in a second")
+        #expect(await closeReason(malformed.outbound) == "not a JSON object")
+        #expect(await closeReason(oversized.outbound) == "message of 5000 bytes (at most 1024)")
+        for _ in 0..<2 { await world.tick(seconds: 1.0 / 60) }
+        // The good viewer got the scene, then a frame per tick.
+        let items = await drain(good.outbound, count: 3)
+        guard case .text(let scene) = items[0] else { Issue.record("no scene first: \(items[0])"); return }
+        #expect(scene.hasPrefix(#"{"#) && scene.contains(#""type":"scene""#))
+        guard case .binary(let frame) = items.last! else { Issue.record("no frame"); return }
+        #expect(frame.count == LiveFrames.headerBytes + 5 * 16)
+        let frameStep = UInt32(frame[4]) | UInt32(frame[5]) << 8 | UInt32(frame[6]) << 16 | UInt32(frame[7]) << 24
+        #expect(frameStep == 4)
+        for _ in 0..<58 { await world.tick(seconds: 1.0 / 60) }
+        #expect(await world.withSession { $0.step } == 120)
+    }
+
+    @Test func aViewerWhoLeavesLetsGo() async throws {
+        let world = try LiveWorld(source: "crates")
+        let viewer = try #require(await world.join())
+        for _ in 0..<60 { await world.tick(seconds: 1.0 / 60) }
+        let crate = await world.withSession { $0.scene.space.bodies[0].position }
+        await world.receive(#"{"type":"grab","x":\#(crate.x),"y":\#(crate.y)}"#, from: viewer.id)
+        await world.tick(seconds: 1.0 / 60)
+        #expect(await world.withSession { $0.handLines.count } == 1)
+        await world.leave(viewer.id)
+        await world.tick(seconds: 1.0 / 60)
+        #expect(await world.withSession { $0.handLines.count } == 0)
+        #expect(await world.viewerCount == 0)
+    }
+}
