@@ -187,9 +187,6 @@ let package = Package(
             name: "ChipmunkLiveTests",
             dependencies: [
                 "ChipmunkLive", "ChipmunkScenes", "ChipmunkCatalog", "Chipmunk", "ChipmunkTestSupport",
-                .product(name: "HummingbirdTesting", package: "hummingbird", condition: .when(traits: ["Live"])),
-                .product(
-                    name: "HummingbirdWSTesting", package: "hummingbird-websocket", condition: .when(traits: ["Live"])),
             ]
         ),
         // Sweeps without the command line: plans, runs, the results database, errors.

@@ -18,7 +18,7 @@ if [ "${1:-}" = "--counts" ]; then
     counts_only=1
     shift
 fi
-modules=(Chipmunk ChipmunkScenes ChipmunkAnimation ChipmunkDynamics ChipmunkBatch ChipmunkPictures ChipmunkCatalog)
+modules=(Chipmunk ChipmunkScenes ChipmunkAnimation ChipmunkDynamics ChipmunkBatch ChipmunkPictures ChipmunkCatalog ChipmunkLive)
 [ "$#" -gt 0 ] && modules=("$@")
 
 log=$(mktemp)

@@ -9,7 +9,7 @@
 # this list is every library target in Package.swift.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-targets=(Chipmunk ChipmunkScenes ChipmunkAnimation ChipmunkDynamics ChipmunkBatch ChipmunkPictures ChipmunkCatalog)
+targets=(Chipmunk ChipmunkScenes ChipmunkAnimation ChipmunkDynamics ChipmunkBatch ChipmunkPictures ChipmunkCatalog ChipmunkLive)
 args=()
 for target in "${targets[@]}"; do args+=(--target "$target"); done
 echo "Building the documentation of ${targets[*]} (DocC warnings are errors) ..."

@@ -59,6 +59,19 @@ need_chromium() {
     fi
 }
 
+# Debian's Chromium and Playwright for Python (PyPI), which drive the live page as a person
+# would (Tests/Live): drags, taps, device orientation, downloads.
+need_playwright() {
+    if ! command -v chromium >/dev/null 2>&1; then
+        echo "Installing chromium ..."
+        apt_install chromium fonts-dejavu-core
+    fi
+    if ! python3 -c "import playwright" >/dev/null 2>&1; then
+        echo "Installing playwright (pip) ..."
+        pip_install playwright
+    fi
+}
+
 # tmux from Debian, in which the tests drive `chipmunk-sim play` as a person would.
 need_tmux() {
     need_package tmux tmux

@@ -33,6 +33,7 @@ esac
 
 need_build_deps
 need_chromium
+need_playwright
 need_tmux
 need_matplotlib
 need_swift
@@ -75,15 +76,19 @@ quiet_test() {
     return "$status"
 }
 
+# The release and sanitizer builds leave out the Live trait (the server on Hummingbird and
+# SwiftNIO, about 4 minutes a build): their tests have no server to test; the default tier
+# and the browser test run it.
 # A failed precondition prints its message only in debug builds; the package's stops use
 # fatalError so that they speak in release builds too. These run the exit tests that read
 # the messages against an optimised build of the tests (-enable-testing for @testable).
 release_build() {
-    CONFIGURATION=release swift_build --build-tests -Xswiftc -enable-testing --scratch-path .build-release
+    CONFIGURATION=release swift_build --build-tests -Xswiftc -enable-testing --scratch-path .build-release \
+        --disable-default-traits
 }
 release_stops() {
     SWIFT_BACKTRACE=enable=no quiet_test -c release -Xswiftc -enable-testing --scratch-path .build-release \
-        --filter "PreconditionTests|AcceptedValueTests"
+        --disable-default-traits --filter "PreconditionTests|AcceptedValueTests"
 }
 
 step "Building (debug) with tests: 1-2 minutes on a fresh clone, seconds after that" swift_build --build-tests
@@ -92,6 +97,8 @@ step "Building (debug) with tests: 1-2 minutes on a fresh clone, seconds after t
 rm -rf test-attachments && mkdir -p test-attachments
 step "swift test: the library, scenes, dynamics and CLI suites (1-3 minutes)" quiet_test \
     --attachments-path test-attachments
+step "The live server in headless Chromium: drag, tilt, scrub and branch, four viewers and bad messages, the recording replayed (about a minute)" \
+    python3 Tests/Live/live_browser_test.py "$(swift build --show-bin-path)/chipmunk-sim"
 step "JSON Schemas (check-jsonschema) and the bad-file corpus" bash scripts/schema-check.sh
 step "A sweep on a single-node Slurm cluster" bash scripts/slurm-sweep.sh
 step "Leak check (valgrind, about a minute)" bash scripts/leaks.sh
