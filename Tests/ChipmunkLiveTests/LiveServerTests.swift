@@ -1,0 +1,87 @@
+#if Live
+    import Chipmunk
+    import ChipmunkScenes
+    import ChipmunkTestSupport
+    import Foundation
+    import Testing
+
+    #if canImport(FoundationNetworking)
+        import FoundationNetworking
+    #endif
+
+    @testable import ChipmunkLive
+
+    /// The server as a user's executable runs it: `LiveServer(name:scene:)` on a free port.
+    @Suite struct LiveServerTests {
+        /// A ball on a ramp, written in Swift: a scene no file or name knows.
+        static func ramp() -> Scene {
+            let space = Space()
+            space.gravity = [0, -1000]
+            space.add(Segment(body: space.staticBody, from: [0, 100], to: [300, 0], radius: 2, friction: 0.7))
+            let ball = Body(mass: 1, moment: Moment.circle(mass: 1, outerRadius: 10))
+            ball.position = [40, 200]
+            space.add(ball, Circle(body: ball, radius: 10, friction: 0.7, elasticity: 0.5))
+            return Scene(name: "ramp", space: space)
+        }
+
+        func get(_ url: URL) async throws -> Data {
+            let (data, response) = try await URLSession.shared.data(from: url)
+            #expect((response as? HTTPURLResponse)?.statusCode == 200)
+            return data
+        }
+
+        @Test func aSceneWrittenInSwiftIsServedFromAUsersCode() async throws {
+            let server = LiveServer(name: "my-ramp", configuration: .init(port: 0)) { Self.ramp() }
+            let (urls, ready) = AsyncStream<URL>.makeStream()
+            let serving = Task { try await server.run(onReady: { ready.yield($0) }) }
+            var iterator = urls.makeAsyncIterator()
+            let url = try #require(await iterator.next())
+            #expect(url.host == "127.0.0.1" && url.port != 8080)
+            let page = String(decoding: try await get(url), as: UTF8.self)
+            #expect(page.contains("<canvas id=\"world\""))
+            struct State: Decodable {
+                var scene: String
+                var bodies: [Body]
+                struct Body: Decodable { var name: String }
+            }
+            let state = try JSONDecoder().decode(State.self, from: try await get(url.appending(path: "state")))
+            #expect(state.scene == "ramp" && state.bodies.map(\.name) == ["0"])
+            let recording = try JSONDecoder().decode(
+                InputRecording.self, from: try await get(url.appending(path: "recording")))
+            #expect(recording.scene == "my-ramp")
+            // What the page downloads replays on the user's own scene.
+            #expect(try recording.replay(on: Self.ramp()) == recording.hashes.count)
+            serving.cancel()
+            _ = await serving.result
+        }
+
+        @Test func aSceneFileIsRebuiltWhenSavedAndAnErrorKeepsTheWorld() async throws {
+            let folder = try TemporaryFolder("live-reload")
+            defer { folder.remove() }
+            let file = folder.url.appending(path: "drop.json")
+            let text = try String(contentsOf: packageRoot.appending(path: "Scenes/drop.json"), encoding: .utf8)
+            try text.write(to: file, atomically: true, encoding: .utf8)
+            let world = try LiveWorld(source: file.path)
+            let viewer = try #require(await world.join())
+            for _ in 0..<30 { await world.tick(seconds: 1.0 / 60) }
+            #expect(await world.withSession { $0.step } == 60)
+            // A broken file: the world goes on, the viewer is told.
+            try "{ not a scene".write(to: file, atomically: true, encoding: .utf8)
+            try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSinceNow: 5)], ofItemAtPath: file.path)
+            for _ in 0..<30 { await world.tick(seconds: 1.0 / 60) }
+            #expect(await world.withSession { $0.step } == 120)
+            var notices: [String] = []
+            for await item in viewer.outbound {
+                if case .text(let text) = item, text.contains(#""type":"error""#) { notices.append(text) }
+                if notices.count == 1 { break }
+            }
+            #expect(notices.first?.contains("drop.json") == true)
+            // Fixed: rebuilt from step 0.
+            try text.write(to: file, atomically: true, encoding: .utf8)
+            try FileManager.default.setAttributes(
+                [.modificationDate: Date(timeIntervalSinceNow: 10)], ofItemAtPath: file.path)
+            for _ in 0..<30 { await world.tick(seconds: 1.0 / 60) }
+            #expect(await world.withSession { $0.step } < 60)
+        }
+    }
+#endif
