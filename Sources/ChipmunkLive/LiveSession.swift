@@ -41,14 +41,28 @@ package final class LiveSession {
     private var stepper: FixedStepper
     /// Every input and the state hash after every step since the scene was (re)built, or,
     /// after a scrub, along the branch taken.
-    package private(set) var recording: InputRecording
+    /// (Built when asked for: the session keeps the hashes as numbers, 8 bytes a step.)
+    package var recording: InputRecording {
+        var recording = log
+        recording.hashes = hashes.map(\.hexDigits)
+        return recording
+    }
+    /// The recording without its hashes, which ``hashes`` holds.
+    private var log: InputRecording
+    /// The state hash after every recorded step.
+    private var hashes: [UInt64] = []
+    /// Steps recorded so far.
+    package var recordedSteps: Int { hashes.count }
+    /// Inputs recorded so far.
+    package var recordedInputs: [InputRecording.Entry] { log.inputs }
     package private(set) var isPaused = false
     /// Simulated seconds per real second: ¼ to 4.
     package private(set) var speed = 1.0
     /// Why the world stopped: a step threw (it diverged). Restart or scrub back.
     package private(set) var failure: String?
-    /// Snapshots, oldest first, with the step each was taken after.
-    private(set) var ring: [(step: Int, snapshot: Snapshot)] = []
+    /// Snapshots' bytes, oldest first, with the step each was taken after. Only the bytes are
+    /// kept: a decoded snapshot holds its state a second time, several times the bytes.
+    private(set) var ring: [(step: Int, bytes: [UInt8])] = []
     private var ringBytes = 0
     private var hands: [Int: Hand] = [:]
     private var nextHand = 1
@@ -71,7 +85,8 @@ package final class LiveSession {
         let scene = try makeScene()
         self.scene = scene
         stepper = FixedStepper(timeStep: scene.timeStep, maxStepsPerFrame: Self.maxStepsPerFrame(scene.timeStep))
-        recording = InputRecording(scene: source, content: scene.contentHash().hexDigits, timeStep: scene.timeStep)
+        log = InputRecording(scene: source, content: scene.contentHash().hexDigits, timeStep: scene.timeStep)
+        hashes = []
         baseStep = scene.stepCount
         startRing()
     }
@@ -91,7 +106,7 @@ package final class LiveSession {
     private var recordedStep: Int { scene.stepCount - baseStep }
 
     /// Whether the recording has stopped growing (``Limits/recordedSteps``).
-    package var recordingIsFull: Bool { recording.hashes.count >= limits.recordedSteps }
+    package var recordingIsFull: Bool { hashes.count >= limits.recordedSteps }
 
     /// The steps the ring can go back to, oldest first.
     package var scrubRange: ClosedRange<Int> { (ring.first?.step ?? step)...(ring.last?.step ?? step) }
@@ -146,8 +161,8 @@ package final class LiveSession {
             if velocity != body.velocity { try apply(.velocity(body: hand.name, velocity: velocity)) }
         }
         try scene.step(dt)
-        if recording.hashes.count < limits.recordedSteps, recording.hashes.count == recordedStep - 1 {
-            recording.hashes.append(scene.space.stateHash().hexDigits)
+        if hashes.count < limits.recordedSteps, hashes.count == recordedStep - 1 {
+            hashes.append(scene.space.stateHash())
         }
         if scene.stepCount % limits.snapshotEvery == 0 { keepSnapshot() }
     }
@@ -160,8 +175,8 @@ package final class LiveSession {
     package func apply(_ input: SceneInput) throws {
         try scene.apply(input)
         // A recording that stopped growing keeps its first steps whole: later inputs are not logged.
-        if recording.hashes.count == recordedStep, !recordingIsFull {
-            recording.inputs.append(.init(step: recordedStep + 1, input: input))
+        if hashes.count == recordedStep, !recordingIsFull {
+            log.inputs.append(.init(step: recordedStep + 1, input: input))
         }
     }
 
@@ -189,7 +204,7 @@ package final class LiveSession {
         let maxForce = min(50 * weight, 1e30)
         guard maxForce > 0, maxForce.isFinite else { return nil }
         var handName = "hand\(nextHand)"
-        while scene.body(named: handName) != nil || recording.inputs.contains(where: { $0.input.body == handName }) {
+        while scene.body(named: handName) != nil || log.inputs.contains(where: { $0.input.body == handName }) {
             nextHand += 1
             handName = "hand\(nextHand)"
         }
@@ -260,7 +275,8 @@ package final class LiveSession {
         self.makeScene = factory
         self.scene = scene
         stepper = FixedStepper(timeStep: scene.timeStep, maxStepsPerFrame: Self.maxStepsPerFrame(scene.timeStep))
-        recording = InputRecording(scene: source, content: scene.contentHash().hexDigits, timeStep: scene.timeStep)
+        log = InputRecording(scene: source, content: scene.contentHash().hexDigits, timeStep: scene.timeStep)
+        hashes = []
         baseStep = scene.stepCount
         failure = nil
         hands = [:]
@@ -275,18 +291,18 @@ package final class LiveSession {
     @discardableResult
     package func scrub(to step: Int) throws -> Int {
         guard let index = ring.lastIndex(where: { $0.step <= step }) else { return self.step }
-        let (at, snapshot) = ring[index]
-        try scene.restore(snapshot)
+        let (at, bytes) = ring[index]
+        try scene.restore(try Snapshot(bytes: bytes))
         ring.removeSubrange((index + 1)...)
-        ringBytes = ring.reduce(0) { $0 + $1.snapshot.bytes.count }
+        ringBytes = ring.reduce(0) { $0 + $1.bytes.count }
         let kept = at - baseStep
-        recording.inputs.removeAll { $0.step > kept }
-        if recording.hashes.count > kept { recording.hashes.removeLast(recording.hashes.count - kept) }
+        log.inputs.removeAll { $0.step > kept }
+        if hashes.count > kept { hashes.removeLast(hashes.count - kept) }
         stepper = FixedStepper(timeStep: scene.timeStep, maxStepsPerFrame: Self.maxStepsPerFrame(scene.timeStep))
         failure = nil
         isPaused = true
         // The viewers' hands of then are nobody's now: they let go when the branch starts.
-        let grabbed = Set(recording.inputs.compactMap { entry -> String? in
+        let grabbed = Set(log.inputs.compactMap { entry -> String? in
             if case .grab(let hand, _, _, _) = entry.input { return hand }
             return nil
         })
@@ -304,15 +320,15 @@ package final class LiveSession {
 
     private func keepSnapshot() {
         guard ring.last?.step != scene.stepCount else { return }
-        let snapshot = scene.snapshot(reference: source)
-        ring.append((scene.stepCount, snapshot))
-        ringBytes += snapshot.bytes.count
+        let bytes = scene.snapshot(reference: source).bytes
+        ring.append((scene.stepCount, bytes))
+        ringBytes += bytes.count
         let reach = Int(limits.scrubSeconds / scene.timeStep)
         var drop = 0
         while drop < ring.count - 1,
             ring[drop].step < scene.stepCount - reach || ringBytes > limits.ringBytes
         {
-            ringBytes -= ring[drop].snapshot.bytes.count
+            ringBytes -= ring[drop].bytes.count
             drop += 1
         }
         if drop > 0 { ring.removeFirst(drop) }

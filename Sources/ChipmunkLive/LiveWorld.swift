@@ -253,7 +253,7 @@ package actor LiveWorld {
         let state = State(
             scene: scene.name, step: session.step, paused: session.isPaused, speed: session.speed,
             failure: session.failure, gravity: [scene.space.gravity.x, scene.space.gravity.y], viewers: viewers.count,
-            recordedSteps: session.recording.hashes.count, recordedInputs: session.recording.inputs.count,
+            recordedSteps: session.recordedSteps, recordedInputs: session.recordedInputs.count,
             scrub: [session.scrubRange.lowerBound, session.scrubRange.upperBound],
             bodies: scene.space.bodies.map {
                 BodyState(

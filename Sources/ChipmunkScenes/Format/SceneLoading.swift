@@ -218,6 +218,23 @@ extension SceneDescription {
                 var names = Set(names.values)
                 let ordered = inputs.enumerated().sorted { ($0.element.time, $0.offset) < ($1.element.time, $1.offset) }
                 for (index, input) in ordered { try input.check(check, at: "inputs[\(index)]", names: &names) }
+                // A hand holds only a dynamic body: a body the file places is known by its kind
+                // here (one an input adds is dynamic unless it says otherwise).
+                var kinds = Dictionary(names.map { ($0, Body.Kind.dynamic) }, uniquingKeysWith: { a, _ in a })
+                for (body, name) in scene.bodyNames ?? [:] {
+                    if let made = space.bodies.first(where: { ObjectIdentifier($0) == body }) { kinds[name] = made.kind }
+                }
+                for (index, input) in ordered {
+                    if case .add(let description) = input.action, let id = description.id {
+                        kinds[id] = (try? description.makeBody(check: check, at: ""))?.kind ?? .dynamic
+                    }
+                    guard case .grab(_, let body, _, _) = input.action, let kind = kinds[body], kind != .dynamic else {
+                        continue
+                    }
+                    throw SceneError(
+                        source: check.source, location: "inputs[\(index)].grab.body",
+                        reason: "'\(body)' is \(kind), and only a dynamic body can be grabbed")
+                }
                 // A body an input adds must fit the spatial hash too: checked here, where the space is known.
                 for (index, input) in ordered {
                     guard case .add(let description) = input.action, space.usesSpatialHash else { continue }
