@@ -40,7 +40,7 @@ public enum SceneInput: Hashable, Sendable {
     case remove(body: String)
     /// A hand takes hold of a dynamic body at the world point `at`, as Chipmunk's demo app
     /// grabs with the mouse: a kinematic body named `hand` joins the space at `at`, with a
-    /// ``PivotJoint`` to the body there whose `maxForce` is `maxForce` (and whose error bias
+    /// `PivotJoint` to the body there whose `maxForce` is `maxForce` (and whose error bias
     /// is the demo's, `pow(1 - 0.15, 60)`). The hand moves by `velocity` inputs and lets go
     /// by `remove`, which removes its joint with it.
     case grab(hand: String, body: String, at: Vector, maxForce: Double)
