@@ -72,16 +72,23 @@ import Testing
     func playAndQuit() throws {
         let tmux = Tmux()
         defer { tmux.stop() }
+        let clock = ContinuousClock()
+        let launched = clock.now
         try tmux.start("\(Self.binary) play crates --width 50; echo EXITED $?; sleep 30")
         let first = try tmux.wait { $0.contains("steps/frame") }
         #expect(first.contains("q quits"), "\(first)")
         #expect(first.unicodeScalars.contains { (0x2801...0x28FF).contains($0.value) }, "the crates are drawn")
         #expect(first.contains("physics") && first.contains("% of simulated time") && first.contains("dropped"))
         #expect(!first.contains("⚠"), "the crates are light: no warning")
+        // Real time, without a tolerance a busy machine can break: the played and dropped time
+        // moves on, and never by more than the real time since the program was launched (a
+        // loop that stepped as fast as it could would be far ahead).
         let t1 = try #require(time(first))
-        usleep(700_000)
-        let t2 = try #require(time(try tmux.screen()))
-        #expect(t2 - t1 > 0.4 && t2 - t1 < 1.2, "real time, played or dropped: \(t1) then \(t2) after 0.7 s")
+        let t2 = try #require(time(try tmux.wait(seconds: 60) { (time($0) ?? 0) > t1 + 0.2 }))
+        #expect(t2 > t1 + 0.2, "the clock moves on: \(t1) then \(t2)")
+        let real = clock.now - launched
+        let realSeconds = Double(real.components.seconds) + Double(real.components.attoseconds) * 1e-18
+        #expect(t2 - t1 <= realSeconds, "played or dropped \(t2 - t1) s in \(realSeconds) s of real time")
         try tmux.run("send-keys", "-t", tmux.session, "q")
         let end = try tmux.wait { $0.contains("EXITED") }
         #expect(end.contains("EXITED 0"), "\(end)")

@@ -256,7 +256,8 @@ public struct Playback {
 /// A shape's geometry for the player, in its body's coordinates (or the world's for
 /// static shapes), with its fill colour.
 package struct ShapeGeometry: Encodable {
-    package enum Space { case body, world }
+    /// Whose coordinates the points are in (not `Space`, which would shadow `Chipmunk.Space`).
+    package enum Coordinates { case body, world }
     /// "circle", "segment" or "polygon".
     var type: String
     /// Circle: centre; segment: both ends; polygon: the vertices. Flattened x, y pairs.
@@ -266,9 +267,9 @@ package struct ShapeGeometry: Encodable {
     var fill: [Float]
     var sensor: Bool
 
-    package init(_ shape: Shape, in space: Space) {
+    package init(_ shape: Shape, in coordinates: Coordinates) {
         let transform: (Vector) -> Vector =
-            space == .body ? { $0 } : { shape.body.localToWorld($0) }
+            coordinates == .body ? { $0 } : { shape.body.localToWorld($0) }
         switch shape {
         case let circle as Circle:
             type = "circle"
