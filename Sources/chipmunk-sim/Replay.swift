@@ -91,7 +91,8 @@ struct Replay: ParsableCommand {
 
     func run() throws {
         let recording = try InputRecording.load(contentsOf: URL(fileURLWithPath: self.recording))
-        let scene = try SceneCatalog.scene(named: self.scene ?? recording.scene)
+        // A session served from a snapshot (`serve FILE.snapshot`) names the snapshot: it starts there.
+        let scene = try SceneCatalog.scene(opening: self.scene ?? recording.scene)
         do {
             let steps = try recording.replay(on: scene)
             print("\(self.recording): \(steps) steps and \(recording.inputs.count) inputs replay bit for bit")

@@ -1,6 +1,8 @@
 import Chipmunk
 import ChipmunkCatalog
 import ChipmunkScenes
+import ChipmunkTestSupport
+import Foundation
 import Testing
 
 @testable import ChipmunkLive
@@ -112,6 +114,24 @@ import Testing
         try session.tilt(gravity: [0, 100])
         #expect(session.recording.inputs.isEmpty, "past the limit, inputs are not logged")
         try replays(session)
+    }
+
+    @Test func aSessionServedFromASnapshotStartsThereAndReplaysFromIt() throws {
+        let folder = try TemporaryFolder("live-snapshot")
+        defer { folder.remove() }
+        let scene = try SceneCatalog.scene(named: "crates")
+        for _ in 0..<300 { try scene.step(scene.timeStep) }
+        let path = folder.path("crates-300.snapshot")
+        try Data(scene.snapshot(reference: "crates").bytes).write(to: URL(fileURLWithPath: path))
+        let session = try LiveSession(source: path) { try SceneCatalog.scene(opening: path) }
+        #expect(session.step == 300)
+        run(session, frames: 10)
+        _ = try session.grab(viewer: 1, at: session.scene.space.bodies[3].position)
+        session.moveHand(viewer: 1, to: [150, 250])
+        run(session, frames: 50)
+        let recording = session.recording
+        #expect(recording.hashes.count == 120 && recording.inputs.first?.step == 21)
+        #expect(try recording.replay(on: SceneCatalog.scene(opening: path)) == 120)
     }
 
     @Test func emptySpaceAndStaticBodiesCannotBeGrabbed() throws {
