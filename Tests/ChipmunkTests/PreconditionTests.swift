@@ -139,6 +139,39 @@ import Testing
         expect(kind, says: "Body.kind cannot become kinematic: a constraint would join two non-dynamic bodies")
     }
 
+    // "This operation cannot be done safely during a call to cpSpaceStep() or during a query",
+    // from cpBodySetType on a body removed in a callback: it has left the space in Swift, but the
+    // engine's removal waits for the step to end.
+    @Test func aBodyRemovedInACallbackStillCannotChangeKindThere() async {
+        let begin = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let space = Space()
+            space.gravity = [0, -100]
+            space.add(Segment(body: space.staticBody, from: [-50, 0], to: [50, 0], radius: 1))
+            let ball = Body(mass: 1, moment: 1)
+            ball.position = [0, 2]
+            space.add(ball, Circle(body: ball, radius: 2))
+            _ = space.onCollision(begin: { arbiter in
+                space.remove(ball.shapes + [ball])
+                ball.kind = .kinematic
+                return true
+            })
+            for _ in 0..<60 { try? space.step(1.0 / 60) }
+        }
+        expect(begin, says: "Body.kind cannot change during a step, a query or a callback")
+        let update = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let space = Space()
+            let ball = Body(mass: 1, moment: 1)
+            space.add(ball, Circle(body: ball, radius: 2))
+            ball.velocityUpdate = { body, gravity, damping, dt in
+                space.remove(ball.shapes + [ball])
+                body.kind = .static
+                try body.updateVelocity(gravity: gravity, damping: damping, dt: dt)
+            }
+            try? space.step(1.0 / 60)
+        }
+        expect(update, says: "Body.kind cannot change during a step, a query or a callback")
+    }
+
     // "Mass must be positive and finite", "Moment of Inertia must be positive",
     // "Body's mass/moment is NaN/negative"; below 5.6e-309 the inverse overflows and the
     // first step aborts ("Body's velocity is invalid"), and past about 1e160 a joint's

@@ -18,11 +18,12 @@ extension Body {
         set {
             guard newValue != kind else { return }
             ensure(!isSpaceStaticBody, "Body.kind cannot be changed on a space's own static body")
-            if let space {
-                ensure(
-                    !space.isDeferringChanges,
-                    "Body.kind cannot change during a step, a query or a callback; change it in a post-step callback")
-            }
+            // A body removed during a step has left the space in Swift (`space` is nil) but stays
+            // in the engine's until the step ends: ask the engine's space too.
+            let engineSpace = cpBodyGetSpace(handle)
+            ensure(
+                !(space?.isDeferringChanges ?? false) && !(engineSpace.map { cpSpaceIsLocked($0) != 0 } ?? false),
+                "Body.kind cannot change during a step, a query or a callback; change it in a post-step callback")
             if newValue != .dynamic {
                 for constraint in constraints {
                     let other = constraint.bodyA === self ? constraint.bodyB : constraint.bodyA
