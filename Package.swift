@@ -120,6 +120,11 @@ let package = Package(
             ],
             exclude: ["Page"], plugins: ["EmbedFiles"]),
 
+        // An example of a user's own executable serving a scene written in Swift (`swift run
+        // live-ramp`); the browser test drags its ball.
+        .executableTarget(
+            name: "live-ramp", dependencies: ["Chipmunk", "ChipmunkScenes", "ChipmunkLive"], path: "Examples/live-ramp"),
+
         // The command-line tool.
         .executableTarget(
             name: "chipmunk-sim",

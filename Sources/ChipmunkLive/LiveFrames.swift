@@ -86,7 +86,8 @@ package enum LiveFrames {
         let statics = space.staticBody.shapes.map { ShapeGeometry($0, in: .world) }
         let message = SceneMessage(
             name: scene.name, source: session.source, version: session.structureVersion, timeStep: scene.timeStep,
-            yDown: scene.yAxisPointsDown, view: [view.left, view.bottom, view.right, view.top], bodies: bodies,
+            yDown: scene.yAxisPointsDown, gravity: [session.initialGravity.x, session.initialGravity.y],
+            view: [view.left, view.bottom, view.right, view.top], bodies: bodies,
             statics: statics, failure: session.failure)
         return String(decoding: (try? JSONEncoder().encode(message)) ?? Data("{}".utf8), as: UTF8.self)
     }
@@ -104,6 +105,8 @@ package enum LiveFrames {
         var version: Int
         var timeStep: Double
         var yDown: Bool
+        /// Gravity as the scene was built.
+        var gravity: [Double]
         var view: [Double]
         var bodies: [BodyDescription]
         var statics: [ShapeGeometry]

@@ -56,6 +56,9 @@ package final class LiveSession {
     /// Inputs recorded so far.
     package var recordedInputs: [InputRecording.Entry] { log.inputs }
     package private(set) var isPaused = false
+    /// Gravity when the scene was built: what the page's ↓ key sets again, and the strength a
+    /// phone's tilt turns.
+    package private(set) var initialGravity = Vector.zero
     /// Simulated seconds per real second: ¼ to 4.
     package private(set) var speed = 1.0
     /// Why the world stopped: a step threw (it diverged). Restart or scrub back.
@@ -84,6 +87,7 @@ package final class LiveSession {
         self.makeScene = makeScene
         let scene = try makeScene()
         self.scene = scene
+        initialGravity = scene.space.gravity
         stepper = FixedStepper(timeStep: scene.timeStep, maxStepsPerFrame: Self.maxStepsPerFrame(scene.timeStep))
         log = InputRecording(scene: source, content: scene.contentHash().hexDigits, timeStep: scene.timeStep)
         hashes = []
@@ -274,6 +278,7 @@ package final class LiveSession {
         let scene = try factory()
         self.makeScene = factory
         self.scene = scene
+        initialGravity = scene.space.gravity
         stepper = FixedStepper(timeStep: scene.timeStep, maxStepsPerFrame: Self.maxStepsPerFrame(scene.timeStep))
         log = InputRecording(scene: source, content: scene.contentHash().hexDigits, timeStep: scene.timeStep)
         hashes = []

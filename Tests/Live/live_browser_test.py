@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """chipmunk-sim serve in real headless Chromium, as a person uses it (docs/live.md).
 
-    python3 Tests/Live/live_browser_test.py PATH/TO/chipmunk-sim [--screenshots DIR]
+    python3 Tests/Live/live_browser_test.py PATH/TO/chipmunk-sim [--user-executable PATH/TO/live-ramp]
+                                            [--screenshots DIR]
 
 Starts `chipmunk-sim serve crates-tilt --port 0`, opens the page in Chromium (Playwright,
 Debian's chromium-headless-shell) and checks, from the server's own state (/state):
@@ -37,6 +38,39 @@ def wait_until(what, condition):
 
 def body(s, name):
     return next(b for b in s["bodies"] if b["name"] == name)
+
+
+def user_executable(path, shots):
+    """Examples/live-ramp: LiveServer(name: "live-ramp") { makeRamp() } in a user's main.swift."""
+    server = subprocess.Popen([path, "0"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        line = server.stdout.readline()
+        assert line.startswith("Serving http://127.0.0.1:"), line
+        url = line.split()[1]
+        with sync_playwright() as p:
+            browser = p.chromium.launch(executable_path=CHROMIUM)
+            page = browser.new_page(viewport={"width": 700, "height": 600})
+            page.goto(url)
+            page.wait_for_function("window.live && live.connected && live.scene && live.frame", timeout=LIMIT * 1000)
+            assert page.evaluate("live.scene.name") == "ramp"
+            wait_until("the ball rests", lambda: state(url)["step"] > 240)
+            x, y = body(state(url), "0")["position"]
+            target = (150, 220)
+            page.mouse.move(*page.evaluate("live.toPage(%r, %r)" % (x, y)))
+            page.mouse.down()
+            page.mouse.move(*page.evaluate("live.toPage(%r, %r)" % target), steps=15)
+            wait_until("the ball follows the pointer", lambda: math.dist(body(state(url), "0")["position"], target) < 15)
+            if shots:
+                page.screenshot(path=os.path.join(shots, "live-user-executable.png"))
+            page.mouse.up()
+            with urllib.request.urlopen(url + "recording", timeout=30) as r:
+                recording = json.loads(r.read())
+            assert recording["scene"] == "live-ramp", recording["scene"]
+            assert any("grab" in e["input"] for e in recording["inputs"]), recording["inputs"][:3]
+            browser.close()
+    finally:
+        server.terminate()
+        server.wait(timeout=LIMIT)
 
 
 def main():
@@ -197,6 +231,9 @@ def main():
         browser.close()
 
     server.terminate()
+    if "--user-executable" in sys.argv:
+        check("a user's own executable serves its Swift scene, and a drag moves its ball",
+              lambda: user_executable(sys.argv[sys.argv.index("--user-executable") + 1], shots))
     check("SIGTERM stops the server cleanly", lambda: server.wait(timeout=LIMIT) == 0 or (_ for _ in ()).throw(
         AssertionError("exit %s: %s" % (server.returncode, server.stderr.read()))))
     shutil.rmtree(work, ignore_errors=True)

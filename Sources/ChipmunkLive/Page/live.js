@@ -12,7 +12,7 @@
   let mode = "drag";
   let pointer = null;    // {id, start: [x, y], time, last: [x, y]}
   let pendingMove = null;
-  let baseGravity = null;
+  let baseGravity = null;  // the scene's gravity as built (the scene message says)
   let tiltEnabled = false;
   let lastTilt = 0;
 
@@ -55,10 +55,9 @@
 
   function text(message) {
     if (message.type === "scene") {
-      const first = !scene;
       scene = message;
       $("title").textContent = scene.name + (scene.source !== scene.name ? " (" + scene.source + ")" : "");
-      if (first) baseGravity = null;
+      baseGravity = scene.gravity;  // as the scene was built
       if (scene.failure) notice("The world stopped: " + scene.failure + " — Restart, or scrub back.", true);
     } else if (message.type === "inspect") {
       $("inspector").hidden = false;
@@ -96,7 +95,6 @@
     for (let i = 0; i < m; i++, o += 16) {
       f.hands.push([v.getFloat32(o, true), v.getFloat32(o + 4, true), v.getFloat32(o + 8, true), v.getFloat32(o + 12, true)]);
     }
-    if (!baseGravity) baseGravity = f.gravity.slice();
     return f;
   }
 
@@ -226,7 +224,7 @@
   $("pause").onclick = () => send({ type: frame && (frame.flags & 1) ? "resume" : "pause" });
   $("step").onclick = () => send({ type: "step" });
   $("speed").onchange = (event) => send({ type: "speed", value: Number(event.target.value) });
-  $("restart").onclick = () => { baseGravity = null; send({ type: "restart" }); $("notice").hidden = true; };
+  $("restart").onclick = () => { send({ type: "restart" }); $("notice").hidden = true; };
   const scrub = $("scrub");
   scrub.oninput = () => { scrubbing = true; };
   scrub.onchange = () => { scrubbing = false; send({ type: "scrub", step: Number(scrub.value) }); };
