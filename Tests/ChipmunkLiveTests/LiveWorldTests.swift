@@ -63,3 +63,55 @@ import Testing
         #expect(await world.viewerCount == 0)
     }
 }
+
+/// Messages generated at the edges of every field, from several viewers, between frames:
+/// whatever they say, the world never stops the process, and its recording still replays.
+@Suite struct LiveWorldAttackTests {
+    /// A small seeded generator: the same messages every run.
+    struct Generator {
+        var state: UInt64
+        mutating func next() -> UInt64 {
+            state &+= 0x9E37_79B9_7F4A_7C15
+            var z = state
+            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+            return z ^ (z >> 31)
+        }
+        mutating func pick<T>(_ values: [T]) -> T { values[Int(next() % UInt64(values.count))] }
+    }
+
+    static let numbers: [String] = [
+        "0", "-0", "1", "-1", "0.5", "150", "283.9", "1e-300", "5e-324", "1e7", "-1e7", "9999999.999", "1e5", "-1e5",
+        "1e4", "4", "0.25", "1e12", "1e308", "-1e308", "\"1\"", "true", "null", "[]", "{}",
+    ]
+    static let types = [
+        "hello", "grab", "move", "release", "push", "tilt", "pause", "resume", "step", "speed", "restart", "scrub",
+        "inspect", "warp", "",
+    ]
+    static let fields = ["x", "y", "vx", "vy", "gx", "gy", "value", "step"]
+
+    @Test(arguments: ["crates", "pyramid-topple", "ui-snake", "chains"])
+    func generatedMessagesNeverStopTheWorld(scene: String) async throws {
+        let world = try LiveWorld(source: scene)
+        var generator = Generator(state: 42)
+        var viewers: [Int] = []
+        for _ in 0..<3 { viewers.append(try #require(await world.join()).id) }
+        for round in 0..<1500 {
+            var members = ["\"type\":\"\(generator.pick(Self.types))\""]
+            for field in Self.fields where generator.next() % 3 != 0 {
+                members.append("\"\(field)\":\(generator.pick(Self.numbers))")
+            }
+            let viewer = generator.pick(viewers)
+            await world.receive("{" + members.joined(separator: ",") + "}", from: viewer)
+            if await world.viewerCount < 3, let joined = await world.join() {  // a refused viewer comes back
+                viewers.append(joined.id)
+            }
+            if round % 5 == 0 { await world.tick(seconds: 1.0 / 60) }
+        }
+        let (steps, recording) = await world.withSession { ($0.recordedSteps, $0.recording) }
+        #expect(steps == recording.hashes.count)
+        if steps > 0 {
+            #expect(try recording.replay(on: SceneCatalog.scene(named: scene)) == steps)
+        }
+    }
+}
