@@ -31,7 +31,7 @@ struct Record: ParsableCommand {
 
     @OptionGroup var duration: Duration  // default: 5 seconds
 
-    @Option(help: "Where to write the recording.")
+    @Option(name: [.short, .long], help: "Where to write the recording.")
     var output: String
 
     func run() throws {

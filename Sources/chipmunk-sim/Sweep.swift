@@ -80,9 +80,12 @@ struct SweepCommand: ParsableCommand {
             "A body whose final state every run stores (its name in output: id, or index).", valueName: "name"))
     var recordedBodies: [String] = []
 
-    @Option(parsing: .unconditional, help: "Worker threads (default: one per core).") var jobs: Int = ProcessInfo
-        .processInfo
-        .activeProcessorCount
+    // Optional, so that --help prints the default once, in words, not this machine's count too.
+    @Option(name: .customLong("jobs"), parsing: .unconditional, help: "Worker threads (default: one per core).")
+    var jobsGiven: Int?
+
+    /// --jobs, or one per core (at most 256).
+    var jobs: Int { jobsGiven ?? min(ProcessInfo.processInfo.activeProcessorCount, 256) }
 
     @Option(help: "The results database (SQLite); created if missing, resumed if not.") var db: String
 
@@ -234,6 +237,7 @@ struct ResultsCommand: ParsableCommand {
 
             Examples:
               chipmunk-sim results drop.sqlite > drop.csv
+              chipmunk-sim results drop.sqlite --format jsonl -o drop.jsonl
               chipmunk-sim results spring.sqlite --chart stiffness:box.y.min -o spring.svg
             """
     )
@@ -242,7 +246,10 @@ struct ResultsCommand: ParsableCommand {
     @Option(help: "The export's format.") var format: ExportFormat = .csv
     @Option(help: ArgumentHelp("Chart a metric against a parameter.", valueName: "param:metric"))
     var chart: String?
-    @Option(name: [.short, .long], help: "The chart's file (.svg, .png or .pdf).") var output: String?
+    @Option(
+        name: [.short, .long],
+        help: "Write the export to this file instead of stdout ('-' is stdout), or the chart (.svg, .png or .pdf).")
+    var output: String?
 
     func validate() throws {
         guard FileManager.default.fileExists(atPath: db) else { throw ValidationError("no such database: \(db)") }
@@ -255,15 +262,13 @@ struct ResultsCommand: ParsableCommand {
             guard let output, [".svg", ".png", ".pdf"].contains(where: { output.lowercased().hasSuffix($0) }) else {
                 throw ValidationError("--chart needs -o FILE ending in .svg, .png or .pdf")
             }
-        } else if output != nil {
-            throw ValidationError("-o is for --chart; the export goes to stdout")
         }
     }
 
     func run() throws {
         let store = try SweepStore(path: db, readOnly: true)
         guard let chart, let output else {
-            try Output.standardOutput(try store.export(asCSV: format == .csv))
+            try Output.file(Array(try store.export(asCSV: format == .csv).utf8), to: output ?? "-", option: "-o")
             return
         }
         let parts = chart.split(separator: ":").map(String.init)
