@@ -313,6 +313,26 @@ struct MergeCommand: ParsableCommand {
         // Inputs are opened read-only, and first: merge never writes to them, and a bad one
         // stops it before the output is made.
         let shards = try inputs.map { try SweepStore(path: $0, readOnly: true) }
+        // A refused merge into a new database leaves no database behind (it left an empty
+        // 20 KB one where the output was to go).
+        let isNew = !FileManager.default.fileExists(atPath: output)
+        let note: String
+        do {
+            note = try merge(shards)
+        } catch {
+            if isNew {
+                for suffix in ["", "-wal", "-shm", "-journal"] {
+                    try? FileManager.default.removeItem(atPath: output + suffix)
+                }
+            }
+            throw error
+        }
+        Output.note(note + "\n")
+    }
+
+    /// Merges `shards` into the output, and says what it holds then. The output database is
+    /// closed when this returns.
+    private func merge(_ shards: [SweepStore]) throws -> String {
         let store = try SweepStore(path: output)
         try SweepStore.merge(shards, into: store, allowMixed: allowMixed)
         let sweeps = try store.sweeps()
@@ -329,7 +349,7 @@ struct MergeCommand: ParsableCommand {
         } else {
             note += " in \(output)"
         }
-        Output.note(note + "\n")
+        return note
     }
 }
 
