@@ -107,6 +107,19 @@ import ChipmunkCatalog
             #"{"name": "x", "gravitySchedule": [{"time": -1, "gravity": [0, 0]}]}"#,
             "bad.json: gravitySchedule[0].time: must be zero or more, and finite (got -1.0)"
         ),
+        // Issue 28: gravity of 1e300 loaded, and diverged only at step 2.
+        (
+            #"{"name": "x", "gravity": [0, 1e300]}"#,
+            "bad.json: gravity: must be finite, from -1e15 to 1e15 (got 1e+300)"
+        ),
+        (
+            #"{"name": "x", "gravitySchedule": [{"time": 1, "gravity": [-1e16, 0]}]}"#,
+            "bad.json: gravitySchedule[0].gravity: must be finite, from -1e15 to 1e15 (got -1e+16)"
+        ),
+        (
+            #"{"name": "x", "version": 2, "inputs": [{"time": 1, "gravity": [0, -2e16]}]}"#,
+            "bad.json: inputs[0].gravity: must be finite, from -1e15 to 1e15 (got -2e+16)"
+        ),
         (
             #"{"name": "x", "version": 3}"#,
             "bad.json: version: format version 3 is not supported; this build reads versions 1 and 2"

@@ -213,7 +213,7 @@ import Testing
         let gravity = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             Space().gravity = [0, .nan]
         }
-        expect(gravity, says: "Space.gravity must be finite (got nan)")
+        expect(gravity, says: "Space.gravity must be finite, from -1e15 to 1e15 (got nan)")
         let persistence = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             Space().collisionPersistence = 0
         }
