@@ -204,8 +204,8 @@ struct SweepCommand: ParsableCommand {
         let shard = try resolvedShard()
         let store = try SweepStore(path: db)
         let reporter = ProgressReporter(label: "runs")
-        let summary = try Sweep.run(plan, store: store, jobs: jobs, shard: shard) { done, total, failures in
-            reporter.report(done: done, total: total, failures: failures)
+        let summary = try Sweep.run(plan, store: store, jobs: jobs, shard: shard) { done, total, diverged, failed in
+            reporter.report(done: done, total: total, diverged: diverged, failed: failed)
         }
         reporter.finish()
         let shardText = shard.count > 1 ? " (shard \(shard.index)/\(shard.count): \(summary.inShard) runs)" : ""
@@ -353,7 +353,8 @@ struct MergeCommand: ParsableCommand {
     }
 }
 
-/// A progress bar on a terminal (done/total, rate, ETA, failures), or a plain line every
+/// A progress bar on a terminal (done/total, rate, ETA, diverged and failed runs, in the
+/// summary's words), or a plain line every
 /// few seconds when stderr is a file or a pipe.
 final class ProgressReporter: @unchecked Sendable {
     private let lock = NSLock()
@@ -365,7 +366,7 @@ final class ProgressReporter: @unchecked Sendable {
 
     init(label: String) { self.label = label }
 
-    func report(done: Int, total: Int, failures: Int) {
+    func report(done: Int, total: Int, diverged: Int, failed: Int) {
         lock.lock()
         defer { lock.unlock() }
         let now = Date()
@@ -376,7 +377,7 @@ final class ProgressReporter: @unchecked Sendable {
         let rate = elapsed > 0 ? Double(done) / elapsed : 0
         let eta = rate > 0 ? Double(total - done) / rate : 0
         let numbers =
-            "\(done)/\(total) \(label), \(String(format: "%.1f", rate))/s, ETA \(String(format: "%.0f", eta)) s, \(failures) failed"
+            "\(done)/\(total) \(label), \(String(format: "%.1f", rate))/s, ETA \(String(format: "%.0f", eta)) s, \(diverged) diverged, \(failed) failed"
         if isTerminal {
             let width = 30
             let filled = total > 0 ? width * done / total : width
