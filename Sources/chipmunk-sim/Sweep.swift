@@ -101,6 +101,14 @@ struct SweepCommand: ParsableCommand {
             throw ValidationError("--sweep FILE names its scene and runs; give no scene or --param with it")
         }
         _ = try resolvedShard()
+        // Malformed --param and --track values are usage errors (exit 64), found before any
+        // file is read; whether the scene has the parameter or body is bad data (65).
+        for text in axes {
+            do { _ = try SweepAxis(parsing: text) } catch { throw ValidationError(error.description) }
+        }
+        for text in tracked {
+            do { _ = try TrackedQuantity(parsing: text) } catch { throw ValidationError(error.description) }
+        }
     }
 
     /// --shard, or the scheduler's environment, or 0/1.
@@ -197,7 +205,7 @@ struct SweepCommand: ParsableCommand {
         let example = try SceneDescription.decode(data, source: source).makeScene(source: source)
         let names = Set(example.bodyNamesOverTime)  // bodies added by inputs too
         for name in plan.tracked.compactMap(\.body) + plan.recordedBodies where !names.contains(name) {
-            throw ValidationError(
+            throw RunError(  // the scene's business: bad data (65), as an undeclared --param is
                 "\(source) has no body named '\(name)' (names: \(names.sorted().prefix(20).joined(separator: ", ")))"
             )
         }
@@ -252,7 +260,6 @@ struct ResultsCommand: ParsableCommand {
     var output: String?
 
     func validate() throws {
-        guard FileManager.default.fileExists(atPath: db) else { throw ValidationError("no such database: \(db)") }
         if let chart {
             guard chart.split(separator: ":", omittingEmptySubsequences: false).count == 2,
                 !chart.hasPrefix(":"), !chart.hasSuffix(":")
@@ -266,6 +273,8 @@ struct ResultsCommand: ParsableCommand {
     }
 
     func run() throws {
+        // A missing database is bad data (exit 65), as a damaged one is: not a usage error.
+        guard FileManager.default.fileExists(atPath: db) else { throw RunError("no such database: \(db)") }
         let store = try SweepStore(path: db, readOnly: true)
         guard let chart, let output else {
             try Output.file(Array(try store.export(asCSV: format == .csv).utf8), to: output ?? "-", option: "-o")
@@ -304,12 +313,12 @@ struct MergeCommand: ParsableCommand {
 
     func validate() throws {
         if inputs.isEmpty { throw ValidationError("give at least one shard database to merge") }
-        for input in inputs where !FileManager.default.fileExists(atPath: input) {
-            throw ValidationError("no such database: \(input)")
-        }
     }
 
     func run() throws {
+        for input in inputs where !FileManager.default.fileExists(atPath: input) {
+            throw RunError("no such database: \(input)")
+        }
         // Inputs are opened read-only, and first: merge never writes to them, and a bad one
         // stops it before the output is made.
         let shards = try inputs.map { try SweepStore(path: $0, readOnly: true) }

@@ -128,7 +128,7 @@ struct Verify: ParsableCommand {
         } catch {
             print(error.description)  // every difference, on stdout
             if let diffPage { try writeComparisonPage(golden: golden, goldenPath: label, to: diffPage) }
-            throw RunError(error.summary)  // the first, on stderr
+            throw DifferencesFound(error.summary)  // the first, on stderr; exit status 1
         }
     }
 }
