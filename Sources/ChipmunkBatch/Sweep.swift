@@ -15,8 +15,9 @@ package enum Sweep {
         package var seconds = 0.0
     }
 
-    /// Progress as the runs finish: done, to do, failures (diverged or failed) so far.
-    package typealias Progress = @Sendable (_ done: Int, _ total: Int, _ failures: Int) -> Void
+    /// Progress as the runs finish: done, to do, and the diverged and failed runs so far,
+    /// counted apart as ``Summary`` counts them.
+    package typealias Progress = @Sendable (_ done: Int, _ total: Int, _ diverged: Int, _ failed: Int) -> Void
 
     /// Runs every run of `plan` that belongs to shard `shard` (index, count) and is not yet
     /// in `store`, on `jobs` threads. A store that holds another sweep is refused
@@ -51,8 +52,8 @@ package enum Sweep {
                     state.fail(error)
                     return
                 }
-                let (done, failures) = state.finished(result)
-                progress?(done, total, failures)
+                let (done, diverged, failed) = state.finished(result)
+                progress?(done, total, diverged, failed)
             }
         }
         if let error = state.error { throw error }
@@ -86,12 +87,12 @@ private final class SharedState: @unchecked Sendable {
         return todo[position - 1]
     }
 
-    func finished(_ result: RunResult) -> (done: Int, failures: Int) {
+    func finished(_ result: RunResult) -> (done: Int, diverged: Int, failed: Int) {
         lock.lock()
         defer { lock.unlock() }
         done += 1
         counts[result.outcome, default: 0] += 1
-        return (done, counts[.diverged, default: 0] + counts[.failed, default: 0])
+        return (done, counts[.diverged, default: 0], counts[.failed, default: 0])
     }
 
     func fail(_ error: SweepError) {

@@ -88,6 +88,14 @@ public enum SceneCatalog {
         return SceneFiles.all["\(name).json"].map { Data($0.utf8) }
     }
 
+    /// The golden file of a built-in scene, `Tests/Golden/NAME.golden` as the repository
+    /// held it when this build was made, or nil for a name that is not built in.
+    /// `chipmunk-sim verify crates` checks against it, wherever the binary is.
+    public static func goldenFile(named name: String) -> String? {
+        guard builtIn.contains(where: { $0.name == name }) else { return nil }
+        return GoldenFiles.all["\(name).golden"]
+    }
+
     /// Builds a scene from a built-in name or from a JSON file's path.
     ///
     /// A name that is not built in, or any argument with a `/` or ending in `.json`, is

@@ -14,6 +14,11 @@ struct ChipmunkSim: ParsableCommand {
         discussion: """
             Scenes are built in (see `chipmunk-sim list`) or JSON files (see docs/scene-format.md). \
             Data goes to stdout or --output; errors go to stderr as one line, with a non-zero exit.
+
+            Exit status: 0 success (for verify, replay and diff: the runs match); 1 differences \
+            found (verify, replay, diff); 64 a usage error (the command line is wrong); 65 bad \
+            data (a file or scene that cannot be read or used, a run that diverged, an output that \
+            cannot be written).
             """,
         subcommands: commands
     )
@@ -57,15 +62,14 @@ struct ChipmunkSim: ParsableCommand {
             try command.run()
             try Output.flushStandardOutput()
         } catch {
-            let code = exitCode(for: error)
-            if code == .success {
+            if exitCode(for: error) == .success {  // --help, --version
                 print(fullMessage(for: error))
                 Glibc.exit(0)
             }
             let message = oneLine(message(for: error))
             let line = "chipmunk-sim: \(message)\n"
             _ = line.withCString { write(STDERR_FILENO, $0, strlen($0)) }
-            Glibc.exit(code.rawValue)
+            Glibc.exit(ExitStatus.of(error).rawValue)
         }
     }
 }

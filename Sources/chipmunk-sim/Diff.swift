@@ -26,7 +26,7 @@ struct Diff: ParsableCommand {
             and one line per power of ten: the first step at which the largest absolute difference \
             reaches 1e-15, 1e-14, … Bodies are Space.bodies in order, as golden files count them.
 
-            Exit status: 0 when the runs are identical, 1 when they differ, 2 when they cannot be \
+            Exit status: 0 when the runs are identical, 1 when they differ, 65 when they cannot be \
             compared (a file or scene that cannot be read or run), 64 for a bad option.
 
             --format html -o FILE writes a self-contained page: both runs drawn over each other (B \
@@ -91,7 +91,7 @@ struct Diff: ParsableCommand {
         }
         if !comparison.isIdentical {
             try Output.flushStandardOutput()
-            Glibc.exit(1)  // not an error: nothing more to say on stderr
+            Glibc.exit(ExitStatus.differencesFound.rawValue)  // not an error: nothing more to say on stderr
         }
     }
 
@@ -118,10 +118,10 @@ struct Diff: ParsableCommand {
         }
     }
 
-    /// A comparison that could not be made: one line on stderr, exit status 2.
+    /// A comparison that could not be made: one line on stderr, exit status 65 (bad data).
     static func fail(_ message: String) -> Never {
         Output.note("chipmunk-sim: \(ChipmunkSim.oneLine(message))\n")
-        Glibc.exit(2)
+        Glibc.exit(ExitStatus.badData.rawValue)
     }
 }
 

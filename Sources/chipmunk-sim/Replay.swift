@@ -31,7 +31,7 @@ struct Record: ParsableCommand {
 
     @OptionGroup var duration: Duration  // default: 5 seconds
 
-    @Option(help: "Where to write the recording.")
+    @Option(name: [.short, .long], help: "Where to write the recording.")
     var output: String
 
     func run() throws {
@@ -77,7 +77,8 @@ struct Replay: ParsableCommand {
         discussion: """
             Builds the recording's scene, checks that it is the scene recorded (its content hash), \
             and steps it with the recorded inputs at their steps. It stops at the first step whose \
-            state hash differs from the recording's, names it, and exits 1; otherwise it exits 0.
+            state hash differs from the recording's, names it, and exits 1; otherwise it exits 0 \
+            (65 when it cannot replay: an unreadable recording, another scene, a step that fails).
 
             Example: chipmunk-sim replay crates.inputs.json
             """
@@ -97,6 +98,7 @@ struct Replay: ParsableCommand {
             let steps = try recording.replay(on: scene)
             print("\(self.recording): \(steps) steps and \(recording.inputs.count) inputs replay bit for bit")
         } catch {
+            if error.divergedStep != nil { throw DifferencesFound("\(self.recording): \(error)") }
             throw RunError("\(self.recording): \(error)")
         }
     }

@@ -80,9 +80,12 @@ struct SweepCommand: ParsableCommand {
             "A body whose final state every run stores (its name in output: id, or index).", valueName: "name"))
     var recordedBodies: [String] = []
 
-    @Option(parsing: .unconditional, help: "Worker threads (default: one per core).") var jobs: Int = ProcessInfo
-        .processInfo
-        .activeProcessorCount
+    // Optional, so that --help prints the default once, in words, not this machine's count too.
+    @Option(name: .customLong("jobs"), parsing: .unconditional, help: "Worker threads (default: one per core).")
+    var jobsGiven: Int?
+
+    /// --jobs, or one per core (at most 256).
+    var jobs: Int { jobsGiven ?? min(ProcessInfo.processInfo.activeProcessorCount, 256) }
 
     @Option(help: "The results database (SQLite); created if missing, resumed if not.") var db: String
 
@@ -98,6 +101,14 @@ struct SweepCommand: ParsableCommand {
             throw ValidationError("--sweep FILE names its scene and runs; give no scene or --param with it")
         }
         _ = try resolvedShard()
+        // Malformed --param and --track values are usage errors (exit 64), found before any
+        // file is read; whether the scene has the parameter or body is bad data (65).
+        for text in axes {
+            do { _ = try SweepAxis(parsing: text) } catch { throw ValidationError(error.description) }
+        }
+        for text in tracked {
+            do { _ = try TrackedQuantity(parsing: text) } catch { throw ValidationError(error.description) }
+        }
     }
 
     /// --shard, or the scheduler's environment, or 0/1.
@@ -194,15 +205,15 @@ struct SweepCommand: ParsableCommand {
         let example = try SceneDescription.decode(data, source: source).makeScene(source: source)
         let names = Set(example.bodyNamesOverTime)  // bodies added by inputs too
         for name in plan.tracked.compactMap(\.body) + plan.recordedBodies where !names.contains(name) {
-            throw ValidationError(
+            throw RunError(  // the scene's business: bad data (65), as an undeclared --param is
                 "\(source) has no body named '\(name)' (names: \(names.sorted().prefix(20).joined(separator: ", ")))"
             )
         }
         let shard = try resolvedShard()
         let store = try SweepStore(path: db)
         let reporter = ProgressReporter(label: "runs")
-        let summary = try Sweep.run(plan, store: store, jobs: jobs, shard: shard) { done, total, failures in
-            reporter.report(done: done, total: total, failures: failures)
+        let summary = try Sweep.run(plan, store: store, jobs: jobs, shard: shard) { done, total, diverged, failed in
+            reporter.report(done: done, total: total, diverged: diverged, failed: failed)
         }
         reporter.finish()
         let shardText = shard.count > 1 ? " (shard \(shard.index)/\(shard.count): \(summary.inShard) runs)" : ""
@@ -234,6 +245,7 @@ struct ResultsCommand: ParsableCommand {
 
             Examples:
               chipmunk-sim results drop.sqlite > drop.csv
+              chipmunk-sim results drop.sqlite --format jsonl -o drop.jsonl
               chipmunk-sim results spring.sqlite --chart stiffness:box.y.min -o spring.svg
             """
     )
@@ -242,10 +254,12 @@ struct ResultsCommand: ParsableCommand {
     @Option(help: "The export's format.") var format: ExportFormat = .csv
     @Option(help: ArgumentHelp("Chart a metric against a parameter.", valueName: "param:metric"))
     var chart: String?
-    @Option(name: [.short, .long], help: "The chart's file (.svg, .png or .pdf).") var output: String?
+    @Option(
+        name: [.short, .long],
+        help: "Write the export to this file instead of stdout ('-' is stdout), or the chart (.svg, .png or .pdf).")
+    var output: String?
 
     func validate() throws {
-        guard FileManager.default.fileExists(atPath: db) else { throw ValidationError("no such database: \(db)") }
         if let chart {
             guard chart.split(separator: ":", omittingEmptySubsequences: false).count == 2,
                 !chart.hasPrefix(":"), !chart.hasSuffix(":")
@@ -255,15 +269,15 @@ struct ResultsCommand: ParsableCommand {
             guard let output, [".svg", ".png", ".pdf"].contains(where: { output.lowercased().hasSuffix($0) }) else {
                 throw ValidationError("--chart needs -o FILE ending in .svg, .png or .pdf")
             }
-        } else if output != nil {
-            throw ValidationError("-o is for --chart; the export goes to stdout")
         }
     }
 
     func run() throws {
+        // A missing database is bad data (exit 65), as a damaged one is: not a usage error.
+        guard FileManager.default.fileExists(atPath: db) else { throw RunError("no such database: \(db)") }
         let store = try SweepStore(path: db, readOnly: true)
         guard let chart, let output else {
-            try Output.standardOutput(try store.export(asCSV: format == .csv))
+            try Output.file(Array(try store.export(asCSV: format == .csv).utf8), to: output ?? "-", option: "-o")
             return
         }
         let parts = chart.split(separator: ":").map(String.init)
@@ -299,15 +313,35 @@ struct MergeCommand: ParsableCommand {
 
     func validate() throws {
         if inputs.isEmpty { throw ValidationError("give at least one shard database to merge") }
-        for input in inputs where !FileManager.default.fileExists(atPath: input) {
-            throw ValidationError("no such database: \(input)")
-        }
     }
 
     func run() throws {
+        for input in inputs where !FileManager.default.fileExists(atPath: input) {
+            throw RunError("no such database: \(input)")
+        }
         // Inputs are opened read-only, and first: merge never writes to them, and a bad one
         // stops it before the output is made.
         let shards = try inputs.map { try SweepStore(path: $0, readOnly: true) }
+        // A refused merge into a new database leaves no database behind (it left an empty
+        // 20 KB one where the output was to go).
+        let isNew = !FileManager.default.fileExists(atPath: output)
+        let note: String
+        do {
+            note = try merge(shards)
+        } catch {
+            if isNew {
+                for suffix in ["", "-wal", "-shm", "-journal"] {
+                    try? FileManager.default.removeItem(atPath: output + suffix)
+                }
+            }
+            throw error
+        }
+        Output.note(note + "\n")
+    }
+
+    /// Merges `shards` into the output, and says what it holds then. The output database is
+    /// closed when this returns.
+    private func merge(_ shards: [SweepStore]) throws -> String {
         let store = try SweepStore(path: output)
         try SweepStore.merge(shards, into: store, allowMixed: allowMixed)
         let sweeps = try store.sweeps()
@@ -324,11 +358,12 @@ struct MergeCommand: ParsableCommand {
         } else {
             note += " in \(output)"
         }
-        Output.note(note + "\n")
+        return note
     }
 }
 
-/// A progress bar on a terminal (done/total, rate, ETA, failures), or a plain line every
+/// A progress bar on a terminal (done/total, rate, ETA, diverged and failed runs, in the
+/// summary's words), or a plain line every
 /// few seconds when stderr is a file or a pipe.
 final class ProgressReporter: @unchecked Sendable {
     private let lock = NSLock()
@@ -340,7 +375,7 @@ final class ProgressReporter: @unchecked Sendable {
 
     init(label: String) { self.label = label }
 
-    func report(done: Int, total: Int, failures: Int) {
+    func report(done: Int, total: Int, diverged: Int, failed: Int) {
         lock.lock()
         defer { lock.unlock() }
         let now = Date()
@@ -351,7 +386,7 @@ final class ProgressReporter: @unchecked Sendable {
         let rate = elapsed > 0 ? Double(done) / elapsed : 0
         let eta = rate > 0 ? Double(total - done) / rate : 0
         let numbers =
-            "\(done)/\(total) \(label), \(String(format: "%.1f", rate))/s, ETA \(String(format: "%.0f", eta)) s, \(failures) failed"
+            "\(done)/\(total) \(label), \(String(format: "%.1f", rate))/s, ETA \(String(format: "%.0f", eta)) s, \(diverged) diverged, \(failed) failed"
         if isTerminal {
             let width = 30
             let filled = total > 0 ? width * done / total : width

@@ -21,8 +21,13 @@ struct Verify: ParsableCommand {
             and --every choose what it records; by default 5 seconds at the scene's time step, a \
             checkpoint every 100 steps).
 
+            A built-in scene is checked against its golden file as Tests/Golden/ held it when \
+            chipmunk-sim was built (the binary carries them, so this works from any folder); \
+            --golden FILE checks another. A scene file is checked against FILE.golden beside it.
+
             Examples:
-              chipmunk-sim verify crates --golden Tests/Golden/crates.golden
+              chipmunk-sim verify crates
+              chipmunk-sim verify crates --golden crates.arm64.golden
               chipmunk-sim verify Scenes/crates.json --update --seconds 10
             """
     )
@@ -32,7 +37,7 @@ struct Verify: ParsableCommand {
 
     @Option(
         help:
-            "The golden file. Default: Tests/Golden/<name>.golden for a built-in scene, the file's path with .golden for a file."
+            "The golden file. Default: the one built in for a built-in scene (with --update: Tests/Golden/<name>.golden), the file's path with .golden for a file."
     )
     var golden: String?
 
@@ -58,17 +63,40 @@ struct Verify: ParsableCommand {
         }
     }
 
+    var isBuiltIn: Bool { SceneCatalog.builtIn.contains(where: { $0.name == scene }) }
+
+    /// Where `--update` writes, or the file checked when there is one to read.
     var goldenPath: String {
         if let golden { return golden }
-        if SceneCatalog.builtIn.contains(where: { $0.name == scene }) { return "Tests/Golden/\(scene).golden" }
+        if isBuiltIn { return "Tests/Golden/\(scene).golden" }
         let url = URL(fileURLWithPath: scene)
         return url.deletingPathExtension().appendingPathExtension("golden").path
     }
 
+    /// The golden file to check against and how messages name it: `--golden`'s file, the
+    /// one built into the binary for a built-in scene, or the scene file's neighbour.
+    func goldenText() throws -> (text: String, label: String) {
+        if golden == nil, isBuiltIn {
+            guard let text = SceneCatalog.goldenFile(named: scene) else {
+                throw RunError("chipmunk-sim was built without a golden file for \(scene); give one with --golden FILE")
+            }
+            return (text, "built-in \(scene).golden")
+        }
+        let path = goldenPath
+        guard let text = try? String(contentsOfFile: path, encoding: .utf8) else {
+            // For a built-in scene, --update would only record this build against itself.
+            throw RunError(
+                isBuiltIn
+                    ? "cannot read the golden file \(path) (without --golden, verify \(scene) checks the one built in)"
+                    : "cannot read the golden file \(path) (write one with --update)")
+        }
+        return (text, path)
+    }
+
     func run() throws {
         let scene = try SceneCatalog.scene(named: self.scene)
-        let path = goldenPath
         if update {
+            let path = goldenPath
             let dt = duration.timeStep(sceneDefault: scene.timeStep)
             let total = try duration.stepCount(dt: dt, defaultSeconds: 5)
             guard total <= 1_000_000 else {
@@ -85,19 +113,22 @@ struct Verify: ParsableCommand {
             print(
                 "wrote \(path): \(file.steps) steps, \(file.checkpoints.count) checkpoints"
                     + (file.asleepStep.map { ", everything asleep after step \($0)" } ?? ""))
+            if golden == nil, isBuiltIn {
+                print(
+                    "(verify \(self.scene) checks the golden file built into chipmunk-sim: rebuild it to check this one)"
+                )
+            }
             return
         }
-        guard let text = try? String(contentsOfFile: path, encoding: .utf8) else {
-            throw RunError("cannot read the golden file \(path) (write one with --update)")
-        }
-        let golden = try GoldenFile(parsing: text, source: path)
+        let (text, label) = try goldenText()
+        let golden = try GoldenFile(parsing: text, source: label)
         do {
             let summary = try scene.verify(against: golden)
-            print("\(summary) (\(path))")
+            print("\(summary) (\(label))")
         } catch {
             print(error.description)  // every difference, on stdout
-            if let diffPage { try writeComparisonPage(golden: golden, goldenPath: path, to: diffPage) }
-            throw RunError(error.summary)  // the first, on stderr
+            if let diffPage { try writeComparisonPage(golden: golden, goldenPath: label, to: diffPage) }
+            throw DifferencesFound(error.summary)  // the first, on stderr; exit status 1
         }
     }
 }

@@ -37,6 +37,28 @@ struct RunComparisonTests {
         #expect(comparison.report.contains("identical: \(golden.steps) steps' state hashes"))
     }
 
+    /// Issue 28: the growth rounded log10 of an infinite difference to Int and trapped.
+    @Test(
+        "A non-finite value in one run differs by infinity; the growth counts the finite differences",
+        arguments: [
+            Double.infinity, -.infinity, .nan,
+        ])
+    func nonFiniteValues(value: Double) throws {
+        let golden = try Self.golden("crates")
+        var a = RunTrace(golden: golden, source: "crates.golden")
+        let b = RunTrace(golden: golden, source: "other.golden")
+        let index = try #require(a.checkpoints.firstIndex { $0.step == 300 })
+        a.checkpoints[index].bodies[1].vy = value
+        a.checkpoints[index + 1].bodies[1].x += 1e-9  // and a finite difference after it
+        let comparison = RunComparison(a, b)
+        #expect(comparison.firstDivergentStep == 300)
+        #expect(comparison.differences.count == 1 && comparison.differences[0].path == "bodies[1].vy")
+        #expect(comparison.differences[0].magnitude == .infinity)
+        #expect(comparison.samples.first { $0.step == 300 }?.largest == .infinity)
+        #expect(comparison.growth.first?.step == 400 && comparison.growth.allSatisfy { $0.largest.isFinite })
+        #expect(comparison.report.contains("  bodies[1].vy: A \(value), B "))
+    }
+
     @Test("Two runs, one nudged before step 50: the first divergent step is 50, and the nudged body differs there")
     func nudged() throws {
         let a = try RunTrace(running: SceneCatalog.scene(named: "crates"), steps: 400, source: "A")

@@ -107,6 +107,24 @@ import ChipmunkCatalog
             #"{"name": "x", "gravitySchedule": [{"time": -1, "gravity": [0, 0]}]}"#,
             "bad.json: gravitySchedule[0].time: must be zero or more, and finite (got -1.0)"
         ),
+        // Issue 28: a groove whose ends are one point stepped once into a NaN velocity.
+        (
+            #"{"version": 2, "name": "x", "bodies": [{"id": "b", "mass": 1, "moment": 1}], "constraints": [{"type": "groove", "a": "static", "b": "b", "grooveA": [1, 2], "grooveB": [1, 2]}]}"#,
+            "bad.json: constraints[0].grooveB: must differ from grooveA (1.0, 2.0): a groove of no length has no direction"
+        ),
+        // Issue 28: gravity of 1e300 loaded, and diverged only at step 2.
+        (
+            #"{"name": "x", "gravity": [0, 1e300]}"#,
+            "bad.json: gravity: must be finite, from -1e15 to 1e15 (got 1e+300)"
+        ),
+        (
+            #"{"name": "x", "gravitySchedule": [{"time": 1, "gravity": [-1e16, 0]}]}"#,
+            "bad.json: gravitySchedule[0].gravity: must be finite, from -1e15 to 1e15 (got -1e+16)"
+        ),
+        (
+            #"{"name": "x", "version": 2, "inputs": [{"time": 1, "gravity": [0, -2e16]}]}"#,
+            "bad.json: inputs[0].gravity: must be finite, from -1e15 to 1e15 (got -2e+16)"
+        ),
         (
             #"{"name": "x", "version": 3}"#,
             "bad.json: version: format version 3 is not supported; this build reads versions 1 and 2"

@@ -116,12 +116,18 @@ import ChipmunkTestSupport
             "\(refused.stderr)")
         #expect(refused.stderr.contains("spring.json (scene ") && refused.stderr.contains("drop.json (scene "))
         #expect(refused.stderr.contains("--allow-mixed"))
-        #expect(try SweepStore(path: all).count() == 0, "nothing was merged")
+        // Issue 28: it left an empty 20 KB database where the output was to go.
+        let left = try FileManager.default.contentsOfDirectory(atPath: folder.url.path).filter { $0.hasPrefix("all.") }
+        #expect(left.isEmpty, "nothing was merged, and no database is left: \(left)")
 
         let mixed = try Tool.sim("merge", "--allow-mixed", all, drop, spring)
         #expect(mixed.status == 0, "\(mixed.stderr)")
         #expect(mixed.stderr == "merge: 163 runs of 2 sweeps in \(all)\n")
         #expect(try SweepStore(path: all).sweeps().map(\.scene).sorted() == ["drop.json", "spring.json"])
+        // A refused merge into a database that was there keeps it as it was.
+        let again = try Tool.sim("merge", all, drop)
+        #expect(again.status != 0 && again.stderr.contains("Nothing was merged"), "\(again.stderr)")
+        #expect(try SweepStore(path: all).count() == 163)
 
         // A database of two sweeps is a third sweep's mixture: merging it with one of them is refused too.
         #expect(try Tool.sim("merge", folder.path("again.sqlite"), all, drop).status != 0)

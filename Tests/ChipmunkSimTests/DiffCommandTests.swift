@@ -53,20 +53,20 @@ struct DiffCommandTests {
         #expect(before.status == 0, "\(before.stdout)\(before.stderr)")
     }
 
-    @Test("Errors: one line naming the argument; exit 2 for what cannot be compared, 64 for a bad option")
+    @Test("Errors: one line naming the argument; exit 65 for what cannot be compared, 64 for a bad option")
     func errors() throws {
         let missing = try Tool.sim("diff", "missing.golden", "crates")
-        #expect(missing.status == 2)
+        #expect(missing.status == 65)
         #expect(missing.stderrLines == ["chipmunk-sim: missing.golden: no such golden file"])
         let noScene = try Tool.sim("diff", "crates", "no-such-scene")
-        #expect(noScene.status == 2)
+        #expect(noScene.status == 65)
         #expect(noScene.stderrLines.count == 1 && noScene.stderr.contains("no-such-scene"))
         let steps = try Tool.sim("diff", "crates", "crates", "--steps", "0")
         #expect(steps.status == 64)
         #expect(steps.stderrLines.count == 1 && steps.stderr.contains("--steps"))
         // Every body's state at every step, kept in memory: refused before running.
         let large = try Tool.sim("diff", "pyramid-stack", "pyramid-stack", "--steps", "1000000")
-        #expect(large.status == 2)
+        #expect(large.status == 65)
         #expect(large.stderrLines.count == 1 && large.stderr.contains("pyramid-stack: 1000000 steps of "))
         let html = try Tool.sim("diff", "crates", "crates", "--format", "html")
         #expect(html.status == 64)
@@ -76,7 +76,7 @@ struct DiffCommandTests {
         let file = folder.path("crates.snapshot")
         #expect(try Tool.sim("snapshot", "crates", "--at", "5", "-o", file).status == 0)
         let snapshot = try Tool.sim("diff", file, "crates")
-        #expect(snapshot.status == 2)
+        #expect(snapshot.status == 65)
         #expect(snapshot.stderrLines.count == 1 && snapshot.stderr.contains("is a snapshot, a state rather than a run"))
         let help = try Tool.sim("diff", "--help")
         #expect(help.status == 0)
@@ -109,6 +109,59 @@ struct DiffCommandTests {
             "verify", "crates", "--golden", "Tests/Golden/crates.golden", "--diff-page", folder.path("none.html"))
         #expect(passed.status == 0)
         #expect(!FileManager.default.fileExists(atPath: folder.path("none.html")))
+    }
+
+    /// Issue 28: a golden file with an `inf` or `nan` body value made the growth of the
+    /// largest difference convert an infinite number to Int: diff and verify --diff-page
+    /// died with SIGILL (132) and no message.
+    @Test(
+        "A golden file with inf or nan in a body state is compared: exit 1, the value named", arguments: ["inf", "nan"])
+    func nonFiniteGoldenValues(value: String) throws {
+        let folder = try TemporaryFolder("diff-non-finite")
+        defer { folder.remove() }
+        let text = try String(
+            contentsOf: Tool.packageRoot.appendingPathComponent("Tests/Golden/crates.golden"), encoding: .utf8)
+        var lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        let checkpoint = try #require(lines.firstIndex(of: "checkpoint 100"))
+        var fields = lines[checkpoint + 1].split(separator: " ").map(String.init)  // body 0 x y angle vx vy w
+        fields[2] = value
+        lines[checkpoint + 1] = fields.joined(separator: " ")
+        let golden = folder.path("crates.golden")
+        try Data(lines.joined(separator: "\n").utf8).write(to: URL(fileURLWithPath: golden))
+
+        let diff = try Tool.sim("diff", golden, "crates")
+        #expect(diff.status == 1, "\(diff.stderr)")
+        #expect(diff.stderr.isEmpty)
+        #expect(diff.stdout.contains("first divergent step: 100"))
+        #expect(diff.stdout.contains("  bodies[0].x: A \(value), B "))
+        let page = folder.path("crates.diff.html")
+        let verify = try Tool.sim("verify", "crates", "--golden", golden, "--diff-page", page)
+        #expect(verify.status == 1, "\(verify.stderr)")
+        #expect(verify.stdout.contains("wrote \(page): the comparison page"))
+        #expect(try String(contentsOfFile: page, encoding: .utf8).contains("\"firstDivergentStep\":100,"))
+    }
+
+    /// Issue 28: a recording with no hashes stopped diff with exit 132 ("steps must be at
+    /// least 1"), and replay said its 0 steps replayed bit for bit.
+    @Test("A recording with no hashes: exit 65 and one line from diff, an error from replay")
+    func recordingWithoutHashes() throws {
+        let folder = try TemporaryFolder("diff-no-hashes")
+        defer { folder.remove() }
+        let recording = folder.path("crates.inputs.json")
+        #expect(try Tool.sim("record", "crates", "--steps", "10", "--output", recording).status == 0)
+        let text = try String(contentsOfFile: recording, encoding: .utf8)
+        let emptied = text.replacing(#/"hashes":\[[^\]]*\]/#, with: #""hashes":[]"#)
+        #expect(emptied != text)
+        try Data(emptied.utf8).write(to: URL(fileURLWithPath: recording))
+        let message = "crates.inputs.json: hashes: is empty; a recording holds the hash after each step, at least one"
+        for arguments in [[recording, "crates"], ["crates", recording]] {
+            let diff = try Tool.run("chipmunk-sim", ["diff"] + arguments)
+            #expect(diff.status == 65)
+            #expect(diff.stderrLines.count == 1 && diff.stderr.contains(message), "\(diff.stderr)")
+        }
+        let replay = try Tool.sim("replay", recording)
+        #expect(replay.status == 65)
+        #expect(replay.stderr.contains(message), "\(replay.stderr)")
     }
 
     /// The `<body>` attributes the page sets once drawn, opened at `fragment`.

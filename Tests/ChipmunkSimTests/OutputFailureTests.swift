@@ -29,7 +29,7 @@ struct OutputFailureTests {
         ])
     func fullFile(arguments: [String]) throws {
         let result = try Tool.run("chipmunk-sim", arguments)
-        #expect(result.status == 1)
+        #expect(result.status == 65, "an output that cannot be written: exit status 65")
         let option = arguments[0] == "run" ? "--output" : "-o"
         #expect(result.stderr == "chipmunk-sim: cannot write \(option) /dev/full: No space left on device\n")
     }

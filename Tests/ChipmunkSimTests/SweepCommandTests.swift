@@ -33,6 +33,10 @@ import ChipmunkTestSupport
         #expect(one.status == 0, "\(one.stderr)")
         #expect(one.stderr.contains("42 runs planned"))
         #expect(one.stderr.contains("30 ok, 12 diverged, 0 failed"), "\(one.stderr)")
+        // Issue 28: progress said "12 failed" (diverged and failed together) where the summary
+        // said "0 failed"; it counts them apart, in the summary's words.
+        let last = try #require(one.stderrLines.last { $0.hasPrefix("progress: 42/42 runs, ") })
+        #expect(last.hasSuffix(", 12 diverged, 0 failed"), "\(last)")
         let two = try Tool.run("chipmunk-sim", ["sweep"] + sweep + ["--jobs", "2", "--db", path("two.sqlite")])
         #expect(two.status == 0, "\(two.stderr)")
         #expect(try rowsWithoutWallTime(path("one.sqlite")) == rowsWithoutWallTime(path("two.sqlite")))

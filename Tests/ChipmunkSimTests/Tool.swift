@@ -21,16 +21,18 @@ struct Tool {
     static let packageRoot = ChipmunkTestSupport.packageRoot
 
     /// Runs `name` (a product of this package, or a program by absolute path); `stdoutPath` sends its standard output to that file (such as `/dev/full`)
-    /// instead of capturing it; `environment`, if given, replaces the test's environment.
+    /// instead of capturing it; `environment`, if given, replaces the test's environment; `directory` is the
+    /// folder it runs in (default: the package root).
     static func run(
-        _ name: String, _ arguments: [String], stdoutPath: String? = nil, environment: [String: String]? = nil
+        _ name: String, _ arguments: [String], stdoutPath: String? = nil, environment: [String: String]? = nil,
+        directory: URL? = nil
     ) throws -> Result {
         let process = Process()
         process.executableURL =
             name.hasPrefix("/") ? URL(fileURLWithPath: name) : productsFolder.appendingPathComponent(name)
         process.arguments = arguments
         if let environment { process.environment = environment }
-        process.currentDirectoryURL = packageRoot
+        process.currentDirectoryURL = directory ?? packageRoot
         let folder = try TemporaryFolder("chipmunk-sim-tests")
         defer { folder.remove() }
         let out = folder.url.appendingPathComponent("stdout")

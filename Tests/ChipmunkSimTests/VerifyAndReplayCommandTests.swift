@@ -1,3 +1,4 @@
+import ChipmunkCatalog
 import Foundation
 import Testing
 
@@ -12,9 +13,48 @@ import Testing
     }
 
     @Test func verifyPassesOnACheckedInGoldenFile() throws {
-        let result = try Tool.sim("verify", "crates")  // Tests/Golden/crates.golden, from the package root
+        let result = try Tool.sim("verify", "crates")  // the golden file built in, from Tests/Golden
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stdout.hasPrefix("crates: ") && result.stdout.contains("steps match"))
+    }
+
+    /// Issue 28: installed and run elsewhere, `verify crates` looked for Tests/Golden in the
+    /// current folder and advised `--update`, which checks a run against itself.
+    @Test func verifyByNameWorksFromAnyFolder() throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let result = try Tool.run("chipmunk-sim", ["verify", "crates"], directory: folder)
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout == "crates: 600 steps match, 6 checkpoints (built-in crates.golden)\n")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).isEmpty, "nothing written")
+
+        // A missing --golden file for a built-in scene: never the advice to write one from this run.
+        let missing = try Tool.run(
+            "chipmunk-sim", ["verify", "crates", "--golden", "crates.golden"], directory: folder)
+        #expect(missing.status == 65)
+        #expect(
+            missing.stderr
+                == "chipmunk-sim: cannot read the golden file crates.golden (without --golden, verify crates checks the one built in)\n"
+        )
+        // A scene file's golden file is still read beside it.
+        let scene = folder.appendingPathComponent("crates.json")
+        try FileManager.default.copyItem(at: Tool.packageRoot.appendingPathComponent("Scenes/crates.json"), to: scene)
+        #expect(try Tool.run("chipmunk-sim", ["verify", "crates.json"], directory: folder).stderr.contains("--update"))
+        let update = try Tool.run(
+            "chipmunk-sim", ["verify", "crates.json", "--update", "--steps", "20"], directory: folder)
+        #expect(
+            update.stdout == "wrote \(folder.appendingPathComponent("crates.golden").path): 20 steps, 1 checkpoints\n")
+        let file = try Tool.run("chipmunk-sim", ["verify", "crates.json"], directory: folder)
+        #expect(file.status == 0, "\(file.stderr)")
+    }
+
+    /// The golden files built into chipmunk-sim are Tests/Golden's, every one.
+    @Test func theBuiltInGoldenFilesAreTheRepositorys() throws {
+        for entry in SceneCatalog.builtIn {
+            let file = Tool.packageRoot.appendingPathComponent("Tests/Golden/\(entry.name).golden")
+            #expect(SceneCatalog.goldenFile(named: entry.name) == (try String(contentsOf: file, encoding: .utf8)))
+        }
+        #expect(SceneCatalog.goldenFile(named: "no-such-scene") == nil)
     }
 
     @Test func aChangedSceneFileFailsAtTheFirstDifferingStep() throws {
@@ -94,12 +134,12 @@ import Testing
         let result = try Tool.sim(
             "record", "crates", "--inputs", inputs.path, "--steps", "20", "--output",
             folder.appendingPathComponent("x").path)
-        #expect(result.status == 1)
+        #expect(result.status == 65)
         #expect(
             result.stderr.contains(
                 "the input before step 10 failed: input: remove: no body named '42' exists now (names: 0, 1, 2, 3, 4)"),
             "\(result.stderr)")
         let missing = try Tool.sim("verify", "crates", "--golden", folder.appendingPathComponent("none.golden").path)
-        #expect(missing.status == 1 && missing.stderr.contains("cannot read the golden file"))
+        #expect(missing.status == 65 && missing.stderr.contains("cannot read the golden file"))
     }
 }

@@ -96,6 +96,47 @@ import Testing
         #expect(groove.grooveB == [20, 0])
     }
 
+    /// The shortest grooves the rule accepts (ends a denormal apart) step with finite states;
+    /// one of no length is refused (PreconditionTests.aGrooveWithoutLength).
+    @Test(arguments: [
+        Vector(x: Double.leastNonzeroMagnitude, y: 0), Vector(x: 0, y: -Double.leastNonzeroMagnitude),
+        Vector(x: 1e-300, y: 1e-300),
+    ])
+    func theShortestGroovesStepWithoutNaN(end: Vector) throws {
+        let (space, a, b) = try twoBodies(gravity: [0, -10])
+        a.kind = .static
+        #expect(GrooveJoint.hasLength(from: .zero, to: end) && !GrooveJoint.hasLength(from: end, to: end))
+        space.add(GrooveJoint(a: a, b: b, grooveA: .zero, grooveB: end))
+        for step in 1...120 {
+            try space.step(1.0 / 60)
+            let state = [b.position.x, b.position.y, b.velocity.x, b.velocity.y, b.angle, b.angularVelocity]
+            let finite = state.allSatisfy { $0.isFinite }
+            #expect(finite, "step \(step): \(state)")
+            if !finite { return }
+        }
+    }
+
+    /// A crafted snapshot is the other route to a groove of no length (grv_a, grv_b, grv_n).
+    @Test func aSnapshotOfAGrooveWithoutLengthIsRefused() throws {
+        let (space, a, b) = try twoBodies(gravity: [0, -10])
+        a.kind = .static
+        space.add(GrooveJoint(a: a, b: b, grooveA: [0, 0], grooveB: [20, 0]))
+        try run(space, steps: 5)
+        let state = space.snapshot().state
+        #expect(throws: Never.self) { try Space(restoring: Snapshot(state: state)) }
+        var sameEnds = state
+        sameEnds.constraints[0].values[2] = sameEnds.constraints[0].values[0]
+        sameEnds.constraints[0].values[3] = sameEnds.constraints[0].values[1]
+        var zeroNormal = state
+        zeroNormal.constraints[0].values[4] = 0
+        zeroNormal.constraints[0].values[5] = 0
+        for crafted in [sameEnds, zeroNormal] {
+            #expect(throws: SnapshotError.invalid("constraint 0 is a groove of no length, or with a zero normal")) {
+                try Space(restoring: Snapshot(state: crafted))
+            }
+        }
+    }
+
     @Test func dampedSpringAndItsForceClosure() throws {
         let (space, a, b) = try twoBodies()
         let spring = DampedSpring(a: a, b: b, anchorA: .zero, anchorB: .zero, restLength: 5, stiffness: 10, damping: 1)

@@ -232,6 +232,24 @@ import Testing
         expect(huge, says: "Polygon: a polygon may have at most 10000 vertices (got 600000)")
     }
 
+    /// Issue 28: a groove whose two ends are one point stepped once into a NaN velocity.
+    @Test func aGrooveWithoutLength() async {
+        let made = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            _ = GrooveJoint(
+                a: Body(mass: 1, moment: 1), b: Body(mass: 1, moment: 1), grooveA: [3, 4], grooveB: [3, 4])
+        }
+        expect(
+            made,
+            says: "GrooveJoint.grooveA and GrooveJoint.grooveB must differ: a groove of no length has no direction "
+                + "(got both (3.0, 4.0))")
+        let moved = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let groove = GrooveJoint(
+                a: Body(mass: 1, moment: 1), b: Body(mass: 1, moment: 1), grooveA: [0, 0], grooveB: [1, 0])
+            groove.grooveB = [0, 0]
+        }
+        expect(moved, says: "GrooveJoint.grooveA and GrooveJoint.grooveB must differ")
+    }
+
     // "Iterations must be positive and non-zero", "Damping must be positive"; and the
     // values the engine reads only inside the step, refused when set.
     @Test func badSpaceParameters() async {
@@ -246,7 +264,7 @@ import Testing
         let gravity = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             Space().gravity = [0, .nan]
         }
-        expect(gravity, says: "Space.gravity must be finite (got nan)")
+        expect(gravity, says: "Space.gravity must be finite, from -1e15 to 1e15 (got nan)")
         let persistence = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             Space().collisionPersistence = 0
         }

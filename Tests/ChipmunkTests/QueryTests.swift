@@ -34,6 +34,35 @@ import Testing
         #expect(a.collide(with: b).isEmpty)
     }
 
+    /// Issue 28: shapes in no space were queried at the world geometry cached when they were
+    /// made (none: the origin) until cacheBoundingBox() was called, so circles 141 units
+    /// apart reported two contacts with a zero normal.
+    @Test func shapesInNoSpaceAreQueriedWhereTheirBodiesAre() throws {
+        let aBody = Body(mass: 1, moment: 1)
+        aBody.position = [100, 100]
+        let polygonBody = Body(mass: 1, moment: 1)
+        polygonBody.position = [-100, 0]
+        let a = Circle(body: aBody, radius: 1)
+        let b = Circle(body: Body(mass: 1, moment: 1), radius: 1)
+        let box = Polygon.box(body: polygonBody, width: 2, height: 2)
+        #expect(a.collide(with: b).isEmpty, "141 units apart")
+        #expect(box.collide(with: b).isEmpty && b.collide(with: box).isEmpty, "100 units apart")
+        #expect(a.pointQuery([100, 100]).distance == -1)
+        #expect(box.pointQuery([-100, 0]).distance == -1)
+        #expect(a.segmentQuery(from: [0, 0], to: [0, 1]) == nil)
+        // Moved next to each other: one contact, along x.
+        aBody.position = [1.5, 0]
+        let contact = b.collide(with: a)
+        #expect(contact.count == 1 && contact.normal == [1, 0])
+        #expect(contact[0].distance == -0.5)
+        // A shape in a space is queried as the space last placed it (here: when added).
+        let space = Space()
+        space.add(aBody)
+        space.add(a)
+        aBody.position = [50, 0]
+        #expect(a.collide(with: b).count == 1, "the space has not stepped since the body moved")
+    }
+
     private func row() throws -> (Space, [Circle]) {
         let space = Space()
         var circles: [Circle] = []

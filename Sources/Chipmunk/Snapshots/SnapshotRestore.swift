@@ -145,6 +145,13 @@ enum SnapshotCheck {
             guard (c.values + [c.errorBias]).allSatisfy(\.isFinite), c.maxForce >= 0, c.maxBias >= 0, !c.maxForce.isNaN,
                 !c.maxBias.isNaN
             else { throw fail("constraint \(i) has a non-finite or out-of-range value") }
+            // grv_a, grv_b, grv_n: a groove of no length, or a zero normal, steps into NaN.
+            if kind == .groove {
+                let v = c.values
+                guard GrooveJoint.hasLength(from: Vector(x: v[0], y: v[1]), to: Vector(x: v[2], y: v[3])),
+                    v[4] * v[4] + v[5] * v[5] > 0
+                else { throw fail("constraint \(i) is a groove of no length, or with a zero normal") }
+            }
         }
 
         // Arbiters.

@@ -215,6 +215,11 @@ public enum Parameter: String, Sendable, Hashable, CaseIterable, CustomStringCon
             // from its body's centre of gravity also depends on the body's mass and moment:
             // `Space.step` checks that for pivots and grooves before the engine solves them.
             return .magnitudeAtMost(Self.maxCoordinate)
+        case .spaceGravity:
+            // An acceleration of maxCoordinate units/s² carries a body at rest past
+            // maxCoordinate in under 1.5 s: more is no scene's gravity, and 1e300 only
+            // diverged at step 2. Bounded as positions are, it is refused where it is given.
+            return .magnitudeAtMost(Self.maxCoordinate)
         case .ratchetInterval:
             // The engine divides the relative angle by it: 0 gives a NaN angle, and a
             // denormal an infinite one.
@@ -226,7 +231,6 @@ public enum Parameter: String, Sendable, Hashable, CaseIterable, CustomStringCon
             return .nonNegativeAtMost(Self.maxCoordinate)
         case .bodyVelocity, .bodyAngle, .bodyAngularVelocity, .bodyForce,
             .bodyTorque, .appliedForce, .appliedImpulse, .applicationPoint, .integrationGravity, .shapeSurfaceVelocity,
-            .spaceGravity,
             .springForce, .rotarySpringRestAngle, .rotarySpringTorque, .rotaryLimitAngle,
             .ratchetPhase, .ratchetAngle, .gearPhase, .motorRate, .arbiterSurfaceVelocity,
             .contactPoint, .queryPoint, .queryBox:

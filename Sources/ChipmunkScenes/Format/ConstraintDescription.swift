@@ -152,9 +152,13 @@ extension ConstraintDescription {
                 throw SceneError(
                     source: check.source, location: "\(location).\(key)", reason: "is required for a groove joint")
             }
-            constraint = GrooveJoint(
-                a: a, b: b, grooveA: try vector("grooveA", .grooveEnd), grooveB: try vector("grooveB", .grooveEnd),
-                anchorB: try vector("anchorB"))
+            let (grooveA, grooveB) = (try vector("grooveA", .grooveEnd), try vector("grooveB", .grooveEnd))
+            guard GrooveJoint.hasLength(from: grooveA, to: grooveB) else {
+                throw SceneError(
+                    source: check.source, location: "\(location).grooveB",
+                    reason: "must differ from grooveA \(grooveA): a groove of no length has no direction")
+            }
+            constraint = GrooveJoint(a: a, b: b, grooveA: grooveA, grooveB: grooveB, anchorB: try vector("anchorB"))
         case "dampedSpring":
             constraint = DampedSpring(
                 a: a, b: b, anchorA: try vector("anchorA"), anchorB: try vector("anchorB"),

@@ -91,6 +91,13 @@ public struct InputRecording: Hashable, Sendable, Codable {
                 kind: .unreadable(
                     "\(name): timeStep \(ChipmunkError.invalidValue(.spaceTimeStep, recording.timeStep).reason)"))
         }
+        // A recording of no steps checks nothing, and diff had no step to run the other side
+        // for (a trap before).
+        guard !recording.hashes.isEmpty else {
+            throw ReplayFailure(
+                kind: .unreadable("\(name): hashes: is empty; a recording holds the hash after each step, at least one")
+            )
+        }
         return recording
     }
 

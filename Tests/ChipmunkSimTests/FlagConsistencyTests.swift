@@ -1,0 +1,48 @@
+import ChipmunkTestSupport
+import Foundation
+import Testing
+
+/// Issue 28: flags that differed between commands for no reason.
+@Suite struct FlagConsistencyTests {
+    @Test("record takes -o as run, snapshot, render and diff do")
+    func recordTakesShortOutput() throws {
+        let folder = try TemporaryFolder("record-o")
+        defer { folder.remove() }
+        let file = folder.path("crates.inputs.json")
+        let result = try Tool.sim("record", "crates", "--steps", "5", "-o", file)
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout == "wrote \(file): 5 steps, 0 inputs\n")
+        #expect(try Tool.sim("replay", file).status == 0)
+    }
+
+    @Test("results -o FILE without --chart writes the export to the file (it was refused)")
+    func resultsExportToFile() throws {
+        let folder = try TemporaryFolder("results-o")
+        defer { folder.remove() }
+        let db = folder.path("drop.sqlite")
+        let sweep = try Tool.sim(
+            "sweep", "Scenes/drop.json", "--param", "speed=1,2", "--seconds", "0.1", "--jobs", "1", "--db", db)
+        #expect(sweep.status == 0, "\(sweep.stderr)")
+        for format in ["csv", "jsonl"] {
+            let file = folder.path("drop.\(format)")
+            let written = try Tool.sim("results", db, "--format", format, "-o", file)
+            #expect(written.status == 0, "\(written.stderr)")
+            #expect(written.stdout.isEmpty)
+            let printed = try Tool.sim("results", db, "--format", format)
+            #expect(try String(contentsOfFile: file, encoding: .utf8) == printed.stdout)
+        }
+        // A chart still needs a picture's suffix.
+        let chart = try Tool.sim("results", db, "--chart", "speed:steps", "-o", folder.path("c.csv"))
+        #expect(chart.status == 64)
+        #expect(chart.stderrLines == ["chipmunk-sim: --chart needs -o FILE ending in .svg, .png or .pdf"])
+    }
+
+    @Test("sweep --help states the default of --jobs once")
+    func sweepHelpDefaultOnce() throws {
+        let help = try Tool.sim("sweep", "--help")
+        #expect(help.status == 0)
+        let text = help.stdout.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+        #expect(text.contains("Worker threads (default: one per core)."), "\(text)")
+        #expect(text.components(separatedBy: "(default: ").count == 2, "one default in sweep's help: \(text)")
+    }
+}
