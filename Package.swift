@@ -40,6 +40,7 @@ let package = Package(
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.0"),
         .package(url: "https://github.com/hummingbird-project/hummingbird-websocket", from: "2.8.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.80.0"),
     ],
     // The benchmarks (worlds, runner, the raw-C twin, package-benchmark suites) are the
     // nested package in Benchmarks/, which depends on this one by path.
@@ -117,6 +118,7 @@ let package = Package(
                 .product(
                     name: "HummingbirdWebSocket", package: "hummingbird-websocket", condition: .when(traits: ["Live"])),
                 .product(name: "Logging", package: "swift-log", condition: .when(traits: ["Live"])),
+                .product(name: "NIOCore", package: "swift-nio", condition: .when(traits: ["Live"])),
             ],
             exclude: ["Page"], plugins: ["EmbedFiles"]),
 

@@ -4,6 +4,7 @@
     import Hummingbird
     import HummingbirdWebSocket
     import Logging
+    import NIOCore
 
     /// Serves a scene live: one authoritative world stepped at the book's fixed 1/120 s
     /// steps in 60 Hz frames, and a page where every viewer drags bodies, flicks them, tilts
@@ -83,7 +84,25 @@
                 logger: Self.quietLogger)
             let frames = Task { await LiveRoutes.frameLoop(world, framesPerSecond: configuration.framesPerSecond) }
             defer { frames.cancel() }
-            try await app.runService()
+            do {
+                try await app.runService()
+            } catch let error as IOError where error.errnoCode == EADDRINUSE {
+                throw Failure.addressInUse(host: configuration.host, port: configuration.port)
+            }
+        }
+
+        /// Why the server could not serve.
+        public enum Failure: Error, Equatable, CustomStringConvertible {
+            /// Another program listens on the address and port.
+            case addressInUse(host: String, port: Int)
+
+            /// One line saying what went wrong and what to do.
+            public var description: String {
+                switch self {
+                case .addressInUse(let host, let port):
+                    "\(host):\(port) is in use by another program: choose another port, or port 0 for a free one"
+                }
+            }
         }
 
         /// Prints where the page is, and warns when other machines can reach it.

@@ -55,6 +55,20 @@
             _ = await serving.result
         }
 
+        @Test func aPortInUseIsSaidPlainly() async throws {
+            let first = LiveServer(name: "ramp", configuration: .init(port: 0)) { Self.ramp() }
+            let (urls, ready) = AsyncStream<URL>.makeStream()
+            let serving = Task { try await first.run(onReady: { ready.yield($0) }) }
+            var iterator = urls.makeAsyncIterator()
+            let port = try #require(await iterator.next()?.port)
+            let second = LiveServer(name: "ramp", configuration: .init(port: port)) { Self.ramp() }
+            await #expect(throws: LiveServer.Failure.addressInUse(host: "127.0.0.1", port: port)) {
+                try await second.run(onReady: { _ in })
+            }
+            serving.cancel()
+            _ = await serving.result
+        }
+
         @Test func aSceneFileIsRebuiltWhenSavedAndAnErrorKeepsTheWorld() async throws {
             let folder = try TemporaryFolder("live-reload")
             defer { folder.remove() }
