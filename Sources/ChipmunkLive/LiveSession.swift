@@ -85,7 +85,14 @@ package final class LiveSession {
         self.source = source
         self.limits = limits
         self.makeScene = makeScene
-        let scene = try makeScene()
+        scene = try makeScene()
+        stepper = FixedStepper()
+        log = InputRecording(scene: source, content: "", timeStep: scene.timeStep)
+        begin(scene)
+    }
+
+    /// Starts from `scene` as built: its clock, an empty recording, a new ring.
+    private func begin(_ scene: Scene) {
         self.scene = scene
         initialGravity = scene.space.gravity
         stepper = FixedStepper(timeStep: scene.timeStep, maxStepsPerFrame: Self.maxStepsPerFrame(scene.timeStep))
@@ -277,17 +284,11 @@ package final class LiveSession {
         let factory = makeScene ?? self.makeScene
         let scene = try factory()
         self.makeScene = factory
-        self.scene = scene
-        initialGravity = scene.space.gravity
-        stepper = FixedStepper(timeStep: scene.timeStep, maxStepsPerFrame: Self.maxStepsPerFrame(scene.timeStep))
-        log = InputRecording(scene: source, content: scene.contentHash().hexDigits, timeStep: scene.timeStep)
-        hashes = []
-        baseStep = scene.stepCount
         failure = nil
         hands = [:]
         strayHands = []
         structureVersion += 1
-        startRing()
+        begin(scene)
     }
 
     /// Goes back to the latest snapshot at or before `step` and pauses there. Resuming
