@@ -32,7 +32,7 @@ struct ChipmunkSim: ParsableCommand {
     private static let core: [any ParsableCommand.Type] = [
         Run.self, List.self, Verify.self, Record.self, Replay.self, SnapshotCommand.self,
         SnapshotReportCommand.self, SweepCommand.self, ResultsCommand.self, MergeCommand.self, Render.self,
-        Play.self, Ball.self, Diff.self,
+        Play.self, Ball.self, Diff.self, SyncTestCommand.self,
     ]
 
     /// A message on one line; a bulleted list ("- a", "- b") becomes "a, b".

@@ -1,0 +1,114 @@
+import Chipmunk
+
+/// The determinism check rollback users run in CI (GGPO's and GGRS's "synctest"): every
+/// frame, the scene steps and its state hash is kept; then it rolls back `depth` frames,
+/// steps them again with the same inputs (its gravity schedule and timed inputs come back
+/// with its clock), and every hash of the second pass must equal the first's.
+///
+/// ```swift
+/// let report = try SyncTest(depth: 8, frames: 600).run(SceneCatalog.scene(named: "crates"))
+/// ```
+///
+/// A scene whose steps depend on anything outside its state (a counter in a closure, the
+/// time of day, a random number not kept in the space) fails at the first frame that reads it.
+public struct SyncTest: Sendable {
+    /// Frames rolled back and simulated again, every frame.
+    public var depth: Int
+    /// Frames to run.
+    public var frames: Int
+    /// Steps per frame, each of the scene's time step (1: a frame is a step).
+    public var stepsPerFrame: Int
+
+    /// A synctest of `frames` frames, rolling back `depth` frames every frame.
+    ///
+    /// `depth` and `frames` must be at least 1 and `stepsPerFrame` from 1 to 1,000; anything
+    /// else is a programming error.
+    public init(depth: Int = 8, frames: Int = 600, stepsPerFrame: Int = 1) {
+        ensure(depth >= 1, "SyncTest.depth must be at least 1 (got \(depth))")
+        ensure(frames >= 1, "SyncTest.frames must be at least 1 (got \(frames))")
+        ensure((1...1000).contains(stepsPerFrame), "SyncTest.stepsPerFrame must be from 1 to 1000 (got \(stepsPerFrame))")
+        self.depth = depth
+        self.frames = frames
+        self.stepsPerFrame = stepsPerFrame
+    }
+
+    /// What a passing synctest did.
+    public struct Report: Sendable, Equatable {
+        /// Frames run.
+        public var frames: Int
+        /// Frames simulated again, in all.
+        public var resimulatedFrames: Int
+        /// Rollbacks made.
+        public var rollbacks: Int
+    }
+
+    /// The first frame whose second simulation differs from its first.
+    public struct Failure: Error, Sendable, Equatable, CustomStringConvertible {
+        /// What went wrong.
+        public enum Kind: Sendable, Equatable {
+            /// The state hash after `step` differs: `expected` is the first pass's.
+            case diverged(frame: Int, step: Int, expected: UInt64, actual: UInt64)
+            /// A step threw; `error` is its message (which names the step).
+            case stepFailed(frame: Int, error: String)
+            /// The rollback could not restore the saved state.
+            case restoreFailed(frame: Int, error: String)
+        }
+
+        /// What went wrong.
+        public var kind: Kind
+
+        /// One line naming the frame and step, in `chipmunk-sim diff`'s terms.
+        public var description: String {
+            switch kind {
+            case .diverged(let frame, let step, let expected, let actual):
+                "frame \(frame) simulated again differs: the first divergent step is \(step) (state hash "
+                    + "\(actual.hexDigits), first pass \(expected.hexDigits)): the scene's steps depend on "
+                    + "something its state does not hold"
+            case .stepFailed(let frame, let error): "frame \(frame): \(error)"
+            case .restoreFailed(let frame, let error): "frame \(frame): the rollback could not restore: \(error)"
+            }
+        }
+    }
+
+    /// Runs the synctest on a fresh `scene`.
+    ///
+    /// - Throws: ``Failure`` for the first frame that differs, or a step that throws.
+    @discardableResult
+    public func run(_ scene: Scene) throws(Failure) -> Report {
+        let dt = scene.timeStep
+        // saved[i]: the state before frame i (1-based), for the last depth + 1 frames.
+        var saved: [(frame: Int, snapshot: Snapshot)] = []
+        var hashes: [Int: UInt64] = [:]  // step -> first pass's hash
+        var report = Report(frames: 0, resimulatedFrames: 0, rollbacks: 0)
+        func stepFrame(_ frame: Int, check: Bool) throws(Failure) {
+            for _ in 0..<stepsPerFrame {
+                do { try scene.step(dt) } catch { throw Failure(kind: .stepFailed(frame: frame, error: "\(error)")) }
+                let hash = scene.space.stateHash()
+                if check, let expected = hashes[scene.stepCount], expected != hash {
+                    throw Failure(
+                        kind: .diverged(frame: frame, step: scene.stepCount, expected: expected, actual: hash))
+                }
+                if !check { hashes[scene.stepCount] = hash }
+            }
+        }
+        for frame in 1...frames {
+            saved.append((frame, scene.snapshot()))
+            if saved.count > depth + 1 { saved.removeFirst() }
+            try stepFrame(frame, check: false)
+            report.frames = frame
+            // Roll back `depth` frames (or as many as there are) and simulate them again.
+            guard let from = saved.first(where: { $0.frame >= frame - depth + 1 }) else { continue }
+            do {
+                try scene.restore(from.snapshot)
+            } catch {
+                throw Failure(kind: .restoreFailed(frame: frame, error: "\(error)"))
+            }
+            report.rollbacks += 1
+            for again in from.frame...frame {
+                try stepFrame(again, check: true)
+                report.resimulatedFrames += 1
+            }
+        }
+        return report
+    }
+}

@@ -1,0 +1,53 @@
+import Chipmunk
+import ChipmunkCatalog
+import ChipmunkScenes
+import Testing
+
+/// The synctest: roll back and simulate again, every frame, and compare state hashes.
+@Suite struct SyncTestTests {
+    /// Every built-in scene re-simulates exactly at depth 1 and 8 (120 frames each here;
+    /// `chipmunk-sim synctest` runs longer ones), but ui-push, which the synctest caught.
+    @Test(arguments: SceneCatalog.builtIn.map(\.name), [1, 8])
+    func builtInScenesResimulateExactly(name: String, depth: Int) throws {
+        let scene = try SceneCatalog.scene(named: name)
+        if name == "ui-push" {
+            // Found by this test: rolled back over the tap at 0.5 s, the instantaneous push
+            // (a behaviour's state, outside the space and its snapshot) pushes differently:
+            // frame 62 differs. Open in issue 27.
+            withKnownIssue("ui-push's instantaneous push is not in its snapshot") {
+                try SyncTest(depth: depth, frames: 120).run(scene)
+            }
+            return
+        }
+        let report = try SyncTest(depth: depth, frames: 120).run(scene)
+        #expect(report.frames == 120 && report.rollbacks == 120)
+        #expect(report.resimulatedFrames == (1...120).reduce(0) { $0 + min($1, depth) })
+    }
+
+    /// A scene whose step reads a counter outside its state: the second pass differs, and
+    /// the synctest names the first frame that reads it.
+    @Test func aSceneThatReadsOutsideItsStateIsCaught() throws {
+        let space = Space()
+        space.gravity = [0, -100]
+        let ball = Body(mass: 1, moment: 1)
+        space.add(ball, Circle(body: ball, radius: 1))
+        final class Counter { var calls = 0 }
+        let counter = Counter()
+        ball.velocityUpdate = { body, gravity, damping, dt in
+            counter.calls += 1  // not state: a rollback does not wind it back
+            let push = counter.calls > 30 ? Vector(x: Double(counter.calls) * 1e-6, y: 0) : .zero
+            try body.updateVelocity(gravity: gravity + push, damping: damping, dt: dt)
+        }
+        let scene = Scene(name: "counter", space: space)
+        #expect(throws: SyncTest.Failure.self) { try SyncTest(depth: 4, frames: 60).run(scene) }
+        do {
+            try SyncTest(depth: 4, frames: 60).run(Scene(name: "counter", space: space))
+        } catch {
+            guard case .diverged(let frame, _, _, _) = error.kind else {
+                Issue.record("not a divergence: \(error)")
+                return
+            }
+            #expect(frame > 0 && "\(error)".contains("simulated again differs"))
+        }
+    }
+}
