@@ -33,6 +33,7 @@ let package = Package(
             dependencies: [
                 "ChipmunkBench", "ChipmunkBenchWorlds",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "ChipmunkCatalog", package: "SwiftChipmunk"),
             ]
         ),
 

@@ -6,6 +6,7 @@
 # package in Benchmarks/; this script runs from the repository root.
 #   scripts/bench.sh           full run (about 13 minutes on 2 cores, the clean build included)
 #   scripts/bench.sh --quick   fewer steps and repeats
+#   scripts/bench.sh --state   only the save, restore and copy table (issue 27; about 5 minutes)
 # Installs libchipmunk-dev, valgrind and pymunk (from PyPI) if missing.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -19,8 +20,8 @@ if ! python3 -c "import pymunk" 2>/dev/null; then
     pip_install "pymunk==7.3.1"
 fi
 case "${1:-}" in
-    "" | --quick) ;;
-    *) echo "usage: scripts/bench.sh [--quick]" >&2; exit 64 ;;
+    "" | --quick | --state) ;;
+    *) echo "usage: scripts/bench.sh [--quick | --state]" >&2; exit 64 ;;
 esac
 
 # A fresh release build in folders of its own, every run: an incremental build in
@@ -35,6 +36,10 @@ rm -rf "$scratch" "$alloc_scratch"
 swift_build --package-path Benchmarks --scratch-path "$scratch" --product chipmunk-bench
 swift_build --package-path Benchmarks --scratch-path "$scratch" --product chipmunk-bench-c
 bin="$(swift build -c release --package-path Benchmarks --scratch-path "$scratch" --show-bin-path)"
+if [[ "${1:-}" == --state ]]; then
+    python3 scripts/bench/state_report.py --bin "$bin"
+    exit 0
+fi
 
 # Numbers from a binary that corrupts memory mean nothing: memcheck one short run of every
 # mode, Swift and C by turns (valgrind reads a copy without the DWARF 5 debug info).
@@ -55,3 +60,4 @@ trap 'rm -f "$allocations"' EXIT
 
 python3 scripts/bench/run.py --bin "$bin" --allocations "$allocations" \
     --command "scripts/bench.sh${1:+ $1}" ${1:+"$1"}
+python3 scripts/bench/state_report.py --bin "$bin" --allocations "$allocations" ${1:+"$1"}

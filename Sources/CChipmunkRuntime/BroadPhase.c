@@ -19,64 +19,10 @@
 #include "CChipmunkRuntime.h"
 
 #include <chipmunk/chipmunk_private.h>
+#include "BroadPhaseMirror.h"
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
-
-typedef struct MirrorNode MirrorNode;
-typedef struct MirrorPair MirrorPair;
-
-typedef struct MirrorThread {
-    MirrorPair *prev;
-    MirrorNode *leaf;
-    MirrorPair *next;
-} MirrorThread;
-
-struct MirrorPair {
-    MirrorThread a, b;
-    cpCollisionID id;
-};
-
-struct MirrorNode {
-    void *obj;
-    cpBB bb;
-    MirrorNode *parent;
-    union {
-        struct {
-            MirrorNode *a, *b;
-        } children;
-        struct {
-            cpTimestamp stamp;
-            MirrorPair *pairs;
-        } leaf;
-    } node;
-};
-
-typedef struct MirrorBin {
-    void *elt;
-    cpHashValue hash;
-    struct MirrorBin *next;
-} MirrorBin;
-
-typedef struct MirrorSet {
-    unsigned int entries, size;
-    cpHashSetEqlFunc eql;
-    void *default_value;
-    MirrorBin **table;
-    MirrorBin *pooledBins;
-    cpArray *allocatedBuffers;
-} MirrorSet;
-
-typedef struct MirrorTree {
-    cpSpatialIndex spatialIndex;
-    cpBBTreeVelocityFunc velocityFunc;
-    MirrorSet *leaves;
-    MirrorNode *root;
-    MirrorNode *pooledNodes;
-    MirrorPair *pooledPairs;
-    cpArray *allocatedBuffers;
-    cpTimestamp stamp;
-} MirrorTree;
 
 // MARK: The layout check
 
@@ -137,7 +83,7 @@ int CChipmunkBroadPhaseLayoutIsKnown(void) {
     return layoutIsKnown;
 }
 
-static MirrorTree *asTree(void *index) {
+MirrorTree *CChipmunkMirrorTree(void *index) {
     if (!CChipmunkBroadPhaseLayoutIsKnown() || !index) return NULL;
     cpSpatialIndex *spatialIndex = (cpSpatialIndex *)index;
     return spatialIndex->klass == treeClass ? (MirrorTree *)index : NULL;
@@ -193,7 +139,7 @@ static uint32_t countPairs(MirrorTree *tree) {
 }
 
 int CChipmunkBroadPhaseMeasure(void *staticIndex, void *dynamicIndex, CChipmunkBroadPhaseCounts *counts) {
-    MirrorTree *trees[2] = {asTree(staticIndex), asTree(dynamicIndex)};
+    MirrorTree *trees[2] = {CChipmunkMirrorTree(staticIndex), CChipmunkMirrorTree(dynamicIndex)};
     if (!trees[0] || !trees[1] || trees[0]->spatialIndex.dynamicIndex != (cpSpatialIndex *)trees[1]) return 0;
     counts->pairs = 0;
     for (int t = 0; t < 2; t++) {

@@ -203,6 +203,18 @@ public final class DynamicAnimator {
         isAdoptingRestoredState = true
         defer { isAdoptingRestoredState = false }
         setBehaviors()
+        // The step that ended where the state was saved began by applying those settings,
+        // and an instantaneous push it found active pushed then and turned itself off: as
+        // it did, so here (re-activated, it would push again at the next step).
+        func settle(_ behavior: DynamicBehavior) {
+            if let push = behavior as? PushBehavior, push.mode == .instantaneous, push.active,
+                push.pushDirection != .zero
+            {
+                push.active = false
+            }
+            for child in behavior.childBehaviors { settle(child) }
+        }
+        for behavior in behaviors { settle(behavior) }
         updateIfNeeded()
     }
 

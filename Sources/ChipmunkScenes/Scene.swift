@@ -52,7 +52,7 @@ public final class Scene {
     /// edge). Nil draws every body opaque.
     package var bodyOpacity: ((Body) -> Double)?
 
-    /// Runs at the end of ``restore(_:)``, for state the scene keeps beside the space: the
+    /// Runs at the end of ``restore(_:)-(Snapshot)``, for state the scene keeps beside the space: the
     /// UIKit-style scenes tell their collision delegates of the contacts the snapshot holds,
     /// which began before it was saved (so the snake's bricks on an edge are dimmed again).
     package var didRestore: (() -> Void)?
@@ -84,7 +84,7 @@ public final class Scene {
                 bodyB: name(of: b.body)))
     }
 
-    /// A snapshot of the scene's space, with the scene's clock, for ``restore(_:)``.
+    /// A snapshot of the scene's space, with the scene's clock, for ``restore(_:)-(Snapshot)``.
     ///
     /// `reference` says how to build the scene again (`SceneCatalog.scene(restoring:)`): a
     /// built-in name or a scene file's path; by default the scene's name.
@@ -127,6 +127,30 @@ public final class Scene {
                 }
             }
         }
+        didRestore?()
+    }
+
+    /// Saves the scene's state into `state` for a fast restore into this scene (rollback,
+    /// scrubbing): its space's (`SpaceState`, reusing the buffers) and its clock.
+    public func save(into state: inout SceneState) {
+        space.save(into: &state.space)
+        state.time = time
+        state.stepCount = stepCount
+        state.changesApplied = nextChange
+        state.inputsApplied = nextInput
+    }
+
+    /// Sets the scene to a state saved from it by ``save(into:)``: its space
+    /// (`Space.restore(_:)`, which takes out objects inputs added since and puts back those
+    /// removed), its clock and its place in the gravity schedule and the inputs.
+    ///
+    /// - Throws: `SnapshotError` when the state is empty or from another scene.
+    public func restore(_ state: SceneState) throws(SnapshotError) {
+        try space.restore(state.space)
+        time = state.time
+        stepCount = state.stepCount
+        nextChange = state.changesApplied
+        nextInput = state.inputsApplied
         didRestore?()
     }
 
@@ -176,6 +200,24 @@ public final class Scene {
         stepCount += 1
         time += dt
     }
+}
+
+/// A scene's state for a fast restore into the same scene: its space's `SpaceState`
+/// and its clock. Keep one per frame in a ring, as with `SpaceState`.
+public struct SceneState {
+    var space = SpaceState()
+    /// The scene's simulated time when saved, in seconds.
+    public internal(set) var time = 0.0
+    /// The scene's steps when saved.
+    public internal(set) var stepCount = 0
+    var changesApplied = 0
+    var inputsApplied = 0
+
+    /// An empty state, to save into.
+    public init() {}
+
+    /// The bytes the state holds (see `SpaceState.byteCount`).
+    public var byteCount: Int { space.byteCount }
 }
 
 /// From `time` seconds on, gravity is `gravity`.

@@ -6,19 +6,11 @@ import Testing
 /// The synctest: roll back and simulate again, every frame, and compare state hashes.
 @Suite struct SyncTestTests {
     /// Every built-in scene re-simulates exactly at depth 1 and 8 (120 frames each here;
-    /// `chipmunk-sim synctest` runs longer ones), but ui-push, which the synctest caught.
+    /// `chipmunk-sim synctest` runs longer ones). ui-push failed here until a restore put
+    /// its instantaneous push back as the saved step had left it (off, once it pushed).
     @Test(arguments: SceneCatalog.builtIn.map(\.name), [1, 8])
     func builtInScenesResimulateExactly(name: String, depth: Int) throws {
         let scene = try SceneCatalog.scene(named: name)
-        if name == "ui-push" {
-            // Found by this test: rolled back over the tap at 0.5 s, the instantaneous push
-            // (a behaviour's state, outside the space and its snapshot) pushes differently:
-            // frame 62 differs. Open in issue 27.
-            withKnownIssue("ui-push's instantaneous push is not in its snapshot") {
-                try SyncTest(depth: depth, frames: 120).run(scene)
-            }
-            return
-        }
         let report = try SyncTest(depth: depth, frames: 120).run(scene)
         #expect(report.frames == 120 && report.rollbacks == 120)
         #expect(report.resimulatedFrames == (1...120).reduce(0) { $0 + min($1, depth) })

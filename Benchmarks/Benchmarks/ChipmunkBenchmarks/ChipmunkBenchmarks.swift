@@ -21,6 +21,7 @@ import ChipmunkScenes
 nonisolated(unsafe) private var world: (space: Space, bodies: [Body], scene: BenchScene)?
 nonisolated(unsafe) private var calls = 0
 nonisolated(unsafe) private var cWorld: OpaquePointer?
+nonisolated(unsafe) private var savedState = SpaceState()
 
 private func build(_ scene: BenchScene, callbacks: Bool = false) throws {
     let space = Space()
@@ -74,6 +75,34 @@ let benchmarks: @Sendable () -> Void = {
         maxDuration: .seconds(2),
         maxIterations: 1000
     )
+
+    // Issue 27: a SpaceState saved into again and restored, once warm: no allocation.
+    // The world has stepped 300 times, so it holds contacts, pairs and sleeping bodies.
+    for scene in [BenchScene.pyramid20, .circles1000] {
+        Benchmark(
+            "save \(scene.rawValue)",
+            closure: { _ in
+                guard let (space, _, _) = world else { return }
+                space.save(into: &savedState)
+            },
+            setup: {
+                try build(scene)
+                for _ in 0..<300 { try world!.space.step(scene.timeStep) }
+            },
+            teardown: { world = nil })
+        Benchmark(
+            "restore \(scene.rawValue)",
+            closure: { _ in
+                guard let (space, _, _) = world else { return }
+                try space.restore(savedState)
+            },
+            setup: {
+                try build(scene)
+                for _ in 0..<300 { try world!.space.step(scene.timeStep) }
+                world!.space.save(into: &savedState)
+            },
+            teardown: { world = nil })
+    }
 
     for scene in [BenchScene.pyramid20, .circles1000, .jointgrid50] {
         Benchmark(

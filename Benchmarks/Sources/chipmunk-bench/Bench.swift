@@ -64,6 +64,21 @@ struct Bench: ParsableCommand {
             """)
     var restore: String?
 
+    @Flag(
+        help: """
+            Time saving and restoring state instead of stepping: SpaceState's save(into:) and \
+            restore(_:), snapshot(), a snapshot's restore and copy(), each against a step, after \
+            --steps steps (default 300). One JSON line per world; --rounds rounds, medians in \
+            microseconds.
+            """)
+    var state = false
+
+    @Flag(help: "With --state: also every built-in scene (crates, pyramid-topple, ui-heavy, ...).")
+    var builtInScenes = false
+
+    @Option(help: "With --state: save, step and restore rounds per world (the full snapshot's: a tenth, at least 5).")
+    var rounds: Int = 200
+
     private static let againstCHelp =
         "Also step the raw C engine's twin of the world in this process, by turns with the Swift world, "
         + "one step at a time, so that noise on the machine falls on both alike; "
@@ -85,6 +100,13 @@ struct Bench: ParsableCommand {
         }
         if (saveAt == nil) != (saveTo == nil) { throw ValidationError("--save-at and --save-to go together") }
         if let saveAt, saveAt < 0 { throw ValidationError("--save-at must be at least 0 (got \(saveAt))") }
+        if !state, builtInScenes || rounds != 200 {
+            throw ValidationError("--built-in-scenes and --rounds go with --state")
+        }
+        if state, trace || againstC || threads != 1 || parallel != 1 || mode.items != [.plain] {
+            throw ValidationError("--state times one world at a time on the plain solver: use it alone")
+        }
+        if !(1...100_000).contains(rounds) { throw ValidationError("--rounds must be 1 to 100000 (got \(rounds))") }
         if againstC, threads != 1 || parallel != 1 {
             throw ValidationError(
                 "--against-c compares one world on the plain solver: use it without --threads and --parallel")
@@ -96,6 +118,7 @@ struct Bench: ParsableCommand {
         // Swift `Space`, which silences it; the C twin's spaces come after this one.
         _ = Space()
         if trace { return try runTrace(scene.items[0]) }
+        if state { return try runState() }
         for scene in scene.items {
             for mode in mode.items {
                 let steps = self.steps ?? scene.defaultSteps

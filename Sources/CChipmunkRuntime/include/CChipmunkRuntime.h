@@ -131,6 +131,33 @@ int CChipmunkSpatialHashCapture(void *staticIndex, void *dynamicIndex, void *con
 int CChipmunkSpatialHashRestore(void *staticIndex, void *dynamicIndex, void *const *shapes, int32_t shapeCount,
                                 const CChipmunkSpatialHashState *state);
 
+/// A space's state saved for a fast restore into the same space (SpaceState.c): opaque,
+/// its buffers kept and grown from one save to the next.
+typedef struct CChipmunkSpaceState CChipmunkSpaceState;
+
+/// A new, empty state; NULL when out of memory.
+CChipmunkSpaceState *CChipmunkSpaceStateCreate(void);
+void CChipmunkSpaceStateDestroy(CChipmunkSpaceState *state);
+
+/// Saves `space` (a `cpSpace *` between steps, on the default broad phase with a known
+/// layout): `bodies` are its static body and then its bodies, `shapes` and `constraints`
+/// all of its own. Returns 0, and holds no state, when the space uses the spatial hash,
+/// the layout is unknown, a constraint is of no known kind, or memory ran out.
+int CChipmunkSpaceStateSave(CChipmunkSpaceState *state, void *space, void *const *bodies, int32_t bodyCount,
+                            void *const *shapes, int32_t shapeCount, void *const *constraints,
+                            int32_t constraintCount);
+
+/// Restores a saved state into the space it was saved from, which must hold the same
+/// objects and the same two index structs. Returns 0, changing nothing, when the state is
+/// empty or for another space, or those differ; otherwise 1 (out of memory aborts).
+int CChipmunkSpaceStateRestore(CChipmunkSpaceState *state, void *space);
+
+/// Whether the state holds a save.
+int CChipmunkSpaceStateIsSaved(const CChipmunkSpaceState *state);
+
+/// The bytes the state holds for its save (not its spare capacity).
+size_t CChipmunkSpaceStateByteCount(const CChipmunkSpaceState *state);
+
 #ifdef __cplusplus
 }
 #endif

@@ -90,6 +90,19 @@ public final class Space {
     /// The serial the next added object gets (see `Body.serial`).
     var nextSerial = 0
 
+    /// Which shapes' settings (material, filter, mass, geometry) the space's shapes have:
+    /// a new number from `shapeSettingsCounter` at each change, the saved one after a
+    /// restore (see ``SpaceState``).
+    var shapeSettingsVersion: UInt64 = 0
+    var shapeSettingsCounter: UInt64 = 0
+    /// The settings as of `shapeSettingsVersion`, once a state was saved: shared by states.
+    var shapeSettings: ShapeSettingsRecord?
+
+    func noteShapeSettingsChanged() {
+        shapeSettingsCounter += 1
+        shapeSettingsVersion = shapeSettingsCounter
+    }
+
     /// Steps completed so far; errors from ``step(_:)`` name step `stepsTaken + 1`.
     public internal(set) var stepsTaken = 0
 

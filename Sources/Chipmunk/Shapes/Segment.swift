@@ -63,5 +63,6 @@ public final class Segment: Shape {
         Parameter.segmentNeighbor.require(previous)
         Parameter.segmentNeighbor.require(next)
         cpSegmentShapeSetNeighbors(handle, previous.cp, next.cp)
+        settingsChanged()
     }
 }

@@ -6,7 +6,10 @@ extension Shape {
     /// The corresponding C functions are `cpShapeGetSensor` and `cpShapeSetSensor`.
     public var isSensor: Bool {
         get { cpShapeGetSensor(handle) != 0 }
-        set { cpShapeSetSensor(handle, newValue ? 1 : 0) }
+        set {
+            cpShapeSetSensor(handle, newValue ? 1 : 0)
+            settingsChanged()
+        }
     }
 
     /// The velocity of the shape's surface, for conveyor belts; only its tangential part
@@ -18,6 +21,7 @@ extension Shape {
         set {
             Parameter.shapeSurfaceVelocity.require(newValue)
             cpShapeSetSurfaceVelocity(handle, newValue.cp)
+            settingsChanged()
         }
     }
 
@@ -26,6 +30,9 @@ extension Shape {
     /// The corresponding C functions are `cpShapeGetFilter` and `cpShapeSetFilter`.
     public var filter: ShapeFilter {
         get { ShapeFilter(cpShapeGetFilter(handle)) }
-        set { cpShapeSetFilter(handle, newValue.cp) }
+        set {
+            cpShapeSetFilter(handle, newValue.cp)
+            settingsChanged()
+        }
     }
 }

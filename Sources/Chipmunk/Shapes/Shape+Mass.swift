@@ -16,6 +16,7 @@ extension Shape {
             Parameter.shapeMass.require(newValue)
             requireSaneMass(newValue, "mass")
             cpShapeSetMass(handle, newValue)
+            settingsChanged()
             space?.massMayHaveChanged(for: body)
         }
     }
@@ -30,6 +31,7 @@ extension Shape {
             Parameter.shapeDensity.require(newValue)
             requireSaneMass(newValue * area, "density", positive: newValue > 0)
             cpShapeSetDensity(handle, newValue)
+            settingsChanged()
             space?.massMayHaveChanged(for: body)
         }
     }

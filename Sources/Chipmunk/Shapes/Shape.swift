@@ -50,6 +50,10 @@ public class Shape: SpaceObject, CObjectOwner {
         StructSlab.release(object)
     }
 
+    /// Tells the space that a setting a ``SpaceState`` does not save changed: a restore
+    /// puts it back.
+    func settingsChanged() { space?.noteShapeSettingsChanged() }
+
     /// The friction coefficient (Coulomb); the contact uses the product of both shapes'.
     /// Rule: ``Parameter/shapeFriction``.
     ///
@@ -59,6 +63,7 @@ public class Shape: SpaceObject, CObjectOwner {
         set {
             Parameter.shapeFriction.require(newValue)
             cpShapeSetFriction(handle, newValue)
+            settingsChanged()
         }
     }
 
@@ -71,6 +76,7 @@ public class Shape: SpaceObject, CObjectOwner {
         set {
             Parameter.shapeElasticity.require(newValue)
             cpShapeSetElasticity(handle, newValue)
+            settingsChanged()
         }
     }
 
@@ -79,7 +85,10 @@ public class Shape: SpaceObject, CObjectOwner {
     /// The corresponding C functions are `cpShapeGetCollisionType` and `cpShapeSetCollisionType`.
     public var collisionType: CollisionType {
         get { CollisionType(rawValue: cpShapeGetCollisionType(handle)) }
-        set { cpShapeSetCollisionType(handle, newValue.rawValue) }
+        set {
+            cpShapeSetCollisionType(handle, newValue.rawValue)
+            settingsChanged()
+        }
     }
 
     /// The bounding box, as of the last step or reindex.

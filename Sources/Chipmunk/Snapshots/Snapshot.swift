@@ -1,5 +1,5 @@
 /// Everything a ``Space`` carries from one step to the next, as bytes: restore it with
-/// ``Space/init(restoring:)`` or ``Space/restore(_:)`` and the simulation continues.
+/// ``Space/init(restoring:)`` or ``Space/restore(_:)-(Snapshot)`` and the simulation continues.
 ///
 /// ```swift
 /// let saved = space.snapshot()
@@ -11,7 +11,7 @@
 /// contacts with theirs, sleeping groups, the space's parameters and counters, and which
 /// collision types have handlers. Closures (handlers, integrators, constraint callbacks)
 /// are not data: set them again on the restored space, or restore into a space built by
-/// the same code with ``Space/restore(_:)``, which keeps them.
+/// the same code with ``Space/restore(_:)-(Snapshot)``, which keeps them.
 ///
 /// The format is versioned, little-endian and independent of the engine's struct layout;
 /// `docs/snapshots.md` specifies it. Bytes that are not a valid snapshot throw
@@ -91,7 +91,7 @@ public enum SnapshotError: Error, Equatable, Sendable, CustomStringConvertible {
     /// private broad-phase structs are not the layout this binding reads (Chipmunk 7.0.3's):
     /// it cannot be restored here without being misread.
     case broadPhaseLayoutUnknown(engineVersion: String)
-    /// ``Space/restore(_:)`` was given a snapshot of a space made differently.
+    /// ``Space/restore(_:)-(Snapshot)`` was given a snapshot of a space made differently.
     case structureMismatch(String)
 
     /// One line: what is wrong with the snapshot.

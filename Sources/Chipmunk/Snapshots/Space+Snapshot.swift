@@ -36,7 +36,7 @@ extension Space {
     /// Collision types that had handlers get handlers without closures: set them again
     /// (``onCollision(between:and:begin:preSolve:postSolve:separate:)``). Custom
     /// integrators and constraint callbacks are not restored; to keep closures, build the
-    /// space with your own code and call ``restore(_:)`` on it instead.
+    /// space with your own code and call ``restore(_:)-(Snapshot)`` on it instead.
     ///
     /// - Throws: ``SnapshotError`` if the snapshot holds what no valid space holds.
     public convenience init(restoring snapshot: Snapshot) throws(SnapshotError) {
@@ -78,7 +78,7 @@ extension Space {
     }
 
     /// Runs `body` with no Swift collision handler installed in the engine.
-    private func withEngineCollisionFunctions(_ body: () -> Void) {
+    func withEngineCollisionFunctions(_ body: () -> Void) {
         var handlers = Array(collisionHandlers.values)
         func next() {
             guard let handler = handlers.popLast() else { return body() }

@@ -26,7 +26,8 @@ public struct SyncTest: Sendable {
     public init(depth: Int = 8, frames: Int = 600, stepsPerFrame: Int = 1) {
         ensure(depth >= 1, "SyncTest.depth must be at least 1 (got \(depth))")
         ensure(frames >= 1, "SyncTest.frames must be at least 1 (got \(frames))")
-        ensure((1...1000).contains(stepsPerFrame), "SyncTest.stepsPerFrame must be from 1 to 1000 (got \(stepsPerFrame))")
+        ensure(
+            (1...1000).contains(stepsPerFrame), "SyncTest.stepsPerFrame must be from 1 to 1000 (got \(stepsPerFrame))")
         self.depth = depth
         self.frames = frames
         self.stepsPerFrame = stepsPerFrame
@@ -76,35 +77,37 @@ public struct SyncTest: Sendable {
     @discardableResult
     public func run(_ scene: Scene) throws(Failure) -> Report {
         let dt = scene.timeStep
-        // saved[i]: the state before frame i (1-based), for the last depth + 1 frames.
-        var saved: [(frame: Int, snapshot: Snapshot)] = []
-        var hashes: [Int: UInt64] = [:]  // step -> first pass's hash
+        // A ring of depth + 1 states: ring[f % count] is the state before frame f (1-based).
+        let count = depth + 1
+        var ring = Array(repeating: SceneState(), count: count)
+        // The first pass's hash after each step of the last depth + 1 frames, by step.
+        var hashes = Array(repeating: UInt64(0), count: count * stepsPerFrame)
         var report = Report(frames: 0, resimulatedFrames: 0, rollbacks: 0)
         func stepFrame(_ frame: Int, check: Bool) throws(Failure) {
             for _ in 0..<stepsPerFrame {
                 do { try scene.step(dt) } catch { throw Failure(kind: .stepFailed(frame: frame, error: "\(error)")) }
                 let hash = scene.space.stateHash()
-                if check, let expected = hashes[scene.stepCount], expected != hash {
+                let slot = scene.stepCount % hashes.count
+                if check, hashes[slot] != hash {
                     throw Failure(
-                        kind: .diverged(frame: frame, step: scene.stepCount, expected: expected, actual: hash))
+                        kind: .diverged(frame: frame, step: scene.stepCount, expected: hashes[slot], actual: hash))
                 }
-                if !check { hashes[scene.stepCount] = hash }
+                if !check { hashes[slot] = hash }
             }
         }
         for frame in 1...frames {
-            saved.append((frame, scene.snapshot()))
-            if saved.count > depth + 1 { saved.removeFirst() }
+            scene.save(into: &ring[frame % count])
             try stepFrame(frame, check: false)
             report.frames = frame
             // Roll back `depth` frames (or as many as there are) and simulate them again.
-            guard let from = saved.first(where: { $0.frame >= frame - depth + 1 }) else { continue }
+            let from = max(1, frame - depth + 1)
             do {
-                try scene.restore(from.snapshot)
+                try scene.restore(ring[from % count])
             } catch {
                 throw Failure(kind: .restoreFailed(frame: frame, error: "\(error)"))
             }
             report.rollbacks += 1
-            for again in from.frame...frame {
+            for again in from...frame {
                 try stepFrame(again, check: true)
                 report.resimulatedFrames += 1
             }

@@ -1,0 +1,758 @@
+// The fast save and restore of a space's state, for rollback (`Space.save(into:)`,
+// `Space.restore(_:)` with a `SpaceState`).
+//
+// A snapshot records a space by index, so that it can be written to a file and restored
+// into any space; that costs several steps' time. Rollback saves every frame and restores
+// into the same space, whose objects and engine memory are still there: so a saved state
+// here is what changes as the world steps, by the address it lives at. Bodies' motion and
+// sleeping, constraints' whole structs, shapes' boxes, every cached or sleeping arbiter
+// with its contacts, the engine's arrays, and both trees of the broad phase (each node,
+// pair and leaf-set entry by address, with the leaf sets' visiting order). Restoring writes
+// each back where it was, and rebuilds the free lists (arbiters, tree nodes and pairs,
+// leaf-set bins) from what is in use now and in the pools now, less what the state uses:
+// arbiter, node, pair and bin memory belongs to the space until it is freed, so every
+// address in the state is still the engine's. The buffers are kept and grown, never
+// shrunk: once warm, neither saving nor restoring allocates (sleeping arbiters' contacts
+// excepted, which the engine frees one by one when their bodies wake).
+//
+// What is not saved: which objects the space holds (the Swift side keeps them, and puts
+// back through the engine those removed since and takes out those added, before this
+// restore), its two index structs (which must be the same), and shapes' geometry and
+// material (the Swift side keeps those in a record shared by the states saved while they
+// stay the same).
+#include "CChipmunkRuntime.h"
+
+#include <chipmunk/chipmunk_private.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "BroadPhaseMirror.h"
+
+// MARK: Growable buffers
+
+typedef struct Buffer {
+    unsigned char *data;
+    size_t count, capacity;  // bytes
+} Buffer;
+
+static int reserve(Buffer *buffer, size_t bytes) {
+    if (buffer->count + bytes <= buffer->capacity) return 1;
+    size_t capacity = buffer->capacity ? buffer->capacity : 4096;
+    while (capacity < buffer->count + bytes) capacity *= 2;
+    unsigned char *data = realloc(buffer->data, capacity);
+    if (!data) return 0;
+    buffer->data = data;
+    buffer->capacity = capacity;
+    return 1;
+}
+
+static int append(Buffer *buffer, const void *bytes, size_t size) {
+    if (!reserve(buffer, size)) return 0;
+    memcpy(buffer->data + buffer->count, bytes, size);
+    buffer->count += size;
+    return 1;
+}
+
+#define ITEMS(buffer, type) ((type *)(buffer).data)
+#define COUNT(buffer, type) ((buffer).count / sizeof(type))
+
+// MARK: Records
+
+/// A body's state: from `m` up to `userData` (mass, moment, centre of gravity, position,
+/// velocity, force, angle, spin, torque, transform), then the bias velocities, the arbiter
+/// list and the sleeping fields.
+#define BODY_MOTION_OFFSET offsetof(cpBody, m)
+#define BODY_MOTION_BYTES (offsetof(cpBody, userData) - offsetof(cpBody, m))
+
+typedef struct BodyRecord {
+    cpBody *body;
+    unsigned char motion[BODY_MOTION_BYTES];
+    cpVect v_bias;
+    cpFloat w_bias;
+    cpShape *shapeList;
+    cpArbiter *arbiterList;
+    cpConstraint *constraintList;
+    cpBody *root, *next;
+    cpFloat idleTime;
+} BodyRecord;
+
+typedef struct ShapeRecord {
+    cpShape *shape;
+    cpBB bb;
+    cpShape *next, *prev;
+    cpHashValue hashid;
+} ShapeRecord;
+
+/// A constraint's whole struct follows its record in `constraintBytes`.
+typedef struct ConstraintRecord {
+    cpConstraint *constraint;
+    uint32_t size;
+} ConstraintRecord;
+
+typedef struct ArbiterRecord {
+    cpArbiter *arbiter;
+    struct cpArbiter value;
+    int cached;
+} ArbiterRecord;
+
+typedef struct NodeRecord {
+    MirrorNode *node;
+    MirrorNode value;
+} NodeRecord;
+
+typedef struct PairRecord {
+    MirrorPair *pair;
+    MirrorPair value;
+} PairRecord;
+
+typedef struct SetEntry {
+    void *elt;
+    cpHashValue hash;
+} SetEntry;
+
+typedef struct TreeRecord {
+    MirrorNode *root;
+    cpTimestamp stamp;
+    unsigned int setSize;
+    Buffer nodes;    // NodeRecord
+    Buffer entries;  // SetEntry, in the set's visiting order
+} TreeRecord;
+
+struct CChipmunkSpaceState {
+    int saved;
+    cpSpace *space;
+    cpSpatialIndex *indexes[2];
+
+    int iterations;
+    cpVect gravity;
+    cpFloat damping, idleSpeedThreshold, sleepTimeThreshold, collisionSlop, collisionBias;
+    cpTimestamp collisionPersistence, stamp;
+    cpFloat curr_dt;
+    cpBool usesWildcards;
+    cpHashValue shapeIDCounter;
+
+    Buffer bodies;           // BodyRecord
+    Buffer shapes;           // ShapeRecord
+    Buffer constraintBytes;  // ConstraintRecord, then the struct, padded to 8
+    Buffer arbiters;         // ArbiterRecord
+    Buffer contacts;         // struct cpContact, each arbiter's `count` in turn
+    Buffer arrays[5];        // pointers: dynamic, static, sleeping, active constraints, active arbiters
+    TreeRecord trees[2];
+    Buffer pairs;  // PairRecord
+
+    // Scratch for restoring, kept to spare allocations.
+    Buffer scratch;
+};
+
+static size_t constraintSize(const cpConstraint *c) {
+    if (cpConstraintIsPinJoint(c)) return sizeof(cpPinJoint);
+    if (cpConstraintIsSlideJoint(c)) return sizeof(cpSlideJoint);
+    if (cpConstraintIsPivotJoint(c)) return sizeof(cpPivotJoint);
+    if (cpConstraintIsGrooveJoint(c)) return sizeof(cpGrooveJoint);
+    if (cpConstraintIsDampedSpring(c)) return sizeof(cpDampedSpring);
+    if (cpConstraintIsDampedRotarySpring(c)) return sizeof(cpDampedRotarySpring);
+    if (cpConstraintIsRotaryLimitJoint(c)) return sizeof(cpRotaryLimitJoint);
+    if (cpConstraintIsRatchetJoint(c)) return sizeof(cpRatchetJoint);
+    if (cpConstraintIsGearJoint(c)) return sizeof(cpGearJoint);
+    if (cpConstraintIsSimpleMotor(c)) return sizeof(cpSimpleMotor);
+    return 0;
+}
+
+CChipmunkSpaceState *CChipmunkSpaceStateCreate(void) { return calloc(1, sizeof(CChipmunkSpaceState)); }
+
+static void freeBuffer(Buffer *buffer) {
+    free(buffer->data);
+    *buffer = (Buffer){0};
+}
+
+void CChipmunkSpaceStateDestroy(CChipmunkSpaceState *state) {
+    if (!state) return;
+    freeBuffer(&state->bodies);
+    freeBuffer(&state->shapes);
+    freeBuffer(&state->constraintBytes);
+    freeBuffer(&state->arbiters);
+    freeBuffer(&state->contacts);
+    for (int i = 0; i < 5; i++) freeBuffer(&state->arrays[i]);
+    for (int t = 0; t < 2; t++) {
+        freeBuffer(&state->trees[t].nodes);
+        freeBuffer(&state->trees[t].entries);
+    }
+    freeBuffer(&state->pairs);
+    freeBuffer(&state->scratch);
+    free(state);
+}
+
+size_t CChipmunkSpaceStateByteCount(const CChipmunkSpaceState *state) {
+    size_t bytes = sizeof *state + state->bodies.count + state->shapes.count + state->constraintBytes.count +
+                   state->arbiters.count + state->contacts.count + state->pairs.count;
+    for (int i = 0; i < 5; i++) bytes += state->arrays[i].count;
+    for (int t = 0; t < 2; t++) bytes += state->trees[t].nodes.count + state->trees[t].entries.count;
+    return bytes;
+}
+
+// MARK: Saving
+
+static int saveArray(Buffer *buffer, cpArray *array) {
+    buffer->count = 0;
+    return append(buffer, array->arr, sizeof(void *) * (size_t)array->num);
+}
+
+static int saveArbiter(CChipmunkSpaceState *state, cpArbiter *arbiter, int cached) {
+    ArbiterRecord record = {arbiter, *arbiter, cached};
+    return append(&state->arbiters, &record, sizeof record) &&
+           append(&state->contacts, arbiter->contacts, sizeof(struct cpContact) * (size_t)arbiter->count);
+}
+
+typedef struct SaveContext {
+    CChipmunkSpaceState *state;
+    int ok;
+} SaveContext;
+
+static void saveCachedArbiter(void *element, void *data) {
+    SaveContext *context = data;
+    if (context->ok) context->ok = saveArbiter(context->state, element, 1);
+}
+
+/// The arbiters only sleeping bodies hold (not in the cache): each once, from its body_a,
+/// or from its other body when body_a is not asleep (static, or awake).
+static int saveSleepingArbiters(CChipmunkSpaceState *state, cpSpace *space) {
+    cpArray *components = space->sleepingComponents;
+    for (int i = 0; i < components->num; i++) {
+        for (cpBody *body = components->arr[i]; body; body = body->sleeping.next) {
+            for (cpArbiter *arbiter = body->arbiterList; arbiter;) {
+                cpArbiter *next = arbiter->body_a == body ? arbiter->thread_a.next : arbiter->thread_b.next;
+                if (arbiter->body_a == body || arbiter->body_a->sleeping.root == NULL) {
+                    if (!saveArbiter(state, arbiter, 0)) return 0;
+                }
+                arbiter = next;
+            }
+        }
+    }
+    return 1;
+}
+
+static int saveTree(TreeRecord *record, MirrorTree *tree) {
+    record->root = tree->root;
+    record->stamp = tree->stamp;
+    record->setSize = tree->leaves->size;
+    record->nodes.count = 0;
+    record->entries.count = 0;
+    // Every node reachable from the root; the node records double as the stack.
+    if (tree->root) {
+        NodeRecord root = {tree->root, *tree->root};
+        if (!append(&record->nodes, &root, sizeof root)) return 0;
+        for (size_t i = 0; i < COUNT(record->nodes, NodeRecord); i++) {
+            MirrorNode *node = ITEMS(record->nodes, NodeRecord)[i].node;
+            if (node->obj) continue;
+            NodeRecord a = {node->node.children.a, *node->node.children.a};
+            NodeRecord b = {node->node.children.b, *node->node.children.b};
+            if (!append(&record->nodes, &a, sizeof a) || !append(&record->nodes, &b, sizeof b)) return 0;
+        }
+    }
+    MirrorSet *set = tree->leaves;
+    for (unsigned int i = 0; i < set->size; i++) {
+        for (MirrorBin *bin = set->table[i]; bin; bin = bin->next) {
+            SetEntry entry = {bin->elt, bin->hash};
+            if (!append(&record->entries, &entry, sizeof entry)) return 0;
+        }
+    }
+    return 1;
+}
+
+/// Every cached pair, once: from the leaf that is its `a`.
+static int savePairs(CChipmunkSpaceState *state) {
+    state->pairs.count = 0;
+    for (int t = 0; t < 2; t++) {
+        TreeRecord *record = &state->trees[t];
+        for (size_t i = 0; i < COUNT(record->entries, SetEntry); i++) {
+            MirrorNode *leaf = ITEMS(record->entries, SetEntry)[i].elt;
+            for (MirrorPair *pair = leaf->node.leaf.pairs; pair;) {
+                if (pair->a.leaf == leaf) {
+                    PairRecord saved = {pair, *pair};
+                    if (!append(&state->pairs, &saved, sizeof saved)) return 0;
+                }
+                pair = pair->a.leaf == leaf ? pair->a.next : pair->b.next;
+            }
+        }
+    }
+    return 1;
+}
+
+int CChipmunkSpaceStateSave(CChipmunkSpaceState *state, void *cSpace, void *const *cBodies, int32_t bodyCount,
+                            void *const *cShapes, int32_t shapeCount, void *const *cConstraints,
+                            int32_t constraintCount) {
+    cpSpace *space = cSpace;
+    cpBody *const *bodies = (cpBody *const *)cBodies;
+    cpShape *const *shapes = (cpShape *const *)cShapes;
+    cpConstraint *const *constraints = (cpConstraint *const *)cConstraints;
+    state->saved = 0;
+    MirrorTree *trees[2] = {CChipmunkMirrorTree(space->staticShapes), CChipmunkMirrorTree(space->dynamicShapes)};
+    if (!trees[0] || !trees[1] || space->locked || space->rousedBodies->num != 0) return 0;
+    state->space = space;
+    state->indexes[0] = space->staticShapes;
+    state->indexes[1] = space->dynamicShapes;
+    state->iterations = space->iterations;
+    state->gravity = space->gravity;
+    state->damping = space->damping;
+    state->idleSpeedThreshold = space->idleSpeedThreshold;
+    state->sleepTimeThreshold = space->sleepTimeThreshold;
+    state->collisionSlop = space->collisionSlop;
+    state->collisionBias = space->collisionBias;
+    state->collisionPersistence = space->collisionPersistence;
+    state->stamp = space->stamp;
+    state->curr_dt = space->curr_dt;
+    state->usesWildcards = space->usesWildcards;
+    state->shapeIDCounter = space->shapeIDCounter;
+
+    state->bodies.count = 0;
+    if (!reserve(&state->bodies, sizeof(BodyRecord) * (size_t)bodyCount)) return 0;
+    for (int32_t i = 0; i < bodyCount; i++) {
+        cpBody *body = bodies[i];
+        BodyRecord *record = (BodyRecord *)(state->bodies.data + state->bodies.count);
+        record->body = body;
+        memcpy(record->motion, (unsigned char *)body + BODY_MOTION_OFFSET, BODY_MOTION_BYTES);
+        record->v_bias = body->v_bias;
+        record->w_bias = body->w_bias;
+        record->shapeList = body->shapeList;
+        record->arbiterList = body->arbiterList;
+        record->constraintList = body->constraintList;
+        record->root = body->sleeping.root;
+        record->next = body->sleeping.next;
+        record->idleTime = body->sleeping.idleTime;
+        state->bodies.count += sizeof(BodyRecord);
+    }
+    state->shapes.count = 0;
+    if (!reserve(&state->shapes, sizeof(ShapeRecord) * (size_t)shapeCount)) return 0;
+    for (int32_t i = 0; i < shapeCount; i++) {
+        cpShape *shape = shapes[i];
+        ShapeRecord record = {shape, shape->bb, shape->next, shape->prev, shape->hashid};
+        append(&state->shapes, &record, sizeof record);
+    }
+    state->constraintBytes.count = 0;
+    for (int32_t i = 0; i < constraintCount; i++) {
+        size_t size = constraintSize(constraints[i]);
+        if (size == 0) return 0;
+        size_t padded = (size + 7) & ~(size_t)7;
+        ConstraintRecord record = {constraints[i], (uint32_t)size};
+        if (!append(&state->constraintBytes, &record, sizeof record) || !reserve(&state->constraintBytes, padded)) {
+            return 0;
+        }
+        memcpy(state->constraintBytes.data + state->constraintBytes.count, constraints[i], size);
+        state->constraintBytes.count += padded;
+    }
+
+    state->arbiters.count = 0;
+    state->contacts.count = 0;
+    SaveContext context = {state, 1};
+    cpHashSetEach(space->cachedArbiters, saveCachedArbiter, &context);
+    if (!context.ok || !saveSleepingArbiters(state, space)) return 0;
+
+    cpArray *arrays[5] = {space->dynamicBodies, space->staticBodies, space->sleepingComponents, space->constraints,
+                          space->arbiters};
+    for (int i = 0; i < 5; i++) {
+        if (!saveArray(&state->arrays[i], arrays[i])) return 0;
+    }
+    for (int t = 0; t < 2; t++) {
+        if (!saveTree(&state->trees[t], trees[t])) return 0;
+    }
+    if (!savePairs(state)) return 0;
+    state->saved = 1;
+    return 1;
+}
+
+// MARK: Restoring
+
+/// A value no live arbiter, node or pair holds in the field it marks: the state's own.
+static int mark;
+#define MARK ((void *)&mark)
+
+/// Scratch room for `count` pointers. Out of memory in the middle of a restore aborts, as
+/// the engine's own allocations do: a restore, once begun, always completes.
+static void **scratch(CChipmunkSpaceState *state, size_t count) {
+    state->scratch.count = 0;
+    if (!reserve(&state->scratch, sizeof(void *) * (count ? count : 1))) abort();
+    return (void **)state->scratch.data;
+}
+
+typedef struct CollectContext {
+    void **items;
+    size_t count, capacity;
+} CollectContext;
+
+static void collectElement(void *element, void *data) {
+    CollectContext *context = data;
+    if (context->count < context->capacity) context->items[context->count] = element;
+    context->count++;
+}
+
+static cpBool dropElement(void *element, void *data) { return cpFalse; }
+
+static size_t countSleepingArbiters(cpSpace *space) {
+    size_t count = 0;
+    cpArray *components = space->sleepingComponents;
+    for (int i = 0; i < components->num; i++) {
+        for (cpBody *body = components->arr[i]; body; body = body->sleeping.next) {
+            for (cpArbiter *arbiter = body->arbiterList; arbiter;) {
+                if (arbiter->body_a == body || arbiter->body_a->sleeping.root == NULL) count++;
+                arbiter = arbiter->body_a == body ? arbiter->thread_a.next : arbiter->thread_b.next;
+            }
+        }
+    }
+    return count;
+}
+
+/// cpSpaceStep.c's private header of a contact buffer (7.0.3).
+typedef struct MirrorContactBuffer {
+    cpTimestamp stamp;
+    struct MirrorContactBuffer *next;
+    unsigned int numContacts;
+} MirrorContactBuffer;
+
+/// Once the arbiters are back in the pool, no contact in the space's buffers is in use:
+/// every buffer is stamped old enough to be recycled, and the next one becomes the newest,
+/// stamped `stamp`. (Pushing a fresh buffer as a step does would allocate a new one at
+/// each restore, while the ring's oldest is younger than the collision persistence.)
+static void recycleContactBuffers(cpSpace *space, cpTimestamp stamp) {
+    MirrorContactBuffer *head = (MirrorContactBuffer *)space->contactBuffersHead;
+    if (head) {
+        MirrorContactBuffer *buffer = head;
+        do {
+            buffer->stamp = stamp - space->collisionPersistence - 1;
+            buffer = buffer->next;
+        } while (buffer != head);
+    }
+    cpSpacePushFreshContactBuffer(space);
+    head = (MirrorContactBuffer *)space->contactBuffersHead;
+    if (!head || head->stamp != stamp || head->numContacts != 0) abort();
+}
+
+/// Puts every arbiter in use now back in the pool (freeing sleeping ones' contacts, as the
+/// engine would when they woke), less those the state uses, which it writes back.
+static int restoreArbiters(CChipmunkSpaceState *state, cpSpace *space) {
+    size_t cachedCount = (size_t)cpHashSetCount(space->cachedArbiters);
+    size_t sleepingCount = countSleepingArbiters(space);
+    void **live = scratch(state, cachedCount + sleepingCount);
+    if (!live) return 0;
+    CollectContext context = {live, 0, cachedCount};
+    cpHashSetEach(space->cachedArbiters, collectElement, &context);
+    size_t count = context.count;
+    cpArray *components = space->sleepingComponents;
+    for (int i = 0; i < components->num; i++) {
+        for (cpBody *body = components->arr[i]; body; body = body->sleeping.next) {
+            for (cpArbiter *arbiter = body->arbiterList; arbiter;) {
+                cpArbiter *next = arbiter->body_a == body ? arbiter->thread_a.next : arbiter->thread_b.next;
+                if (arbiter->body_a == body || arbiter->body_a->sleeping.root == NULL) {
+                    free(arbiter->contacts);
+                    arbiter->contacts = NULL;
+                    live[count++] = arbiter;
+                }
+                arbiter = next;
+            }
+        }
+    }
+    // Make room in the pool first, while nothing has changed.
+    cpArray *pool = space->pooledArbiters;
+    size_t needed = (size_t)pool->num + count;
+    if ((size_t)pool->max < needed) {
+        void **grown = realloc(pool->arr, sizeof(void *) * needed);
+        if (!grown) abort();
+        pool->arr = grown;
+        pool->max = (int)needed;
+    }
+    cpHashSetFilter(space->cachedArbiters, dropElement, NULL);
+
+    ArbiterRecord *records = ITEMS(state->arbiters, ArbiterRecord);
+    size_t recordCount = COUNT(state->arbiters, ArbiterRecord);
+    for (size_t i = 0; i < recordCount; i++) records[i].arbiter->state = (enum cpArbiterState)0x7a11;
+    int kept = 0;
+    for (int i = 0; i < pool->num; i++) {
+        cpArbiter *arbiter = pool->arr[i];
+        if (arbiter->state != (enum cpArbiterState)0x7a11) pool->arr[kept++] = arbiter;
+    }
+    for (size_t i = 0; i < count; i++) {
+        cpArbiter *arbiter = live[i];
+        if (arbiter->state != (enum cpArbiterState)0x7a11) pool->arr[kept++] = arbiter;
+    }
+    pool->num = kept;
+
+    // The contacts of cached arbiters go to a buffer stamped now (space->stamp is the
+    // state's), which the engine recycles only after these arbiters expired or found new
+    // contacts; sleeping arbiters' contacts are their own, as the engine keeps them.
+    recycleContactBuffers(space, state->stamp);
+    struct cpContact *contacts = (struct cpContact *)state->contacts.data;
+    for (size_t i = 0; i < recordCount; i++) {
+        ArbiterRecord *record = &records[i];
+        cpArbiter *arbiter = record->arbiter;
+        *arbiter = record->value;
+        size_t bytes = sizeof(struct cpContact) * (size_t)arbiter->count;
+        if (arbiter->count == 0) {
+            arbiter->contacts = NULL;
+        } else if (record->cached) {
+            arbiter->contacts = cpContactBufferGetArray(space);
+            memcpy(arbiter->contacts, contacts, bytes);
+            cpSpacePushContacts(space, arbiter->count);
+        } else {
+            arbiter->contacts = malloc(bytes);
+            if (!arbiter->contacts) abort();  // as the engine's own cpcalloc would
+            memcpy(arbiter->contacts, contacts, bytes);
+        }
+        contacts += arbiter->count;
+        if (record->cached) {
+            const cpShape *pair[] = {arbiter->a, arbiter->b};
+            cpHashSetInsert(space->cachedArbiters, CP_HASH_PAIR((cpHashValue)arbiter->a, (cpHashValue)arbiter->b), pair,
+                            NULL, arbiter);
+        }
+    }
+    return 1;
+}
+
+static void restoreArray(cpArray *array, const Buffer *saved) {
+    size_t count = saved->count / sizeof(void *);
+    array->num = 0;
+    for (size_t i = 0; i < count; i++) cpArrayPush(array, ((void **)saved->data)[i]);
+}
+
+/// The nodes a tree uses now and holds in its pool.
+static size_t collectNodes(MirrorTree *tree, void **out, size_t capacity) {
+    size_t count = 0;
+    if (tree->root && capacity > 0) out[count++] = tree->root;
+    for (size_t i = 0; i < count; i++) {
+        MirrorNode *node = out[i];
+        if (node->obj) continue;
+        if (count + 2 > capacity) return SIZE_MAX;
+        out[count++] = node->node.children.a;
+        out[count++] = node->node.children.b;
+    }
+    for (MirrorNode *node = tree->pooledNodes; node; node = node->parent) {
+        if (count == capacity) return SIZE_MAX;
+        out[count++] = node;
+    }
+    return count;
+}
+
+static size_t countPooledNodes(MirrorTree *tree) {
+    size_t count = 0;
+    for (MirrorNode *node = tree->pooledNodes; node; node = node->parent) count++;
+    return count;
+}
+
+static int restoreTree(CChipmunkSpaceState *state, MirrorTree *tree, TreeRecord *record) {
+    size_t capacity = 2 * (size_t)tree->leaves->entries + countPooledNodes(tree) + 1;
+    void **nodes = scratch(state, capacity);
+    if (!nodes) return 0;
+    size_t count = collectNodes(tree, nodes, capacity);
+    if (count == SIZE_MAX) abort();  // counted just above
+    NodeRecord *records = ITEMS(record->nodes, NodeRecord);
+    size_t recordCount = COUNT(record->nodes, NodeRecord);
+    for (size_t i = 0; i < recordCount; i++) records[i].node->parent = MARK;
+    tree->pooledNodes = NULL;
+    for (size_t i = 0; i < count; i++) {
+        MirrorNode *node = nodes[i];
+        if (node->parent == MARK) continue;
+        node->parent = tree->pooledNodes;
+        tree->pooledNodes = node;
+    }
+    for (size_t i = 0; i < recordCount; i++) *records[i].node = records[i].value;
+    tree->root = record->root;
+    tree->stamp = record->stamp;
+    return 1;
+}
+
+/// The leaf set's bins: all go to its pool, then each entry takes one, in visiting order.
+static int restoreSet(MirrorSet *set, TreeRecord *record) {
+    if (set->size != record->setSize) {
+        MirrorBin **table = calloc(record->setSize, sizeof(MirrorBin *));
+        if (!table) abort();
+        for (unsigned int i = 0; i < set->size; i++) {
+            for (MirrorBin *bin = set->table[i]; bin;) {
+                MirrorBin *next = bin->next;
+                bin->next = set->pooledBins;
+                set->pooledBins = bin;
+                bin = next;
+            }
+        }
+        free(set->table);
+        set->table = table;
+        set->size = record->setSize;
+    } else {
+        for (unsigned int i = 0; i < set->size; i++) {
+            for (MirrorBin *bin = set->table[i]; bin;) {
+                MirrorBin *next = bin->next;
+                bin->next = set->pooledBins;
+                set->pooledBins = bin;
+                bin = next;
+            }
+            set->table[i] = NULL;
+        }
+    }
+    SetEntry *entries = ITEMS(record->entries, SetEntry);
+    size_t count = COUNT(record->entries, SetEntry);
+    MirrorBin *tail = NULL;
+    cpHashValue tailSlot = 0;
+    for (size_t i = 0; i < count; i++) {
+        MirrorBin *bin = set->pooledBins;
+        if (!bin) {
+            // As the engine's getUnusedBin: a buffer of bins, freed with the set.
+            size_t perBuffer = CP_BUFFER_BYTES / sizeof(MirrorBin);
+            MirrorBin *buffer = calloc(1, CP_BUFFER_BYTES);
+            if (!buffer) abort();
+            cpArrayPush(set->allocatedBuffers, buffer);
+            for (size_t j = 0; j < perBuffer; j++) {
+                buffer[j].next = set->pooledBins;
+                set->pooledBins = &buffer[j];
+            }
+            bin = set->pooledBins;
+        }
+        set->pooledBins = bin->next;
+        cpHashValue slot = entries[i].hash % set->size;
+        *bin = (MirrorBin){entries[i].elt, entries[i].hash, NULL};
+        if (tail && tailSlot == slot) {
+            tail->next = bin;
+        } else {
+            set->table[slot] = bin;
+        }
+        tail = bin;
+        tailSlot = slot;
+    }
+    set->entries = (unsigned int)count;
+    return 1;
+}
+
+static size_t countPairs(MirrorTree *trees[2]) {
+    size_t count = 0;
+    for (int t = 0; t < 2; t++) {
+        MirrorSet *set = trees[t]->leaves;
+        for (unsigned int i = 0; i < set->size; i++) {
+            for (MirrorBin *bin = set->table[i]; bin; bin = bin->next) {
+                MirrorNode *leaf = bin->elt;
+                for (MirrorPair *pair = leaf->node.leaf.pairs; pair;) {
+                    if (pair->a.leaf == leaf) count++;
+                    pair = pair->a.leaf == leaf ? pair->a.next : pair->b.next;
+                }
+            }
+        }
+    }
+    for (MirrorPair *pair = trees[1]->pooledPairs; pair; pair = pair->a.next) count++;
+    return count;
+}
+
+/// Every pair in use now or pooled goes back to the pool, less the state's.
+static int restorePairs(CChipmunkSpaceState *state, MirrorTree *trees[2]) {
+    size_t capacity = countPairs(trees);
+    void **pairs = scratch(state, capacity);
+    if (!pairs) return 0;
+    size_t count = 0;
+    for (int t = 0; t < 2; t++) {
+        MirrorSet *set = trees[t]->leaves;
+        for (unsigned int i = 0; i < set->size; i++) {
+            for (MirrorBin *bin = set->table[i]; bin; bin = bin->next) {
+                MirrorNode *leaf = bin->elt;
+                for (MirrorPair *pair = leaf->node.leaf.pairs; pair;) {
+                    if (pair->a.leaf == leaf) pairs[count++] = pair;
+                    pair = pair->a.leaf == leaf ? pair->a.next : pair->b.next;
+                }
+            }
+        }
+    }
+    for (MirrorPair *pair = trees[1]->pooledPairs; pair; pair = pair->a.next) pairs[count++] = pair;
+    PairRecord *records = ITEMS(state->pairs, PairRecord);
+    size_t recordCount = COUNT(state->pairs, PairRecord);
+    for (size_t i = 0; i < recordCount; i++) records[i].pair->b.leaf = MARK;
+    trees[1]->pooledPairs = NULL;
+    for (size_t i = 0; i < count; i++) {
+        MirrorPair *pair = pairs[i];
+        if (pair->b.leaf == MARK) continue;
+        pair->a.next = trees[1]->pooledPairs;
+        trees[1]->pooledPairs = pair;
+    }
+    for (size_t i = 0; i < recordCount; i++) *records[i].pair = records[i].value;
+    return 1;
+}
+
+int CChipmunkSpaceStateRestore(CChipmunkSpaceState *state, void *cSpace) {
+    cpSpace *space = cSpace;
+    if (!state->saved || state->space != space || space->locked || space->rousedBodies->num != 0 ||
+        space->staticShapes != state->indexes[0] || space->dynamicShapes != state->indexes[1]) {
+        return 0;
+    }
+    MirrorTree *trees[2] = {CChipmunkMirrorTree(space->staticShapes), CChipmunkMirrorTree(space->dynamicShapes)};
+    if (!trees[0] || !trees[1]) return 0;
+
+    // The pairs before the trees: they are found through the leaves in use now.
+    if (!restorePairs(state, trees)) return 0;
+    for (int t = 0; t < 2; t++) {
+        // The tree before its leaf set: the set's count now sizes the tree's scratch.
+        if (!restoreTree(state, trees[t], &state->trees[t]) || !restoreSet(trees[t]->leaves, &state->trees[t])) {
+            return 0;
+        }
+    }
+
+    // The arbiters before the bodies: the sleeping ones are found through the bodies now.
+    space->stamp = state->stamp;
+    space->collisionPersistence = state->collisionPersistence;
+    if (!restoreArbiters(state, space)) return 0;
+
+    space->iterations = state->iterations;
+    space->gravity = state->gravity;
+    space->damping = state->damping;
+    space->idleSpeedThreshold = state->idleSpeedThreshold;
+    space->sleepTimeThreshold = state->sleepTimeThreshold;
+    space->collisionSlop = state->collisionSlop;
+    space->collisionBias = state->collisionBias;
+    space->curr_dt = state->curr_dt;
+    space->usesWildcards = state->usesWildcards || space->usesWildcards;
+    space->shapeIDCounter = state->shapeIDCounter;
+
+    BodyRecord *bodies = ITEMS(state->bodies, BodyRecord);
+    for (size_t i = 0; i < COUNT(state->bodies, BodyRecord); i++) {
+        cpBody *body = bodies[i].body;
+        memcpy((unsigned char *)body + BODY_MOTION_OFFSET, bodies[i].motion, BODY_MOTION_BYTES);
+        body->v_bias = bodies[i].v_bias;
+        body->w_bias = bodies[i].w_bias;
+        body->shapeList = bodies[i].shapeList;
+        body->arbiterList = bodies[i].arbiterList;
+        body->constraintList = bodies[i].constraintList;
+        body->sleeping.root = bodies[i].root;
+        body->sleeping.next = bodies[i].next;
+        body->sleeping.idleTime = bodies[i].idleTime;
+    }
+    ShapeRecord *shapes = ITEMS(state->shapes, ShapeRecord);
+    for (size_t i = 0; i < COUNT(state->shapes, ShapeRecord); i++) {
+        cpShape *shape = shapes[i].shape;
+        cpShapeUpdate(shape, shape->body->transform);
+        shape->bb = shapes[i].bb;
+        shape->next = shapes[i].next;
+        shape->prev = shapes[i].prev;
+        shape->hashid = shapes[i].hashid;
+    }
+    for (size_t offset = 0; offset < state->constraintBytes.count;) {
+        ConstraintRecord *record = (ConstraintRecord *)(state->constraintBytes.data + offset);
+        const unsigned char *saved = state->constraintBytes.data + offset + sizeof *record;
+        cpConstraint *constraint = record->constraint;
+        // Closures stay as they are: the callbacks and the user data.
+        cpConstraint base = *constraint;
+        cpDampedSpringForceFunc force = NULL;
+        cpDampedRotarySpringTorqueFunc torque = NULL;
+        if (cpConstraintIsDampedSpring(constraint)) force = ((cpDampedSpring *)constraint)->springForceFunc;
+        if (cpConstraintIsDampedRotarySpring(constraint)) {
+            torque = ((cpDampedRotarySpring *)constraint)->springTorqueFunc;
+        }
+        memcpy(constraint, saved, record->size);
+        constraint->klass = base.klass;
+        constraint->space = base.space;
+        constraint->a = base.a;
+        constraint->b = base.b;
+        constraint->preSolve = base.preSolve;
+        constraint->postSolve = base.postSolve;
+        constraint->userData = base.userData;
+        if (force) ((cpDampedSpring *)constraint)->springForceFunc = force;
+        if (torque) ((cpDampedRotarySpring *)constraint)->springTorqueFunc = torque;
+        offset += sizeof *record + ((record->size + 7) & ~(size_t)7);
+    }
+    cpArray *arrays[5] = {space->dynamicBodies, space->staticBodies, space->sleepingComponents, space->constraints,
+                          space->arbiters};
+    for (int i = 0; i < 5; i++) restoreArray(arrays[i], &state->arrays[i]);
+    return 1;
+}
+
+int CChipmunkSpaceStateIsSaved(const CChipmunkSpaceState *state) { return state->saved; }

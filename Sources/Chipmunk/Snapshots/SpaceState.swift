@@ -1,0 +1,272 @@
+internal import CChipmunk
+internal import CChipmunkRuntime
+
+/// A space's state, saved for a fast restore into the same space: what rollback, search
+/// and scrubbing keep for every frame.
+///
+/// ```swift
+/// var ring = Array(repeating: SpaceState(), count: 9)
+/// for frame in 0..<frames {
+///     space.save(into: &ring[frame % ring.count])   // no allocation once warm
+///     try space.step(1.0 / 60)
+/// }
+/// try space.restore(ring[(frames - 8) % ring.count])  // 8 frames back; step on from there
+/// ```
+///
+/// Saving copies what changes as the world steps (bodies' motion and sleeping, the
+/// constraints, every cached contact with its impulses, the engine's arrays and the broad
+/// phase's trees), by the address it lives at, into buffers the state keeps: a state
+/// saved into again reuses them, and once they are large enough neither saving nor
+/// restoring allocates. Restoring writes it back, and the space continues with the bits of
+/// the run that was saved. A shape's material, filter, mass or geometry changed since the
+/// save comes back as it was.
+///
+/// A state belongs to the space it was saved from, and keeps the objects the space held:
+/// objects added since are taken out again, and objects removed since come back.
+/// ``Space/restore(_:)-(SpaceState)`` throws for another space, or when the space rebuilt
+/// its broad phase since (by restoring a ``Snapshot``). To move a state to a file, another
+/// space or another process, use a ``Snapshot``; to branch a world, ``Space/copy()``.
+///
+/// A space on the spatial hash keeps a ``Snapshot`` in the state instead: correct, and as
+/// slow as one.
+///
+/// `SpaceState` is a value: a copy shares its buffers until either is saved into again.
+public struct SpaceState {
+    final class Storage {
+        let state: OpaquePointer
+        weak var space: Space?
+        /// The space's arrays when saved: kept, so that an add or a remove, which copies
+        /// them, shows as a different buffer.
+        var bodies: [Body] = []
+        var shapes: [Shape] = []
+        var constraints: [Constraint] = []
+        /// Their serials (bodies', shapes', then constraints'): an object taken out and put
+        /// back gets a new one.
+        var serials: [Int] = []
+        var stepsTaken = 0
+        var nextSerial = 0
+        var shapeSettings: ShapeSettingsRecord?
+        var snapshot: Snapshot?
+        var pointers: [UnsafeMutableRawPointer?] = []
+        /// The space's two index structs when saved: a rebuilt broad phase has new ones.
+        var indexes: (static: UnsafeMutablePointer<cpSpatialIndex>?, dynamic: UnsafeMutablePointer<cpSpatialIndex>?) = (
+            nil, nil
+        )
+
+        init() {
+            guard let state = CChipmunkSpaceStateCreate() else { stop("SpaceState: out of memory") }
+            self.state = state
+        }
+
+        deinit { CChipmunkSpaceStateDestroy(state) }
+    }
+
+    var storage: Storage
+
+    /// An empty state, to save into.
+    public init() { storage = Storage() }
+
+    /// Whether nothing was saved into it yet.
+    public var isEmpty: Bool { storage.snapshot == nil && CChipmunkSpaceStateIsSaved(storage.state) == 0 }
+
+    /// The steps the space had taken when the state was saved.
+    public var stepsTaken: Int { storage.stepsTaken }
+
+    /// The bytes the state holds for its save (its buffers may be larger).
+    public var byteCount: Int {
+        storage.snapshot?.bytes.count ?? Int(CChipmunkSpaceStateByteCount(storage.state))
+    }
+}
+
+/// Shapes' settings (material, filter, sensor flag, collision type, mass and geometry) as of
+/// one ``Space/shapeSettingsVersion``: shared by every state saved while it holds.
+final class ShapeSettingsRecord {
+    struct Settings {
+        var elasticity: Double
+        var friction: Double
+        var surfaceVelocity: cpVect
+        var collisionType: cpCollisionType
+        var filter: cpShapeFilter
+        var sensor: cpBool
+        var massInfo: cpShapeMassInfo
+        var geometry: [Double]
+    }
+
+    let version: UInt64
+    let settings: [Settings]
+
+    init(_ shapes: [Shape], version: UInt64) {
+        self.version = version
+        settings = shapes.map { shape in
+            let s = shape.handle.pointee
+            return Settings(
+                elasticity: s.e, friction: s.u, surfaceVelocity: s.surfaceV, collisionType: s.type, filter: s.filter,
+                sensor: s.sensor, massInfo: s.massInfo, geometry: ShapeGeometry.read(shape.handle))
+        }
+    }
+
+    func apply(to shapes: [Shape]) {
+        for (shape, s) in zip(shapes, settings) {
+            let h = shape.handle
+            h.pointee.e = s.elasticity
+            h.pointee.u = s.friction
+            h.pointee.surfaceV = s.surfaceVelocity
+            h.pointee.type = s.collisionType
+            h.pointee.filter = s.filter
+            h.pointee.sensor = s.sensor
+            h.pointee.massInfo = s.massInfo
+            ShapeGeometry.write(h, s.geometry)
+        }
+    }
+}
+
+extension Space {
+    /// Saves the space's state into `state`, reusing its buffers (see ``SpaceState``).
+    ///
+    /// Call it between steps: inside a step, a query or a callback is a programming error.
+    public func save(into state: inout SpaceState) {
+        ensure(
+            !isDeferringChanges && pending.isEmpty,
+            "Space.save(into:) must be called between steps, not inside a step, a query or a callback")
+        requireNoBodyLeaving("Space.save(into:)")
+        if !isKnownUniquelyReferenced(&state.storage) { state.storage = SpaceState.Storage() }
+        let storage = state.storage
+        storage.space = self
+        storage.indexes = (handle.pointee.staticShapes, handle.pointee.dynamicShapes)
+        storage.stepsTaken = stepsTaken
+        storage.nextSerial = nextSerial
+        storage.bodies = bodies
+        storage.shapes = shapes
+        storage.constraints = constraints
+        storage.serials.removeAll(keepingCapacity: true)
+        for body in bodies { storage.serials.append(body.serial) }
+        for shape in shapes { storage.serials.append(shape.serial) }
+        for constraint in constraints { storage.serials.append(constraint.serial) }
+        if shapeSettings?.version != shapeSettingsVersion {
+            shapeSettings = ShapeSettingsRecord(shapes, version: shapeSettingsVersion)
+        }
+        storage.shapeSettings = shapeSettings
+        storage.snapshot = nil
+        var pointers = storage.pointers
+        storage.pointers = []
+        pointers.removeAll(keepingCapacity: true)
+        pointers.append(UnsafeMutableRawPointer(staticBody.handle))
+        for body in bodies { pointers.append(UnsafeMutableRawPointer(body.handle)) }
+        for shape in shapes { pointers.append(UnsafeMutableRawPointer(shape.handle)) }
+        for constraint in constraints { pointers.append(UnsafeMutableRawPointer(constraint.handle)) }
+        let bodyCount = bodies.count + 1
+        let shapeCount = shapes.count
+        let saved = pointers.withUnsafeBufferPointer { p in
+            CChipmunkSpaceStateSave(
+                storage.state, UnsafeMutableRawPointer(handle), p.baseAddress, Int32(bodyCount),
+                p.baseAddress! + bodyCount, Int32(shapeCount), p.baseAddress! + bodyCount + shapeCount,
+                Int32(constraints.count))
+        }
+        storage.pointers = pointers
+        // The spatial hash, or a broad phase this build cannot read: a snapshot instead.
+        if saved == 0 { storage.snapshot = snapshot() }
+    }
+
+    /// Sets the space to a state saved from it by ``save(into:)``; it continues as the run
+    /// that was saved did, with its bits.
+    ///
+    /// Objects added since the save are taken out, and those removed since are put back
+    /// (the state keeps them), with no collision handler run.
+    ///
+    /// - Throws: ``SnapshotError/structureMismatch(_:)`` when the state is empty, was saved
+    ///   from another space, one of its objects is in another space now, or the space has
+    ///   rebuilt its broad phase since (restored a ``Snapshot``, or switched to the spatial
+    ///   hash); the space is unchanged then.
+    public func restore(_ state: SpaceState) throws(SnapshotError) {
+        ensure(
+            !isDeferringChanges && pending.isEmpty,
+            "Space.restore(_:) must be called between steps, not inside a step, a query or a callback")
+        requireNoBodyLeaving("Space.restore(_:)")
+        let storage = state.storage
+        guard !state.isEmpty else { throw .structureMismatch("the state is empty: nothing was saved into it") }
+        guard storage.space === self else {
+            throw .structureMismatch(
+                "the state was saved from another space: a SpaceState restores into its own space; "
+                    + "use a Snapshot or Space.copy() to move a world")
+        }
+        if let snapshot = storage.snapshot { return try restore(snapshot) }
+        guard handle.pointee.staticShapes == storage.indexes.static,
+            handle.pointee.dynamicShapes == storage.indexes.dynamic
+        else {
+            throw .structureMismatch(
+                "the space's broad phase was rebuilt since the state was saved (a Snapshot was restored into it, "
+                    + "or it switched to the spatial hash): save a new state")
+        }
+        if !(Self.same(bodies, storage.bodies) && Self.same(shapes, storage.shapes)
+            && Self.same(constraints, storage.constraints))
+        {
+            try adoptMembership(of: storage)
+        }
+        if let settings = storage.shapeSettings, settings.version != shapeSettingsVersion {
+            settings.apply(to: shapes)
+        }
+        let restored = CChipmunkSpaceStateRestore(storage.state, UnsafeMutableRawPointer(handle))
+        ensure(restored != 0, "Space.restore(_:): the engine's state did not take a state saved from this space")
+        if let settings = storage.shapeSettings {
+            shapeSettingsVersion = settings.version
+            shapeSettings = settings
+        }
+        stepsTaken = storage.stepsTaken
+        nextSerial = storage.nextSerial
+        jointsMayBeUnsolvable = true
+    }
+
+    /// Makes the space hold exactly the objects it held when `storage` was saved: those
+    /// added since go, those removed since come back (through the engine, with no collision
+    /// handler run: the restore that follows sets every contact), with their serials.
+    private func adoptMembership(of storage: SpaceState.Storage) throws(SnapshotError) {
+        let kept: [any SpaceObject] = storage.bodies as [any SpaceObject] + storage.shapes + storage.constraints
+        for object in kept where object.space !== self && object.space != nil {
+            throw .structureMismatch(
+                "a \(object.spaceObjectKind) the state holds has since been added to another space; "
+                    + "remove it there first, or restore a Snapshot")
+        }
+        let keep = Set(kept.map { ObjectIdentifier($0) })
+        let extra: [any SpaceObject] = (constraints as [any SpaceObject] + shapes + bodies).filter {
+            !keep.contains(ObjectIdentifier($0))
+        }
+        withEngineCollisionFunctions {
+            remove(contentsOf: extra)
+            let present = Set((bodies as [AnyObject] + shapes + constraints).map(ObjectIdentifier.init))
+            let missing: [any SpaceObject] = kept.filter { !present.contains(ObjectIdentifier($0)) }
+            add(contentsOf: missing)
+        }
+        requireNoBodyLeaving("Space.restore(_:)")
+        bodies = storage.bodies
+        shapes = storage.shapes
+        constraints = storage.constraints
+        var serials = storage.serials.makeIterator()
+        for body in bodies { body.serial = serials.next()! }
+        for shape in shapes { shape.serial = serials.next()! }
+        for constraint in constraints { constraint.serial = serials.next()! }
+        bodiesToCheckForMass = bodies
+    }
+
+    /// Whether two arrays are one buffer: a state keeps the space's arrays, so any change
+    /// to the space's copies them.
+    private static func same<T>(_ a: [T], _ b: [T]) -> Bool {
+        a.withUnsafeBufferPointer { x in
+            b.withUnsafeBufferPointer { y in x.count == y.count && (x.count == 0 || x.baseAddress == y.baseAddress) }
+        }
+    }
+
+    /// An independent space in the same state, with new bodies, shapes and constraints in
+    /// the same order (``bodies``, ``shapes``, ``constraints``): stepped alike, the two
+    /// continue with the same bits.
+    ///
+    /// A copy keeps data, not code: collision types that had handlers get handlers without
+    /// closures, and custom integrators, constraint callbacks and user data are not copied
+    /// (set them again on the copy, as after ``init(restoring:)``).
+    public func copy() -> Space {
+        do {
+            return try Space(restoring: snapshot())
+        } catch {
+            stop("Space.copy(): the space's own snapshot did not restore: \(error)")
+        }
+    }
+}

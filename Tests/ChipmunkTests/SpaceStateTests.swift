@@ -1,0 +1,168 @@
+import Foundation
+import Testing
+
+@testable import Chipmunk
+
+/// The fast path for rollback: ``SpaceState``, ``Space/save(into:)`` and
+/// ``Space/restore(_:)-(SpaceState)``, on the broad-phase test's pile (boxes that sleep, are
+/// woken newest first, lose a shape and gain one), in both broad phases.
+@Suite struct SpaceStateTests {
+    typealias Index = SnapshotBroadPhaseTests.Index
+
+    /// Knocks the pile about: kicks a body (waking it and its neighbours), changes a
+    /// shape's friction and the gravity, every third step takes a box out and drops a new
+    /// ball in, and steps three times.
+    static func elsewhere(_ space: Space, _ step: Int) throws {
+        let body = space.bodies[step % space.bodies.count]
+        body.velocity += [7, 11]
+        space.shapes[step % space.shapes.count].friction = 0.123
+        space.gravity = [1, -30]
+        if step % 3 == 0 {
+            let victim = space.bodies[(step / 3) % space.bodies.count]
+            space.remove(contentsOf: victim.shapes as [any SpaceObject] + [victim])
+            let ball = Body(mass: 1, moment: 0.1)
+            ball.position = [0, 9]
+            space.add(ball, Circle(body: ball, radius: 0.5))
+        }
+        for _ in 0..<3 { try space.step(1.0 / 60) }
+    }
+
+    @Test(
+        "Saved and restored at every step of 600, after steps elsewhere, the pile continues with the uninterrupted run's bits",
+        arguments: Index.allCases)
+    func rollbackAtEveryStep(index: Index) throws {
+        let reference = try SnapshotBroadPhaseTests.world(index)
+        let space = try SnapshotBroadPhaseTests.world(index)
+        var state = SpaceState()
+        for step in 0..<600 {
+            let before = space.snapshot()
+            space.save(into: &state)
+            try Self.elsewhere(space, step)
+            try space.restore(state)
+            // Level 1: everything a snapshot holds, the broad phase's history included.
+            let after = space.snapshot()
+            guard after.bytes == before.bytes else {
+                Issue.record("step \(step): the restored space's snapshot differs from the saved one")
+                return
+            }
+            try space.step(1.0 / 60)
+            try reference.step(1.0 / 60)
+            guard space.stateHash() == reference.stateHash() else {
+                Issue.record("step \(step + 1): the rolled-back run differs from the uninterrupted one")
+                return
+            }
+        }
+    }
+
+    @Test("A ring of 9 states, 8 frames back at every frame: the re-simulated frames match the first pass")
+    func ringOfStates() throws {
+        let space = try SnapshotBroadPhaseTests.world(.tree)
+        var ring = Array(repeating: SpaceState(), count: 9)
+        var hashes: [UInt64] = []
+        for frame in 0..<400 {
+            space.save(into: &ring[frame % 9])
+            try space.step(1.0 / 60)
+            hashes.append(space.stateHash())
+            if frame >= 8 {
+                try space.restore(ring[(frame - 7) % 9])
+                #expect(space.stepsTaken == ring[(frame - 7) % 9].stepsTaken)
+                for k in (frame - 7)...frame {
+                    try space.step(1.0 / 60)
+                    guard space.stateHash() == hashes[k] else {
+                        Issue.record("frame \(k) differs when re-simulated from frame \(frame - 7)")
+                        return
+                    }
+                }
+            }
+        }
+    }
+
+    @Test("A body's kind changed and a sleeping pile woken since the save come back as they were")
+    func kindAndSleep() throws {
+        let space = try SnapshotBroadPhaseTests.world(.tree)
+        space.sleepTimeThreshold = 0.2
+        for _ in 0..<400 { try space.step(1.0 / 60) }
+        var state = SpaceState()
+        let before = space.snapshot()
+        space.save(into: &state)
+        space.bodies[3].kind = .kinematic
+        for body in space.bodies { body.activate() }
+        for _ in 0..<5 { try space.step(1.0 / 60) }
+        try space.restore(state)
+        #expect(
+            space.snapshot().bytes == before.bytes ? true : false, "the restored space's snapshot equals the saved one")
+        #expect(space.bodies[3].kind == .dynamic)
+    }
+
+    @Test("A state does not restore into another space, or an empty one; the space is unchanged")
+    func mismatches() throws {
+        let space = try SnapshotBroadPhaseTests.world(.tree)
+        let other = try SnapshotBroadPhaseTests.world(.tree)
+        var state = SpaceState()
+        #expect(state.isEmpty)
+        #expect(throws: SnapshotError.self) { try space.restore(state) }
+        space.save(into: &state)
+        #expect(!state.isEmpty)
+        #expect(state.byteCount > 0)
+        let before = other.snapshot()
+        #expect(throws: SnapshotError.self) { try other.restore(state) }
+        #expect(other.snapshot().bytes == before.bytes ? true : false, "the other space is unchanged")
+        // A broad phase rebuilt by a snapshot's restore: the state no longer fits.
+        try space.restore(space.snapshot())
+        #expect(throws: SnapshotError.self) { try space.restore(state) }
+    }
+
+    @Test("Objects added since the save go, objects removed since come back, and the run continues exactly")
+    func addedAndRemoved() throws {
+        let reference = try SnapshotBroadPhaseTests.world(.tree)
+        let space = try SnapshotBroadPhaseTests.world(.tree)
+        let pinned = Body(mass: 1, moment: 1)
+        pinned.position = [0, 8]
+        space.add(pinned, Circle(body: pinned, radius: 0.4))
+        space.add(PivotJoint(a: space.staticBody, b: pinned, pivot: [0, 9]))
+        let same = Body(mass: 1, moment: 1)
+        same.position = [0, 8]
+        reference.add(same, Circle(body: same, radius: 0.4))
+        reference.add(PivotJoint(a: reference.staticBody, b: same, pivot: [0, 9]))
+        for _ in 0..<20 {
+            try space.step(1.0 / 60)
+            try reference.step(1.0 / 60)
+        }
+        var state = SpaceState()
+        let before = space.snapshot()
+        space.save(into: &state)
+        // Out go a box, the pinned body with its shape and joint; in comes a new body.
+        space.remove(space.constraints[0], pinned.shapes[0], pinned)
+        let box = space.bodies[5]
+        space.remove(box.shapes[0], box)
+        let newcomer = Body(mass: 2, moment: 2)
+        space.add(newcomer, Circle(body: newcomer, radius: 1))
+        for _ in 0..<10 { try space.step(1.0 / 60) }
+        try space.restore(state)
+        #expect(
+            space.snapshot().bytes == before.bytes ? true : false, "the restored space's snapshot equals the saved one")
+        #expect(newcomer.space == nil && pinned.space === space && box.space === space)
+        #expect(try SnapshotBroadPhaseTests.firstDifference(space, reference, steps: 300) == nil)
+    }
+
+    @Test("A copy of a state shares nothing with the state saved into next")
+    func valueSemantics() throws {
+        let space = try SnapshotBroadPhaseTests.world(.tree)
+        var state = SpaceState()
+        space.save(into: &state)
+        let kept = state
+        let keptBytes = space.snapshot().bytes
+        try space.step(1.0 / 60)
+        space.save(into: &state)
+        try space.restore(kept)
+        #expect(space.snapshot().bytes == keptBytes ? true : false, "the kept state restores")
+    }
+
+    @Test("copy() continues with the original's bits")
+    func copyContinues() throws {
+        let space = try SnapshotBroadPhaseTests.world(.tree)
+        let copy = space.copy()
+        #expect(copy.bodies.count == space.bodies.count)
+        #expect(try SnapshotBroadPhaseTests.firstDifference(space, copy, steps: 300) == nil)
+    }
+}
