@@ -213,16 +213,17 @@ static void saveCachedArbiter(void *element, void *data) {
     if (context->ok) context->ok = saveArbiter(context->state, element, 1);
 }
 
-/// The arbiters only sleeping bodies hold (not in the cache): each once, from its body_a,
-/// or from its other body when body_a is not asleep (static, or awake).
-static int saveSleepingArbiters(CChipmunkSpaceState *state, cpSpace *space) {
+/// Calls `visit` with each arbiter only sleeping bodies hold (not in the cache): once, from
+/// its body_a, or from its other body when body_a is not asleep (static, or awake). Stops
+/// at the first call that returns 0, and returns 0 then.
+static int forEachSleepingArbiter(cpSpace *space, int (*visit)(cpArbiter *, void *), void *context) {
     cpArray *components = space->sleepingComponents;
     for (int i = 0; i < components->num; i++) {
         for (cpBody *body = components->arr[i]; body; body = body->sleeping.next) {
             for (cpArbiter *arbiter = body->arbiterList; arbiter;) {
                 cpArbiter *next = arbiter->body_a == body ? arbiter->thread_a.next : arbiter->thread_b.next;
                 if (arbiter->body_a == body || arbiter->body_a->sleeping.root == NULL) {
-                    if (!saveArbiter(state, arbiter, 0)) return 0;
+                    if (!visit(arbiter, context)) return 0;
                 }
                 arbiter = next;
             }
@@ -230,6 +231,8 @@ static int saveSleepingArbiters(CChipmunkSpaceState *state, cpSpace *space) {
     }
     return 1;
 }
+
+static int saveSleepingArbiter(cpArbiter *arbiter, void *state) { return saveArbiter(state, arbiter, 0); }
 
 static int saveTree(TreeRecord *record, MirrorTree *tree) {
     record->root = tree->root;
@@ -345,7 +348,7 @@ int CChipmunkSpaceStateSave(CChipmunkSpaceState *state, void *cSpace, void *cons
     state->contacts.count = 0;
     SaveContext context = {state, 1};
     cpHashSetEach(space->cachedArbiters, saveCachedArbiter, &context);
-    if (!context.ok || !saveSleepingArbiters(state, space)) return 0;
+    if (!context.ok || !forEachSleepingArbiter(space, saveSleepingArbiter, state)) return 0;
 
     cpArray *arrays[5] = {space->dynamicBodies, space->staticBodies, space->sleepingComponents, space->constraints,
                           space->arbiters};
@@ -387,18 +390,18 @@ static void collectElement(void *element, void *data) {
 
 static cpBool dropElement(void *element, void *data) { return cpFalse; }
 
-static size_t countSleepingArbiters(cpSpace *space) {
-    size_t count = 0;
-    cpArray *components = space->sleepingComponents;
-    for (int i = 0; i < components->num; i++) {
-        for (cpBody *body = components->arr[i]; body; body = body->sleeping.next) {
-            for (cpArbiter *arbiter = body->arbiterList; arbiter;) {
-                if (arbiter->body_a == body || arbiter->body_a->sleeping.root == NULL) count++;
-                arbiter = arbiter->body_a == body ? arbiter->thread_a.next : arbiter->thread_b.next;
-            }
-        }
-    }
-    return count;
+static int countArbiter(cpArbiter *arbiter, void *count) {
+    (*(size_t *)count)++;
+    return 1;
+}
+
+/// Collects a sleeping arbiter, freeing its contacts as the engine would when it woke.
+static int dropSleepingArbiter(cpArbiter *arbiter, void *context) {
+    CollectContext *collect = context;
+    free(arbiter->contacts);
+    arbiter->contacts = NULL;
+    collect->items[collect->count++] = arbiter;
+    return 1;
 }
 
 /// cpSpaceStep.c's private header of a contact buffer (7.0.3).
@@ -430,26 +433,15 @@ static void recycleContactBuffers(cpSpace *space, cpTimestamp stamp) {
 /// engine would when they woke), less those the state uses, which it writes back.
 static int restoreArbiters(CChipmunkSpaceState *state, cpSpace *space) {
     size_t cachedCount = (size_t)cpHashSetCount(space->cachedArbiters);
-    size_t sleepingCount = countSleepingArbiters(space);
+    size_t sleepingCount = 0;
+    forEachSleepingArbiter(space, countArbiter, &sleepingCount);
     void **live = scratch(state, cachedCount + sleepingCount);
     if (!live) return 0;
     CollectContext context = {live, 0, cachedCount};
     cpHashSetEach(space->cachedArbiters, collectElement, &context);
+    context.capacity = cachedCount + sleepingCount;
+    forEachSleepingArbiter(space, dropSleepingArbiter, &context);
     size_t count = context.count;
-    cpArray *components = space->sleepingComponents;
-    for (int i = 0; i < components->num; i++) {
-        for (cpBody *body = components->arr[i]; body; body = body->sleeping.next) {
-            for (cpArbiter *arbiter = body->arbiterList; arbiter;) {
-                cpArbiter *next = arbiter->body_a == body ? arbiter->thread_a.next : arbiter->thread_b.next;
-                if (arbiter->body_a == body || arbiter->body_a->sleeping.root == NULL) {
-                    free(arbiter->contacts);
-                    arbiter->contacts = NULL;
-                    live[count++] = arbiter;
-                }
-                arbiter = next;
-            }
-        }
-    }
     // Make room in the pool first, while nothing has changed.
     cpArray *pool = space->pooledArbiters;
     size_t needed = (size_t)pool->num + count;
@@ -618,7 +610,9 @@ static int restoreSet(MirrorSet *set, TreeRecord *record) {
     return 1;
 }
 
-static size_t countPairs(MirrorTree *trees[2]) {
+/// The pairs both trees use now (each once, from the leaf that is its `a`) and the pool
+/// holds: their number, and into `out` when it is not NULL.
+static size_t collectPairs(MirrorTree *trees[2], void **out) {
     size_t count = 0;
     for (int t = 0; t < 2; t++) {
         MirrorSet *set = trees[t]->leaves;
@@ -626,35 +620,26 @@ static size_t countPairs(MirrorTree *trees[2]) {
             for (MirrorBin *bin = set->table[i]; bin; bin = bin->next) {
                 MirrorNode *leaf = bin->elt;
                 for (MirrorPair *pair = leaf->node.leaf.pairs; pair;) {
-                    if (pair->a.leaf == leaf) count++;
+                    if (pair->a.leaf == leaf) {
+                        if (out) out[count] = pair;
+                        count++;
+                    }
                     pair = pair->a.leaf == leaf ? pair->a.next : pair->b.next;
                 }
             }
         }
     }
-    for (MirrorPair *pair = trees[1]->pooledPairs; pair; pair = pair->a.next) count++;
+    for (MirrorPair *pair = trees[1]->pooledPairs; pair; pair = pair->a.next) {
+        if (out) out[count] = pair;
+        count++;
+    }
     return count;
 }
 
 /// Every pair in use now or pooled goes back to the pool, less the state's.
 static int restorePairs(CChipmunkSpaceState *state, MirrorTree *trees[2]) {
-    size_t capacity = countPairs(trees);
-    void **pairs = scratch(state, capacity);
-    if (!pairs) return 0;
-    size_t count = 0;
-    for (int t = 0; t < 2; t++) {
-        MirrorSet *set = trees[t]->leaves;
-        for (unsigned int i = 0; i < set->size; i++) {
-            for (MirrorBin *bin = set->table[i]; bin; bin = bin->next) {
-                MirrorNode *leaf = bin->elt;
-                for (MirrorPair *pair = leaf->node.leaf.pairs; pair;) {
-                    if (pair->a.leaf == leaf) pairs[count++] = pair;
-                    pair = pair->a.leaf == leaf ? pair->a.next : pair->b.next;
-                }
-            }
-        }
-    }
-    for (MirrorPair *pair = trees[1]->pooledPairs; pair; pair = pair->a.next) pairs[count++] = pair;
+    void **pairs = scratch(state, collectPairs(trees, NULL));
+    size_t count = collectPairs(trees, pairs);
     PairRecord *records = ITEMS(state->pairs, PairRecord);
     size_t recordCount = COUNT(state->pairs, PairRecord);
     for (size_t i = 0; i < recordCount; i++) records[i].pair->b.leaf = MARK;

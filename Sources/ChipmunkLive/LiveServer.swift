@@ -159,7 +159,8 @@
             return Response(
                 status: .ok,
                 headers: [
-                    .contentType: type, .contentDisposition: "attachment; filename=\"\(safe)\"", .cacheControl: "no-store",
+                    .contentType: type, .contentDisposition: "attachment; filename=\"\(safe)\"",
+                    .cacheControl: "no-store",
                 ], body: .init(byteBuffer: ByteBuffer(bytes: bytes)))
         }
 

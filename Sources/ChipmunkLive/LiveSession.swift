@@ -308,10 +308,11 @@ package final class LiveSession {
         failure = nil
         isPaused = true
         // The viewers' hands of then are nobody's now: they let go when the branch starts.
-        let grabbed = Set(log.inputs.compactMap { entry -> String? in
-            if case .grab(let hand, _, _, _) = entry.input { return hand }
-            return nil
-        })
+        let grabbed = Set(
+            log.inputs.compactMap { entry -> String? in
+                if case .grab(let hand, _, _, _) = entry.input { return hand }
+                return nil
+            })
         strayHands = scene.bodyNamesNow.filter { grabbed.contains($0) }
         hands = [:]
         structureVersion += 1

@@ -122,7 +122,8 @@ public final class Scene {
             // A scene named by index: the names that are not indices are added bodies' ids.
             addedBodyNames = [:]
             if clock.bodyNames.count == space.bodies.count {
-                for (index, (body, name)) in zip(space.bodies, clock.bodyNames).enumerated() where name != String(index) {
+                for (index, (body, name)) in zip(space.bodies, clock.bodyNames).enumerated() where name != String(index)
+                {
                     addedBodyNames[ObjectIdentifier(body)] = name
                 }
             }

@@ -10,7 +10,8 @@ import Testing
         #expect(try LiveMessage(text: #"{"type":"speed","value":0.25}"#) == .speed(0.25))
         #expect(try LiveMessage(text: #"{"type":"scrub","step":120}"#) == .scrub(step: 120))
         #expect(
-            try LiveMessage(text: #"{"type":"push","x":1,"y":2,"vx":3,"vy":4}"#) == .push(at: [1, 2], velocity: [3, 4]))
+            try LiveMessage(text: #"{"type":"push","x":1,"y":2,"vx":3,"vy":4}"#)
+                == .push(at: [1, 2], velocity: [3, 4]))
     }
 
     @Test(arguments: [

@@ -81,7 +81,8 @@
             #expect(await world.withSession { $0.step } == 60)
             // A broken file: the world goes on, the viewer is told.
             try "{ not a scene".write(to: file, atomically: true, encoding: .utf8)
-            try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSinceNow: 5)], ofItemAtPath: file.path)
+            try FileManager.default.setAttributes(
+                [.modificationDate: Date(timeIntervalSinceNow: 5)], ofItemAtPath: file.path)
             for _ in 0..<30 { await world.tick(seconds: 1.0 / 60) }
             #expect(await world.withSession { $0.step } == 120)
             var notices: [String] = []

@@ -39,9 +39,15 @@ import Testing
         for _ in 0..<2 { await world.tick(seconds: 1.0 / 60) }
         // The good viewer got the scene, then a frame per tick.
         let items = await drain(good.outbound, count: 3)
-        guard case .text(let scene) = items[0] else { Issue.record("no scene first: \(items[0])"); return }
+        guard case .text(let scene) = items[0] else {
+            Issue.record("no scene first: \(items[0])")
+            return
+        }
         #expect(scene.hasPrefix(#"{"#) && scene.contains(#""type":"scene""#))
-        guard case .binary(let frame) = items.last! else { Issue.record("no frame"); return }
+        guard case .binary(let frame) = items.last! else {
+            Issue.record("no frame")
+            return
+        }
         #expect(frame.count == LiveFrames.headerBytes + 5 * 16)
         let frameStep = UInt32(frame[4]) | UInt32(frame[5]) << 8 | UInt32(frame[6]) << 16 | UInt32(frame[7]) << 24
         #expect(frameStep == 4)

@@ -113,7 +113,8 @@ public enum SceneInput: Hashable, Sendable {
         case "grab":
             let f = try fields(["hand", "body", "at", "maxForce"])
             self = .grab(
-                hand: try f.decode(String.self, forKey: Key("hand")), body: try f.decode(String.self, forKey: Key("body")),
+                hand: try f.decode(String.self, forKey: Key("hand")),
+                body: try f.decode(String.self, forKey: Key("body")),
                 at: try f.decode(Vector.self, forKey: Key("at")),
                 maxForce: try f.decode(Double.self, forKey: Key("maxForce")))
         default: self = .remove(body: try c.decode(String.self, forKey: key))

@@ -222,7 +222,9 @@ extension SceneDescription {
                 // here (one an input adds is dynamic unless it says otherwise).
                 var kinds = Dictionary(names.map { ($0, Body.Kind.dynamic) }, uniquingKeysWith: { a, _ in a })
                 for (body, name) in scene.bodyNames ?? [:] {
-                    if let made = space.bodies.first(where: { ObjectIdentifier($0) == body }) { kinds[name] = made.kind }
+                    if let made = space.bodies.first(where: { ObjectIdentifier($0) == body }) {
+                        kinds[name] = made.kind
+                    }
                 }
                 for (index, input) in ordered {
                     if case .add(let description) = input.action, let id = description.id {
