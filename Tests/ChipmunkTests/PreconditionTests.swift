@@ -427,4 +427,20 @@ import Testing
         }
         expect(result, says: "An Arbiter is valid only inside the callback that received it")
     }
+    // A pair handler with the wildcard type is one the engine takes for a wildcard handler;
+    // its default callbacks then called themselves until the stack ran out.
+    @Test func aPairHandlerWithTheWildcardType() async {
+        let first = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            _ = Space().collisionHandler(between: .wildcard, and: 1)
+        }
+        let second = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            _ = Space().onCollision(between: 2, and: .wildcard, preSolve: { _ in true })
+        }
+        let both = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            _ = Space().wildcardCollisionHandler(for: .wildcard)
+        }
+        expect(first, says: "Space.collisionHandler(between: wildcard, and: 1): a pair handler takes two types")
+        expect(second, says: "Space.collisionHandler(between: 2, and: wildcard)")
+        expect(both, says: "Space.wildcardCollisionHandler(for: wildcard): the handler for every pair is defaultCollisionHandler")
+    }
 }

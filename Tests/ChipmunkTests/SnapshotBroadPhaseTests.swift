@@ -124,3 +124,27 @@ import Testing
         #expect(begins == 1)
     }
 }
+
+/// A collision handler record with the wildcard type first and another type second: the
+/// engine took it for that type's wildcard handler, and its default preSolve called
+/// itself until the stack ran out (found by the snapshot fuzzer).
+@Suite struct WildcardHandlerRecordTests {
+    @Test func aPairHandlerRecordWithTheWildcardFirstIsRefused() throws {
+        let space = Space()
+        space.add(Segment(body: space.staticBody, from: [-5, 0], to: [5, 0], radius: 0.1))
+        let body = Body(mass: 1, moment: 1)
+        body.position = [0, 0.5]
+        space.add(body, Circle(body: body, radius: 0.5))
+        space.wildcardCollisionHandler(for: 3).begin = { _ in true }
+        var state = space.snapshot().state
+        let index = try #require(state.handlers.firstIndex { $0.typeA == 3 })
+        state.handlers[index].typeA = UInt64(CollisionType.wildcard.rawValue)
+        state.handlers[index].typeB = 3
+        #expect {
+            try Space(restoring: Snapshot(state: state))
+        } throws: { error in
+            "\(error)".contains("collision handler \(index) has the wildcard type first and type 3 second")
+        }
+        #expect(throws: SnapshotError.self) { try space.restore(Snapshot(state: state)) }
+    }
+}

@@ -41,16 +41,33 @@ extension Space {
     /// order ``CollisionHandler/typeA``, ``CollisionHandler/typeB``.
     ///
     /// The corresponding C function is `cpSpaceAddCollisionHandler`.
+    ///
+    /// Neither type may be ``CollisionType/wildcard``: the engine would take such a pair
+    /// handler for a wildcard one, and its default callbacks, which call the wildcard
+    /// handlers, would call themselves until the stack ran out. Use
+    /// ``wildcardCollisionHandler(for:)`` or ``defaultCollisionHandler``.
     public func collisionHandler(between a: CollisionType, and b: CollisionType) -> CollisionHandler {
-        handler(for: cpSpaceAddCollisionHandler(handle, a.rawValue, b.rawValue)!)
+        if a == .wildcard || b == .wildcard {
+            stop(
+                "Space.collisionHandler(between: \(a), and: \(b)): a pair handler takes two types, not "
+                    + "the wildcard; use wildcardCollisionHandler(for:) or defaultCollisionHandler")
+        }
+        return handler(for: cpSpaceAddCollisionHandler(handle, a.rawValue, b.rawValue)!)
     }
 
     /// The handler for shapes of `type` touching anything; pair handlers call it by default.
     /// The arbiter's first shape is of `type`.
     ///
     /// The corresponding C function is `cpSpaceAddWildcardHandler`.
+    /// `type` may not be ``CollisionType/wildcard``; the handler for every pair is
+    /// ``defaultCollisionHandler``.
     public func wildcardCollisionHandler(for type: CollisionType) -> CollisionHandler {
-        handler(for: cpSpaceAddWildcardHandler(handle, type.rawValue)!)
+        if type == .wildcard {
+            stop(
+                "Space.wildcardCollisionHandler(for: wildcard): the handler for every pair is "
+                    + "defaultCollisionHandler")
+        }
+        return handler(for: cpSpaceAddWildcardHandler(handle, type.rawValue)!)
     }
 
     /// The handler for every pair that has no handler of its own.

@@ -39,6 +39,12 @@ enum SnapshotCheck {
         // in only while the flag is set: a flag that disagrees with the handlers left those
         // empty, and the next contact crashed in cpArbiterCallWildcardBeginA.
         let wildcard = UInt64(CChipmunkWildcardCollisionType())
+        // A pair handler with the wildcard as its first type only is one the engine finds
+        // as a shape's wildcard handler; its default preSolve then calls the arbiter's
+        // wildcard handler, itself, until the stack runs out.
+        for (i, handler) in s.handlers.enumerated() where handler.typeA == wildcard && handler.typeB != wildcard {
+            throw fail("collision handler \(i) has the wildcard type first and type \(handler.typeB) second")
+        }
         guard p.usesWildcards == s.handlers.contains(where: { $0.typeB == wildcard }) else {
             throw fail("the space's usesWildcards flag (\(p.usesWildcards)) disagrees with its collision handlers")
         }

@@ -31,6 +31,12 @@ public struct CollisionRule: Hashable, Sendable, Codable {
             throw DecodingError.dataCorruptedError(
                 forKey: .types, in: c, debugDescription: "give one collision type (with any other) or two")
         }
+        // The engine's wildcard: a rule for it would be a pair handler that calls itself.
+        if let wildcard = types.first(where: { $0 == CollisionType.wildcard.rawValue }) {
+            throw DecodingError.dataCorruptedError(
+                forKey: .types, in: c,
+                debugDescription: "\(wildcard) is the engine's wildcard type; give types below it (one type means with any shape)")
+        }
         oneWay = try c.decodeIfPresent(Vector.self, forKey: .oneWay)
         friction = try c.decodeIfPresent(Double.self, forKey: .friction)
         elasticity = try c.decodeIfPresent(Double.self, forKey: .elasticity)
