@@ -89,6 +89,39 @@ MirrorTree *CChipmunkMirrorTree(void *index) {
     return spatialIndex->klass == treeClass ? (MirrorTree *)index : NULL;
 }
 
+// MARK: Counting overlaps
+
+int64_t CChipmunkTreeOverlapCount(void *index, double l, double b, double r, double t, int64_t limit) {
+    MirrorTree *tree = CChipmunkMirrorTree(index);
+    if (!tree) return -1;
+    if (!tree->root) return 0;
+    cpBB bb = cpBBNew(l, b, r, t);
+    // A stack of its own: a pile's tree can be as deep as it has leaves.
+    size_t capacity = 64, depth = 0;
+    MirrorNode **stack = malloc(capacity * sizeof *stack);
+    if (!stack) return -1;
+    int64_t found = 0;
+    stack[depth++] = tree->root;
+    while (depth > 0 && found <= limit) {
+        MirrorNode *node = stack[--depth];
+        if (!cpBBIntersects(bb, node->bb)) continue;
+        if (node->obj) {
+            found += 1;
+            continue;
+        }
+        if (depth + 2 > capacity) {
+            MirrorNode **grown = realloc(stack, 2 * capacity * sizeof *stack);
+            if (!grown) break;
+            stack = grown;
+            capacity *= 2;
+        }
+        stack[depth++] = node->node.children.a;
+        stack[depth++] = node->node.children.b;
+    }
+    free(stack);
+    return found;
+}
+
 // MARK: Shapes by index
 
 /// Shape pointers sorted, with their indices, for lookups by pointer.

@@ -1,7 +1,8 @@
-// Two of the engine's functions, replaced by the binding's own through ELF symbol
-// interposition: libchipmunk.so.7 calls `cpCollide` and `cpMessage` through its PLT (both
-// are exported, and Debian's build is not linked -Bsymbolic), so a definition in the
-// program binds first. Each wrapper calls the library's own function (dlsym RTLD_NEXT);
+// Some of the engine's functions, replaced by the binding's own through ELF symbol
+// interposition: libchipmunk.so.7 calls `cpCollide`, `cpMessage` and `cpHashSetEach`
+// through its PLT and takes the address of `cpSpaceCollideShapes` through its GOT (all are
+// exported, and Debian's build is not linked -Bsymbolic), so a definition in the program
+// binds first. Each wrapper calls the library's own function (dlsym RTLD_NEXT);
 // no engine code is copied.
 //
 // `cpCollide`: the narrow phase of one pair of shapes. Debian's 7.0.3 is a debug build, and
@@ -20,6 +21,22 @@
 // otherwise answers "no contact" for this step. Every pair the engine finishes is the
 // engine's own answer, bit for bit.
 //
+// The contact pair budget: `CChipmunkSpaceStepWithinBudget` runs a step with a bound on
+// the engine's pools (broad-phase pairs and nodes, arbiters, contact buffers), which only
+// grow. Past it, a C++ exception unwinds out of the step through the engine's C frames only
+// (no binding code is on the stack at either point) before a pile claims the memory, from
+// one of two points where the engine's structures are whole:
+// - the end of the tree's pass over its leaves (`cpHashSetEach` given the tree itself),
+//   where the leaves have moved and no pair is made yet. A pile's tree can pair every leaf
+//   with every other before it calls the space once (5,000 circles meeting made 12.5
+//   million pairs, 700 MB, first), inside code that cannot be interposed, so the pairs it
+//   is about to make are counted here: the leaves that moved (a walk of the leaves, a few
+//   nanoseconds each) bound them by moved × leaves; only when that bound passes the
+//   budget's pairs are the moved leaves' overlaps counted, stopping there;
+// - `cpSpaceCollideShapes`, the space's callback for each candidate pair (the engine
+//   takes its address through the GOT): every pair before it is linked, no arbiter half
+//   made; it bounds the arbiters and contacts, and the spatial hash.
+//
 // `cpMessage`: the engine's report before an abort, and its warnings. Errors are printed by
 // the library's own function (the engine aborts after it, as before). Warnings ("You
 // created a 0 length pin joint", "High EPA iterations") are counted and kept, not printed:
@@ -28,6 +45,7 @@
 
 extern "C" {
 #include <chipmunk/chipmunk_private.h>
+#include "BroadPhaseMirror.h"
 }
 #include <dlfcn.h>
 #include <pthread.h>
@@ -41,27 +59,58 @@ namespace {
 
 using CollideFunction = cpCollisionInfo (*)(const cpShape *, const cpShape *, cpCollisionID, cpContact *);
 using MessageFunction = void (*)(const char *, const char *, int, int, int, const char *, ...);
+using SpaceCollideFunction = cpCollisionID (*)(cpShape *, cpShape *, cpCollisionID, cpSpace *);
+using HashSetEachFunction = void (*)(cpHashSet *, cpHashSetIteratorFunc, void *);
 
 // The library's own functions, found once (the narrow phase reads its pointer on every
 // call: a relaxed atomic load, an ordinary load on x86-64 and arm64).
 std::atomic<CollideFunction> engineCollide{nullptr};
+std::atomic<SpaceCollideFunction> engineSpaceCollide{nullptr};
+std::atomic<HashSetEachFunction> engineHashSetEach{nullptr};
 MessageFunction engineMessage = nullptr;
 bool printWarnings = false;
-pthread_once_t resolved = PTHREAD_ONCE_INIT;
+pthread_once_t resolvedOnce = PTHREAD_ONCE_INIT;
+
+// The library's own definition of `name`; a program whose engine library lacks it cannot
+// run a step, and says so (rather than calling through a null pointer).
+void *engineFunction(const char *name) {
+    void *function = dlsym(RTLD_NEXT, name);
+    if (function == nullptr) {
+        const char *error = dlerror();
+        fprintf(stderr, "SwiftChipmunk: the engine library has no %s (%s); is libchipmunk.so.7 (7.0.3) loaded?\n",
+            name, error != nullptr ? error : "not found");
+        abort();
+    }
+    return function;
+}
 
 void resolve() {
+    // cpMessage is only printed through; the binding's own text stands in when it is missing.
     engineMessage = reinterpret_cast<MessageFunction>(dlsym(RTLD_NEXT, "cpMessage"));
     const char *setting = getenv("CHIPMUNK_WARNINGS");
     printWarnings = setting != nullptr && setting[0] != '\0' && setting[0] != '0';
-    engineCollide.store(reinterpret_cast<CollideFunction>(dlsym(RTLD_NEXT, "cpCollide")), std::memory_order_release);
+    engineCollide.store(reinterpret_cast<CollideFunction>(engineFunction("cpCollide")), std::memory_order_release);
+    engineSpaceCollide.store(
+        reinterpret_cast<SpaceCollideFunction>(engineFunction("cpSpaceCollideShapes")), std::memory_order_release);
+    engineHashSetEach.store(
+        reinterpret_cast<HashSetEachFunction>(engineFunction("cpHashSetEach")), std::memory_order_release);
+}
+
+// The library's own `function`, resolved on first use.
+template <typename Function> Function resolved(std::atomic<Function> &function) {
+    Function value = function.load(std::memory_order_relaxed);
+    if (value != nullptr) return value;
+    pthread_once(&resolvedOnce, resolve);
+    return function.load(std::memory_order_acquire);
 }
 
 CollideFunction collideFunction() {
     CollideFunction function = engineCollide.load(std::memory_order_relaxed);
     if (function != nullptr) return function;
-    pthread_once(&resolved, resolve);
+    pthread_once(&resolvedOnce, resolve);
     return engineCollide.load(std::memory_order_acquire);
 }
+
 
 // Per thread, in the program's static TLS block (initial-exec: one access, no call).
 #define THREAD_LOCAL thread_local __attribute__((tls_model("initial-exec")))
@@ -74,6 +123,77 @@ THREAD_LOCAL char lastWarning[256];
 
 // What `cpMessage` throws inside a narrow-phase test.
 struct EngineStop {};
+
+// The step running under a pool budget on this thread (null when none), its pools' buffer
+// arrays (the dynamic tree's is null for the spatial hash), and the most buffers they may hold.
+THREAD_LOCAL const cpSpace *budgetSpace;
+THREAD_LOCAL const MirrorTree *budgetTree;
+THREAD_LOCAL const cpArray *budgetTreeBuffers;
+THREAD_LOCAL int budgetBuffers;
+THREAD_LOCAL int64_t budgetPairs;
+// What the space's own pools may hold: the budget less the tree's buffers as the step began.
+THREAD_LOCAL int budgetSpaceBuffers;
+
+// What the pair callback throws when the pools have passed the budget.
+struct PoolBudgetExceeded {};
+
+int poolBuffers() {
+    return budgetSpace->allocatedBuffers->num + (budgetTreeBuffers != nullptr ? budgetTreeBuffers->num : 0);
+}
+
+bool poolsOverBudget() { return poolBuffers() > budgetBuffers; }
+
+// Whether the moved leaves of `tree` (stamped with its stamp) overlap more than `allowed`
+// other leaves between them: the pairs the marking pass is about to make. Stops there.
+bool movedLeavesOverlapMoreThan(const MirrorTree *tree, uint64_t allowed) {
+    MirrorSet *set = tree->leaves;
+    // At most every leaf moved and overlaps every other: small spaces stop here.
+    if (uint64_t(set->entries) * set->entries <= allowed) return false;
+    uint64_t moved = 0;
+    for (unsigned int i = 0; i < set->size; i++) {
+        for (MirrorBin *bin = set->table[i]; bin != nullptr; bin = bin->next) {
+            if (static_cast<MirrorNode *>(bin->elt)->node.leaf.stamp == tree->stamp) moved += 1;
+        }
+    }
+    if (moved * set->entries <= allowed) return false;
+    // Rare: a walk of the tree for each moved leaf, with a stack of its own (a pile's tree
+    // can be as deep as it has leaves).
+    uint64_t found = 0;
+    size_t capacity = 64;
+    const MirrorNode **stack = static_cast<const MirrorNode **>(malloc(capacity * sizeof *stack));
+    bool over = false;
+    for (unsigned int i = 0; i < set->size && !over && stack != nullptr; i++) {
+        for (MirrorBin *bin = set->table[i]; bin != nullptr && !over; bin = bin->next) {
+            const MirrorNode *leaf = static_cast<MirrorNode *>(bin->elt);
+            if (leaf->node.leaf.stamp != tree->stamp) continue;
+            size_t depth = 0;
+            stack[depth++] = tree->root;
+            while (depth > 0 && !over) {
+                const MirrorNode *node = stack[--depth];
+                if (!cpBBIntersects(leaf->bb, node->bb)) continue;
+                if (node->obj != nullptr) {
+                    // A pair of two moved leaves is made once: counted from the first.
+                    bool counts = node != leaf && (node->node.leaf.stamp != tree->stamp || node > leaf);
+                    if (counts && ++found > allowed) over = true;
+                    continue;
+                }
+                if (depth + 2 > capacity) {
+                    capacity *= 2;
+                    auto grown = static_cast<const MirrorNode **>(realloc(stack, capacity * sizeof *stack));
+                    if (grown == nullptr) {
+                        over = true;  // no memory to count with: far past any budget
+                        break;
+                    }
+                    stack = grown;
+                }
+                stack[depth++] = node->node.children.a;
+                stack[depth++] = node->node.children.b;
+            }
+        }
+    }
+    free(stack);
+    return over || stack == nullptr;
+}
 
 // One attempt at the engine's narrow phase: true with `info` set, or false if it stopped.
 bool attempt(CollideFunction collide, const cpShape *a, const cpShape *b, cpCollisionID id, cpContact *contacts,
@@ -91,7 +211,7 @@ bool attempt(CollideFunction collide, const cpShape *a, const cpShape *b, cpColl
 extern "C" void cpMessage(
     const char *condition, const char *file, int line, int isError, int isHardError, const char *message, ...) {
     if (isError && narrowPhase > 0) throw EngineStop{};
-    pthread_once(&resolved, resolve);
+    pthread_once(&resolvedOnce, resolve);
     char text[sizeof lastWarning];
     va_list arguments;
     va_start(arguments, message);
@@ -140,9 +260,66 @@ extern "C" int ChipmunkEngineGuardIsActive(void) {
     // The addresses the dynamic linker gives every object for these names: ours when
     // interposition holds.
     return dlsym(RTLD_DEFAULT, "cpCollide") == reinterpret_cast<void *>(cpCollide)
-        && dlsym(RTLD_DEFAULT, "cpMessage") == reinterpret_cast<void *>(cpMessage);
+        && dlsym(RTLD_DEFAULT, "cpMessage") == reinterpret_cast<void *>(cpMessage)
+        && dlsym(RTLD_DEFAULT, "cpSpaceCollideShapes") == reinterpret_cast<void *>(cpSpaceCollideShapes)
+        && dlsym(RTLD_DEFAULT, "cpHashSetEach") == reinterpret_cast<void *>(cpHashSetEach);
 }
 
 extern "C" uint64_t ChipmunkEngineGuardDegenerateCollisions(void) { return degenerateCollisions; }
 extern "C" uint64_t ChipmunkEngineGuardWarnings(void) { return warnings; }
 extern "C" const char *ChipmunkEngineGuardLastWarning(void) { return lastWarning; }
+
+extern "C" cpCollisionID cpSpaceCollideShapes(cpShape *a, cpShape *b, cpCollisionID id, cpSpace *space) {
+    // Called for every candidate pair, so only the space's own pools (arbiters, contacts)
+    // are read here: the tree's pairs were counted before the marking pass.
+    if (space == budgetSpace && space->allocatedBuffers->num > budgetSpaceBuffers) [[unlikely]] {
+        throw PoolBudgetExceeded{};
+    }
+    return resolved(engineSpaceCollide)(a, b, id, space);
+}
+
+extern "C" void cpHashSetEach(cpHashSet *set, cpHashSetIteratorFunc function, void *data) {
+    resolved(engineHashSetEach)(set, function, data);
+    // The tree's pass that moves its leaves, in a budgeted step: the marking pass is next.
+    if (budgetTree != nullptr && data == budgetTree && set == reinterpret_cast<cpHashSet *>(budgetTree->leaves)) {
+        if (movedLeavesOverlapMoreThan(budgetTree, uint64_t(budgetPairs))) throw PoolBudgetExceeded{};
+    }
+}
+
+extern "C" size_t CChipmunkContactPairBytes(void) {
+    // A cached pair in the tree, its arbiter, and its contacts in the ring of contact
+    // buffers, which keeps the last collisionPersistence + 1 (by default 4) steps' contacts.
+    return sizeof(MirrorPair) + sizeof(cpArbiter) + 4 * CP_MAX_CONTACTS_PER_ARBITER * sizeof(struct cpContact);
+}
+
+extern "C" size_t CChipmunkPoolBufferBytes(void) { return CP_BUFFER_BYTES; }
+
+extern "C" size_t CChipmunkSpacePoolBytes(void *space) {
+    cpSpace *s = static_cast<cpSpace *>(space);
+    MirrorTree *tree = CChipmunkMirrorTree(s->dynamicShapes);
+    size_t buffers = size_t(s->allocatedBuffers->num) + (tree != nullptr ? size_t(tree->allocatedBuffers->num) : 0);
+    return buffers * CP_BUFFER_BYTES;
+}
+
+extern "C" int CChipmunkSpaceStepWithinBudget(void *space, double dt, int64_t maxPairs, int32_t maxBuffers) {
+    cpSpace *s = static_cast<cpSpace *>(space);
+    MirrorTree *tree = CChipmunkMirrorTree(s->dynamicShapes);
+    budgetSpace = s;
+    budgetTree = tree;
+    budgetTreeBuffers = tree != nullptr ? tree->allocatedBuffers : nullptr;
+    budgetBuffers = maxBuffers;
+    budgetPairs = maxPairs;
+    budgetSpaceBuffers = maxBuffers - (budgetTreeBuffers != nullptr ? budgetTreeBuffers->num : 0);
+    int result = 0;
+    try {
+        cpSpaceStep(s, dt);
+        if (poolsOverBudget()) result = 1;
+    } catch (const PoolBudgetExceeded &) {
+        // Out of the broad phase, under the step's lock, which the step would have lifted.
+        s->locked = 0;
+        result = 2;
+    }
+    budgetSpace = nullptr;
+    budgetTree = nullptr;
+    return result;
+}

@@ -155,6 +155,7 @@ struct AcceptedExtremesTests {
         case .spaceIdleSpeedThreshold: space.idleSpeedThreshold = v
         case .spaceSleepTimeThreshold: space.sleepTimeThreshold = v
         case .spaceTimeStep: w.dt = v
+        case .spaceMaxContactPairs: space.maxContactPairs = Int(v)
         case .spatialHashCellSize:
             // A world of a grain a tenth of the cell: the hash covers it in a few cells.
             let tiny = Space()

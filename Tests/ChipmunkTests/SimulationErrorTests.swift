@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 @testable import Chipmunk
 
@@ -194,5 +195,99 @@ import Testing
         for parameter in Parameter.allCases {
             #expect(parameter.accepts(1) || parameter.accepts(0.5), "\(parameter)")
         }
+    }
+    /// Issue 28: bodies that start apart and meet while stepping passed any check made when
+    /// they were added, then paired every two of them inside a step (5,000 ended in SIGSEGV
+    /// at a 4 GB limit). Here 1,500 circles of one filter group (they pass through each
+    /// other, as sensors would) fly at one point: the step that would pair them throws
+    /// from its broad phase instead, before the pile claims the memory, and the space stays
+    /// readable and safe to drop.
+    @Test func bodiesMeetingWhileSteppingPassTheContactPairBudget() throws {
+        let space = ghostRing(count: 1_500, radius: 100)
+        space.maxContactPairs = 50_000
+        var failure: ChipmunkError?
+        for _ in 0..<90 where failure == nil {
+            do { try space.step(1.0 / 60) } catch let error as ChipmunkError { failure = error }
+        }
+        guard case .tooManyContactPairs(let step, 50_000)? = failure else {
+            Issue.record("expected tooManyContactPairs, got \(String(describing: failure))")
+            return
+        }
+        // They meet at step 60; the shrinking ring, each circle overlapping dozens of its
+        // neighbours, passes 50,000 pairs well before.
+        #expect((20...61).contains(step), "step \(step)")
+        #expect(space.isStoppedByContactPairs && space.stepsTaken == step)
+        #expect(space.bodies.allSatisfy { $0.position.x.isFinite && $0.position.y.isFinite })
+        // It stays stopped, with the same error.
+        #expect(throws: ChipmunkError.tooManyContactPairs(step: step, limit: 50_000)) { try space.step(1.0 / 60) }
+        #expect(
+            "\(ChipmunkError.tooManyContactPairs(step: 1, limit: 50_000))"
+                == "step 1: more than 50000 contact pairs: shapes are piled so close that every two of them pair; "
+                + "spread them out, or raise Space.maxContactPairs")
+        // Objects that outlive it leave the stopped space cleanly.
+        let kept = space.bodies[0]
+        _ = consume space
+        #expect(kept.space == nil)
+    }
+
+    /// `count` circles of one filter group on a circle of `radius`, each flying at the
+    /// centre, which they reach after 1 s.
+    private func ghostRing(count: Int, radius: Double) -> Space {
+        let space = Space()
+        for i in 0..<count {
+            let angle = Double(i) / Double(count) * 2 * .pi
+            let body = Body(mass: 1, moment: 1)
+            body.position = [radius * cos(angle), radius * sin(angle)]
+            body.velocity = [-body.position.x, -body.position.y]
+            let circle = Circle(body: body, radius: 1)
+            circle.filter = ShapeFilter(group: 1)
+            space.add(body, circle)
+        }
+        return space
+    }
+
+    /// The same pile under the default budget (100,000 pairs for 1,000 shapes); and a space
+    /// of touching boxes, about 4 pairs a body, steps within it.
+    @Test func theDefaultBudgetStopsAPileNotAStack() throws {
+        let pile = ghostRing(count: 1_000, radius: 100)
+        var failure: (any Error)?
+        for _ in 0..<90 where failure == nil {
+            do { try pile.step(1.0 / 60) } catch { failure = error }
+        }
+        guard case .tooManyContactPairs(_, 100_000)? = failure as? ChipmunkError else {
+            Issue.record("expected tooManyContactPairs, got \(String(describing: failure))")
+            return
+        }
+        let grid = Space()
+        grid.gravity = [0, -10]
+        grid.add(Segment(body: grid.staticBody, from: [-100, 0], to: [100, 0], radius: 0.1))
+        for row in 0..<30 {
+            for column in 0..<60 {
+                let body = Body(mass: 1, moment: 1)
+                body.position = [Double(column) - 30, Double(row) + 0.6]
+                grid.add(body, Polygon.box(body: body, width: 1, height: 1))
+            }
+        }
+        for _ in 0..<30 { try grid.step(1.0 / 60) }
+        #expect(!grid.isStoppedByContactPairs)
+    }
+
+    @Test func aStoppedSpaceIsNotSaved() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let space = Space()
+            for i in 0..<600 {
+                let body = Body(mass: 1, moment: 1)
+                body.position = [Double(i) * 10, 0]
+                body.velocity = [-body.position.x, 0]
+                let circle = Circle(body: body, radius: 1)
+                circle.filter = ShapeFilter(group: 1)
+                space.add(body, circle)
+            }
+            space.maxContactPairs = 1_000
+            for _ in 0..<90 where !space.isStoppedByContactPairs { try? space.step(1.0 / 60) }
+            _ = space.snapshot()
+        }
+        let text = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
+        #expect(text.contains("passed Space.maxContactPairs and was stopped inside the engine"), "\(text)")
     }
 }

@@ -24,6 +24,25 @@ uint64_t ChipmunkEngineGuardDegenerateCollisions(void);
 uint64_t ChipmunkEngineGuardWarnings(void);
 const char *ChipmunkEngineGuardLastWarning(void);
 
+/// Runs `cpSpaceStep` with a bound on the pairs its broad phase makes (`maxPairs`, counted
+/// before it makes them) and on the engine's pools, which hold the broad phase's pairs and
+/// nodes, the arbiters and the contact buffers, and only grow: at most `maxBuffers`
+/// buffers of `CChipmunkPoolBufferBytes()` bytes between them. Returns 0 when
+/// the step ran within it; 1 when the step ran but left the pools past it; 2 when the
+/// pools passed it in the broad phase and the step was stopped there: the space is then
+/// whole enough to read and to free (every pair linked, no arbiter half made, the lock
+/// lifted) but is not the space a whole step would have left.
+int CChipmunkSpaceStepWithinBudget(void *space, double dt, int64_t maxPairs, int32_t maxBuffers);
+
+/// The bytes one contact pair can hold in the engine's pools (its tree pair, arbiter and
+/// contacts), and the bytes of one pool buffer.
+size_t CChipmunkContactPairBytes(void);
+size_t CChipmunkPoolBufferBytes(void);
+
+/// The bytes of the space's pools (its own, and its default broad phase's), which only
+/// grow: the most its pairs, arbiters and contacts have ever needed at once.
+size_t CChipmunkSpacePoolBytes(void *space);
+
 /// Copies the GNU build id of the loaded libchipmunk.so.7 (its NT_GNU_BUILD_ID note) into
 /// `out`, at most `capacity` bytes, and returns its length: 0 if it cannot be found.
 size_t CChipmunkEngineBuildID(unsigned char *out, size_t capacity);
@@ -32,6 +51,12 @@ size_t CChipmunkEngineBuildID(unsigned char *out, size_t capacity);
 /// layout BroadPhase.c mirrors (checked once, on a probe tree); the functions below do
 /// nothing and return 0 otherwise.
 int CChipmunkBroadPhaseLayoutIsKnown(void);
+
+/// How many leaves of the `cpBBTree` behind `index` have a box (the tree's own, widened by
+/// the shape's velocity) that overlaps l, b, r, t: the pairs the tree would make for a leaf
+/// with that box. Stops counting past `limit`; -1 when the index is not a tree whose
+/// layout is known.
+int64_t CChipmunkTreeOverlapCount(void *index, double l, double b, double r, double t, int64_t limit);
 
 /// One node of a `cpBBTree`, in preorder: a leaf names its shape (an index into the
 /// caller's array of shapes) and carries its stamp; an internal node has shape -1.

@@ -1,4 +1,5 @@
 internal import CChipmunk
+internal import CChipmunkRuntime
 
 extension Space {
     /// Advances the simulation by `dt` seconds (rule: ``Parameter/spaceTimeStep``).
@@ -32,7 +33,14 @@ extension Space {
         if !leavingBodies.isEmpty { requireNoBodyLeaving("Space.step") }
         if !bodiesToCheckForMass.isEmpty { try checkMasses() }
         if jointsMayBeUnsolvable { try checkJointsAreSolvable() }
-        if cSpace.isHasty { cpHastySpaceStep(handle, dt) } else { cpSpaceStep(handle, dt) }
+        if isStoppedByContactPairs { throw ChipmunkError.tooManyContactPairs(step: stepsTaken, limit: contactPairLimit) }
+        if cSpace.isHasty {
+            cpHastySpaceStep(handle, dt)
+        } else if CChipmunkSpaceStepWithinBudget(handle, dt, Int64(contactPairLimit), contactPoolBuffers) != 0 {
+            stepsTaken += 1
+            isStoppedByContactPairs = true
+            throw ChipmunkError.tooManyContactPairs(step: stepsTaken, limit: contactPairLimit)
+        }
         stepsTaken += 1
         let divergence =
             cSpace.stepReport.pointee.body == nil && cSpace.stepReport.pointee.spring == nil
@@ -41,6 +49,36 @@ extension Space {
         if !postStepCallbacks.isEmpty { runPostStepCallbacks() }
         if let divergence { throw divergence }
         try rethrowCallbackError()
+    }
+
+    /// Stops a program that saves, restores into or copies a space a step stopped inside
+    /// its broad phase (``isStoppedByContactPairs``): the engine's structures are whole
+    /// enough to read and free, not to carry on from.
+    func requireNotStopped(_ call: String) {
+        ensure(
+            !isStoppedByContactPairs,
+            "\(call): step \(stepsTaken) passed Space.maxContactPairs and was stopped inside the engine; "
+                + "the space can be read and dropped, not saved, restored into or copied")
+    }
+
+    /// ``maxContactPairs``, or its default for the shapes the space has.
+    var contactPairLimit: Int { maxContactPairs ?? Self.defaultContactPairLimit(shapes: shapes.count) }
+
+    /// The bytes of the engine's pools for this space (pairs and nodes of its default
+    /// broad phase, arbiters, contact buffers): they only grow, so this is the most they
+    /// ever needed at once.
+    package var enginePoolBytes: Int { CChipmunkSpacePoolBytes(handle) }
+
+    /// The default ``maxContactPairs`` for a space of `shapes` shapes.
+    static func defaultContactPairLimit(shapes: Int) -> Int { max(100_000, 16 * shapes) }
+
+    /// The engine pool buffers the contact pair budget allows: the pairs' bytes, the
+    /// broad phase's nodes (two a shape) and a few buffers the emptiest space starts with.
+    private var contactPoolBuffers: Int32 {
+        let bufferBytes = CChipmunkPoolBufferBytes()
+        let pairBytes = Double(contactPairLimit) * Double(CChipmunkContactPairBytes())
+        let nodeBytes = Double(shapes.count) * 2 * 64
+        return Int32(min((pairBytes + nodeBytes) / Double(bufferBytes), Double(Int32.max - 64)).rounded(.up)) + 16
     }
 
     /// Notes that a body's mass may have changed; the next step checks it.

@@ -236,6 +236,26 @@ public final class Space {
         }
     }
 
+    /// The most contact pairs the engine may hold while stepping: candidate pairs its
+    /// broad phase keeps, with their arbiters and contacts (about 1 KB each). `nil`, the
+    /// default, allows 16 a shape and at least 100,000 (about 100 MB); a grid of touching
+    /// boxes has about 4 a body. Rule: ``Parameter/spaceMaxContactPairs``.
+    ///
+    /// Shapes piled on one point make a pair for every two of them: 15,000 take 6 GB
+    /// before a single contact is solved. A step that passes the budget throws
+    /// ``ChipmunkError/tooManyContactPairs(step:limit:)`` instead, from inside the broad
+    /// phase, before the pile claims the memory; the space is then stopped
+    /// (``isStoppedByContactPairs``): read it and drop it, as the engine's step did not end.
+    /// Only the default broad phase and the spatial hash of a space made with `Space()`
+    /// are bounded; the threaded solver's step is not.
+    public var maxContactPairs: Int? {
+        didSet { if let maxContactPairs { Parameter.spaceMaxContactPairs.require(Double(maxContactPairs)) } }
+    }
+
+    /// Whether a step passed ``maxContactPairs`` and was stopped: the space can be read and
+    /// dropped, but not stepped, saved or restored into again.
+    public internal(set) var isStoppedByContactPairs = false
+
     /// Steps for which contact data is kept after shapes separate. Default 3, at least 1:
     /// with 0 the engine forgets every contact at once, and stacked bodies fall through.
     ///

@@ -100,6 +100,31 @@ enum SnapshotBroadPhase {
             }
         }
         guard seen.allSatisfy({ $0 == 1 }) else { throw fail("a pair is missing from one of its shapes' lists") }
+        // What the engine's marking pass assumes (cpBBTree.c). Every pair joins two shapes
+        // once: a second pair of the same two found their arbiter twice in one step, and the
+        // engine aborted ("Dangling contact graph pointers detected"). The second shape of a
+        // pair is in the dynamic tree, whose leaves run their pairs' collisions.
+        var joined = Set<UInt64>(minimumCapacity: record.pairs.count)
+        for (k, pair) in record.pairs.enumerated() {
+            let (low, high) = (UInt64(min(pair.a, pair.b)), UInt64(max(pair.a, pair.b)))
+            guard joined.insert(low << 32 | high).inserted else {
+                throw fail("pair \(k) joins shapes \(pair.a) and \(pair.b), as an earlier pair does")
+            }
+            guard treeOf[Int(pair.b)] == 1 else {
+                throw fail("pair \(k)'s second shape \(pair.b) is not in the dynamic tree")
+            }
+        }
+        // Every leaf's stamp is below the dynamic tree's, which both trees advance: a leaf
+        // stamped with it counts as moved in this step, and the marking pass paired it again
+        // beside the pairs it still had (the same abort).
+        let stamp = record.dynamicTree.stamp
+        for (t, tree) in [record.staticTree, record.dynamicTree].enumerated() {
+            for node in tree.nodes where node.shape >= 0 && node.stamp >= stamp {
+                throw fail(
+                    "shape \(node.shape)'s leaf in the \(t == 0 ? "static" : "dynamic") tree has stamp "
+                        + "\(node.stamp), not below the tree's \(stamp)")
+            }
+        }
     }
 
     /// Whether each shape belongs in the static index: the engine keeps the shapes of

@@ -13,6 +13,7 @@ extension Space {
             !isDeferringChanges && pending.isEmpty,
             "Space.snapshot() must be called between steps, not inside a step, a query or a callback")
         requireNoBodyLeaving("Space.snapshot()")
+        requireNotStopped("Space.snapshot()")
         return Snapshot(state: SnapshotCapture(space: self).state)
     }
 
@@ -65,6 +66,7 @@ extension Space {
         ensure(
             !cSpace.isHasty,
             "Space.restore(_:) needs a space made with Space(); the threaded solver is not deterministic")
+        requireNotStopped("Space.restore(_:)")
         let state = snapshot.state
         try SnapshotCheck.validate(state)
         var match = try SnapshotMatch(state, space: self)
@@ -143,13 +145,22 @@ private struct SnapshotMatch {
             !keep.contains(ObjectIdentifier($0))
         }
         space.remove(contentsOf: extra)
+        // New bodies where the snapshot has them, and new shapes with their geometry, before
+        // each shape is added: the broad phase pairs a shape with every shape its box
+        // overlaps as it is added, so skeletons all at the origin made every pair (15,000
+        // separated circles took over 4 GB) and a tree whose insertions were quadratic.
         for (i, record) in state.bodies.enumerated() where bodies[i] == nil {
             let body = Body(kind: [Body.Kind.dynamic, .kinematic, .static][Int(record.kind)])
+            let t = record.transform
+            body.handle.pointee.p = record.position.cp
+            body.handle.pointee.a = record.angle
+            body.handle.pointee.transform = cpTransform(a: t[0], b: t[1], c: t[2], d: t[3], tx: t[4], ty: t[5])
             space.add(body)
             bodies[i] = body
         }
         for (i, record) in state.shapes.enumerated() where shapes[i] == nil {
             let shape = Shape.skeleton(of: record, body: bodies[Int(record.body)]!)
+            ShapeGeometry.write(shape.handle, record.geometry)
             space.add(shape)
             shapes[i] = shape
         }

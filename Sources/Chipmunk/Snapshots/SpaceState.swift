@@ -129,6 +129,7 @@ extension Space {
             !isDeferringChanges && pending.isEmpty,
             "Space.save(into:) must be called between steps, not inside a step, a query or a callback")
         requireNoBodyLeaving("Space.save(into:)")
+        requireNotStopped("Space.save(into:)")
         if !isKnownUniquelyReferenced(&state.storage) { state.storage = SpaceState.Storage() }
         let storage = state.storage
         storage.space = self
@@ -182,6 +183,7 @@ extension Space {
             !isDeferringChanges && pending.isEmpty,
             "Space.restore(_:) must be called between steps, not inside a step, a query or a callback")
         requireNoBodyLeaving("Space.restore(_:)")
+        requireNotStopped("Space.restore(_:)")
         let storage = state.storage
         guard !state.isEmpty else { throw .structureMismatch("the state is empty: nothing was saved into it") }
         guard storage.space === self else {
@@ -237,6 +239,7 @@ extension Space {
             add(contentsOf: missing)
         }
         requireNoBodyLeaving("Space.restore(_:)")
+        requireNotStopped("Space.restore(_:)")
         bodies = storage.bodies
         shapes = storage.shapes
         constraints = storage.constraints

@@ -32,6 +32,11 @@ public enum ChipmunkError: Error, Hashable, Sendable {
     /// gravity for the body's mass and moment: the engine's solver would divide by a zero
     /// determinant ("Unsolvable constraint.") and abort. Nothing was simulated.
     case unsolvable(step: Int, constraint: Int)
+    /// Step `step` (counting from 1) made more than `limit` contact pairs
+    /// (``Space/maxContactPairs``): shapes piled so close that every two of them pair. The
+    /// step was stopped inside its broad phase, and so is the space
+    /// (``Space/isStoppedByContactPairs``).
+    case tooManyContactPairs(step: Int, limit: Int)
 }
 
 extension ChipmunkError: CustomStringConvertible {
@@ -52,6 +57,9 @@ extension ChipmunkError: CustomStringConvertible {
                 + "give it a mass, or shapes with mass or density"
         case let .diverged(step, body, quantity, value):
             return "step \(step): the simulation diverged: body \(body)'s \(quantity) would become \(value)"
+        case let .tooManyContactPairs(step, limit):
+            return "step \(step): more than \(limit) contact pairs: shapes are piled so close that every two of "
+                + "them pair; spread them out, or raise Space.maxContactPairs"
         case let .unsolvable(step, constraint):
             return "step \(step): constraint \(constraint) cannot be solved: an anchor is too far from its body's "
                 + "centre of gravity for the body's mass and moment; move it closer, or give the body more moment"

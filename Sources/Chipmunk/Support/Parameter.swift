@@ -169,6 +169,8 @@ public enum Parameter: String, Sendable, Hashable, CaseIterable, CustomStringCon
     case queryBox = "query box"
 
     // Stepping
+    /// What `Space.maxContactPairs` takes (its rule: ``rule``).
+    case spaceMaxContactPairs = "Space.maxContactPairs"
     /// What `FixedStepper.timeStep` takes (its rule: ``rule``).
     case stepperTimeStep = "FixedStepper.timeStep"
     /// What `FixedStepper.maxStepsPerFrame` takes (its rule: ``rule``).
@@ -186,6 +188,10 @@ public enum Parameter: String, Sendable, Hashable, CaseIterable, CustomStringCon
     /// turning into the spiral of death; a cap of billions (with a tiny time step) turned
     /// one `advance(by:)` into hours.
     public static let maxStepsPerFrame = 100_000
+
+    /// The largest contact pair budget a space takes, 100,000,000: about 100 GB of the
+    /// engine's pools, past any machine this runs on.
+    public static let maxContactPairsLimit = 100_000_000
 
     /// The masses and moments of inertia a body may have. Outside it the engine fails: the
     /// solver's determinant for a joint underflows to 0 past about 1e160 ("Unsolvable
@@ -261,6 +267,7 @@ public enum Parameter: String, Sendable, Hashable, CaseIterable, CustomStringCon
         case .spaceCollisionPersistence: return .wholeNumber(1...Int(UInt32.max))
         case .spatialHashCount: return .wholeNumber(1...10_000_000)
         case .stepperMaxSteps: return .wholeNumber(1...Self.maxStepsPerFrame)
+        case .spaceMaxContactPairs: return .wholeNumber(1...Self.maxContactPairsLimit)
         }
     }
 

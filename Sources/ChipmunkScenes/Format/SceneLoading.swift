@@ -147,13 +147,13 @@ extension SceneDescription {
         let overlapLimit = Self.startingOverlapLimit(bodies: total)
         var overlapping = 0
         func admit(_ made: Shape, at location: String) throws(SceneError) {
-            overlapping += space.overlappingPairs(with: made)
+            overlapping += space.overlappingPairs(with: made, limit: overlapLimit - overlapping)
             guard overlapping <= overlapLimit else {
                 throw SceneError(
                     source: check.source, location: location,
                     reason: "with this shape, more than \(overlapLimit) pairs of shapes overlap before the first "
-                        + "step (the engine would keep and solve a contact for each, about 560 bytes); "
-                        + "spread the bodies out")
+                        + "step, each moving shape with the way it covers in a tenth of a second (the engine would "
+                        + "keep and solve a contact for each, about 560 bytes); spread the bodies out")
             }
             space.add(made)
         }
