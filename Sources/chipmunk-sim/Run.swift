@@ -100,6 +100,8 @@ struct Run: ParsableCommand {
     func run() throws {
         let scene = try SceneCatalog.scene(opening: self.scene)
         if canonicalBroadPhase { Output.note(CanonicalBroadPhase.ignored) }
+        // Said on stderr however the run ends: its bits depended on the guard.
+        defer { EngineGuardNote.report(scene.space.guardedCollisions) }
         let firstStep = scene.stepCount
         let dt = duration.timeStep(sceneDefault: scene.timeStep)
         let totalSteps = try duration.stepCount(dt: dt, defaultSeconds: 10)
@@ -284,4 +286,16 @@ struct TimeStep: ExpressibleByArgument, CustomStringConvertible {
 /// What `run` writes.
 enum RunFormat: String, ExpressibleByArgument, CaseIterable {
     case csv, jsonl, html
+}
+
+/// The line `run` writes on standard error when the engine guard answered any narrow-phase
+/// test of the run (docs/engine-assertions.md, "The engine guard").
+enum EngineGuardNote {
+    static func report(_ count: Int) {
+        guard count > 0 else { return }
+        let tests = count == 1 ? "1 narrow-phase test the engine could not finish was" : "\(count) narrow-phase tests the engine could not finish were"
+        Output.note(
+            "chipmunk-sim: note: \(tests) answered by the engine guard (nearly degenerate polygon pairs); the run is "
+                + "deterministic, but those contacts are the guard's answer, not the engine's (docs/engine-assertions.md)\n")
+    }
 }

@@ -155,6 +155,17 @@ struct SceneExtremesTests {
             // The guard did answer (else the fixture no longer reaches the engine's abort).
             if EngineGuard.degenerateCollisions == 0 { exit(3) }
             for body in scene.space.bodies where !(body.position.x.isFinite && body.position.y.isFinite) { exit(4) }
+            // Issue 28: the guard is visible. The space counts its answers, a golden file
+            // records them (and reads them back), and a verification says so.
+            if scene.space.guardedCollisions == 0 { exit(5) }
+            let golden = try! description.makeScene().recordGolden(steps: 120)
+            if golden.guardedCollisions == 0 || !golden.text.contains("\nguarded \(golden.guardedCollisions)\n") {
+                exit(6)
+            }
+            if try! GoldenFile(parsing: golden.text, source: "g") != golden { exit(7) }
+            let summary = try! description.makeScene().verify(against: golden)
+            if summary.guardedCollisions != golden.guardedCollisions { exit(8) }
+            if !summary.description.contains("answered by the engine guard") { exit(9) }
         }
     }
 

@@ -34,6 +34,8 @@ extension Space {
         if !bodiesToCheckForMass.isEmpty { try checkMasses() }
         if jointsMayBeUnsolvable { try checkJointsAreSolvable() }
         if isStoppedByContactPairs { throw ChipmunkError.tooManyContactPairs(step: stepsTaken, limit: contactPairLimit) }
+        let guardedBefore = ChipmunkEngineGuardDegenerateCollisions()
+        defer { guardedCollisions += Int(ChipmunkEngineGuardDegenerateCollisions() &- guardedBefore) }
         if cSpace.isHasty {
             cpHastySpaceStep(handle, dt)
         } else if CChipmunkSpaceStepWithinBudget(handle, dt, Int64(contactPairLimit), contactPoolBuffers) != 0 {

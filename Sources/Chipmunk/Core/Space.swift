@@ -252,6 +252,14 @@ public final class Space {
         didSet { if let maxContactPairs { Parameter.spaceMaxContactPairs.require(Double(maxContactPairs)) } }
     }
 
+    /// How many narrow-phase tests in this space's steps the engine could not finish (its
+    /// GJK/EPA stopped on a nearly degenerate pair of polygons) and the engine guard
+    /// answered instead: first again from scratch, then with the shapes swapped, else as
+    /// "no contact" for that step (docs/engine-assertions.md, "The engine guard"). A run
+    /// that depended on it is still deterministic, but not the engine's own answer; 0 in
+    /// almost every run.
+    public internal(set) var guardedCollisions = 0
+
     /// Whether a step passed ``maxContactPairs`` and was stopped: the space can be read and
     /// dropped, but not stepped, saved or restored into again.
     public internal(set) var isStoppedByContactPairs = false

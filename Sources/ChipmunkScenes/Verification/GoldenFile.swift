@@ -33,7 +33,10 @@ import Chipmunk
 /// id of the engine library), `binding` and `arch` say where the file was made; results
 /// are exact only on the same engine build and CPU architecture. Format 1, without
 /// `engine-build`, is still read. `asleep` is the first step after which every dynamic body sleeps, or
-/// `-`; that step is also a checkpoint. Numbers are shortest round-trip decimals.
+/// `-`; that step is also a checkpoint. A line `guarded N` after `asleep`, only when N is
+/// not 0, counts the narrow-phase tests the engine guard answered in the run
+/// (``Chipmunk/Space/guardedCollisions``): its bits depend on the guard, not the engine
+/// alone. Numbers are shortest round-trip decimals.
 public struct GoldenFile: Equatable, Sendable {
     /// The format this build writes (it reads this one and format 1).
     public static let formatVersion = 2
@@ -85,6 +88,8 @@ public struct GoldenFile: Equatable, Sendable {
     public var checkpointInterval: Int
     /// The first step after which every dynamic body sleeps, if any did within the run.
     public var asleepStep: Int?
+    /// Narrow-phase tests the engine guard answered in the recorded run (0 for most).
+    public var guardedCollisions = 0
     /// The state hash after steps 1, 2, …
     public var hashes: [UInt64]
     /// The full state every `checkpointInterval` steps.
@@ -104,6 +109,7 @@ public struct GoldenFile: Equatable, Sendable {
             "arch \(architecture)", "dt \(timeStep)",
             "steps \(steps)", "every \(checkpointInterval)", "asleep \(asleepStep.map(String.init) ?? "-")",
         ]
+        if guardedCollisions > 0 { lines.append("guarded \(guardedCollisions)") }
         lines.reserveCapacity(lines.count + hashes.count + checkpoints.count * 8)
         for (index, hash) in hashes.enumerated() { lines.append("step \(index + 1) \(hash.hexDigits)") }
         for checkpoint in checkpoints {
@@ -140,12 +146,13 @@ public struct GoldenFile: Equatable, Sendable {
         }
         var keys = ["scene", "content", "engine", "binding", "arch", "dt", "steps", "every", "asleep"]
         if format >= 2 { keys.append("engine-build") }
+        let optionalKeys = ["guarded"]
         while let (number, line) = lines.next() {
             if ended { throw fail(number, "text after 'end'") }
             let fields = line.split(separator: " ").map(String.init)
             guard let key = fields.first else { throw fail(number, "an empty line") }
             switch key {
-            case _ where keys.contains(key):
+            case _ where keys.contains(key) || optionalKeys.contains(key):
                 guard fields.count == 2 || (key == "scene" && fields.count > 1) else {
                     throw fail(number, "'\(key)' takes one value")
                 }
@@ -199,6 +206,13 @@ public struct GoldenFile: Equatable, Sendable {
             throw GoldenFileError(
                 source: source, line: nil, reason: "'steps \(steps)' but \(hashes.count) step lines")
         }
+        var guarded = 0
+        if let value = header["guarded"] {
+            guard let count = Int(value), count >= 1 else {
+                throw GoldenFileError(source: source, line: nil, reason: "'guarded' must be a whole number from 1")
+            }
+            guarded = count
+        }
         let asleep = header["asleep"]!
         guard asleep == "-" || Int(asleep) != nil else {
             throw GoldenFileError(source: source, line: nil, reason: "'asleep' must be a step or '-'")
@@ -212,6 +226,7 @@ public struct GoldenFile: Equatable, Sendable {
         timeStep = dt
         checkpointInterval = every
         asleepStep = Int(asleep)
+        guardedCollisions = guarded
         self.hashes = hashes
         self.checkpoints = checkpoints
     }

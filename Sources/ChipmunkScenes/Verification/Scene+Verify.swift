@@ -82,6 +82,7 @@ extension Scene {
         ensure(checkpointEvery >= 1, "Scene.recordGolden: checkpointEvery must be at least 1")
         let dt = timeStep ?? self.timeStep
         let content = contentHash()
+        let guardedBefore = space.guardedCollisions
         var hashes: [UInt64] = []
         var checkpoints: [GoldenFile.Checkpoint] = []
         var asleep: Int?
@@ -95,11 +96,13 @@ extension Scene {
                 checkpoints.append(.init(step: step, bodies: bodyStates))
             }
         }
-        return GoldenFile(
+        var golden = GoldenFile(
             scene: name, contentHash: content, engineVersion: Engine.version, engineBuild: Engine.buildID,
             bindingVersion: Engine.bindingVersion,
             architecture: GoldenFile.currentArchitecture, timeStep: dt, checkpointInterval: checkpointEvery,
             asleepStep: asleep, hashes: hashes, checkpoints: checkpoints)
+        golden.guardedCollisions = space.guardedCollisions - guardedBefore
+        return golden
     }
 
     /// Runs the scene as `golden` says (its time step and steps) and compares it, step by
@@ -142,6 +145,7 @@ extension Scene {
                 "the golden file was made on \(golden.architecture), this is \(GoldenFile.currentArchitecture)")
         }
         let checkpoints = Dictionary(golden.checkpoints.map { ($0.step, $0) }, uniquingKeysWith: { a, _ in a })
+        let guardedBefore = space.guardedCollisions
         var firstStep: (step: Int, expected: UInt64, actual: UInt64)?
         var asleep: Int?
         for step in 1...golden.steps {
@@ -190,7 +194,8 @@ extension Scene {
             throw VerificationFailure(scene: name, environment: environment, kind: .environmentOnly)
         }
         return VerificationSummary(
-            scene: name, steps: golden.steps, checkpoints: golden.checkpoints.count, asleepStep: asleep)
+            scene: name, steps: golden.steps, checkpoints: golden.checkpoints.count, asleepStep: asleep,
+            guardedCollisions: space.guardedCollisions - guardedBefore)
     }
 
     /// Reads the golden file at `url` and verifies against it (see ``verify(against:)-(GoldenFile)``).
@@ -251,11 +256,30 @@ public struct VerificationSummary: Equatable, Sendable, CustomStringConvertible 
     public var checkpoints: Int
     /// The step after which every dynamic body slept, in both runs; nil if none did.
     public var asleepStep: Int?
+    /// Narrow-phase tests the engine guard answered in the run (``Chipmunk/Space/guardedCollisions``).
+    public var guardedCollisions = 0
 
-    /// One line: the scene, the steps and checkpoints that matched.
+    /// A summary of a verification that matched.
+    public init(scene: String, steps: Int, checkpoints: Int, asleepStep: Int?, guardedCollisions: Int = 0) {
+        self.scene = scene
+        self.steps = steps
+        self.checkpoints = checkpoints
+        self.asleepStep = asleepStep
+        self.guardedCollisions = guardedCollisions
+    }
+
+    /// One line: the scene, the steps and checkpoints that matched, and the engine guard's
+    /// answers when there were any.
     public var description: String {
         "\(scene): \(steps) steps match, \(checkpoints) checkpoints"
             + (asleepStep.map { ", everything asleep after step \($0)" } ?? "")
+            + (guardedCollisions == 0
+                ? ""
+                : guardedCollisions == 1
+                    ? "; 1 narrow-phase test the engine could not finish was answered by the engine guard "
+                        + "(docs/engine-assertions.md)"
+                    : "; \(guardedCollisions) narrow-phase tests the engine could not finish were answered by the "
+                        + "engine guard (docs/engine-assertions.md)")
     }
 }
 
