@@ -196,6 +196,11 @@ let package = Package(
                 "ChipmunkLive", "ChipmunkScenes", "ChipmunkCatalog", "Chipmunk", "ChipmunkTestSupport",
             ]
         ),
+        // The catalog of built-in scenes: names, summaries and time steps against the docs.
+        .testTarget(
+            name: "ChipmunkCatalogTests",
+            dependencies: ["ChipmunkCatalog", "ChipmunkScenes", "ChipmunkTestSupport"]
+        ),
         // Sweeps without the command line: plans, runs, the results database, errors.
         .testTarget(
             name: "ChipmunkBatchTests",

@@ -34,11 +34,21 @@ package struct SweepPlan: Sendable {
             throw .scene(error)
         }
         let runs = try design.parameterSets()
-        for name in Set(runs.flatMap(\.values.keys)).sorted() where declared[name] == nil {
+        let swept = Set(runs.flatMap(\.values.keys)).sorted()
+        for name in swept where declared[name] == nil {
             throw .badInput(
                 .parameter(name),
                 declared.isEmpty
                     ? .noParametersDeclared : .undeclaredParameter(name, declared: declared.keys.sorted()))
+        }
+        // A swept parameter no number refers to would change nothing from run to run: refused
+        // before any run (each run refused it alone, and the sweep ended "N failed").
+        do {
+            _ = try SceneDescription.decode(
+                sceneData, source: sceneSource,
+                parameters: Dictionary(uniqueKeysWithValues: swept.map { ($0, declared[$0]!) }))
+        } catch {
+            throw .scene(error)
         }
         self.sceneSource = sceneSource
         self.sceneData = sceneData

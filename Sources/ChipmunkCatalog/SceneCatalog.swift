@@ -99,8 +99,9 @@ public enum SceneCatalog {
     /// Builds a scene from a built-in name or from a JSON file's path.
     ///
     /// A name that is not built in, or any argument with a `/` or ending in `.json`, is
-    /// read as a file.
-    public static func scene(named nameOrPath: String) throws -> Scene {
+    /// read as a file; `warn` is given each thing reading it noticed but did not refuse
+    /// (``ChipmunkScenes/SceneDescription/warnings``).
+    public static func scene(named nameOrPath: String, warn: (String) -> Void = { _ in }) throws -> Scene {
         if let entry = builtIn.first(where: { $0.name == nameOrPath }) {
             return entry.make()
         }
@@ -112,12 +113,14 @@ public enum SceneCatalog {
                 reason: "no built-in scene has this name, and no such file exists (built-in: \(names))")
         }
         let url = URL(fileURLWithPath: nameOrPath)
-        return try SceneDescription.load(contentsOf: url).makeScene(source: url.lastPathComponent)
+        let description = try SceneDescription.load(contentsOf: url)
+        description.warnings.forEach(warn)
+        return try description.makeScene(source: url.lastPathComponent)
     }
 
     /// What a command line names: a snapshot file (continued from its state), a built-in
     /// name, or a scene file.
-    public static func scene(opening argument: String) throws -> Scene {
+    public static func scene(opening argument: String, warn: (String) -> Void = { _ in }) throws -> Scene {
         if isSnapshotFile(argument) {
             let snapshot = try loadSnapshot(contentsOf: URL(fileURLWithPath: argument))
             do {
@@ -127,7 +130,7 @@ public enum SceneCatalog {
                 throw SceneError(source: argument, reason: "\(error)")
             }
         }
-        return try scene(named: argument)
+        return try scene(named: argument, warn: warn)
     }
 
     /// The scene a snapshot came from, set to the snapshot's state.

@@ -49,7 +49,8 @@ struct Diff: ParsableCommand {
 
     @Option(
         parsing: .unconditional,
-        help: "Compare at most N steps; scenes compared with scenes run N steps (default: 10 simulated seconds).")
+        help: "Compare at most N steps; scenes compared with scenes run N steps (default: 10 simulated seconds).",
+        transform: WholeNumber.parser(1...maxSteps, "steps", why: "as every body's state at every step is kept"))
     var steps: Int?
 
     @Option(help: "Output format: text, or html (the comparison page, with -o).")
@@ -62,9 +63,6 @@ struct Diff: ParsableCommand {
     static let maxSteps = 1_000_000
 
     func validate() throws {
-        if let steps, !(1...Self.maxSteps).contains(steps) {
-            throw ValidationError("--steps must be from 1 to \(Self.maxSteps) (got \(steps))")
-        }
         if format == .html, output == "-" { throw ValidationError("--format html needs --output FILE (-o FILE)") }
     }
 

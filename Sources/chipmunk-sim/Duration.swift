@@ -3,7 +3,9 @@ import ArgumentParser
 /// `--steps`, `--seconds` and `--dt`: how long a command runs a scene, and at what time
 /// step. Shared by `run`, `verify --update` and `record`.
 struct Duration: ParsableArguments {
-    @Option(parsing: .unconditional, help: "Steps to simulate. Default: the command's own span of simulated time.")
+    @Option(
+        parsing: .unconditional, help: "Steps to simulate. Default: the command's own span of simulated time.",
+        transform: WholeNumber.parser(1...WholeNumber.maxStep, "steps"))
     var steps: Int?
 
     @Option(parsing: .unconditional, help: "Simulated seconds, rounded to whole steps (instead of --steps).")
@@ -22,17 +24,13 @@ struct Duration: ParsableArguments {
 
     func validate() throws {
         if steps != nil, seconds != nil { throw ValidationError("give --steps or --seconds, not both") }
-        if let steps, !(1...Self.maxSteps).contains(steps) {
-            throw ValidationError("--steps must be from 1 to \(Self.maxSteps) (2^53; got \(steps))")
-        }
         if let seconds, !(seconds > 0 && seconds.isFinite) {
             throw ValidationError("--seconds must be positive and finite (got \(seconds))")
         }
     }
 
-    /// The most steps a run may take, and the last step number it may reach: 2^53, where a
-    /// double still counts whole steps (a scene's clock is steps times its time step).
-    static let maxSteps = 1 << 53
+    /// The most steps a run may take, and the last step number it may reach (2^53).
+    static let maxSteps = WholeNumber.maxStep
 
     /// The step numbers of a run of `count` steps after step `first` (a snapshot's), or an
     /// error when they would pass ``maxSteps`` (an overflow trap before).

@@ -34,6 +34,12 @@ enum Output {
         _ = try? FileDescriptor.standardError.writeAll(Array(text.utf8))
     }
 
+    /// A warning from reading a scene (``ChipmunkScenes/SceneDescription/warnings``), as a
+    /// line on standard error.
+    static func warning(_ text: String) {
+        note("chipmunk-sim: warning: \(text)\n")
+    }
+
     /// Writes a whole file, named by `option` in errors (`-o`, `--output`, `--events`).
     /// `-` is standard output. A link, a device or a pipe (`/dev/stdout`, a FIFO) is written
     /// in place, through the link; a plain file is written to a temporary file beside it and

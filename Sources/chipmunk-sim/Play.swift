@@ -74,7 +74,7 @@ struct Play: ParsableCommand {
     }
 
     func run() throws {
-        let scene = try SceneCatalog.scene(opening: self.scene)
+        let scene = try SceneCatalog.scene(opening: self.scene, warn: Output.warning)
         var shown = view ?? FrameView(fitting: Frame(scene.space))
         shown.yPointsDown = scene.yAxisPointsDown
         let terminal = Terminal()

@@ -33,7 +33,8 @@ struct Render: ParsableCommand {
     @Argument(help: "A built-in scene, a scene file or a snapshot file.") var scene: String
 
     @Option(
-        parsing: .unconditional, help: "Draw after this many steps (0: as built); with --every, the last step drawn.")
+        parsing: .unconditional, help: "Draw after this many steps (0: as built); with --every, the last step drawn.",
+        transform: WholeNumber.parser(0...WholeNumber.maxStep, "steps"))
     var step = 0
 
     @Option(parsing: .unconditional, help: "Draw every Kth step from 0 to --step, one file each (see -o).") var every:
@@ -72,9 +73,6 @@ struct Render: ParsableCommand {
         }
         let format = pictureFormat
         if format == .png, output == "-" { throw ValidationError("--format png needs -o FILE") }
-        guard (0...10_000_000).contains(step) else {
-            throw ValidationError("--step must be from 0 to 10000000 (got \(step))")
-        }
         if let width, !(1...20_000).contains(width) {
             throw ValidationError("--width must be from 1 to 20000 (got \(width))")
         }
@@ -111,7 +109,7 @@ struct Render: ParsableCommand {
     }
 
     func run() throws {
-        let scene = try SceneCatalog.scene(opening: self.scene)
+        let scene = try SceneCatalog.scene(opening: self.scene, warn: Output.warning)
         let stride = every ?? max(step, 1)
         var text = ""
         for target in Swift.stride(from: every == nil ? step : 0, through: step, by: stride) {

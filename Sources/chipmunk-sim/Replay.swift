@@ -35,7 +35,7 @@ struct Record: ParsableCommand {
     var output: String
 
     func run() throws {
-        let scene = try SceneCatalog.scene(named: self.scene)
+        let scene = try SceneCatalog.scene(named: self.scene, warn: Output.warning)
         var entries: [InputRecording.Entry] = []
         if let inputs {
             guard let data = FileManager.default.contents(atPath: inputs) else {
@@ -93,7 +93,7 @@ struct Replay: ParsableCommand {
     func run() throws {
         let recording = try InputRecording.load(contentsOf: URL(fileURLWithPath: self.recording))
         // A session served from a snapshot (`serve FILE.snapshot`) names the snapshot: it starts there.
-        let scene = try SceneCatalog.scene(opening: self.scene ?? recording.scene)
+        let scene = try SceneCatalog.scene(opening: self.scene ?? recording.scene, warn: Output.warning)
         do {
             let steps = try recording.replay(on: scene)
             print("\(self.recording): \(steps) steps and \(recording.inputs.count) inputs replay bit for bit")

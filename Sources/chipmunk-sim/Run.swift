@@ -98,7 +98,7 @@ struct Run: ParsableCommand {
     }
 
     func run() throws {
-        let scene = try SceneCatalog.scene(opening: self.scene)
+        let scene = try SceneCatalog.scene(opening: self.scene, warn: Output.warning)
         if canonicalBroadPhase { Output.note(CanonicalBroadPhase.ignored) }
         // Said on stderr however the run ends: its bits depended on the guard.
         defer { EngineGuardNote.report(scene.space.guardedCollisions) }

@@ -24,7 +24,9 @@ struct SnapshotCommand: ParsableCommand {
     @Argument(help: "A built-in scene name (see `chipmunk-sim list`), or a scene file.")
     var scene: String
 
-    @Option(parsing: .unconditional, help: "The step after which to take the snapshot (0: before the first step).")
+    @Option(
+        parsing: .unconditional, help: "The step after which to take the snapshot (0: before the first step).",
+        transform: WholeNumber.parser(0...WholeNumber.maxStep, "steps"))
     var at: Int
 
     @Option(name: [.short, .customLong("output")], help: "The snapshot file to write.")
@@ -36,12 +38,8 @@ struct SnapshotCommand: ParsableCommand {
     /// Accepted and ignored: snapshots hold the broad phase's history now.
     @Flag(help: .hidden) var canonicalBroadPhase = false
 
-    func validate() throws {
-        guard (0...1_000_000).contains(at) else { throw ValidationError("--at must be from 0 to 1000000 (got \(at))") }
-    }
-
     func run() throws {
-        let scene = try SceneCatalog.scene(named: self.scene)
+        let scene = try SceneCatalog.scene(named: self.scene, warn: Output.warning)
         if canonicalBroadPhase { Output.note(CanonicalBroadPhase.ignored) }
         let step = dt?.seconds ?? scene.timeStep
         for index in 0..<at {

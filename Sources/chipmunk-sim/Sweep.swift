@@ -181,7 +181,11 @@ struct SweepCommand: ParsableCommand {
     func run() throws {
         let file = try sweep.map { try SweepFile.load(contentsOf: URL(fileURLWithPath: $0)) }
         let (source, data) = try sceneData(file: file)
-        let defaultDt = try SceneDescription.decode(data, source: source).makeScene(source: source).timeStep
+        // The scene as its defaults build it, once: its time step, and the names checked below.
+        let description = try SceneDescription.decode(data, source: source)
+        description.warnings.forEach(Output.warning)
+        let example = try description.makeScene(source: source)
+        let defaultDt = example.timeStep
         // The command line's duration wins over the file's.
         let timeStep = duration.dt?.seconds ?? file?.timeStep
         let dt = timeStep ?? defaultDt
@@ -202,7 +206,6 @@ struct SweepCommand: ParsableCommand {
         plan.tracked = try (tracked + (file?.tracked ?? [])).map { try TrackedQuantity(parsing: $0) }
         plan.recordedBodies = recordedBodies + (file?.bodies ?? [])
         // Names are checked on the scene as the defaults build it, before any run.
-        let example = try SceneDescription.decode(data, source: source).makeScene(source: source)
         let names = Set(example.bodyNamesOverTime)  // bodies added by inputs too
         for name in plan.tracked.compactMap(\.body) + plan.recordedBodies where !names.contains(name) {
             throw RunError(  // the scene's business: bad data (65), as an undeclared --param is

@@ -25,21 +25,16 @@ struct SyncTestCommand: ParsableCommand {
     @Argument(help: "A built-in scene (see `chipmunk-sim list`), a scene file, or a snapshot file.")
     var scene: String
 
-    @Option(help: "Frames rolled back and simulated again, every frame (1 to 600).")
+    @Option(
+        help: "Frames rolled back and simulated again, every frame (1 to 600).",
+        transform: WholeNumber.parser(1...600, "frames"))
     var depth = 8
 
-    @Option(help: "Frames to run (1 to 10,000,000).")
+    @Option(help: "Frames to run (1 to 2^53).", transform: WholeNumber.parser(1...WholeNumber.maxStep, "frames"))
     var frames = 600
 
-    func validate() throws {
-        guard (1...600).contains(depth) else { throw ValidationError("--depth must be from 1 to 600 (got \(depth))") }
-        guard (1...10_000_000).contains(frames) else {
-            throw ValidationError("--frames must be from 1 to 10,000,000 (got \(frames))")
-        }
-    }
-
     func run() throws {
-        let scene = try SceneCatalog.scene(opening: self.scene)
+        let scene = try SceneCatalog.scene(opening: self.scene, warn: Output.warning)
         do {
             let report = try SyncTest(depth: depth, frames: frames).run(scene)
             print(

@@ -94,7 +94,7 @@ struct Verify: ParsableCommand {
     }
 
     func run() throws {
-        let scene = try SceneCatalog.scene(named: self.scene)
+        let scene = try SceneCatalog.scene(named: self.scene, warn: Output.warning)
         if update {
             let path = goldenPath
             let dt = duration.timeStep(sceneDefault: scene.timeStep)

@@ -71,4 +71,24 @@ import Testing
         #expect(error(#"{"$param": "g", "times": 2}"#).contains("gravity[1].times: a {\"$param\": …} takes only"))
         #expect(error(#"{"$param": "g", "scale": -3}"#) == "no error")
     }
+    /// Issue 28: a number written where a parameter's reference was (trying a value) is a
+    /// warning, not an invalid file; setting that parameter, which would change nothing, is
+    /// still refused.
+    @Test func aLiteralWhereAParameterWasIsAWarning() throws {
+        let json = #"{"name": "t", "parameters": {"g": -10, "h": 2}, "gravity": [0, -5], "iterations": {"$param": "h"}}"#
+        let description = try SceneDescription.decode(Data(json.utf8), source: "t.json")
+        #expect(
+            description.warnings == [
+                #"t.json: parameters.g: is declared, but no number in the scene refers to it ({"$param": "g"}); "#
+                    + "its value is not used"
+            ])
+        #expect(try description.makeScene().space.gravity == [0, -5])
+        #expect {
+            try SceneDescription.decode(Data(json.utf8), source: "t.json", parameters: ["g": 3])
+        } throws: { error in
+            "\(error)".hasSuffix("parameters.g: is declared, but no number in the scene refers to it "
+                + #"({"$param": "g"}), so setting it changes nothing"#)
+        }
+        #expect(try SceneDescription.decode(Data(json.utf8), source: "t.json", parameters: ["h": 3]).iterations == 3)
+    }
 }

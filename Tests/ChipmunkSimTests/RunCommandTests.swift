@@ -142,8 +142,25 @@ import Testing
             "chipmunk-sim: The value '1/0' is invalid for '--dt <dt>': expected a positive, finite fraction such as 1/120 or a decimal such as 0.005"
         ),
         (["run", "crates", "--steps", "10", "--seconds", "1"], "chipmunk-sim: give --steps or --seconds, not both"),
-        (["run", "crates", "--steps", "0"], "chipmunk-sim: --steps must be from 1 to 9007199254740992 (2^53; got 0)"),
-        (["run", "crates", "--steps", "ten"], "chipmunk-sim: The value 'ten' is invalid for '--steps <steps>'"),
+        (["run", "crates", "--steps", "0"], "chipmunk-sim: The value '0' is invalid for '--steps <steps>': expected a whole number of steps from 1 to 9007199254740992 (2^53)"),
+        (["run", "crates", "--steps", "ten"], "chipmunk-sim: The value 'ten' is invalid for '--steps <steps>': expected a whole number of steps from 1 to 9007199254740992 (2^53)"),
+        // Issue 28: a 20-digit value gets the range, and every command's step numbers share it.
+        (
+            ["run", "crates", "--steps", "99999999999999999999"],
+            "chipmunk-sim: The value '99999999999999999999' is invalid for '--steps <steps>': expected a whole number of steps from 1 to 9007199254740992 (2^53)"
+        ),
+        (
+            ["snapshot", "crates", "--at", "99999999999999999999"],
+            "chipmunk-sim: The value '99999999999999999999' is invalid for '--at <at>': expected a whole number of steps from 0 to 9007199254740992 (2^53)"
+        ),
+        (
+            ["render", "crates", "--step", "-1"],
+            "chipmunk-sim: The value '-1' is invalid for '--step <step>': expected a whole number of steps from 0 to 9007199254740992 (2^53)"
+        ),
+        (
+            ["diff", "crates", "crates", "--steps", "2000000"],
+            "chipmunk-sim: The value '2000000' is invalid for '--steps <steps>': expected a whole number of steps from 1 to 1000000, as every body's state at every step is kept"
+        ),
         (["run", "crates", "--seconds=-1"], "chipmunk-sim: --seconds must be positive and finite (got -1.0)"),
         (["run", "crates", "--every", "0"], "chipmunk-sim: --every must be at least 1 (got 0)"),
         (
@@ -161,7 +178,7 @@ import Testing
         (["fly"], "chipmunk-sim: Unexpected argument 'fly'"),
         (
             ["run", "crates", "--steps", "-1"],
-            "chipmunk-sim: --steps must be from 1 to 9007199254740992 (2^53; got -1)"
+            "chipmunk-sim: The value '-1' is invalid for '--steps <steps>': expected a whole number of steps from 1 to 9007199254740992 (2^53)"
         ),
         (["run", "crates", "--every", "-3"], "chipmunk-sim: --every must be at least 1 (got -3)"),
         (["run", "/tmp"], "chipmunk-sim: /tmp: is a directory, not a scene file"),

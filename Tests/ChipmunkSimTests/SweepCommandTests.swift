@@ -143,8 +143,16 @@ import ChipmunkTestSupport
         let unused = folder.appendingPathComponent("unused.json")
         try Data(#"{"name": "u", "parameters": {"g": 1, "spare": 2}, "gravity": [0, {"$param": "g"}]}"#.utf8).write(
             to: unused)
+        // A warning, and the run goes on (issue 28); a sweep of it changes nothing: refused
+        // before any run, with no database left.
         let run2 = try Tool.sim("run", unused.path, "--steps", "1")
-        #expect(run2.stderr.contains("parameters.spare"), "\(run2.stderr)")
+        #expect(run2.status == 0 && run2.stdout.hasPrefix("step,"), "\(run2.stderr)")
+        #expect(
+            run2.stderr.hasPrefix("chipmunk-sim: warning: unused.json: parameters.spare: is declared"), "\(run2.stderr)")
+        let sweep2 = try Tool.sim("sweep", unused.path, "--param", "spare=1,2", "--db", path("spare.sqlite"))
+        #expect(sweep2.status == 65, "\(sweep2.stderr)")
+        #expect(sweep2.stderr.contains("parameters.spare") && sweep2.stderr.contains("so setting it changes nothing"))
+        #expect(!FileManager.default.fileExists(atPath: path("spare.sqlite")))
 
         // SQLite alone says "unable to open database file".
         let nowhere = try Tool.sim(

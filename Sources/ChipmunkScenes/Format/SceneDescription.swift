@@ -56,6 +56,9 @@ public struct SceneDescription: Hashable, Sendable, Codable {
     public var inputs: [TimedInput]?
     /// Version 2: the broad phase: `{"spatialHash": {"cellSize": s, "count": n}}`; the tree when absent.
     public var broadPhase: BroadPhaseDescription?
+    /// What reading the file noticed but did not refuse, one line each with its path (a
+    /// declared parameter no number refers to); not part of the file.
+    public var warnings: [String] = []
 
     /// An empty scene named `name`.
     public init(name: String) { self.name = name }

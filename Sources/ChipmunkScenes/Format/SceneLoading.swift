@@ -42,8 +42,11 @@ extension SceneDescription {
         _ data: Data, source: String, parameters: [String: Double] = [:]
     ) throws(SceneError) -> SceneDescription {
         do {
-            let plain = try SceneParameters.substitute(in: data, overrides: parameters, source: source)
-            let scene = try JSONDecoder().decode(SceneDescription.self, from: plain)
+            var warnings: [String] = []
+            let plain = try SceneParameters.substitute(
+                in: data, overrides: parameters, source: source, warnings: &warnings)
+            var scene = try JSONDecoder().decode(SceneDescription.self, from: plain)
+            scene.warnings = warnings
             if let repeated = DuplicateKeys.first(in: Array(data)) {
                 throw SceneError(
                     source: source, location: repeated, reason: "appears twice in one object; give each key once")

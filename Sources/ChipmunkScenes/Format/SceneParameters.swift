@@ -5,9 +5,11 @@ import Foundation
 /// `{"$param": "gravityY", "scale": -1}` for its value times -1.
 /// A sweep (`chipmunk-sim sweep`) sets them run by run.
 ///
-/// Loading reports, with its path, a reference to an undeclared parameter, a declared
-/// parameter no number refers to, a value that is not a finite number, and an override
-/// for a parameter the file does not declare.
+/// Loading reports, with its path, a reference to an undeclared parameter, a value that is
+/// not a finite number, an override for a parameter the file does not declare, and one for
+/// a parameter no number refers to (it would change nothing). A declared parameter no
+/// number refers to, not overridden, is a warning: a number written where its reference
+/// was, say while trying a value.
 package enum SceneParameters {
     /// The parameters a scene file declares, with their defaults (empty when it declares none).
     package static func declared(in data: Data, source: String) throws(SceneError) -> [String: Double] {
@@ -20,7 +22,7 @@ package enum SceneParameters {
     /// then the default), and the `parameters` member removed: a plain scene file. A file
     /// that declares no parameters comes back unchanged.
     package static func substitute(
-        in data: Data, overrides: [String: Double], source: String
+        in data: Data, overrides: [String: Double], source: String, warnings: inout [String]
     ) throws(SceneError) -> Data {
         let root = try tree(data, source: source)
         guard case .object(var members) = root, let index = members.firstIndex(where: { $0.key == "parameters" })
@@ -48,10 +50,13 @@ package enum SceneParameters {
         members.remove(at: index)
         var used = Set<String>()
         let replaced = try JSONTree.object(members).replacingReferences(values, used: &used, path: "", source: source)
-        if let unused = values.keys.sorted().first(where: { !used.contains($0) }) {
-            throw SceneError(
-                source: source, location: "parameters.\(unused)",
-                reason: "is declared, but no number in the scene refers to it ({\"$param\": \"\(unused)\"})")
+        for unused in values.keys.sorted() where !used.contains(unused) {
+            let problem = "is declared, but no number in the scene refers to it ({\"$param\": \"\(unused)\"})"
+            if overrides[unused] != nil {
+                throw SceneError(
+                    source: source, location: "parameters.\(unused)", reason: problem + ", so setting it changes nothing")
+            }
+            warnings.append("\(source): parameters.\(unused): \(problem); its value is not used")
         }
         do {
             return try JSONEncoder().encode(replaced)
