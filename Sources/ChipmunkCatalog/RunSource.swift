@@ -43,7 +43,7 @@ public enum RunSource {
                 return .recording(
                     try InputRecording.load(contentsOf: URL(fileURLWithPath: argument)), argument: argument)
             } catch {
-                throw RunComparisonError("\(argument): \(error)")
+                throw RunComparisonError(naming: argument, error)
             }
         }
         _ = try SceneCatalog.scene(named: argument)
@@ -104,7 +104,7 @@ public enum RunSource {
             } catch let error as RunComparisonError {
                 throw error
             } catch {
-                throw RunComparisonError("\(argument): \(error)")
+                throw RunComparisonError(naming: argument, error)
             }
         case .scene(let argument):
             let scene = try SceneCatalog.scene(named: argument)
@@ -115,7 +115,7 @@ public enum RunSource {
             } catch let error as RunComparisonError {
                 throw error
             } catch {
-                throw RunComparisonError("\(argument): \(error)")
+                throw RunComparisonError(naming: argument, error)
             }
         }
     }
@@ -143,5 +143,15 @@ extension RunComparison {
             return try side.trace(steps: count!, timeStep: timeStep, inputs: inputs, statesAt: statesAt)
         }
         self.init(try plan(a, other: b), try plan(b, other: a), steps: steps)
+    }
+}
+
+extension RunComparisonError {
+    /// `error` about the file `argument`, named once: an error that already begins with
+    /// the file's name (a recording's own errors do) is not prefixed again.
+    init(naming argument: String, _ error: any Error) {
+        let text = "\(error)"
+        let name = URL(fileURLWithPath: argument).lastPathComponent
+        self.init(text.hasPrefix("\(argument): ") || text.hasPrefix("\(name): ") ? text : "\(argument): \(text)")
     }
 }

@@ -122,9 +122,10 @@ public enum SceneCatalog {
     /// name, or a scene file.
     public static func scene(opening argument: String, warn: (String) -> Void = { _ in }) throws -> Scene {
         if isSnapshotFile(argument) {
-            let snapshot = try loadSnapshot(contentsOf: URL(fileURLWithPath: argument))
+            let url = URL(fileURLWithPath: argument)
+            let snapshot = try loadSnapshot(contentsOf: url)
             do {
-                return try scene(restoring: snapshot)
+                return try scene(restoring: snapshot, besides: url.deletingLastPathComponent(), warn: warn)
             } catch let error as SnapshotError {
                 // Read, but not restorable (invalid, another scene's, another engine's layout).
                 throw SceneError(source: argument, reason: "\(error)")
@@ -140,16 +141,28 @@ public enum SceneCatalog {
     /// `Scene.restore(_:)`. A snapshot of a bare space becomes a scene named "snapshot"
     /// around `Space(restoring:)`, at the space's last time step.
     ///
+    /// A scene file the snapshot names by a relative path is looked for from the current
+    /// folder, then from `folder` (the snapshot file's, as `scene(opening:)` gives it): a
+    /// snapshot taken of `scene.json` in one folder continues from any other.
+    ///
     /// - Throws: `SceneError` when the named scene cannot be built, `SnapshotError` when
     ///   the snapshot does not fit it.
-    public static func scene(restoring snapshot: Snapshot) throws -> Scene {
-        let reference = snapshot.scene.name
+    public static func scene(
+        restoring snapshot: Snapshot, besides folder: URL? = nil, warn: (String) -> Void = { _ in }
+    ) throws -> Scene {
+        var reference = snapshot.scene.name
         guard !reference.isEmpty else {
             let space = try Space(restoring: snapshot)
             let dt = space.currentTimeStep > 0 ? space.currentTimeStep : 1.0 / 120.0
             return Scene(name: "snapshot", space: space, timeStep: dt)
         }
-        let scene = try Self.scene(named: reference)
+        if let folder, !builtIn.contains(where: { $0.name == reference }), !reference.hasPrefix("/"),
+            !FileManager.default.fileExists(atPath: reference)
+        {
+            let beside = folder.appendingPathComponent(reference).path
+            if FileManager.default.fileExists(atPath: beside) { reference = beside }
+        }
+        let scene = try Self.scene(named: reference, warn: warn)
         try scene.restore(snapshot)
         return scene
     }

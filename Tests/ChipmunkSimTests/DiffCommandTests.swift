@@ -158,6 +158,7 @@ struct DiffCommandTests {
             let diff = try Tool.run("chipmunk-sim", ["diff"] + arguments)
             #expect(diff.status == 65)
             #expect(diff.stderrLines.count == 1 && diff.stderr.contains(message), "\(diff.stderr)")
+            #expect(diff.stderr.components(separatedBy: "crates.inputs.json:").count == 2, "named once: \(diff.stderr)")
         }
         let replay = try Tool.sim("replay", recording)
         #expect(replay.status == 65)

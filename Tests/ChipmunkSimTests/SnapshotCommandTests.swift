@@ -62,4 +62,20 @@ import ChipmunkTestSupport
         #expect(missing.status != 0)
         #expect(missing.stderr.contains("--at"))
     }
+
+    /// A snapshot of a scene file taken in the file's folder names the file by the path it
+    /// was given; from another folder it was "cannot read the file". The file is looked for
+    /// beside the snapshot too.
+    @Test func aSnapshotOfASceneFileContinuesFromAnotherFolder() throws {
+        let folder = try TemporaryFolder("snapshot-elsewhere")
+        defer { folder.remove() }
+        try FileManager.default.copyItem(
+            at: Tool.packageRoot.appendingPathComponent("Scenes/drop.json"), to: folder.url.appendingPathComponent("drop.json"))
+        let taken = try Tool.run(
+            "chipmunk-sim", ["snapshot", "drop.json", "--at", "10", "-o", "drop.snapshot"], directory: folder.url)
+        #expect(taken.status == 0, "\(taken.stderr)")
+        let continued = try Tool.sim("run", folder.path("drop.snapshot"), "--steps", "5")
+        #expect(continued.status == 0, "\(continued.stderr)")
+        #expect(continued.stdout.split(separator: "\n").last?.hasPrefix("15,") == true, "\(continued.stdout)")
+    }
 }
