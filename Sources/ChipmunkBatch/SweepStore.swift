@@ -264,10 +264,11 @@ package final class SweepStore: Sendable {
         }
     }
 
-    /// The rows as CSV (with a header, columns in ``columns`` order) or JSON lines, by run
-    /// index. Numbers are SQLite's; `parameters`, `quantities` and `bodies` stay JSON objects
-    /// in JSON lines. Each value is exported as it is stored, so a damaged one is exported
-    /// (as text), not refused.
+    /// The rows as CSV (with a header, columns in ``columns`` order, the JSON columns as a
+    /// column per number, one number format per column: ``ResultsCSV``) or JSON lines, by
+    /// run index. `parameters`, `quantities` and `bodies` stay JSON objects in JSON lines.
+    /// Each value is exported as it is stored, so a damaged one is exported (as text), not
+    /// refused.
     package func export(asCSV: Bool) throws(SweepError) -> String {
         let rows: [Row]
         do {
@@ -280,29 +281,13 @@ package final class SweepStore: Sendable {
         } catch {
             throw .database(path, Self.describe(error))
         }
-        var out = asCSV ? Self.columns.joined(separator: ",") + "\n" : ""
+        if asCSV { return ResultsCSV.text(rows: rows, columns: Self.columns) }
+        var out = ""
         for row in rows {
             let values = Self.columns.map { (column: $0, value: row[$0] as DatabaseValue) }
-            if asCSV {
-                out += values.map { Self.csvField($0.value) }.joined(separator: ",") + "\n"
-            } else {
-                out += (SweepJSON.text(ExportedRow(values: values)) ?? "{}") + "\n"
-            }
+            out += (SweepJSON.text(ExportedRow(values: values)) ?? "{}") + "\n"
         }
         return out
-    }
-
-    private static func csvField(_ value: DatabaseValue) -> String {
-        let text: String
-        switch value.storage {
-        case .null: return ""
-        case .int64(let integer): text = String(integer)
-        case .double(let double): text = "\(double)"
-        case .string(let string): text = string
-        case .blob(let data): text = data.base64EncodedString()
-        }
-        return text.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" })
-            ? "\"" + text.replacingOccurrences(of: "\"", with: "\"\"") + "\"" : text
     }
 }
 
