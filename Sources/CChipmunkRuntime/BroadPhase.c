@@ -89,6 +89,31 @@ MirrorTree *CChipmunkMirrorTree(void *index) {
     return spatialIndex->klass == treeClass ? (MirrorTree *)index : NULL;
 }
 
+// MARK: Stamps
+
+// The tree's stamp counts up once a step (and once an insertion) in 32 bits. A leaf whose
+// stamp equals it counts as moved in this step and is paired afresh; one below it keeps its
+// pairs. When the count wraps (after 2^32 steps, or at once from a crafted snapshot), old
+// leaves meet their stamps again, are paired beside the pairs they still have, and the
+// engine aborts ("Dangling contact graph pointers detected"). Only "equal to the tree's" or
+// "below it" matters between steps, so every leaf can go to 0 and the tree to 1.
+static void rebaseLeaves(MirrorTree *tree) {
+    MirrorSet *set = tree->leaves;
+    for (unsigned int i = 0; set && i < set->size; i++) {
+        for (MirrorBin *bin = set->table[i]; bin; bin = bin->next) ((MirrorNode *)bin->elt)->node.leaf.stamp = 0;
+    }
+}
+
+int CChipmunkBroadPhaseRebaseStamps(void *staticIndex, void *dynamicIndex) {
+    MirrorTree *tree = CChipmunkMirrorTree(dynamicIndex);
+    if (!tree || tree->stamp < (1u << 31)) return 0;
+    rebaseLeaves(tree);
+    MirrorTree *fixed = CChipmunkMirrorTree(staticIndex);
+    if (fixed) rebaseLeaves(fixed);
+    tree->stamp = 1;
+    return 1;
+}
+
 // MARK: Counting overlaps
 
 int64_t CChipmunkTreeOverlapCount(void *index, double l, double b, double r, double t, int64_t limit) {

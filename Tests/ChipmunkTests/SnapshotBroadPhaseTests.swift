@@ -195,6 +195,28 @@ import Testing
         expectRefused(s, saying: "pair \(k)'s second shape 0 is not in the dynamic tree")
     }
 
+    /// Found by the structure-aware mutation below: the tree's stamp at 2^32 - 1 wrapped to 0
+    /// at the next step, where a leaf stamped 0 counted as moved and was paired again beside
+    /// its pairs (the same abort; a long enough run reaches it too, after 2^32 steps). The
+    /// step rebases the stamps first (only "the tree's" or "below it" matters), and the
+    /// run continues with the untouched snapshot's bits.
+    @Test func aTreeStampAboutToWrapIsRebased() async {
+        await #expect(processExitsWith: .success) {
+            let original = try SnapshotBroadPhaseTests.world(.tree).snapshot().state
+            var s = original
+            s.broadPhase[0].dynamicTree.stamp = .max
+            let leaf = s.broadPhase[0].dynamicTree.nodes.firstIndex { $0.shape >= 0 }!
+            s.broadPhase[0].dynamicTree.nodes[leaf].stamp = 0
+            let crafted = try Space(restoring: Snapshot(state: s))
+            let plain = try Space(restoring: Snapshot(state: original))
+            for _ in 0..<60 {
+                try crafted.step(1.0 / 60)
+                try plain.step(1.0 / 60)
+                if crafted.stateHash() != plain.stateHash() { exit(2) }
+            }
+        }
+    }
+
     @Test func theUntouchedRecordRestores() throws {
         let space = try Space(restoring: Snapshot(state: state()))
         for _ in 0..<60 { try space.step(1.0 / 60) }
@@ -253,6 +275,97 @@ import Testing
         } throws: { error in
             "\(error)".contains("more than 100000 pairs of shapes overlap")
                 && "\(error)".contains("the engine would pair each as the shapes are added")
+        }
+    }
+}
+
+/// Issue 28: the broad-phase records mutated by something that knows their structure
+/// (stamps, pairs and their lists, ids, boxes, the leaf sets' order), not only random
+/// bytes: 400 snapshots, each with one to three such edits, restored and stepped. Each is
+/// refused or steps; none reaches the engine's abort or a signal (in a child process, so
+/// that one would fail the test, not end the run).
+@Suite struct MutatedBroadPhaseRecordTests {
+    static func mutate(_ r: inout BroadPhaseRecord, _ g: inout SplitMix64) {
+        func pick<T>(_ values: [T]) -> T { values[Int.random(in: 0..<values.count, using: &g)] }
+        let tree = Bool.random(using: &g) ? \BroadPhaseRecord.dynamicTree : \BroadPhaseRecord.staticTree
+        let stamp = r.dynamicTree.stamp
+        switch Int.random(in: 0..<10, using: &g) {
+        case 0:  // a leaf's stamp
+            if let leaf = r[keyPath: tree].nodes.indices.filter({ r[keyPath: tree].nodes[$0].shape >= 0 }).randomElement(
+                using: &g)
+            {
+                r[keyPath: tree].nodes[leaf].stamp = pick([0, stamp &- 1, stamp, stamp &+ 1, .max])
+            }
+        case 1: r.dynamicTree.stamp = pick([0, stamp &- 1, stamp &+ 1, .max])
+        case 2:  // a pair's ends swapped
+            if !r.pairs.isEmpty {
+                let k = Int.random(in: 0..<r.pairs.count, using: &g)
+                (r.pairs[k].a, r.pairs[k].b) = (r.pairs[k].b, r.pairs[k].a)
+            }
+        case 3:  // a pair again, listed by both its shapes
+            if let pair = r.pairs.randomElement(using: &g) {
+                r.pairs.append(pair)
+                let copy = Int32(r.pairs.count - 1)
+                r.pairLists[Int(pair.a)].pairs.append(copy)
+                r.pairLists[Int(pair.b)].pairs.append(copy)
+            }
+        case 4:  // a pair's other end moved to another shape
+            if !r.pairs.isEmpty {
+                let k = Int.random(in: 0..<r.pairs.count, using: &g)
+                r.pairs[k].b = Int32.random(in: 0..<Int32(r.pairLists.count), using: &g)
+            }
+        case 5:  // a pair dropped from one of its lists
+            if let list = r.pairLists.indices.filter({ !r.pairLists[$0].pairs.isEmpty }).randomElement(using: &g) {
+                r.pairLists[list].pairs.removeLast()
+            }
+        case 6:  // the narrow phase's collision id
+            if !r.pairs.isEmpty {
+                r.pairs[Int.random(in: 0..<r.pairs.count, using: &g)].id = pick([0, 1, 7, .max, UInt32.random(in: 0...UInt32.max, using: &g)])
+            }
+        case 7:  // a box shrunk, grown, moved or made not finite
+            if !r[keyPath: tree].nodes.isEmpty {
+                let n = Int.random(in: 0..<r[keyPath: tree].nodes.count, using: &g)
+                let value = pick([0, -1e9, 1e9, .nan, .infinity, r[keyPath: tree].nodes[n].right])
+                switch Int.random(in: 0..<4, using: &g) {
+                case 0: r[keyPath: tree].nodes[n].left = value
+                case 1: r[keyPath: tree].nodes[n].bottom = value
+                case 2: r[keyPath: tree].nodes[n].right = value
+                default: r[keyPath: tree].nodes[n].top = value
+                }
+            }
+        case 8:  // two nodes' shapes swapped
+            let nodes = r[keyPath: tree].nodes
+            if nodes.count >= 2 {
+                let i = Int.random(in: 0..<nodes.count, using: &g)
+                let j = Int.random(in: 0..<nodes.count, using: &g)
+                (r[keyPath: tree].nodes[i].shape, r[keyPath: tree].nodes[j].shape) = (nodes[j].shape, nodes[i].shape)
+            }
+        default:  // the leaf set's visiting order or size
+            if r[keyPath: tree].setOrder.count >= 2, Bool.random(using: &g) {
+                r[keyPath: tree].setOrder.swapAt(0, r[keyPath: tree].setOrder.count - 1)
+            } else {
+                r[keyPath: tree].setSize = pick([0, 1, r[keyPath: tree].setSize &+ 1, .max])
+            }
+        }
+    }
+
+    @Test func noMutationReachesTheEngine() async {
+        await #expect(processExitsWith: .success) {
+            let base = try SnapshotBroadPhaseTests.world(.tree).snapshot().state
+            var g = SplitMix64(seed: 28)
+            var refused = 0
+            for _ in 0..<400 {
+                var state = base
+                for _ in 0..<Int.random(in: 1...3, using: &g) { Self.mutate(&state.broadPhase[0], &g) }
+                guard let space = try? Space(restoring: Snapshot(state: state)) else {
+                    refused += 1
+                    continue
+                }
+                for _ in 0..<5 { _ = try? space.step(1.0 / 60) }
+            }
+            // Most edits break what the engine assumes and are refused; some (an id, a box
+            // that still holds its leaves) are harmless and step.
+            if refused < 100 || refused == 400 { exit(2) }
         }
     }
 }

@@ -52,6 +52,12 @@ size_t CChipmunkEngineBuildID(unsigned char *out, size_t capacity);
 /// nothing and return 0 otherwise.
 int CChipmunkBroadPhaseLayoutIsKnown(void);
 
+/// Sets every leaf's stamp to 0 and the dynamic tree's to 1 when the tree's stamp has
+/// reached 2^31, so that it never wraps (which the engine cannot survive); 1 if it did.
+/// Between steps only whether a leaf's stamp equals the tree's matters, so the simulation
+/// is unchanged.
+int CChipmunkBroadPhaseRebaseStamps(void *staticIndex, void *dynamicIndex);
+
 /// How many leaves of the `cpBBTree` behind `index` have a box (the tree's own, widened by
 /// the shape's velocity) that overlaps l, b, r, t: the pairs the tree would make for a leaf
 /// with that box. Stops counting past `limit`; -1 when the index is not a tree whose
