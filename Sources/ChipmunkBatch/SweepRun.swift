@@ -48,6 +48,7 @@ package struct RunResult: Sendable, Equatable, Codable, FetchableRecord, Persist
         case finalHash = "final_hash"
         case kineticEnergy = "kinetic_energy"
         case quantities, bodies
+        case guardedCollisions = "guarded_collisions"
         case wallMilliseconds = "wall_ms"
     }
 
@@ -80,6 +81,9 @@ package struct RunResult: Sendable, Equatable, Codable, FetchableRecord, Persist
     /// The plan's recorded bodies by name, in JSON
     /// `{"bob": {"angle": …, "vx": …, "vy": …, "w": …, "x": …, "y": …}}`; nil when none is recorded.
     package var bodies: [String: BodyState]?
+    /// Narrow-phase tests the engine guard answered in the run (`Space.guardedCollisions`):
+    /// a run whose bits depend on the guard, not the engine alone (0 in almost every run).
+    package var guardedCollisions: Int = 0
     package var wallMilliseconds: Double
 
     /// Everything but the wall time, which differs from run to run.
@@ -99,7 +103,7 @@ package struct RunResult: Sendable, Equatable, Codable, FetchableRecord, Persist
         var result = RunResult(
             key: plan.key(of: set), index: index, scene: plan.sceneSource, sceneHash: plan.sceneHash,
             parameters: set, outcome: .ok, error: nil, errorStep: nil, steps: 0, asleepStep: nil, finalHash: nil,
-            kineticEnergy: nil, quantities: nil, bodies: nil,
+            kineticEnergy: nil, quantities: nil, bodies: nil, guardedCollisions: 0,
             wallMilliseconds: 0)
         do {
             let description = try SceneDescription.decode(
@@ -119,9 +123,11 @@ package struct RunResult: Sendable, Equatable, Codable, FetchableRecord, Persist
                 throw SweepError.badInput(.body(name), .noSuchBody(names: names.sorted()))
             }
             var tracker = Tracker(quantities: plan.tracked, scene: scene, dynamic: dynamic)
+            let guardedBefore = scene.space.guardedCollisions
             defer {
                 result.quantities = tracker.ranges
                 result.bodies = Self.bodyStates(plan.recordedBodies, scene)
+                result.guardedCollisions = scene.space.guardedCollisions - guardedBefore
             }
             for step in 1...plan.steps {
                 do {

@@ -15,6 +15,10 @@ import GRDB
 package final class SweepStore: Sendable {
     package let path: String
     private let queue: DatabaseQueue
+    /// The columns read from `runs`, in ``columns`` order: a database written before runs
+    /// counted the engine guard's answers (opened read-only, so not brought up to date)
+    /// gives 0 for them.
+    private let selection: String
 
     /// The table's columns, as `chipmunk-sim results` exports them (in this order): a
     /// ``RunResult``'s coding keys.
@@ -55,10 +59,12 @@ package final class SweepStore: Sendable {
             guard let size else { throw .database(path, "no such file") }
             guard size > 0 else { throw .database(path, "is empty, not a results database") }
         }
+        var lacksGuarded = false
         do {
             queue = try DatabaseQueue(path: path, configuration: configuration)
             // An existing file must already be a results database before anything is written.
-            if (size ?? 0) > 0 { try Self.requireResultsTable(in: queue, path: path) }
+            if (size ?? 0) > 0 { lacksGuarded = try Self.requireResultsTable(in: queue, path: path) }
+            selection = Self.selection(lacksGuarded: lacksGuarded && readOnly)
             if readOnly { return }
             try queue.write { db in
                 try db.execute(
@@ -78,9 +84,16 @@ package final class SweepStore: Sendable {
                             kinetic_energy REAL,
                             quantities TEXT,
                             bodies TEXT,
+                            guarded_collisions INTEGER NOT NULL DEFAULT 0,
                             wall_ms REAL NOT NULL
                         )
                         """)
+                // The one change of schema so far: a database written before runs counted the
+                // engine guard's answers gains the column, 0 for the runs it holds.
+                if lacksGuarded {
+                    try db.execute(
+                        sql: "ALTER TABLE runs ADD COLUMN guarded_collisions INTEGER NOT NULL DEFAULT 0")
+                }
                 // The sweep (or, after `merge --allow-mixed`, the sweeps) the runs belong to.
                 try db.execute(
                     sql: """
@@ -100,10 +113,11 @@ package final class SweepStore: Sendable {
         }
     }
 
-    /// Throws unless the database holds a table `runs` with every column of ``columns``: a
-    /// view (a recursive one hung `results`), another program's tables or a damaged file
-    /// are refused before anything reads or writes them.
-    private static func requireResultsTable(in queue: DatabaseQueue, path: String) throws {
+    /// Throws unless the database holds a table `runs` with every column of ``columns``
+    /// (`guarded_collisions` aside, which databases written before it lack: returns true
+    /// then): a view (a recursive one hung `results`), another program's tables or a
+    /// damaged file are refused before anything reads or writes them.
+    private static func requireResultsTable(in queue: DatabaseQueue, path: String) throws -> Bool {
         let columns = try queue.read { db -> [String]? in
             let type = try String.fetchOne(db, sql: "SELECT type FROM sqlite_master WHERE name = 'runs'")
             guard type == "table" else { return nil }
@@ -112,11 +126,20 @@ package final class SweepStore: Sendable {
         guard let columns else {
             throw SweepError.database(path, "is not a results database (it has no table 'runs')")
         }
-        let missing = Self.columns.filter { !columns.contains($0) }
+        let guarded = RunResult.CodingKeys.guardedCollisions.rawValue
+        let missing = Self.columns.filter { !columns.contains($0) && $0 != guarded }
         guard missing.isEmpty else {
             throw SweepError.database(
                 path, "is not a results database (its table 'runs' lacks \(missing.joined(separator: ", ")))")
         }
+        return !columns.contains(guarded)
+    }
+
+    /// The SELECT list of ``columns``, with 0 for `guarded_collisions` when the table lacks it.
+    private static func selection(lacksGuarded: Bool) -> String {
+        columns.map { column in
+            lacksGuarded && column == RunResult.CodingKeys.guardedCollisions.rawValue ? "0 AS \(column)" : column
+        }.joined(separator: ", ")
     }
 
     /// A database error in words, without SQLite's or GRDB's text (the statement, the code).
@@ -197,7 +220,7 @@ package final class SweepStore: Sendable {
     package func results() throws(SweepError) -> [RunResult] {
         do {
             return try queue.read { db in
-                try RunResult.order(RunResult.CodingKeys.index, RunResult.CodingKeys.key).fetchAll(db)
+                try RunResult.fetchAll(db, sql: "SELECT \(selection) FROM runs ORDER BY run_index, key")
             }
         } catch {
             throw .database(path, Self.describe(error))
@@ -273,10 +296,7 @@ package final class SweepStore: Sendable {
         let rows: [Row]
         do {
             rows = try queue.read { db in
-                try Row.fetchAll(
-                    db,
-                    RunResult.select(RunResult.CodingKeys.allCases)
-                        .order(RunResult.CodingKeys.index, RunResult.CodingKeys.key))
+                try Row.fetchAll(db, sql: "SELECT \(selection) FROM runs ORDER BY run_index, key")
             }
         } catch {
             throw .database(path, Self.describe(error))

@@ -1,4 +1,5 @@
 @testable import ChipmunkBatch
+import ChipmunkTestSupport
 import Foundation
 import Testing
 
@@ -41,5 +42,52 @@ import Testing
         #expect(ResultsCSV.numbers(inJSON: #"{"speed": "fast"}"#, prefix: "param.") == nil)
         #expect(ResultsCSV.numbers(inJSON: "[1, 2]", prefix: "param.") == nil)
         #expect(ResultsCSV.numbers(inJSON: "{", prefix: "param.") == nil)
+    }
+}
+
+/// Issue 28: runs count the engine guard's answers (`guarded_collisions`). A database
+/// written before the column existed reads as 0 for its runs without being written, and
+/// gains the column (0 for what it holds) when opened to be written.
+@Suite struct GuardedCollisionsColumnTests {
+    private func olderDatabase(at path: String) throws {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = [
+            "python3", "-c",
+            """
+            import sqlite3, sys
+            c = sqlite3.connect(sys.argv[1])
+            c.execute('''CREATE TABLE runs (key TEXT PRIMARY KEY NOT NULL, run_index INTEGER NOT NULL,
+                scene TEXT NOT NULL, scene_hash TEXT NOT NULL, parameters TEXT NOT NULL, outcome TEXT NOT NULL,
+                error TEXT, error_step INTEGER, steps INTEGER NOT NULL, asleep_step INTEGER, final_hash TEXT,
+                kinetic_energy REAL, quantities TEXT, bodies TEXT, wall_ms REAL NOT NULL)''')
+            c.execute("INSERT INTO runs VALUES ('k0', 0, 'drop.json', 'ab', '{\\"speed\\":1}', 'ok', NULL, NULL, 10, NULL, 'cd', 1.5, NULL, NULL, 2.0)")
+            c.commit()
+            """,
+            path,
+        ]
+        try process.run()
+        process.waitUntilExit()
+        try #require(process.terminationStatus == 0)
+    }
+
+    @Test func anOlderDatabaseReadsAsZeroAndGainsTheColumn() throws {
+        let folder = try TemporaryFolder("guarded-column")
+        defer { folder.remove() }
+        let path = folder.path("old.sqlite")
+        try olderDatabase(at: path)
+        let reader = try SweepStore(path: path, readOnly: true)
+        #expect(try reader.results().map(\.guardedCollisions) == [0])
+        let csv = try reader.export(asCSV: true).split(separator: "\n")
+        #expect(csv[0].hasSuffix(",kinetic_energy,guarded_collisions,wall_ms"))
+        #expect(csv[1] == "k0,0,drop.json,ab,1,ok,,,10,,cd,1.5,0,2")
+
+        let writer = try SweepStore(path: path)
+        var result = try #require(try writer.results().first)
+        result.key = "k1"
+        result.index = 1
+        result.guardedCollisions = 3
+        try writer.insert(result)
+        #expect(try SweepStore(path: path, readOnly: true).results().map(\.guardedCollisions) == [0, 3])
     }
 }

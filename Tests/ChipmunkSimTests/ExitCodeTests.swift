@@ -34,6 +34,21 @@ import Testing
         (65, ["diff", "missing.golden", "crates"]),
         (65, ["verify", "crates", "--golden", "missing.golden"]),
         (65, ["replay", "missing.inputs.json"]),
+        // The other commands, by the same table.
+        (0, ["snapshot", "crates", "--at", "5", "-o", "c.snapshot"]),
+        (0, ["render", "crates", "--step", "10", "-o", "c.svg"]),
+        (0, ["synctest", "crates", "--frames", "20"]),
+        (64, ["snapshot", "crates", "--at", "-1", "-o", "x.snapshot"]),
+        (64, ["render", "crates", "--step", "99999999999999999999", "-o", "x.svg"]),
+        (64, ["record", "crates", "--steps", "0", "-o", "x.inputs.json"]),
+        (64, ["synctest", "crates", "--depth", "0"]),
+        (64, ["play", "crates", "--seconds", "0"]),
+        (65, ["snapshot", "missing.json", "--at", "5", "-o", "x.snapshot"]),
+        (65, ["snapshot", "crates", "--at", "5", "-o", "/dev/full"]),
+        (65, ["render", "missing.json", "-o", "x.svg"]),
+        (65, ["record", "missing.json", "--steps", "5", "-o", "x.inputs.json"]),
+        (65, ["synctest", "missing.json"]),
+        (65, ["play", "missing.json"]),
     ]
 
     @Test("Every command exits by the table: 0, 1 differences, 64 usage, 65 bad data")
