@@ -236,10 +236,11 @@ public final class Space {
         }
     }
 
-    /// The most contact pairs the engine may hold while stepping: candidate pairs its
-    /// broad phase keeps, with their arbiters and contacts (about 1 KB each). `nil`, the
-    /// default, allows 16 a shape and at least 100,000 (about 100 MB); a grid of touching
-    /// boxes has about 4 a body. Rule: ``Parameter/spaceMaxContactPairs``.
+    /// The most contact pairs a step may make: candidate pairs the broad phase keeps (56
+    /// bytes each), and the arbiters and contacts of those that touch (about 1 KB each).
+    /// `nil`, the default, allows 128 a shape and at least 1,000,000; a grid of touching
+    /// boxes at rest has about 4 a body, and a collapsing grid of jointed boxes made 40 a
+    /// shape in one step. Rule: ``Parameter/spaceMaxContactPairs``.
     ///
     /// Shapes piled on one point make a pair for every two of them: 15,000 take 6 GB
     /// before a single contact is solved. A step that passes the budget throws
