@@ -14,7 +14,7 @@ public enum RunSource {
 
     /// Reads what `argument` names: a file whose first line is `chipmunk-golden …` is a
     /// golden file, a JSON object whose `format` is `chipmunk-inputs …` a recording; any
-    /// other argument is a scene (``SceneCatalog/scene(named:)``).
+    /// other argument is a scene (``SceneCatalog/scene(named:warn:)``).
     ///
     /// - Throws: `RunComparisonError` (ChipmunkScenes), or the reader's error naming the file.
     public static func open(_ argument: String) throws -> RunSource {

@@ -100,7 +100,7 @@ public enum SceneCatalog {
     ///
     /// A name that is not built in, or any argument with a `/` or ending in `.json`, is
     /// read as a file; `warn` is given each thing reading it noticed but did not refuse
-    /// (``ChipmunkScenes/SceneDescription/warnings``).
+    /// (`SceneDescription.warnings`).
     public static func scene(named nameOrPath: String, warn: (String) -> Void = { _ in }) throws -> Scene {
         if let entry = builtIn.first(where: { $0.name == nameOrPath }) {
             return entry.make()
@@ -137,7 +137,7 @@ public enum SceneCatalog {
     /// The scene a snapshot came from, set to the snapshot's state.
     ///
     /// A snapshot made by `Scene.snapshot(reference:)` names its scene: the scene is built
-    /// again by ``scene(named:)`` (so its closures are there) and restored with
+    /// again by ``scene(named:warn:)`` (so its closures are there) and restored with
     /// `Scene.restore(_:)`. A snapshot of a bare space becomes a scene named "snapshot"
     /// around `Space(restoring:)`, at the space's last time step.
     ///

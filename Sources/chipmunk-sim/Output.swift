@@ -34,7 +34,7 @@ enum Output {
         _ = try? FileDescriptor.standardError.writeAll(Array(text.utf8))
     }
 
-    /// A warning from reading a scene (``ChipmunkScenes/SceneDescription/warnings``), as a
+    /// A warning from reading a scene (`SceneDescription.warnings`), as a
     /// line on standard error.
     static func warning(_ text: String) {
         note("chipmunk-sim: warning: \(text)\n")

@@ -35,7 +35,7 @@ import Chipmunk
 /// `engine-build`, is still read. `asleep` is the first step after which every dynamic body sleeps, or
 /// `-`; that step is also a checkpoint. A line `guarded N` after `asleep`, only when N is
 /// not 0, counts the narrow-phase tests the engine guard answered in the run
-/// (``Chipmunk/Space/guardedCollisions``): its bits depend on the guard, not the engine
+/// (`Space.guardedCollisions`): its bits depend on the guard, not the engine
 /// alone. Numbers are shortest round-trip decimals.
 public struct GoldenFile: Equatable, Sendable {
     /// The format this build writes (it reads this one and format 1).

@@ -256,7 +256,7 @@ public struct VerificationSummary: Equatable, Sendable, CustomStringConvertible 
     public var checkpoints: Int
     /// The step after which every dynamic body slept, in both runs; nil if none did.
     public var asleepStep: Int?
-    /// Narrow-phase tests the engine guard answered in the run (``Chipmunk/Space/guardedCollisions``).
+    /// Narrow-phase tests the engine guard answered in the run (`Space.guardedCollisions`).
     public var guardedCollisions = 0
 
     /// A summary of a verification that matched.
