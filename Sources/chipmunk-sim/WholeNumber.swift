@@ -10,7 +10,9 @@ enum WholeNumber {
 
     /// A parser for an option whose values are whole numbers in `range`; `unit` names them
     /// in the message ("steps", "frames"), `why` says where a limit below 2^53 comes from.
-    static func parser(_ range: ClosedRange<Int>, _ unit: String, why: String? = nil) -> @Sendable (String) throws -> Int {
+    static func parser(_ range: ClosedRange<Int>, _ unit: String, why: String? = nil)
+        -> @Sendable (String) throws -> Int
+    {
         { text in
             if let value = Int(text), range.contains(value) { return value }
             let upper = range.upperBound == maxStep ? "\(maxStep) (2^53)" : "\(range.upperBound)"

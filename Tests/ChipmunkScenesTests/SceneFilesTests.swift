@@ -75,7 +75,8 @@ import Testing
     /// warning, not an invalid file; setting that parameter, which would change nothing, is
     /// still refused.
     @Test func aLiteralWhereAParameterWasIsAWarning() throws {
-        let json = #"{"name": "t", "parameters": {"g": -10, "h": 2}, "gravity": [0, -5], "iterations": {"$param": "h"}}"#
+        let json =
+            #"{"name": "t", "parameters": {"g": -10, "h": 2}, "gravity": [0, -5], "iterations": {"$param": "h"}}"#
         let description = try SceneDescription.decode(Data(json.utf8), source: "t.json")
         #expect(
             description.warnings == [
@@ -86,8 +87,9 @@ import Testing
         #expect {
             try SceneDescription.decode(Data(json.utf8), source: "t.json", parameters: ["g": 3])
         } throws: { error in
-            "\(error)".hasSuffix("parameters.g: is declared, but no number in the scene refers to it "
-                + #"({"$param": "g"}), so setting it changes nothing"#)
+            "\(error)".hasSuffix(
+                "parameters.g: is declared, but no number in the scene refers to it "
+                    + #"({"$param": "g"}), so setting it changes nothing"#)
         }
         #expect(try SceneDescription.decode(Data(json.utf8), source: "t.json", parameters: ["h": 3]).iterations == 3)
     }

@@ -142,8 +142,14 @@ import Testing
             "chipmunk-sim: The value '1/0' is invalid for '--dt <dt>': expected a positive, finite fraction such as 1/120 or a decimal such as 0.005"
         ),
         (["run", "crates", "--steps", "10", "--seconds", "1"], "chipmunk-sim: give --steps or --seconds, not both"),
-        (["run", "crates", "--steps", "0"], "chipmunk-sim: The value '0' is invalid for '--steps <steps>': expected a whole number of steps from 1 to 9007199254740992 (2^53)"),
-        (["run", "crates", "--steps", "ten"], "chipmunk-sim: The value 'ten' is invalid for '--steps <steps>': expected a whole number of steps from 1 to 9007199254740992 (2^53)"),
+        (
+            ["run", "crates", "--steps", "0"],
+            "chipmunk-sim: The value '0' is invalid for '--steps <steps>': expected a whole number of steps from 1 to 9007199254740992 (2^53)"
+        ),
+        (
+            ["run", "crates", "--steps", "ten"],
+            "chipmunk-sim: The value 'ten' is invalid for '--steps <steps>': expected a whole number of steps from 1 to 9007199254740992 (2^53)"
+        ),
         // Issue 28: a 20-digit value gets the range, and every command's step numbers share it.
         (
             ["run", "crates", "--steps", "99999999999999999999"],

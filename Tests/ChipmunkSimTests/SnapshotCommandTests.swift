@@ -70,7 +70,8 @@ import ChipmunkTestSupport
         let folder = try TemporaryFolder("snapshot-elsewhere")
         defer { folder.remove() }
         try FileManager.default.copyItem(
-            at: Tool.packageRoot.appendingPathComponent("Scenes/drop.json"), to: folder.url.appendingPathComponent("drop.json"))
+            at: Tool.packageRoot.appendingPathComponent("Scenes/drop.json"),
+            to: folder.url.appendingPathComponent("drop.json"))
         let taken = try Tool.run(
             "chipmunk-sim", ["snapshot", "drop.json", "--at", "10", "-o", "drop.snapshot"], directory: folder.url)
         #expect(taken.status == 0, "\(taken.stderr)")

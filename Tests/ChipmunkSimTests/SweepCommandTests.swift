@@ -148,7 +148,8 @@ import ChipmunkTestSupport
         let run2 = try Tool.sim("run", unused.path, "--steps", "1")
         #expect(run2.status == 0 && run2.stdout.hasPrefix("step,"), "\(run2.stderr)")
         #expect(
-            run2.stderr.hasPrefix("chipmunk-sim: warning: unused.json: parameters.spare: is declared"), "\(run2.stderr)")
+            run2.stderr.hasPrefix("chipmunk-sim: warning: unused.json: parameters.spare: is declared"), "\(run2.stderr)"
+        )
         let sweep2 = try Tool.sim("sweep", unused.path, "--param", "spare=1,2", "--db", path("spare.sqlite"))
         #expect(sweep2.status == 65, "\(sweep2.stderr)")
         #expect(sweep2.stderr.contains("parameters.spare") && sweep2.stderr.contains("so setting it changes nothing"))

@@ -441,6 +441,9 @@ import Testing
         }
         expect(first, says: "Space.collisionHandler(between: wildcard, and: 1): a pair handler takes two types")
         expect(second, says: "Space.collisionHandler(between: 2, and: wildcard)")
-        expect(both, says: "Space.wildcardCollisionHandler(for: wildcard): the handler for every pair is defaultCollisionHandler")
+        expect(
+            both,
+            says: "Space.wildcardCollisionHandler(for: wildcard): the handler for every pair is defaultCollisionHandler"
+        )
     }
 }

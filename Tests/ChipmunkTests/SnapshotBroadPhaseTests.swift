@@ -291,8 +291,9 @@ import Testing
         let stamp = r.dynamicTree.stamp
         switch Int.random(in: 0..<10, using: &g) {
         case 0:  // a leaf's stamp
-            if let leaf = r[keyPath: tree].nodes.indices.filter({ r[keyPath: tree].nodes[$0].shape >= 0 }).randomElement(
-                using: &g)
+            if let leaf = r[keyPath: tree].nodes.indices.filter({ r[keyPath: tree].nodes[$0].shape >= 0 })
+                .randomElement(
+                    using: &g)
             {
                 r[keyPath: tree].nodes[leaf].stamp = pick([0, stamp &- 1, stamp, stamp &+ 1, .max])
             }
@@ -320,7 +321,9 @@ import Testing
             }
         case 6:  // the narrow phase's collision id
             if !r.pairs.isEmpty {
-                r.pairs[Int.random(in: 0..<r.pairs.count, using: &g)].id = pick([0, 1, 7, .max, UInt32.random(in: 0...UInt32.max, using: &g)])
+                r.pairs[Int.random(in: 0..<r.pairs.count, using: &g)].id = pick([
+                    0, 1, 7, .max, UInt32.random(in: 0...UInt32.max, using: &g),
+                ])
             }
         case 7:  // a box shrunk, grown, moved or made not finite
             if !r[keyPath: tree].nodes.isEmpty {

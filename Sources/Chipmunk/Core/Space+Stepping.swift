@@ -33,7 +33,9 @@ extension Space {
         if !leavingBodies.isEmpty { requireNoBodyLeaving("Space.step") }
         if !bodiesToCheckForMass.isEmpty { try checkMasses() }
         if jointsMayBeUnsolvable { try checkJointsAreSolvable() }
-        if isStoppedByContactPairs { throw ChipmunkError.tooManyContactPairs(step: stepsTaken, limit: contactPairLimit) }
+        if isStoppedByContactPairs {
+            throw ChipmunkError.tooManyContactPairs(step: stepsTaken, limit: contactPairLimit)
+        }
         // A tree stamp near 2^32 (after 2^31 steps, or from a crafted snapshot) is rebased
         // before the step could wrap it: a load and a compare.
         _ = CChipmunkBroadPhaseRebaseStamps(handle.pointee.staticShapes, handle.pointee.dynamicShapes)

@@ -35,7 +35,8 @@ public struct CollisionRule: Hashable, Sendable, Codable {
         if let wildcard = types.first(where: { $0 == CollisionType.wildcard.rawValue }) {
             throw DecodingError.dataCorruptedError(
                 forKey: .types, in: c,
-                debugDescription: "\(wildcard) is the engine's wildcard type; give types below it (one type means with any shape)")
+                debugDescription:
+                    "\(wildcard) is the engine's wildcard type; give types below it (one type means with any shape)")
         }
         oneWay = try c.decodeIfPresent(Vector.self, forKey: .oneWay)
         friction = try c.decodeIfPresent(Double.self, forKey: .friction)

@@ -54,7 +54,8 @@ package enum SceneParameters {
             let problem = "is declared, but no number in the scene refers to it ({\"$param\": \"\(unused)\"})"
             if overrides[unused] != nil {
                 throw SceneError(
-                    source: source, location: "parameters.\(unused)", reason: problem + ", so setting it changes nothing")
+                    source: source, location: "parameters.\(unused)",
+                    reason: problem + ", so setting it changes nothing")
             }
             warnings.append("\(source): parameters.\(unused): \(problem); its value is not used")
         }
