@@ -13,4 +13,15 @@ targets=(Chipmunk ChipmunkScenes ChipmunkAnimation ChipmunkDynamics ChipmunkBatc
 args=()
 for target in "${targets[@]}"; do args+=(--target "$target"); done
 echo "Building the documentation of ${targets[*]} (DocC warnings are errors) ..."
-swift package generate-documentation "${args[@]}" --warnings-as-errors "$@"
+# SwiftPM itself has crashed here (a segmentation fault in libdispatch, exit 139, in the
+# plugin host, before DocC reported anything): a crash of the toolchain is not a finding
+# about the documentation, so a run killed by a signal is tried once more. A DocC warning
+# or error exits with 1 and fails at once.
+status=0
+swift package generate-documentation "${args[@]}" --warnings-as-errors "$@" || status=$?
+if ((status > 128)); then
+    echo "docs.sh: swift package was killed by signal $((status - 128)) (exit $status); trying once more" >&2
+    status=0
+    swift package generate-documentation "${args[@]}" --warnings-as-errors "$@" || status=$?
+fi
+exit "$status"

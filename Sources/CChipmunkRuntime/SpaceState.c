@@ -8,10 +8,10 @@
 // sleeping, constraints' whole structs, shapes' boxes, every cached or sleeping arbiter
 // with its contacts, the engine's arrays, and both trees of the broad phase (each node,
 // pair and leaf-set entry by address, with the leaf sets' visiting order). Restoring writes
-// each back where it was, and rebuilds the free lists (arbiters, tree nodes and pairs,
-// leaf-set bins) from what is in use now and in the pools now, less what the state uses:
-// arbiter, node, pair and bin memory belongs to the space until it is freed, so every
-// address in the state is still the engine's. The buffers are kept and grown, never
+// each back where it was, and mends the free lists (arbiters, tree nodes and pairs,
+// leaf-set bins): what is in use now and the state lacks joins its pool, and what the
+// state uses leaves it. Arbiter, node, pair and bin memory belongs to the space until it
+// is freed, so every address in the state is still the engine's: in use now, or pooled. The buffers are kept and grown, never
 // shrunk: once warm, neither saving nor restoring allocates (sleeping arbiters' contacts
 // excepted, which the engine frees one by one when their bodies wake).
 //
@@ -87,7 +87,17 @@ typedef struct ShapeRecord {
 typedef struct ConstraintRecord {
     cpConstraint *constraint;
     uint32_t size;
+    uint32_t spring;  // SPRING_* below: which spring callback the restore keeps
 } ConstraintRecord;
+
+enum { SPRING_NONE, SPRING_DAMPED, SPRING_ROTARY };
+
+/// What a constraint class needs saved: its struct's size and its spring kind, found once
+/// per class (the engine's class tests are calls into the library, ten for a motor).
+typedef struct ConstraintClass {
+    const cpConstraintClass *klass;
+    uint32_t size, spring;
+} ConstraintClass;
 
 typedef struct ArbiterRecord {
     cpArbiter *arbiter;
@@ -142,7 +152,26 @@ struct CChipmunkSpaceState {
 
     // Scratch for restoring, kept to spare allocations.
     Buffer scratch;
+    // The constraint classes met so far: ten at most.
+    ConstraintClass classes[10];
+    int classCount;
 };
+
+static size_t constraintSize(const cpConstraint *c);
+
+/// The class of `c`, from the state's table; NULL for a class the engine does not have.
+static const ConstraintClass *constraintClass(CChipmunkSpaceState *state, const cpConstraint *c) {
+    for (int i = 0; i < state->classCount; i++) {
+        if (state->classes[i].klass == c->klass) return &state->classes[i];
+    }
+    size_t size = constraintSize(c);
+    if (size == 0 || state->classCount == 10) return NULL;
+    uint32_t spring = cpConstraintIsDampedSpring(c)         ? SPRING_DAMPED
+                      : cpConstraintIsDampedRotarySpring(c) ? SPRING_ROTARY
+                                                            : SPRING_NONE;
+    state->classes[state->classCount] = (ConstraintClass){c->klass, (uint32_t)size, spring};
+    return &state->classes[state->classCount++];
+}
 
 static size_t constraintSize(const cpConstraint *c) {
     if (cpConstraintIsPinJoint(c)) return sizeof(cpPinJoint);
@@ -333,10 +362,11 @@ int CChipmunkSpaceStateSave(CChipmunkSpaceState *state, void *cSpace, void *cons
     }
     state->constraintBytes.count = 0;
     for (int32_t i = 0; i < constraintCount; i++) {
-        size_t size = constraintSize(constraints[i]);
-        if (size == 0) return 0;
+        const ConstraintClass *klass = constraintClass(state, constraints[i]);
+        if (!klass) return 0;
+        size_t size = klass->size;
         size_t padded = (size + 7) & ~(size_t)7;
-        ConstraintRecord record = {constraints[i], (uint32_t)size};
+        ConstraintRecord record = {constraints[i], (uint32_t)size, klass->spring};
         if (!append(&state->constraintBytes, &record, sizeof record) || !reserve(&state->constraintBytes, padded)) {
             return 0;
         }
@@ -456,8 +486,24 @@ static int restoreArbiters(CChipmunkSpaceState *state, cpSpace *space) {
     ArbiterRecord *records = ITEMS(state->arbiters, ArbiterRecord);
     size_t recordCount = COUNT(state->arbiters, ArbiterRecord);
     for (size_t i = 0; i < recordCount; i++) records[i].arbiter->state = (enum cpArbiterState)0x7a11;
-    int kept = 0;
-    for (int i = 0; i < pool->num; i++) {
+    // The state's arbiters not in use now are in the pool: they leave it. The pool is a
+    // stack, so those freed since the save are near its top, and it is searched from there
+    // only as far as it takes (a pool holds a whole buffer's worth of arbiters, which a
+    // restore of a small world would otherwise walk every time).
+    size_t pooledInState = recordCount;
+    for (size_t i = 0; i < count; i++) {
+        if (((cpArbiter *)live[i])->state == (enum cpArbiterState)0x7a11) pooledInState--;
+    }
+    int lowest = pool->num;
+    for (int i = pool->num - 1; i >= 0 && pooledInState > 0; i--) {
+        if (((cpArbiter *)pool->arr[i])->state == (enum cpArbiterState)0x7a11) {
+            lowest = i;
+            pooledInState--;
+        }
+    }
+    if (pooledInState != 0) return 0;  // an arbiter of the state neither in use nor pooled: not this space's
+    int kept = lowest;
+    for (int i = lowest; i < pool->num; i++) {
         cpArbiter *arbiter = pool->arr[i];
         if (arbiter->state != (enum cpArbiterState)0x7a11) pool->arr[kept++] = arbiter;
     }
@@ -504,43 +550,47 @@ static void restoreArray(cpArray *array, const Buffer *saved) {
     for (size_t i = 0; i < count; i++) cpArrayPush(array, ((void **)saved->data)[i]);
 }
 
-/// The nodes a tree uses now and holds in its pool.
-static size_t collectNodes(MirrorTree *tree, void **out, size_t capacity) {
-    size_t count = 0;
-    if (tree->root && capacity > 0) out[count++] = tree->root;
-    for (size_t i = 0; i < count; i++) {
-        MirrorNode *node = out[i];
-        if (node->obj) continue;
-        if (count + 2 > capacity) return SIZE_MAX;
-        out[count++] = node->node.children.a;
-        out[count++] = node->node.children.b;
-    }
-    for (MirrorNode *node = tree->pooledNodes; node; node = node->parent) {
-        if (count == capacity) return SIZE_MAX;
-        out[count++] = node;
-    }
-    return count;
-}
-
-static size_t countPooledNodes(MirrorTree *tree) {
-    size_t count = 0;
-    for (MirrorNode *node = tree->pooledNodes; node; node = node->parent) count++;
-    return count;
-}
-
+/// Writes the tree's nodes back. The nodes the state holds are either in use now or in
+/// the tree's pool: those in the pool leave it, and the nodes in use now that the state
+/// lacks join it. The pool is a stack, so the state's nodes freed since the save are near
+/// its top, and it is searched only as far as it takes: a pool holds a whole buffer of
+/// nodes, which a restore of a small world would otherwise walk every time. (Which free
+/// node the engine takes next does not change the simulation: only the tree's shape does.)
 static int restoreTree(CChipmunkSpaceState *state, MirrorTree *tree, TreeRecord *record) {
-    size_t capacity = 2 * (size_t)tree->leaves->entries + countPooledNodes(tree) + 1;
-    void **nodes = scratch(state, capacity);
-    if (!nodes) return 0;
-    size_t count = collectNodes(tree, nodes, capacity);
-    if (count == SIZE_MAX) abort();  // counted just above
+    // The nodes in use now, from the root: at most 2n - 1 for n leaves.
+    size_t capacity = 2 * (size_t)tree->leaves->entries + 1;
+    void **inUse = scratch(state, capacity);
+    size_t count = 0;
+    if (tree->root) inUse[count++] = tree->root;
+    for (size_t i = 0; i < count; i++) {
+        MirrorNode *node = inUse[i];
+        if (node->obj) continue;
+        if (count + 2 > capacity) abort();  // more nodes than a tree of its leaves has
+        inUse[count++] = node->node.children.a;
+        inUse[count++] = node->node.children.b;
+    }
+    // The state's nodes are marked in `obj`: a pooled node does not use it, and the nodes
+    // in use have been walked.
     NodeRecord *records = ITEMS(record->nodes, NodeRecord);
     size_t recordCount = COUNT(record->nodes, NodeRecord);
-    for (size_t i = 0; i < recordCount; i++) records[i].node->parent = MARK;
-    tree->pooledNodes = NULL;
+    for (size_t i = 0; i < recordCount; i++) records[i].node->obj = MARK;
+    size_t pooledInState = recordCount;
     for (size_t i = 0; i < count; i++) {
-        MirrorNode *node = nodes[i];
-        if (node->parent == MARK) continue;
+        if (((MirrorNode *)inUse[i])->obj == MARK) pooledInState--;
+    }
+    for (MirrorNode **link = &tree->pooledNodes; pooledInState > 0 && *link;) {
+        MirrorNode *node = *link;
+        if (node->obj == MARK) {
+            *link = node->parent;
+            pooledInState--;
+        } else {
+            link = &node->parent;
+        }
+    }
+    if (pooledInState != 0) return 0;  // a node of the state neither in use nor pooled: not this space's
+    for (size_t i = 0; i < count; i++) {
+        MirrorNode *node = inUse[i];
+        if (node->obj == MARK) continue;
         node->parent = tree->pooledNodes;
         tree->pooledNodes = node;
     }
@@ -610,42 +660,46 @@ static int restoreSet(MirrorSet *set, TreeRecord *record) {
     return 1;
 }
 
-/// The pairs both trees use now (each once, from the leaf that is its `a`) and the pool
-/// holds: their number, and into `out` when it is not NULL.
-static size_t collectPairs(MirrorTree *trees[2], void **out) {
-    size_t count = 0;
+/// Writes the cached pairs back: as the tree's nodes (see `restoreTree`), the state's
+/// pairs leave the pool (the dynamic tree's, which both trees share), searched from its
+/// top, and the pairs in use now that the state lacks join it.
+static int restorePairs(CChipmunkSpaceState *state, MirrorTree *trees[2]) {
+    // The pairs in use now, each once: from the leaf that is its `a`.
+    state->scratch.count = 0;
     for (int t = 0; t < 2; t++) {
         MirrorSet *set = trees[t]->leaves;
         for (unsigned int i = 0; i < set->size; i++) {
             for (MirrorBin *bin = set->table[i]; bin; bin = bin->next) {
                 MirrorNode *leaf = bin->elt;
                 for (MirrorPair *pair = leaf->node.leaf.pairs; pair;) {
-                    if (pair->a.leaf == leaf) {
-                        if (out) out[count] = pair;
-                        count++;
-                    }
+                    if (pair->a.leaf == leaf && !append(&state->scratch, &pair, sizeof pair)) abort();
                     pair = pair->a.leaf == leaf ? pair->a.next : pair->b.next;
                 }
             }
         }
     }
-    for (MirrorPair *pair = trees[1]->pooledPairs; pair; pair = pair->a.next) {
-        if (out) out[count] = pair;
-        count++;
-    }
-    return count;
-}
-
-/// Every pair in use now or pooled goes back to the pool, less the state's.
-static int restorePairs(CChipmunkSpaceState *state, MirrorTree *trees[2]) {
-    void **pairs = scratch(state, collectPairs(trees, NULL));
-    size_t count = collectPairs(trees, pairs);
+    MirrorPair **inUse = (MirrorPair **)state->scratch.data;
+    size_t count = COUNT(state->scratch, MirrorPair *);
+    // Marked in `b.leaf`, which a pooled pair does not use.
     PairRecord *records = ITEMS(state->pairs, PairRecord);
     size_t recordCount = COUNT(state->pairs, PairRecord);
     for (size_t i = 0; i < recordCount; i++) records[i].pair->b.leaf = MARK;
-    trees[1]->pooledPairs = NULL;
+    size_t pooledInState = recordCount;
     for (size_t i = 0; i < count; i++) {
-        MirrorPair *pair = pairs[i];
+        if (inUse[i]->b.leaf == MARK) pooledInState--;
+    }
+    for (MirrorPair **link = &trees[1]->pooledPairs; pooledInState > 0 && *link;) {
+        MirrorPair *pair = *link;
+        if (pair->b.leaf == MARK) {
+            *link = pair->a.next;
+            pooledInState--;
+        } else {
+            link = &pair->a.next;
+        }
+    }
+    if (pooledInState != 0) return 0;  // a pair of the state neither in use nor pooled: not this space's
+    for (size_t i = 0; i < count; i++) {
+        MirrorPair *pair = inUse[i];
         if (pair->b.leaf == MARK) continue;
         pair->a.next = trees[1]->pooledPairs;
         trees[1]->pooledPairs = pair;
@@ -718,10 +772,8 @@ int CChipmunkSpaceStateRestore(CChipmunkSpaceState *state, void *cSpace) {
         cpConstraint base = *constraint;
         cpDampedSpringForceFunc force = NULL;
         cpDampedRotarySpringTorqueFunc torque = NULL;
-        if (cpConstraintIsDampedSpring(constraint)) force = ((cpDampedSpring *)constraint)->springForceFunc;
-        if (cpConstraintIsDampedRotarySpring(constraint)) {
-            torque = ((cpDampedRotarySpring *)constraint)->springTorqueFunc;
-        }
+        if (record->spring == SPRING_DAMPED) force = ((cpDampedSpring *)constraint)->springForceFunc;
+        if (record->spring == SPRING_ROTARY) torque = ((cpDampedRotarySpring *)constraint)->springTorqueFunc;
         memcpy(constraint, saved, record->size);
         constraint->klass = base.klass;
         constraint->space = base.space;

@@ -97,6 +97,9 @@ public final class Space {
     var shapeSettingsCounter: UInt64 = 0
     /// The settings as of `shapeSettingsVersion`, once a state was saved: shared by states.
     var shapeSettings: ShapeSettingsRecord?
+    /// The objects' engine pointers and serials, once a state was saved: shared by the
+    /// states saved while the space holds the same objects.
+    var membershipRecord: MembershipRecord?
 
     func noteShapeSettingsChanged() {
         shapeSettingsCounter += 1

@@ -67,8 +67,15 @@ extension Space {
             !cSpace.isHasty,
             "Space.restore(_:) needs a space made with Space(); the threaded solver is not deterministic")
         requireNotStopped("Space.restore(_:)")
-        let state = snapshot.state
-        try SnapshotCheck.validate(state)
+        try restore(snapshot.state, validating: true)
+    }
+
+    /// The space's records as a snapshot holds them, not encoded.
+    func capturedState() -> SnapshotState { SnapshotCapture(space: self).state }
+
+    /// Restores `state`, checking it first unless it is a capture of a space (``copy()``).
+    func restore(_ state: SnapshotState, validating: Bool) throws(SnapshotError) {
+        if validating { try SnapshotCheck.validate(state) }
         var match = try SnapshotMatch(state, space: self)
         withEngineCollisionFunctions { match.apply() }
         SnapshotRestore(space: self, state: state).run()

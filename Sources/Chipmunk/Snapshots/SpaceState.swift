@@ -35,19 +35,12 @@ public struct SpaceState {
     final class Storage {
         let state: OpaquePointer
         weak var space: Space?
-        /// The space's arrays when saved: kept, so that an add or a remove, which copies
-        /// them, shows as a different buffer.
-        var bodies: [Body] = []
-        var shapes: [Shape] = []
-        var constraints: [Constraint] = []
-        /// Their serials (bodies', shapes', then constraints'): an object taken out and put
-        /// back gets a new one.
-        var serials: [Int] = []
+        /// The space's objects when saved, with their engine pointers and serials.
+        var membership: MembershipRecord?
         var stepsTaken = 0
         var nextSerial = 0
         var shapeSettings: ShapeSettingsRecord?
         var snapshot: Snapshot?
-        var pointers: [UnsafeMutableRawPointer?] = []
         /// The space's two index structs when saved: a rebuilt broad phase has new ones.
         var indexes: (static: UnsafeMutablePointer<cpSpatialIndex>?, dynamic: UnsafeMutablePointer<cpSpatialIndex>?) = (
             nil, nil
@@ -75,6 +68,41 @@ public struct SpaceState {
     /// The bytes the state holds for its save (its buffers may be larger).
     public var byteCount: Int {
         storage.snapshot?.bytes.count ?? Int(CChipmunkSpaceStateByteCount(storage.state))
+    }
+}
+
+/// The objects a space holds, as of one save: its arrays (kept, so that an add or a remove,
+/// which copies them, shows as a different buffer), their serials (an object taken out and
+/// put back gets a new one, and a new array with it), and their engine pointers for the
+/// save (the static body's, the bodies', the shapes', then the constraints'). Shared by
+/// every state saved while the space holds the same arrays: a save then copies none of it.
+final class MembershipRecord {
+    let bodies: [Body]
+    let shapes: [Shape]
+    let constraints: [Constraint]
+    let serials: [Int]
+    let pointers: [UnsafeMutableRawPointer?]
+
+    init(_ space: Space) {
+        bodies = space.bodies
+        shapes = space.shapes
+        constraints = space.constraints
+        serials = bodies.map(\.serial) + shapes.map(\.serial) + constraints.map(\.serial)
+        pointers =
+            [UnsafeMutableRawPointer(space.staticBody.handle)] + bodies.map { UnsafeMutableRawPointer($0.handle) }
+            + shapes.map { UnsafeMutableRawPointer($0.handle) } + constraints.map { UnsafeMutableRawPointer($0.handle) }
+    }
+
+    /// Whether `space` holds these arrays now.
+    func isCurrent(for space: Space) -> Bool {
+        same(bodies, space.bodies) && same(shapes, space.shapes) && same(constraints, space.constraints)
+    }
+
+    /// Whether two arrays are one buffer.
+    private func same<T>(_ a: [T], _ b: [T]) -> Bool {
+        a.withUnsafeBufferPointer { x in
+            b.withUnsafeBufferPointer { y in x.count == y.count && (x.count == 0 || x.baseAddress == y.baseAddress) }
+        }
     }
 }
 
@@ -136,34 +164,22 @@ extension Space {
         storage.indexes = (handle.pointee.staticShapes, handle.pointee.dynamicShapes)
         storage.stepsTaken = stepsTaken
         storage.nextSerial = nextSerial
-        storage.bodies = bodies
-        storage.shapes = shapes
-        storage.constraints = constraints
-        storage.serials.removeAll(keepingCapacity: true)
-        for body in bodies { storage.serials.append(body.serial) }
-        for shape in shapes { storage.serials.append(shape.serial) }
-        for constraint in constraints { storage.serials.append(constraint.serial) }
+        if membershipRecord?.isCurrent(for: self) != true { membershipRecord = MembershipRecord(self) }
+        let membership = membershipRecord!
+        storage.membership = membership
         if shapeSettings?.version != shapeSettingsVersion {
             shapeSettings = ShapeSettingsRecord(shapes, version: shapeSettingsVersion)
         }
         storage.shapeSettings = shapeSettings
         storage.snapshot = nil
-        var pointers = storage.pointers
-        storage.pointers = []
-        pointers.removeAll(keepingCapacity: true)
-        pointers.append(UnsafeMutableRawPointer(staticBody.handle))
-        for body in bodies { pointers.append(UnsafeMutableRawPointer(body.handle)) }
-        for shape in shapes { pointers.append(UnsafeMutableRawPointer(shape.handle)) }
-        for constraint in constraints { pointers.append(UnsafeMutableRawPointer(constraint.handle)) }
-        let bodyCount = bodies.count + 1
-        let shapeCount = shapes.count
-        let saved = pointers.withUnsafeBufferPointer { p in
+        let bodyCount = membership.bodies.count + 1
+        let shapeCount = membership.shapes.count
+        let saved = membership.pointers.withUnsafeBufferPointer { p in
             CChipmunkSpaceStateSave(
                 storage.state, UnsafeMutableRawPointer(handle), p.baseAddress, Int32(bodyCount),
                 p.baseAddress! + bodyCount, Int32(shapeCount), p.baseAddress! + bodyCount + shapeCount,
-                Int32(constraints.count))
+                Int32(membership.constraints.count))
         }
-        storage.pointers = pointers
         // The spatial hash, or a broad phase this build cannot read: a snapshot instead.
         if saved == 0 { storage.snapshot = snapshot() }
     }
@@ -199,11 +215,8 @@ extension Space {
                 "the space's broad phase was rebuilt since the state was saved (a Snapshot was restored into it, "
                     + "or it switched to the spatial hash): save a new state")
         }
-        if !(Self.same(bodies, storage.bodies) && Self.same(shapes, storage.shapes)
-            && Self.same(constraints, storage.constraints))
-        {
-            try adoptMembership(of: storage)
-        }
+        guard let membership = storage.membership else { stop("SpaceState: a saved state without its objects") }
+        if !membership.isCurrent(for: self) { try adoptMembership(of: membership) }
         if let settings = storage.shapeSettings, settings.version != shapeSettingsVersion {
             settings.apply(to: shapes)
         }
@@ -221,7 +234,7 @@ extension Space {
     /// Makes the space hold exactly the objects it held when `storage` was saved: those
     /// added since go, those removed since come back (through the engine, with no collision
     /// handler run: the restore that follows sets every contact), with their serials.
-    private func adoptMembership(of storage: SpaceState.Storage) throws(SnapshotError) {
+    private func adoptMembership(of storage: MembershipRecord) throws(SnapshotError) {
         let kept: [any SpaceObject] = storage.bodies as [any SpaceObject] + storage.shapes + storage.constraints
         for object in kept where object.space !== self && object.space != nil {
             throw .structureMismatch(
@@ -248,14 +261,7 @@ extension Space {
         for shape in shapes { shape.serial = serials.next()! }
         for constraint in constraints { constraint.serial = serials.next()! }
         bodiesToCheckForMass = bodies
-    }
-
-    /// Whether two arrays are one buffer: a state keeps the space's arrays, so any change
-    /// to the space's copies them.
-    private static func same<T>(_ a: [T], _ b: [T]) -> Bool {
-        a.withUnsafeBufferPointer { x in
-            b.withUnsafeBufferPointer { y in x.count == y.count && (x.count == 0 || x.baseAddress == y.baseAddress) }
-        }
+        membershipRecord = storage
     }
 
     /// An independent space in the same state, with new bodies, shapes and constraints in
@@ -266,10 +272,18 @@ extension Space {
     /// closures, and custom integrators, constraint callbacks and user data are not copied
     /// (set them again on the copy, as after ``init(restoring:)``).
     public func copy() -> Space {
+        ensure(
+            !isDeferringChanges && pending.isEmpty,
+            "Space.copy() must be called between steps, not inside a step, a query or a callback")
+        requireNoBodyLeaving("Space.copy()")
+        requireNotStopped("Space.copy()")
+        let copy = Space()
         do {
-            return try Space(restoring: snapshot())
+            // The space's own records, never encoded: nothing to check that the space did not.
+            try copy.restore(capturedState(), validating: false)
         } catch {
-            stop("Space.copy(): the space's own snapshot did not restore: \(error)")
+            stop("Space.copy(): the space's own state did not restore: \(error)")
         }
+        return copy
     }
 }
