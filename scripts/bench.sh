@@ -37,7 +37,16 @@ swift_build --package-path Benchmarks --scratch-path "$scratch" --product chipmu
 swift_build --package-path Benchmarks --scratch-path "$scratch" --product chipmunk-bench-c
 bin="$(swift build -c release --package-path Benchmarks --scratch-path "$scratch" --show-bin-path)"
 if [[ "${1:-}" == --state ]]; then
-    python3 scripts/bench/state_report.py --bin "$bin"
+    # The save and restore benchmarks' allocation counts too, for the table's last line.
+    echo "Counting allocations of save and restore with package-benchmark ..."
+    allocations="$(mktemp)"
+    trap 'rm -f "$allocations"' EXIT
+    (cd Benchmarks && swift package --scratch-path "$alloc_scratch" benchmark --no-progress --format markdown \
+        --filter '^(save|restore) ') >"$allocations" 2>/dev/null || {
+        echo "bench.sh: swift package benchmark failed; run scripts/bench.sh without --state to see its output" >&2
+        exit 1
+    }
+    python3 scripts/bench/state_report.py --bin "$bin" --allocations "$allocations"
     exit 0
 fi
 

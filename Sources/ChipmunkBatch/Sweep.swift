@@ -39,65 +39,59 @@ package enum Sweep {
             summary.inShard += 1
             if stored.contains(plan.key(of: run)) { summary.alreadyStored += 1 } else { todo.append(index) }
         }
-        let state = SharedState(todo: todo)
+        let queue = Locked(RunQueue(todo: todo))
         let total = todo.count
         // Each worker takes the next run until none is left; concurrentPerform returns when
         // all have, and runs at most as many at once as there are cores.
         DispatchQueue.concurrentPerform(iterations: min(jobs, max(todo.count, 1))) { _ in
-            while let index = state.next() {
+            while let index = queue.withLock({ $0.next() }) {
                 let result = RunResult.run(plan, index: index)
                 do throws(SweepError) {
                     try store.insert(result)
                 } catch {
-                    state.fail(error)
+                    queue.withLock { $0.fail(error) }
                     return
                 }
-                let (done, diverged, failed) = state.finished(result)
+                let (done, diverged, failed) = queue.withLock { $0.finished(result.outcome) }
                 progress?(done, total, diverged, failed)
             }
         }
-        if let error = state.error { throw error }
-        summary.ran = state.done
-        summary.ok = state.counts[.ok, default: 0]
-        summary.diverged = state.counts[.diverged, default: 0]
-        summary.failed = state.counts[.failed, default: 0]
+        let finished = queue.withLock { $0 }
+        if let error = finished.error { throw error }
+        summary.ran = finished.done
+        summary.ok = finished.counts[.ok, default: 0]
+        summary.diverged = finished.counts[.diverged, default: 0]
+        summary.failed = finished.counts[.failed, default: 0]
         let elapsed = ContinuousClock.now - start
         summary.seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
         return summary
     }
 }
 
-/// The queue of runs and the tallies, shared by the workers under one lock.
-private final class SharedState: @unchecked Sendable {
-    private let lock = NSLock()
-    private var todo: [Int]
-    private var position = 0
-    private(set) var done = 0
-    private(set) var counts: [RunResult.Outcome: Int] = [:]
-    private(set) var error: SweepError?
-
-    init(todo: [Int]) { self.todo = todo }
+/// The queue of runs and the tallies, which the workers share (in a ``Locked``).
+private struct RunQueue {
+    let todo: [Int]
+    var position = 0
+    var done = 0
+    var counts: [RunResult.Outcome: Int] = [:]
+    var error: SweepError?
 
     /// The next run to do, or nil when none is left (or a worker failed).
-    func next() -> Int? {
-        lock.lock()
-        defer { lock.unlock() }
+    mutating func next() -> Int? {
         guard error == nil, position < todo.count else { return nil }
         position += 1
         return todo[position - 1]
     }
 
-    func finished(_ result: RunResult) -> (done: Int, diverged: Int, failed: Int) {
-        lock.lock()
-        defer { lock.unlock() }
+    /// Counts a finished run; the runs done, and the diverged and failed among them.
+    mutating func finished(_ outcome: RunResult.Outcome) -> (done: Int, diverged: Int, failed: Int) {
         done += 1
-        counts[result.outcome, default: 0] += 1
+        counts[outcome, default: 0] += 1
         return (done, counts[.diverged, default: 0], counts[.failed, default: 0])
     }
 
-    func fail(_ error: SweepError) {
-        lock.lock()
+    /// Keeps the first worker's error: the others stop at their next run.
+    mutating func fail(_ error: SweepError) {
         if self.error == nil { self.error = error }
-        lock.unlock()
     }
 }

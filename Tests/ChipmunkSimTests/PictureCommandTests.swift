@@ -23,6 +23,11 @@ import ChipmunkTestSupport
             try Tool.sim("render", "crates", "--step", "60", "--every", "30", "-o", "a.svg").stderr.contains(
                 "give -o with a number"))
         #expect(try Tool.sim("render", "crates", "--size", "300").stderr.contains("--size must be WxH"))
+        #expect(try Tool.sim("render", "crates", "--size", "300x").stderr.contains("--size must be WxH"))
+        #expect(try Tool.sim("render", "crates", "--size", "0x10").stderr.contains("--size must be from 1x1 to 20000x20000"))
+        #expect(
+            try Tool.sim("render", "crates", "--size", "30x10", "--width", "30").stderr.contains(
+                "give --size or --width, not both"))
         #expect(
             try Tool.sim("run", "crates", "--format", "html", "--width", "3", "-o", "/tmp/x.html").stderr
                 .contains("--width must be from 16 to 8192 (got 3)"))

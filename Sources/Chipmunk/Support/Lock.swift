@@ -29,3 +29,19 @@ final class Lock: @unchecked Sendable {
         return try body()
     }
 }
+
+/// A value that threads share, reached only through ``withLock(_:)``: the shape of
+/// `Synchronization.Mutex`, on a ``Lock`` that ThreadSanitizer sees. For the layers above
+/// (the sweep's queue of runs, the progress line), so that none of them declares a class
+/// `@unchecked Sendable` of its own; the value must not escape the closure.
+package final class Locked<Value>: @unchecked Sendable {
+    private let lock = Lock()
+    private var value: Value
+
+    package init(_ value: Value) { self.value = value }
+
+    /// Runs `body` on the value, holding the lock.
+    package func withLock<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result {
+        try lock.withLock { try body(&value) }
+    }
+}

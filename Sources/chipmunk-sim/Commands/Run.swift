@@ -48,7 +48,7 @@ struct Run: ParsableCommand {
     /// Accepted and ignored: snapshots hold the broad phase's history now.
     @Flag(help: .hidden) var canonicalBroadPhase = false
 
-    @OptionGroup var duration: Duration  // --steps, --seconds, --dt (default: 10 seconds)
+    @OptionGroup var runLength: RunLength  // --steps, --seconds, --dt (default: 10 seconds)
 
     @Option(parsing: .unconditional, help: "Record every Kth step (and always the last).")
     var every: Int = 1
@@ -87,7 +87,7 @@ struct Run: ParsableCommand {
 
     func validate() throws {
         if every < 1 { throw ValidationError("--every must be at least 1 (got \(every))") }
-        if let dt = duration.dt { _ = try duration.stepCount(dt: dt.seconds, defaultSeconds: 10) }
+        if let dt = runLength.dt { _ = try runLength.stepCount(dt: dt.seconds, defaultSeconds: 10) }
         if format == .html {
             if output == "-" { throw ValidationError("--format html needs --output FILE (-o FILE)") }
             if hash { throw ValidationError("--hash is for csv and jsonl; the player has no hash column") }
@@ -103,9 +103,9 @@ struct Run: ParsableCommand {
         // Said on stderr however the run ends: its bits depended on the guard.
         defer { EngineGuardNote.report(scene.space.guardedCollisions) }
         let firstStep = scene.stepCount
-        let dt = duration.timeStep(sceneDefault: scene.timeStep)
-        let totalSteps = try duration.stepCount(dt: dt, defaultSeconds: 10)
-        let stepNumbers = try Duration.stepRange(after: firstStep, count: totalSteps)
+        let dt = runLength.timeStep(sceneDefault: scene.timeStep)
+        let totalSteps = try runLength.stepCount(dt: dt, defaultSeconds: 10)
+        let stepNumbers = try RunLength.stepRange(after: firstStep, count: totalSteps)
         if format == .html {
             return try runReplay(scene, from: firstStep, steps: totalSteps, dt: dt)
         }
@@ -158,7 +158,7 @@ struct Run: ParsableCommand {
         replay.opacity = scene.bodyOpacity
         replay.record(step: firstStep, space: scene.space)
         var failure: RunError?
-        for step in try Duration.stepRange(after: firstStep, count: totalSteps) {
+        for step in try RunLength.stepRange(after: firstStep, count: totalSteps) {
             do {
                 try scene.step(dt)
             } catch {
@@ -236,70 +236,5 @@ struct Run: ParsableCommand {
         } catch {
             throw ValidationError("cannot open --output \(output): \(error)")
         }
-    }
-}
-
-/// A run that stopped part way; the message says where.
-struct RunError: Error, CustomStringConvertible {
-    var description: String
-    init(_ description: String) { self.description = description }
-}
-
-/// A time step given as a fraction ("1/120") or a decimal ("0.005").
-struct TimeStep: ExpressibleByArgument, CustomStringConvertible {
-    let seconds: Double
-    let text: String
-
-    init(seconds: Double, text: String) {
-        self.seconds = seconds
-        self.text = text
-    }
-
-    init?(argument: String) {
-        let parts = argument.split(separator: "/", omittingEmptySubsequences: false)
-        let value: Double?
-        switch parts.count {
-        case 1: value = Double(argument)
-        case 2:
-            if let numerator = Double(parts[0]), let denominator = Double(parts[1]) {
-                value = numerator / denominator
-            } else {
-                value = nil
-            }
-        default: value = nil
-        }
-        guard let value, value > 0, value.isFinite else { return nil }
-        self.init(seconds: value, text: argument)
-    }
-
-    var description: String { text }
-    var defaultValueDescription: String { text }
-
-    static func parse(_ argument: String) throws -> TimeStep {
-        guard let step = TimeStep(argument: argument) else {
-            throw ValidationError("expected a positive, finite fraction such as 1/120 or a decimal such as 0.005")
-        }
-        return step
-    }
-}
-
-/// What `run` writes.
-enum RunFormat: String, ExpressibleByArgument, CaseIterable {
-    case csv, jsonl, html
-}
-
-/// The line `run` writes on standard error when the engine guard answered any narrow-phase
-/// test of the run (docs/engine-assertions.md, "The engine guard").
-enum EngineGuardNote {
-    static func report(_ count: Int) {
-        guard count > 0 else { return }
-        let tests =
-            count == 1
-            ? "1 narrow-phase test the engine could not finish was"
-            : "\(count) narrow-phase tests the engine could not finish were"
-        Output.note(
-            "chipmunk-sim: note: \(tests) answered by the engine guard (nearly degenerate polygon pairs); the run is "
-                + "deterministic, but those contacts are the guard's answer, not the engine's (docs/engine-assertions.md)\n"
-        )
     }
 }

@@ -47,13 +47,13 @@ struct Verify: ParsableCommand {
     @Option(help: "When the check fails, write the comparison page of `diff --format html` to this file.")
     var diffPage: String?
 
-    @OptionGroup(title: "With --update") var duration: Duration  // default: 5 seconds
+    @OptionGroup(title: "With --update") var runLength: RunLength  // default: 5 seconds
 
     @Option(parsing: .unconditional, help: "With --update: a checkpoint of every body's state every N steps.")
     var every: Int = 100
 
     func validate() throws {
-        if !update, duration.isGiven {
+        if !update, runLength.isGiven {
             throw ValidationError(
                 "--steps, --seconds and --dt choose what --update records; verify takes them from the golden file")
         }
@@ -97,8 +97,8 @@ struct Verify: ParsableCommand {
         let scene = try SceneCatalog.scene(named: self.scene, warn: Output.warning)
         if update {
             let path = goldenPath
-            let dt = duration.timeStep(sceneDefault: scene.timeStep)
-            let total = try duration.stepCount(dt: dt, defaultSeconds: 5)
+            let dt = runLength.timeStep(sceneDefault: scene.timeStep)
+            let total = try runLength.stepCount(dt: dt, defaultSeconds: 5)
             guard total <= 1_000_000 else {
                 throw ValidationError("a golden file holds at most 1,000,000 steps, a line each (asked for \(total))")
             }

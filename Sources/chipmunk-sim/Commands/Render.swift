@@ -51,7 +51,10 @@ struct Render: ParsableCommand {
         help: "Picture width: pixels for SVG and PNG (default 640), characters for text (default 80).")
     var width: Int?
 
-    @Option(help: "The picture's exact size, WxH: pixels for SVG and PNG, characters for text.") var size: String?
+    @Option(
+        help: ArgumentHelp("The picture's exact size: pixels for SVG and PNG, characters for text.", valueName: "WxH"),
+        transform: PictureSize.parse)
+    var size: PictureSize?
 
     @Option(
         parsing: .unconditional, help: "The world rectangle to show, as x,y,width,height (default: fit the scene).",
@@ -73,15 +76,10 @@ struct Render: ParsableCommand {
         }
         let format = pictureFormat
         if format == .png, output == "-" { throw ValidationError("--format png needs -o FILE") }
-        if let width, !(1...20_000).contains(width) {
+        if let width, !PictureSize.sides.contains(width) {
             throw ValidationError("--width must be from 1 to 20000 (got \(width))")
         }
-        if let size = try parsedSize() {
-            if width != nil { throw ValidationError("give --size or --width, not both") }
-            guard (1...20_000).contains(size.width), (1...20_000).contains(size.height) else {
-                throw ValidationError("--size must be from 1x1 to 20000x20000 (got \(self.size!))")
-            }
-        }
+        if size != nil, width != nil { throw ValidationError("give --size or --width, not both") }
         if let every {
             guard every >= 1 else { throw ValidationError("--every must be at least 1 (got \(every))") }
             guard step > 0 else { throw ValidationError("--every needs --step N, the last step to draw") }
@@ -98,14 +96,6 @@ struct Render: ParsableCommand {
                 }
             }
         }
-    }
-
-    /// `--size WxH`.
-    func parsedSize() throws -> (width: Int, height: Int)? {
-        guard let size else { return nil }
-        let parts = size.lowercased().split(separator: "x").compactMap { Int($0) }
-        guard parts.count == 2 else { throw ValidationError("--size must be WxH, such as 640x480 (got \(size))") }
-        return (parts[0], parts[1])
     }
 
     func run() throws {
@@ -140,7 +130,7 @@ struct Render: ParsableCommand {
         var view = self.view ?? FrameView(fitting: frame)
         view.yPointsDown = scene.yAxisPointsDown
         var pixelWidth = width ?? (format == .text ? 80 : 640)
-        if let size = try parsedSize() {
+        if let size {
             // Text cells are 2 dots wide and 4 high; the view widens to the picture's shape.
             let aspect =
                 format == .text
@@ -162,37 +152,5 @@ struct Render: ParsableCommand {
 
     private func write(_ bytes: [UInt8], to path: String) throws {
         try Output.file(bytes, to: path, option: "-o")
-    }
-}
-
-/// What `render` draws.
-enum PictureFormat: String, ExpressibleByArgument, CaseIterable {
-    case svg, png, text
-
-    /// The file extension that names the format.
-    var fileExtension: String { self == .text ? "txt" : rawValue }
-
-    /// The format a file's extension names (.svg, .png, .txt, in any case), if any.
-    init?(extensionOf path: String) {
-        guard path != "-" else { return nil }
-        let suffix = URL(fileURLWithPath: path).pathExtension.lowercased()
-        guard let format = Self.allCases.first(where: { $0.fileExtension == suffix }) else { return nil }
-        self = format
-    }
-}
-
-extension FrameView {
-    /// `--view x,y,width,height`, as `render`, `play` and `run` take it: ArgumentParser
-    /// calls this once, and the error says what is wrong with the rectangle.
-    static func parse(_ view: String) throws -> FrameView {
-        let parts = view.split(separator: ",", omittingEmptySubsequences: false)
-            .map { Double($0.trimmingCharacters(in: .whitespaces)) }
-        guard parts.count == 4, parts.allSatisfy({ $0?.isFinite == true }), parts[2]! > 0, parts[3]! > 0 else {
-            throw ValidationError("--view must be x,y,width,height with a positive width and height (got \(view))")
-        }
-        if let problem = FrameView.problem(x: parts[0]!, y: parts[1]!, width: parts[2]!, height: parts[3]!) {
-            throw ValidationError("--view: \(problem)")
-        }
-        return FrameView(x: parts[0]!, y: parts[1]!, width: parts[2]!, height: parts[3]!)
     }
 }

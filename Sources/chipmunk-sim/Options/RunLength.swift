@@ -1,8 +1,9 @@
 import ArgumentParser
 
 /// `--steps`, `--seconds` and `--dt`: how long a command runs a scene, and at what time
-/// step. Shared by `run`, `verify --update` and `record`.
-struct Duration: ParsableArguments {
+/// step: a run's length (named so, not `Duration`, which is Swift's). Shared by `run`,
+/// `verify --update`, `record` and `sweep`.
+struct RunLength: ParsableArguments {
     @Option(
         parsing: .unconditional, help: "Steps to simulate. Default: the command's own span of simulated time.",
         transform: WholeNumber.parser(1...WholeNumber.maxStep, "steps"))

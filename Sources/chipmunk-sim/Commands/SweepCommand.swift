@@ -1,0 +1,184 @@
+import ArgumentParser
+import ChipmunkBatch
+import ChipmunkCatalog
+import ChipmunkScenes
+import Foundation
+
+struct SweepCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "sweep",
+        abstract: "Run a scene file once per parameter set, on every core, into a SQLite database.",
+        discussion: """
+            The scene file declares parameters with defaults ("parameters": {"speed": 100}) and \
+            refers to them where numbers go ({"$param": "speed"}). Each --param gives one \
+            parameter's values; the sweep runs every combination. A run that diverges or fails is \
+            stored as a result with its error and step; the sweep goes on.
+
+            Each result is committed as soon as its run ends, keyed by a hash of the scene file, \
+            the duration and the parameter set. Run the same command again after it was \
+            interrupted (even by kill -9) and it does only the runs that are missing. Results are \
+            the same whatever --jobs and --shard are.
+
+            --shard I/N runs every Nth run from run I: shards differ in size by at most one run. \
+            Inside a Slurm array job the shard comes from SLURM_ARRAY_TASK_ID and \
+            SLURM_ARRAY_TASK_COUNT (an array 0-(N-1)), inside a Kubernetes Indexed Job from \
+            JOB_COMPLETION_INDEX and JOB_COMPLETIONS (set it in the job to the completions \
+            count); one of a pair without the other is an error. The database records the \
+            sweep (the scene file's hash and the plan's) and refuses runs of another. \
+            `chipmunk-sim merge` combines shard databases; `chipmunk-sim results` exports one.
+
+            A built-in name sweeps the scene's file as Scenes/ holds it (the binary carries \
+            it): crates, crate and crates-tilt declare friction, elasticity and gravity (and \
+            crates-tilt tilt), pyramid-stack, pyramid-topple and tumble friction and gravity, \
+            one-way, joints, theo-jansen and chains gravity. With their defaults they give the \
+            built-in scenes' bits.
+
+            Examples:
+              chipmunk-sim sweep Scenes/drop.json --param speed=log:1:1e20:21 --param elasticity=0.2,0.8 --db drop.sqlite
+              chipmunk-sim sweep crates --param friction=0,0.5,1 --param gravity=-500,-1000 --db crates.sqlite
+              chipmunk-sim results drop.sqlite --format csv
+            """
+    )
+
+    @Argument(
+        help:
+            "A built-in scene name (its file in Scenes/, such as crates: friction, elasticity, gravity) or a scene file that declares parameters (not with --sweep, whose file names its scene)."
+    )
+    var scene: String?
+
+    @Option(
+        help: ArgumentHelp(
+            "A sweep file (JSON; schemas/sweep.schema.json): its scene, duration and a grid, seeded random samples or a table of runs.",
+            valueName: "file"))
+    var sweep: String?
+
+    @Option(
+        name: .customLong("param"),
+        help: ArgumentHelp(
+            "name=1,2,5 | name=lin:FROM:TO:COUNT | name=log:FROM:TO:COUNT; repeat for more parameters.",
+            valueName: "name=values"),
+        transform: SweepAxis.argument)
+    var axes: [SweepAxis] = []
+
+    @OptionGroup var runLength: RunLength  // default: 5 seconds
+
+    @Option(
+        help: ArgumentHelp(
+            "Start every run from this snapshot (from `chipmunk-sim snapshot` of the same scene file).",
+            discussion:
+                "Each run builds the scene with its parameters, keeps that configuration (gravity, materials, masses, joint parameters) and continues the saved positions, velocities and contacts; parameters that only set a starting state have no effect then."
+        ))
+    var from: String?
+
+    @Option(
+        name: .customLong("track"),
+        help: ArgumentHelp(
+            "A quantity to follow in every run, stored as its min, max and final: energy (total kinetic energy), or BODY.q with q one of x, y, vx, vy, speed, angle, w.",
+            valueName: "quantity"), transform: TrackedQuantity.argument)
+    var tracked: [TrackedQuantity] = []
+
+    @Option(
+        name: .customLong("body"),
+        help: ArgumentHelp(
+            "A body whose final state every run stores (its name in output: id, or index).", valueName: "name"))
+    var recordedBodies: [String] = []
+
+    // Optional, so that --help prints the default once, in words, not this machine's count too.
+    @Option(name: .customLong("jobs"), parsing: .unconditional, help: "Worker threads (default: one per core).")
+    var jobsGiven: Int?
+
+    /// --jobs, or one per core (at most 256).
+    var jobs: Int { jobsGiven ?? min(ProcessInfo.processInfo.activeProcessorCount, 256) }
+
+    @Option(help: "The results database (SQLite); created if missing, resumed if not.") var db: String
+
+    @Option(
+        help: ArgumentHelp(
+            "Run only shard I of N (I from 0), such as 2/4. Default: from Slurm or Kubernetes, else 0/1.",
+            valueName: "I/N"), transform: { try Shard.parse($0) })
+    var shard: Shard?
+
+    func validate() throws {
+        if !(1...256).contains(jobs) { throw ValidationError("--jobs must be from 1 to 256 (got \(jobs))") }
+        if sweep == nil {
+            if scene == nil { throw ValidationError("give a scene file and --param, or --sweep FILE") }
+            if axes.isEmpty { throw ValidationError("give at least one --param name=values (or --sweep FILE)") }
+        } else if scene != nil || !axes.isEmpty {
+            throw ValidationError("--sweep FILE names its scene and runs; give no scene or --param with it")
+        }
+        _ = try shardToRun()
+    }
+
+    /// --shard, or the scheduler's, or the whole sweep.
+    func shardToRun() throws -> Shard {
+        try shard ?? Shard.fromScheduler(ProcessInfo.processInfo.environment) ?? .whole
+    }
+
+    /// The scene's name in results and its JSON: a built-in scene's file (as in `Scenes/`,
+    /// carried in the binary), or the file named on the command line or in the sweep file.
+    /// A built-in name wins over a file of the same name, as in `run`: write ./crates for the file.
+    func sceneData(file: SweepFile?) throws -> (source: String, data: Data) {
+        if file == nil, let name = scene, let entry = SceneCatalog.builtIn.first(where: { $0.name == name }) {
+            guard let data = SceneCatalog.sceneFile(named: name) else {
+                throw ValidationError(
+                    "\(name) is a built-in scene that needs code (\(entry.summary)), so it has no scene file to sweep; sweeping takes the built-in scenes with a file in Scenes/"
+                )
+            }
+            return ("\(name).json", data)
+        }
+        let url = file?.scene ?? URL(fileURLWithPath: scene!)
+        _ = try SceneDescription.load(contentsOf: url)  // names the file in any problem with it
+        return (url.lastPathComponent, try Data(contentsOf: url))
+    }
+
+    func run() throws {
+        let file = try sweep.map { try SweepFile.load(contentsOf: URL(fileURLWithPath: $0)) }
+        let (source, data) = try sceneData(file: file)
+        // The scene as its defaults build it, once: its time step, and the names checked below.
+        let description = try SceneDescription.decode(data, source: source)
+        description.warnings.forEach(Output.warning)
+        let example = try description.makeScene(source: source)
+        let defaultDt = example.timeStep
+        // The command line's duration wins over the file's.
+        let timeStep = runLength.dt?.seconds ?? file?.timeStep
+        let dt = timeStep ?? defaultDt
+        let steps: Int
+        if runLength.steps != nil || runLength.seconds != nil || file == nil {
+            steps = try runLength.stepCount(dt: dt, defaultSeconds: 5)
+        } else if let fileSteps = file?.steps {
+            steps = fileSteps
+        } else {
+            steps = try RunLength.stepCount(seconds: file!.seconds!, dt: dt)
+        }
+        let snapshot = from ?? file?.from?.path
+        let start = try snapshot.map { try SceneCatalog.loadSnapshot(contentsOf: URL(fileURLWithPath: $0)) }
+        let design = try file?.design ?? .grid(axes)
+        var plan = try SweepPlan(
+            sceneSource: source, sceneData: data, design: design, steps: steps, timeStep: timeStep,
+            start: start)
+        plan.tracked = try tracked + (file?.tracked ?? []).map { try TrackedQuantity(parsing: $0) }
+        plan.recordedBodies = recordedBodies + (file?.bodies ?? [])
+        // Names are checked on the scene as the defaults build it, before any run.
+        let names = Set(example.bodyNamesOverTime)  // bodies added by inputs too
+        for name in plan.tracked.compactMap(\.body) + plan.recordedBodies where !names.contains(name) {
+            throw RunError(  // the scene's business: bad data (65), as an undeclared --param is
+                "\(source) has no body named '\(name)' (names: \(names.sorted().prefix(20).joined(separator: ", ")))"
+            )
+        }
+        let shard = try shardToRun()
+        let store = try SweepStore(path: db)
+        let reporter = ProgressReporter(label: "runs")
+        let summary = try Sweep.run(plan, store: store, jobs: jobs, shard: (shard.index, shard.count)) { done, total, diverged, failed in
+            reporter.report(done: done, total: total, diverged: diverged, failed: failed)
+        }
+        reporter.finish()
+        let shardText = shard.count > 1 ? " (shard \(shard.index)/\(shard.count): \(summary.inShard) runs)" : ""
+        Output.note(
+            """
+            sweep: \(summary.planned) runs planned\(shardText); \(summary.alreadyStored) already in \(db), \(summary.ran) run now \
+            in \(String(format: "%.1f", summary.seconds)) s on \(jobs) thread\(jobs == 1 ? "" : "s"): \
+            \(summary.ok) ok, \(summary.diverged) diverged, \(summary.failed) failed
+
+            """)
+    }
+}

@@ -1,0 +1,45 @@
+import ArgumentParser
+import Chipmunk
+import ChipmunkPictures
+import ChipmunkCatalog
+import ChipmunkScenes
+import Foundation
+import SystemPackage
+
+/// A time step given as a fraction ("1/120") or a decimal ("0.005").
+struct TimeStep: ExpressibleByArgument, CustomStringConvertible {
+    let seconds: Double
+    let text: String
+
+    init(seconds: Double, text: String) {
+        self.seconds = seconds
+        self.text = text
+    }
+
+    init?(argument: String) {
+        let parts = argument.split(separator: "/", omittingEmptySubsequences: false)
+        let value: Double?
+        switch parts.count {
+        case 1: value = Double(argument)
+        case 2:
+            if let numerator = Double(parts[0]), let denominator = Double(parts[1]) {
+                value = numerator / denominator
+            } else {
+                value = nil
+            }
+        default: value = nil
+        }
+        guard let value, value > 0, value.isFinite else { return nil }
+        self.init(seconds: value, text: argument)
+    }
+
+    var description: String { text }
+    var defaultValueDescription: String { text }
+
+    static func parse(_ argument: String) throws -> TimeStep {
+        guard let step = TimeStep(argument: argument) else {
+            throw ValidationError("expected a positive, finite fraction such as 1/120 or a decimal such as 0.005")
+        }
+        return step
+    }
+}

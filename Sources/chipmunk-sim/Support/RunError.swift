@@ -1,0 +1,13 @@
+import ArgumentParser
+import Chipmunk
+import ChipmunkPictures
+import ChipmunkCatalog
+import ChipmunkScenes
+import Foundation
+import SystemPackage
+
+/// A run that stopped part way; the message says where.
+struct RunError: Error, CustomStringConvertible {
+    var description: String
+    init(_ description: String) { self.description = description }
+}
