@@ -24,7 +24,9 @@ import ChipmunkTestSupport
                 "give -o with a number"))
         #expect(try Tool.sim("render", "crates", "--size", "300").stderr.contains("--size must be WxH"))
         #expect(try Tool.sim("render", "crates", "--size", "300x").stderr.contains("--size must be WxH"))
-        #expect(try Tool.sim("render", "crates", "--size", "0x10").stderr.contains("--size must be from 1x1 to 20000x20000"))
+        #expect(
+            try Tool.sim("render", "crates", "--size", "0x10").stderr.contains("--size must be from 1x1 to 20000x20000")
+        )
         #expect(
             try Tool.sim("render", "crates", "--size", "30x10", "--width", "30").stderr.contains(
                 "give --size or --width, not both"))

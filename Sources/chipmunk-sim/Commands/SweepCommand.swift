@@ -168,7 +168,8 @@ struct SweepCommand: ParsableCommand {
         let shard = try shardToRun()
         let store = try SweepStore(path: db)
         let reporter = ProgressReporter(label: "runs")
-        let summary = try Sweep.run(plan, store: store, jobs: jobs, shard: (shard.index, shard.count)) { done, total, diverged, failed in
+        let summary = try Sweep.run(plan, store: store, jobs: jobs, shard: (shard.index, shard.count)) {
+            done, total, diverged, failed in
             reporter.report(done: done, total: total, diverged: diverged, failed: failed)
         }
         reporter.finish()
