@@ -204,7 +204,10 @@ let package = Package(
         // Sweeps without the command line: plans, runs, the results database, errors.
         .testTarget(
             name: "ChipmunkBatchTests",
-            dependencies: ["ChipmunkBatch", "ChipmunkScenes", "Chipmunk", "ChipmunkTestSupport"]
+            dependencies: [
+                "ChipmunkBatch", "ChipmunkScenes", "Chipmunk", "ChipmunkTestSupport",
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ]
         ),
     ],
     swiftLanguageModes: [.v6]

@@ -45,7 +45,7 @@ package enum Sweep {
         // all have, and runs at most as many at once as there are cores.
         DispatchQueue.concurrentPerform(iterations: min(jobs, max(todo.count, 1))) { _ in
             while let index = queue.withLock({ $0.next() }) {
-                let result = RunResult.run(plan, index: index)
+                let result = plan.run(at: index)
                 do throws(SweepError) {
                     try store.insert(result)
                 } catch {

@@ -13,12 +13,13 @@ import GRDB
 /// SELECT json_extract(quantities, '$."ball.y".max') FROM runs;
 /// ```
 package final class SweepStore: Sendable {
+    /// The database's file, or ":memory:" for a store in memory.
     package let path: String
-    private let queue: DatabaseQueue
-    /// The columns read from `runs`, in ``columns`` order: a database written before runs
-    /// counted the engine guard's answers (opened read-only, so not brought up to date)
-    /// gives 0 for them.
-    private let selection: String
+    private let writer: any DatabaseWriter
+    /// Whether the runs table has the `guarded_collisions` column: a database written
+    /// before runs counted the engine guard's answers, opened read-only (so not brought up
+    /// to date), lacks it and reads 0 for it.
+    private let hasGuardedColumn: Bool
 
     /// The table's columns, as `chipmunk-sim results` exports them (in this order): a
     /// ``RunResult``'s coding keys.
@@ -26,8 +27,7 @@ package final class SweepStore: Sendable {
 
     /// Opens (creating if needed) a results database; `readOnly` opens an existing one
     /// without writing, as a second process watching a running sweep does.
-    package init(path: String, readOnly: Bool = false) throws(SweepError) {
-        self.path = path
+    package convenience init(path: String, readOnly: Bool = false) throws(SweepError) {
         var configuration = Configuration()
         configuration.readonly = readOnly
         configuration.busyMode = .timeout(10)  // another process may be committing a run
@@ -59,69 +59,97 @@ package final class SweepStore: Sendable {
             guard let size else { throw .database(path, "no such file") }
             guard size > 0 else { throw .database(path, "is empty, not a results database") }
         }
-        var lacksGuarded = false
-        do {
-            queue = try DatabaseQueue(path: path, configuration: configuration)
+        let queue = try Self.access(path) { try DatabaseQueue(path: path, configuration: configuration) }
+        try self.init(writer: queue, path: path, readOnly: readOnly, isNew: (size ?? 0) == 0)
+    }
+
+    /// A store in memory, for tests and for a sweep whose results are not kept.
+    package convenience init() throws(SweepError) {
+        try self.init(writer: try Self.access(":memory:") { try DatabaseQueue() }, path: ":memory:", isNew: true)
+    }
+
+    /// A store on `writer`, a database a `DatabaseQueue` or `DatabasePool` opened: an
+    /// existing database must already be a results database, and is brought up to this
+    /// version's schema unless `readOnly`; one written by a newer version is refused.
+    package init(writer: any DatabaseWriter, path: String, readOnly: Bool = false, isNew: Bool = false)
+        throws(SweepError)
+    {
+        self.path = path
+        self.writer = writer
+        hasGuardedColumn = try Self.access(path) { () throws -> Bool in
             // An existing file must already be a results database before anything is written.
-            if (size ?? 0) > 0 { lacksGuarded = try Self.requireResultsTable(in: queue, path: path) }
-            selection = Self.selection(lacksGuarded: lacksGuarded && readOnly)
-            if readOnly { return }
-            try queue.write { db in
-                try db.execute(
-                    sql: """
-                        CREATE TABLE IF NOT EXISTS runs (
-                            key TEXT PRIMARY KEY NOT NULL,
-                            run_index INTEGER NOT NULL,
-                            scene TEXT NOT NULL,
-                            scene_hash TEXT NOT NULL,
-                            parameters TEXT NOT NULL,
-                            outcome TEXT NOT NULL,
-                            error TEXT,
-                            error_step INTEGER,
-                            steps INTEGER NOT NULL,
-                            asleep_step INTEGER,
-                            final_hash TEXT,
-                            kinetic_energy REAL,
-                            quantities TEXT,
-                            bodies TEXT,
-                            guarded_collisions INTEGER NOT NULL DEFAULT 0,
-                            wall_ms REAL NOT NULL
-                        )
-                        """)
-                // The one change of schema so far: a database written before runs counted the
-                // engine guard's answers gains the column, 0 for the runs it holds.
-                if lacksGuarded {
-                    try db.execute(
-                        sql: "ALTER TABLE runs ADD COLUMN guarded_collisions INTEGER NOT NULL DEFAULT 0")
-                }
-                // The sweep (or, after `merge --allow-mixed`, the sweeps) the runs belong to.
-                try db.execute(
-                    sql: """
-                        CREATE TABLE IF NOT EXISTS sweeps (
-                            scene_hash TEXT NOT NULL,
-                            plan_hash TEXT NOT NULL,
-                            scene TEXT NOT NULL,
-                            plan TEXT NOT NULL,
-                            PRIMARY KEY (scene_hash, plan_hash)
-                        )
-                        """)
+            let columns = isNew ? nil : try Self.resultsColumns(in: writer, path: path)
+            if try writer.read({ try Self.migrator.hasBeenSuperseded($0) }) {
+                throw SweepError.database(
+                    path, "was written by a newer version of chipmunk-sim, whose schema this one does not know")
             }
-        } catch let error as SweepError {
-            throw error
-        } catch {
-            throw .database(path, Self.describe(error))
+            if readOnly { return columns?.contains(RunResult.CodingKeys.guardedCollisions.rawValue) ?? true }
+            try Self.migrator.migrate(writer)
+            return true
         }
     }
 
-    /// Throws unless the database holds a table `runs` with every column of ``columns``
-    /// (`guarded_collisions` aside, which databases written before it lack: returns true
-    /// then): a view (a recursive one hung `results`), another program's tables or a
+    /// The schema, one migration per change. A database written before the migrator (by
+    /// version 0.x, which wrote the same tables itself) has no record of migrations: the
+    /// first one finds its tables and keeps them, the second adds what it lacks.
+    static let migrator: DatabaseMigrator = {
+        var migrator = DatabaseMigrator()
+        migrator.registerMigration("runs and sweeps") { db in
+            // The runs, one row each, keyed by the run's key (the columns of ``columns``).
+            try db.execute(
+                sql: """
+                    CREATE TABLE IF NOT EXISTS runs (
+                        key TEXT PRIMARY KEY NOT NULL,
+                        run_index INTEGER NOT NULL,
+                        scene TEXT NOT NULL,
+                        scene_hash TEXT NOT NULL,
+                        parameters TEXT NOT NULL,
+                        outcome TEXT NOT NULL,
+                        error TEXT,
+                        error_step INTEGER,
+                        steps INTEGER NOT NULL,
+                        asleep_step INTEGER,
+                        final_hash TEXT,
+                        kinetic_energy REAL,
+                        quantities TEXT,
+                        bodies TEXT,
+                        guarded_collisions INTEGER NOT NULL DEFAULT 0,
+                        wall_ms REAL NOT NULL
+                    )
+                    """)
+            // The sweep (or, after `merge --allow-mixed`, the sweeps) the runs belong to.
+            try db.execute(
+                sql: """
+                    CREATE TABLE IF NOT EXISTS sweeps (
+                        scene_hash TEXT NOT NULL,
+                        plan_hash TEXT NOT NULL,
+                        scene TEXT NOT NULL,
+                        plan TEXT NOT NULL,
+                        PRIMARY KEY (scene_hash, plan_hash)
+                    )
+                    """)
+        }
+        migrator.registerMigration("runs count the engine guard's answers") { db in
+            // A database written before runs counted them gains the column, 0 for its runs.
+            let guarded = RunResult.CodingKeys.guardedCollisions.rawValue
+            if try !db.columns(in: RunResult.databaseTableName).contains(where: { $0.name == guarded }) {
+                try db.alter(table: RunResult.databaseTableName) { table in
+                    table.add(column: guarded, .integer).notNull().defaults(to: 0)
+                }
+            }
+        }
+        return migrator
+    }()
+
+    /// The columns of the database's table `runs`; throws unless it is one with every
+    /// column of ``columns`` (`guarded_collisions` aside, which databases written before it
+    /// lack): a view (a recursive one hung `results`), another program's tables or a
     /// damaged file are refused before anything reads or writes them.
-    private static func requireResultsTable(in queue: DatabaseQueue, path: String) throws -> Bool {
-        let columns = try queue.read { db -> [String]? in
+    private static func resultsColumns(in reader: any DatabaseReader, path: String) throws -> [String] {
+        let columns = try reader.read { db -> [String]? in
             let type = try String.fetchOne(db, sql: "SELECT type FROM sqlite_master WHERE name = 'runs'")
             guard type == "table" else { return nil }
-            return try db.columns(in: "runs").map(\.name)
+            return try db.columns(in: RunResult.databaseTableName).map(\.name)
         }
         guard let columns else {
             throw SweepError.database(path, "is not a results database (it has no table 'runs')")
@@ -132,14 +160,37 @@ package final class SweepStore: Sendable {
             throw SweepError.database(
                 path, "is not a results database (its table 'runs' lacks \(missing.joined(separator: ", ")))")
         }
-        return !columns.contains(guarded)
+        return columns
     }
 
-    /// The SELECT list of ``columns``, with 0 for `guarded_collisions` when the table lacks it.
-    private static func selection(lacksGuarded: Bool) -> String {
-        columns.map { column in
-            lacksGuarded && column == RunResult.CodingKeys.guardedCollisions.rawValue ? "0 AS \(column)" : column
-        }.joined(separator: ", ")
+    /// Runs `body`, turning a database error into ``SweepError/database(_:_:)`` that names
+    /// the file and says what went wrong in words; a ``SweepError`` passes through.
+    private static func access<T>(_ path: String, _ body: () throws -> T) throws(SweepError) -> T {
+        do {
+            return try body()
+        } catch let error as SweepError {
+            throw error
+        } catch {
+            throw .database(path, describe(error))
+        }
+    }
+
+    private func read<T>(_ body: (Database) throws -> T) throws(SweepError) -> T {
+        try Self.access(path) { try writer.read(body) }
+    }
+
+    private func write<T>(_ body: (Database) throws -> T) throws(SweepError) -> T {
+        try Self.access(path) { try writer.write(body) }
+    }
+
+    /// Every run, by run index: the columns of ``columns``, with 0 for `guarded_collisions`
+    /// in a database that lacks it.
+    private var allRuns: QueryInterfaceRequest<RunResult> {
+        let selection: [any SQLSelectable] = RunResult.CodingKeys.allCases.map { column -> any SQLSelectable in
+            if !hasGuardedColumn && column == .guardedCollisions { return 0.databaseValue.forKey(column) }
+            return column
+        }
+        return RunResult.select(selection).order(RunResult.CodingKeys.index, RunResult.CodingKeys.key)
     }
 
     /// A database error in words, without SQLite's or GRDB's text (the statement, the code).
@@ -160,15 +211,11 @@ package final class SweepStore: Sendable {
     /// The sweeps this database records, in the order of their hashes; none in a new
     /// database, or one made before databases recorded their sweep.
     package func sweeps() throws(SweepError) -> [SweepIdentity] {
-        do {
-            return try queue.read { db in
-                guard try db.tableExists(SweepIdentity.databaseTableName) else { return [] }
-                // A value that is not what its column holds (a NULL plan) is an error, not a trap.
-                return try SweepIdentity.order(SweepIdentity.CodingKeys.sceneHash, SweepIdentity.CodingKeys.planHash)
-                    .fetchAll(db)
-            }
-        } catch {
-            throw .database(path, Self.describe(error))
+        try read { db in
+            guard try db.tableExists(SweepIdentity.databaseTableName) else { return [] }
+            // A value that is not what its column holds (a NULL plan) is an error, not a trap.
+            return try SweepIdentity.order(SweepIdentity.CodingKeys.sceneHash, SweepIdentity.CodingKeys.planHash)
+                .fetchAll(db)
         }
     }
 
@@ -189,42 +236,24 @@ package final class SweepStore: Sendable {
     }
 
     private func record(_ sweeps: [SweepIdentity]) throws(SweepError) {
-        do {
-            try queue.write { db in
-                for sweep in sweeps { try sweep.insert(db, onConflict: .ignore) }
-            }
-        } catch {
-            throw .database(path, Self.describe(error))
+        try write { db in
+            for sweep in sweeps { try sweep.insert(db, onConflict: .ignore) }
         }
     }
 
     /// The keys of the runs already stored.
     package func storedKeys() throws(SweepError) -> Set<String> {
-        do {
-            return Set(try queue.read { db in try String.fetchAll(db, sql: "SELECT key FROM runs") })
-        } catch {
-            throw .database(path, Self.describe(error))
-        }
+        try read { db in try String.fetchSet(db, RunResult.select(RunResult.CodingKeys.key)) }
     }
 
     /// Stores a run's result, in a transaction of its own; a run already stored stays as it was.
     package func insert(_ result: RunResult) throws(SweepError) {
-        do {
-            try queue.write { db in try result.insert(db, onConflict: .ignore) }
-        } catch {
-            throw .database(path, Self.describe(error))
-        }
+        try write { db in try result.insert(db, onConflict: .ignore) }
     }
 
     /// Every run, ordered by run index.
     package func results() throws(SweepError) -> [RunResult] {
-        do {
-            return try queue.read { db in
-                try RunResult.fetchAll(db, sql: "SELECT \(selection) FROM runs ORDER BY run_index, key")
-            }
-        } catch {
-            throw .database(path, Self.describe(error))
-        }
+        try read { db in try allRuns.fetchAll(db) }
     }
 
     /// Adds every run of every input to `output`, after checking that they all belong to
@@ -267,24 +296,15 @@ package final class SweepStore: Sendable {
                 throw .mergeConflict(key: result.key, file: other.path)
             }
         }
-        do {
-            try queue.inTransaction { db in
-                for result in theirs where mine[result.key] == nil { try result.insert(db) }
-                for sweep in sweeps { try sweep.insert(db, onConflict: .ignore) }
-                return .commit
-            }
-        } catch {
-            throw .database(path, Self.describe(error))
+        try write { db in
+            for result in theirs where mine[result.key] == nil { try result.insert(db) }
+            for sweep in sweeps { try sweep.insert(db, onConflict: .ignore) }
         }
     }
 
     /// How many runs are stored.
     package func count() throws(SweepError) -> Int {
-        do {
-            return try queue.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM runs") ?? 0 }
-        } catch {
-            throw .database(path, Self.describe(error))
-        }
+        try read { db in try RunResult.fetchCount(db) }
     }
 
     /// The rows as CSV (with a header, columns in ``columns`` order, the JSON columns as a
@@ -293,14 +313,7 @@ package final class SweepStore: Sendable {
     /// Each value is exported as it is stored, so a damaged one is exported (as text), not
     /// refused.
     package func export(asCSV: Bool) throws(SweepError) -> String {
-        let rows: [Row]
-        do {
-            rows = try queue.read { db in
-                try Row.fetchAll(db, sql: "SELECT \(selection) FROM runs ORDER BY run_index, key")
-            }
-        } catch {
-            throw .database(path, Self.describe(error))
-        }
+        let rows = try read { db in try Row.fetchAll(db, allRuns) }
         if asCSV { return ResultsCSV.text(rows: rows, columns: Self.columns) }
         var out = ""
         for row in rows {

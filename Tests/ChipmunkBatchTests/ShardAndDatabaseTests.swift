@@ -1,6 +1,7 @@
 import ChipmunkBatch
 import ChipmunkTestSupport
 import Foundation
+import GRDB
 import Testing
 
 /// Shards of a plan, without the command line.
@@ -38,7 +39,7 @@ import Testing
     /// A database holding the first run of `plan` and no recorded sweep, as older builds made them.
     static func unrecorded(_ plan: SweepPlan, at path: String) throws -> SweepStore {
         let store = try SweepStore(path: path)
-        try store.insert(RunResult.run(plan, index: 0))
+        try store.insert(plan.run(at: 0))
         #expect(try store.sweeps().isEmpty && store.count() == 1)
         return store
     }
@@ -75,5 +76,69 @@ import Testing
         #expect(try output.count() == 0)
         try SweepStore.merge([recorded, unrecorded], into: output, allowMixed: true)
         #expect(try output.count() == 2 && output.sweeps() == [plan.identity])
+    }
+}
+
+/// The store itself, in process: in memory, and the schema's migrations.
+@Suite struct SweepStoreTests {
+    @Test("A sweep runs into a store in memory: no file, and the same results as a file's")
+    func inMemory() throws {
+        let plan = try UnrecordedSweepTests.plan([1, 2, 3])
+        let memory = try SweepStore()
+        let summary = try Sweep.run(plan, store: memory, jobs: 2)
+        #expect(summary.ran == 3 && summary.ok == 3)
+        #expect(try memory.count() == 3 && memory.sweeps() == [plan.identity] && memory.path == ":memory:")
+        let folder = try TemporaryFolder("memory")
+        defer { folder.remove() }
+        let file = try SweepStore(path: folder.path("r.sqlite"))
+        _ = try Sweep.run(plan, store: file, jobs: 1)
+        let strip = { (results: [RunResult]) in
+            results.map {
+                var r = $0
+                r.wallMilliseconds = 0
+                return r
+            }
+        }
+        #expect(try strip(memory.results()) == strip(file.results()))
+        #expect(try memory.storedKeys() == Set(plan.runs.map { plan.key(of: $0) }))
+    }
+
+    @Test("A database written by a newer version (a migration this one does not know) is refused, both ways")
+    func newerSchema() throws {
+        let folder = try TemporaryFolder("newer")
+        defer { folder.remove() }
+        let path = folder.path("newer.sqlite")
+        _ = try SweepStore(path: path)
+        let queue = try DatabaseQueue(path: path)
+        try queue.write { db in
+            try db.execute(sql: "INSERT INTO grdb_migrations (identifier) VALUES ('a column from the future')")
+        }
+        try queue.close()
+        for readOnly in [false, true] {
+            #expect {
+                try SweepStore(path: path, readOnly: readOnly)
+            } throws: { error in
+                guard case .database(let file, let problem) = error as? SweepError else { return false }
+                return file == path && problem.hasPrefix("was written by a newer version of chipmunk-sim")
+            }
+        }
+    }
+
+    @Test("A database written before the migrator (no record of migrations) opens, and is migrated once")
+    func beforeTheMigrator() throws {
+        let folder = try TemporaryFolder("premigrator")
+        defer { folder.remove() }
+        let path = folder.path("old.sqlite")
+        let plan = try UnrecordedSweepTests.plan([4])
+        _ = try Sweep.run(plan, store: try SweepStore(path: path), jobs: 1)
+        let queue = try DatabaseQueue(path: path)
+        try queue.write { db in try db.execute(sql: "DROP TABLE grdb_migrations") }
+        try queue.close()
+        let reopened = try SweepStore(path: path)
+        #expect(try reopened.count() == 1 && reopened.sweeps() == [plan.identity])
+        let identifiers = try DatabaseQueue(path: path).read { db in
+            try String.fetchAll(db, sql: "SELECT identifier FROM grdb_migrations")
+        }
+        #expect(identifiers == ["runs and sweeps", "runs count the engine guard's answers"])
     }
 }

@@ -70,7 +70,7 @@ import Testing
             design: .grid([SweepAxis(name: "stiffness", values: [10])]), steps: 30, timeStep: nil)
         plan.tracked = [try TrackedQuantity(parsing: "box.y"), try TrackedQuantity(parsing: "energy")]
         plan.recordedBodies = ["box"]
-        let result = RunResult.run(plan, index: 0)
+        let result = plan.run(at: 0)
         #expect(result.quantities?.keys.sorted() == ["box.y", "energy"])
         #expect(result.quantities?["box.y"]?.max == -50, "the box starts at rest at y = -50 and falls")
         #expect(result.bodies?["box"]?.x == 0)

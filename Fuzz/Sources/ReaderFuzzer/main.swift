@@ -62,7 +62,7 @@ runFuzzer { data, count in
                 steps: min(file.steps ?? 120, 120), timeStep: file.timeStep)
         else { return 0 }
         plan.recordedBodies = file.bodies
-        for index in plan.runs.indices.prefix(2) { _ = RunResult.run(plan, index: index) }
+        for index in plan.runs.indices.prefix(2) { _ = plan.run(at: index) }
     default:  // a results database
         let url = write(bytes, as: "fuzz.sqlite")
         defer {
