@@ -140,7 +140,9 @@ let package = Package(
                 .target(name: "ChipmunkLive", condition: .when(traits: ["Live"])),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "SystemPackage", package: "swift-system"),
-            ]
+            ],
+            // The chart program of `results --chart`, Chart/chart.py, is embedded at build time.
+            exclude: ["Chart"], plugins: ["EmbedFiles"]
         ),
 
         // The book's scenes written against the raw C API: the exactness reference.

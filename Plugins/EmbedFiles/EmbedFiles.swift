@@ -15,6 +15,8 @@ struct EmbedFiles: BuildToolPlugin {
         "ChipmunkCatalog": ("SceneFiles", "Scenes", [".json"]),
         // The live page's HTML, CSS and JavaScript.
         "ChipmunkLive": ("LivePageFiles", "Sources/ChipmunkLive/Page", [".html", ".css", ".js"]),
+        // The chart program of `results --chart` (matplotlib).
+        "chipmunk-sim": ("ChartFiles", "Sources/chipmunk-sim/Chart", [".py"]),
     ]
 
     struct NothingToEmbed: Error, CustomStringConvertible {

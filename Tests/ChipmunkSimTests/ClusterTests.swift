@@ -154,6 +154,25 @@ import ChipmunkTestSupport
                 "results: error_step against speed for 42 of 161 runs (42 not ok; left out: 119 ok runs have no error_step) in "
             ), "\(chart.stderr)")
     }
+
+    @Test("The chart program is a file that runs alone, and a chart is the same bytes each time it is drawn")
+    func chartProgramAlone() throws {
+        let request = folder.url.appendingPathComponent("request.json")
+        let points = [
+            #"{"x": 1, "y": 2, "group": "", "outcome": "ok"}"#, #"{"x": 1000, "y": 3, "group": "", "outcome": "ok"}"#,
+            #"{"x": 5000, "group": "", "outcome": "diverged", "errorStep": 7}"#,
+        ]
+        let chart = #""scene": "s.json", "parameter": "k", "metric": "m", "runCount": 3"#
+        try Data(#"{"format": "svg", "chart": {\#(chart), "points": [\#(points.joined(separator: ", "))]}}"#.utf8)
+            .write(to: request)
+        let script = Tool.packageRoot.appendingPathComponent("Sources/chipmunk-sim/Chart/chart.py").path
+        let drawn = try Tool.run("/bin/sh", ["-c", "python3 '\(script)' < '\(request.path)'"])
+        #expect(drawn.status == 0, "\(drawn.stderr)")
+        #expect(drawn.stdout.hasPrefix("<?xml") && drawn.stdout.contains("s.json: m against k (3 of 3 runs plotted, 2 ok)"))
+        #expect(drawn.stdout.contains("diverged (1 runs; from k = 5000, step 7)"))
+        let again = try Tool.run("/bin/sh", ["-c", "python3 '\(script)' < '\(request.path)'"])
+        #expect(again.stdout == drawn.stdout, "matplotlib's SVG ids are salted with a fixed string")
+    }
 }
 
 extension String {

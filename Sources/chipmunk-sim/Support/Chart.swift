@@ -1,7 +1,7 @@
 import ChipmunkBatch
 import Foundation
 
-/// Draws a ``SweepChart`` with matplotlib (from PyPI), which the script below is given
+/// Draws a ``SweepChart`` with matplotlib (from PyPI): `Chart/chart.py`, given the chart
 /// as JSON on standard input.
 ///
 /// matplotlib rather than hand-written SVG: its axes, log scales, ticks, legends and
@@ -64,72 +64,6 @@ enum ChartDrawer {
         try Output.file(Array(try Data(contentsOf: picture)), to: output, option: "-o")
     }
 
-    /// Ok runs as a line per group of the other parameters; diverged runs as red crosses
-    /// and failed ones as black along the top edge, with a dashed line at the first. The y
-    /// axis fits the ok runs. Log axes where the values are positive and span more than 100×.
-    static let script = #"""
-        import json, sys
-        try:
-            import matplotlib
-            matplotlib.use("Agg")
-            import matplotlib.pyplot as plt
-            plt.rcParams["svg.fonttype"] = "none"  # SVG text stays text: searchable, and smaller
-        except ImportError:
-            sys.exit("matplotlib is missing: pip install matplotlib (scripts/demo.sh and scripts/test.sh install it)")
-
-        request = json.load(sys.stdin)
-        chart = request["chart"]
-        points = chart["points"]  # a run without the metric has no "y" (JSONEncoder leaves nil out)
-        param, metric = chart["parameter"], chart["metric"]
-
-        def spans(values):
-            values = [v for v in values if v is not None]
-            return bool(values) and min(values) > 0 and max(values) / min(values) > 100
-
-        fig, ax = plt.subplots(figsize=(8, 4.8), layout="constrained")
-        groups = sorted({p["group"] for p in points})
-        for group in groups:
-            ok = [p for p in points if p["group"] == group and p["outcome"] == "ok" and p.get("y") is not None]
-            label = f"ok ({group})" if group else "ok"
-            ax.plot([p["x"] for p in ok], [p.get("y") for p in ok], "o-", markersize=4, linewidth=1, label=label)
-        if spans([p["x"] for p in points]):
-            ax.set_xscale("log")
-        ok_known = [p.get("y") for p in points if p["outcome"] == "ok" and p.get("y") is not None]
-        if spans(ok_known or [p.get("y") for p in points]):
-            ax.set_yscale("log")
-        # Not-ok runs sit on the top edge: a diverged run's numbers before it blew up would
-        # stretch the axis until the ok runs were a flat line.
-        ok_ys = [p.get("y") for p in points if p["outcome"] == "ok" and p.get("y") is not None]
-        if ok_ys:
-            low, high = min(ok_ys), max(ok_ys)
-            if ax.get_yscale() == "log":
-                ax.set_ylim(low / 1.5, high * 1.5)
-            else:
-                pad = (high - low) * 0.08 or abs(high) * 0.1 or 1
-                ax.set_ylim(low - pad, high + pad)
-        for outcome, color in (("diverged", "tab:red"), ("failed", "black")):
-            marked = [p for p in points if p["outcome"] == outcome]
-            if not marked:
-                continue
-            first = min(marked, key=lambda p: p["x"])
-            label = f"{outcome} ({len(marked)} runs; from {param} = {first['x']:.4g}"
-            label += f", step {first['errorStep']})" if first.get("errorStep") is not None else ")"
-            ax.scatter([p["x"] for p in marked], [0.96] * len(marked), transform=ax.get_xaxis_transform(),
-                       marker="x", s=40, color=color, label=label, zorder=3, clip_on=False)
-            ax.axvline(first["x"], color=color, linewidth=0.8, linestyle="--")
-        xs = [p["x"] for p in points]
-        if ax.get_xscale() == "log":
-            ax.set_xlim(min(xs) / 1.3, max(xs) * 1.3)
-        else:
-            pad = (max(xs) - min(xs)) * 0.04 or abs(max(xs)) * 0.1 or 1
-            ax.set_xlim(min(xs) - pad, max(xs) + pad)
-        ax.set_xlabel(param)
-        ax.set_ylabel(metric)
-        ok_count = sum(p["outcome"] == "ok" for p in points)
-        plotted = sum(p["outcome"] != "ok" or p.get("y") is not None for p in points)
-        ax.set_title(f"{chart['scene']}: {metric} against {param} ({plotted} of {chart['runCount']} runs plotted, {ok_count} ok)")
-        ax.grid(True, which="major", alpha=0.3)
-        ax.legend(fontsize="small")
-        fig.savefig(sys.stdout.buffer, format=request["format"], metadata={"Date": None} if request["format"] == "svg" else None)
-        """#
+    /// The program: `Chart/chart.py`, embedded at build time.
+    static let script = ChartFiles.chartPY
 }
