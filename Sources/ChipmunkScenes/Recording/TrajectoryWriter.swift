@@ -24,6 +24,15 @@ public struct TrajectoryWriter {
     public let format: TrajectoryFormat
     private let output: (UnsafeRawBufferPointer) throws -> Void
     private var buffer = ""
+    /// Each body name as a JSON string, quoted once by `JSONEncoder` and then reused. (The
+    /// lines themselves are written as text: their keys keep their order, which
+    /// JSONEncoder on Linux does not, and a step costs no encoder.)
+    private var quotedNames: [String: String] = [:]
+    private static let nameEncoder: JSONEncoder = {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.withoutEscapingSlashes]
+        return encoder
+    }()
 
     /// Whether each row (CSV) or line (JSONL) also carries the step's `Space.stateHash()`,
     /// as 16 hexadecimal digits.
@@ -61,7 +70,7 @@ public struct TrajectoryWriter {
         func label(_ body: Body) -> String {
             guard let names else { return String(index) }
             let name = names[ObjectIdentifier(body)] ?? "?"
-            return format == .csv ? Self.csvField(name) : Self.jsonString(name)
+            return format == .csv ? Self.csvField(name) : quoted(name)
         }
         func written(_ body: Body) -> Bool { body.kind == .dynamic || (includingKinematic && body.kind == .kinematic) }
         switch format {
@@ -96,18 +105,12 @@ public struct TrajectoryWriter {
             ? "\"" + text.replacingOccurrences(of: "\"", with: "\"\"") + "\"" : text
     }
 
-    static func jsonString(_ text: String) -> String {
-        var out = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case _ where scalar.value < 0x20: out += String(format: "\\u%04x", scalar.value)
-            default: out.unicodeScalars.append(scalar)
-            }
-        }
-        return out + "\""
+    /// `name` as a JSON string: `JSONEncoder`'s quoting, once per name.
+    private mutating func quoted(_ name: String) -> String {
+        if let quoted = quotedNames[name] { return quoted }
+        let quoted = (try? Self.nameEncoder.encode(name)).map { String(decoding: $0, as: UTF8.self) } ?? "\"?\""
+        quotedNames[name] = quoted
+        return quoted
     }
 
     /// Hands what is buffered to the output now.

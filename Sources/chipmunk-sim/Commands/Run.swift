@@ -198,7 +198,9 @@ struct Run: ParsableCommand {
         }
     }
 
-    /// The events the scene logged, as JSON lines, to `--events`.
+    /// The events the scene logged, as JSON lines, to `--events`: written as text, so that
+    /// the keys keep their order (Foundation's JSONEncoder on Linux orders an object's keys
+    /// by hash, differently in each process), each string quoted by JSONEncoder.
     private func writeEvents(_ scene: Scene) throws {
         guard let events else { return }
         var text = ""
