@@ -5,8 +5,10 @@ import Foundation
 /// A sweep: one scene file, the runs' parameter sets in a fixed order, and how long each runs.
 package struct SweepPlan: Sendable {
     package var sceneSource: String
-    /// The scene file's bytes; every run loads the scene from these.
+    /// The scene file's bytes.
     package var sceneData: Data
+    /// The scene file, parsed once: every run makes its scene from it.
+    package let template: SceneTemplate
     /// FNV-1a 64 of the scene file's bytes, in hex.
     package var sceneHash: String
     package var runs: [ParameterSet]
@@ -27,12 +29,13 @@ package struct SweepPlan: Sendable {
         sceneSource: String, sceneData: Data, design: SweepDesign, steps: Int, timeStep: Double?,
         start: Snapshot? = nil
     ) throws(SweepError) {
-        let declared: [String: Double]
+        let template: SceneTemplate
         do {
-            declared = try SceneParameters.declared(in: sceneData, source: sceneSource)
+            template = try SceneTemplate(sceneData, source: sceneSource)
         } catch {
             throw .scene(error)
         }
+        let declared = template.declared
         let runs = try design.parameterSets()
         let swept = Set(runs.flatMap(\.values.keys)).sorted()
         for name in swept where declared[name] == nil {
@@ -44,14 +47,14 @@ package struct SweepPlan: Sendable {
         // A swept parameter no number refers to would change nothing from run to run: refused
         // before any run (each run refused it alone, and the sweep ended "N failed").
         do {
-            _ = try SceneDescription.decode(
-                sceneData, source: sceneSource,
+            _ = try template.description(
                 parameters: Dictionary(uniqueKeysWithValues: swept.map { ($0, declared[$0]!) }))
         } catch {
             throw .scene(error)
         }
         self.sceneSource = sceneSource
         self.sceneData = sceneData
+        self.template = template
         self.sceneHash = FNV1a.hash(sceneData).hexDigits
         self.runs = runs
         self.steps = steps

@@ -17,8 +17,7 @@ extension SweepPlan {
             kineticEnergy: nil, quantities: nil, bodies: nil, guardedCollisions: 0,
             wallMilliseconds: 0)
         do {
-            let description = try SceneDescription.decode(
-                plan.sceneData, source: plan.sceneSource, parameters: set.values)
+            let description = try plan.template.description(parameters: set.values)
             let scene = try description.makeScene(source: plan.sceneSource)
             if let start = plan.start {
                 // The saved state, with this run's configuration (its parameters).

@@ -1,7 +1,7 @@
 import Foundation
 
 /// A JSON document as a tree that keeps integers exact (collision types are 64-bit).
-package enum JSONTree: Codable, Equatable {
+package enum JSONTree: Codable, Equatable, Sendable {
     case null
     case bool(Bool)
     case integer(Int64)

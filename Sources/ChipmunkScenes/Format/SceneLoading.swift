@@ -41,27 +41,7 @@ extension SceneDescription {
     public static func decode(
         _ data: Data, source: String, parameters: [String: Double] = [:]
     ) throws(SceneError) -> SceneDescription {
-        do {
-            var warnings: [String] = []
-            let plain = try SceneParameters.substitute(
-                in: data, overrides: parameters, source: source, warnings: &warnings)
-            var scene = try JSONDecoder().decode(SceneDescription.self, from: plain)
-            scene.warnings = warnings
-            if let repeated = DuplicateKeys.first(in: Array(data)) {
-                throw SceneError(
-                    source: source, location: repeated, reason: "appears twice in one object; give each key once")
-            }
-            return scene
-        } catch let error as SceneError {
-            throw error
-        } catch let error as DecodingError {
-            if case .dataCorrupted(let context) = error, context.codingPath.isEmpty {
-                throw SceneError(source: source, reason: "not valid JSON: \(syntaxProblem(in: data))")
-            }
-            throw SceneError(decoding: error, source: source)
-        } catch {
-            throw SceneError(source: source, reason: "\(error)")
-        }
+        try SceneTemplate(data, source: source).description(parameters: parameters)
     }
 
     /// Foundation's JSONDecoder says only "not valid JSON"; JSONSerialization says what and

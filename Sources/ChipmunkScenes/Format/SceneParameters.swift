@@ -18,55 +18,7 @@ package enum SceneParameters {
         return try defaults(declaration, source: source)
     }
 
-    /// The file with every reference replaced by its parameter's value (`overrides` first,
-    /// then the default), and the `parameters` member removed: a plain scene file. A file
-    /// that declares no parameters comes back unchanged.
-    package static func substitute(
-        in data: Data, overrides: [String: Double], source: String, warnings: inout [String]
-    ) throws(SceneError) -> Data {
-        let root = try tree(data, source: source)
-        guard case .object(var members) = root, let index = members.firstIndex(where: { $0.key == "parameters" })
-        else {
-            if let name = overrides.keys.sorted().first {
-                throw SceneError(
-                    source: source, reason: "sets parameter '\(name)', but the scene declares no parameters")
-            }
-            return data
-        }
-        var values = try defaults(members[index].value, source: source)
-        for (name, value) in overrides {
-            guard values[name] != nil else {
-                let known = values.keys.sorted().joined(separator: ", ")
-                throw SceneError(
-                    source: source, location: "parameters",
-                    reason: "has no parameter '\(name)' to set (it declares: \(known))")
-            }
-            guard value.isFinite else {
-                throw SceneError(
-                    source: source, location: "parameters.\(name)", reason: "must be finite (got \(value))")
-            }
-            values[name] = value
-        }
-        members.remove(at: index)
-        var used = Set<String>()
-        let replaced = try JSONTree.object(members).replacingReferences(values, used: &used, path: "", source: source)
-        for unused in values.keys.sorted() where !used.contains(unused) {
-            let problem = "is declared, but no number in the scene refers to it ({\"$param\": \"\(unused)\"})"
-            if overrides[unused] != nil {
-                throw SceneError(
-                    source: source, location: "parameters.\(unused)",
-                    reason: problem + ", so setting it changes nothing")
-            }
-            warnings.append("\(source): parameters.\(unused): \(problem); its value is not used")
-        }
-        do {
-            return try JSONEncoder().encode(replaced)
-        } catch {
-            throw SceneError(source: source, reason: "\(error)")
-        }
-    }
-
-    private static func tree(_ data: Data, source: String) throws(SceneError) -> JSONTree {
+    fileprivate static func tree(_ data: Data, source: String) throws(SceneError) -> JSONTree {
         do {
             return try JSONDecoder().decode(JSONTree.self, from: data)
         } catch {
@@ -74,7 +26,7 @@ package enum SceneParameters {
         }
     }
 
-    private static func defaults(_ declaration: JSONTree, source: String) throws(SceneError) -> [String: Double] {
+    fileprivate static func defaults(_ declaration: JSONTree, source: String) throws(SceneError) -> [String: Double] {
         guard case .object(let members) = declaration else {
             throw SceneError(
                 source: source, location: "parameters",
@@ -93,5 +45,104 @@ package enum SceneParameters {
             values[name] = number
         }
         return values
+    }
+}
+
+/// A scene file parsed once, whose runs differ only in their parameters: a sweep makes each
+/// run's ``SceneDescription`` from it, without reading the file's JSON again (for the 52 KB
+/// of `pyramid-topple.json`, reading it was 49 % of a one-step run).
+package struct SceneTemplate: Sendable {
+    /// The file's name, in errors.
+    package let source: String
+    private let data: Data
+    /// The file's members, its `parameters` declaration removed; nil when it declares none.
+    private let members: [(key: String, value: JSONTree)]?
+    /// The declared parameters and their defaults.
+    package let declared: [String: Double]
+    /// The first key given twice in an object, if any: reported after the file decodes, as
+    /// ``SceneDescription/decode(_:source:parameters:)`` always has.
+    private let repeatedKey: String?
+
+    /// Parses a scene file; its declaration of parameters is checked here.
+    package init(_ data: Data, source: String) throws(SceneError) {
+        self.source = source
+        self.data = data
+        let root = try SceneParameters.tree(data, source: source)
+        if case .object(var members) = root, let index = members.firstIndex(where: { $0.key == "parameters" }) {
+            declared = try SceneParameters.defaults(members[index].value, source: source)
+            members.remove(at: index)
+            self.members = members
+        } else {
+            declared = [:]
+            members = nil
+        }
+        repeatedKey = DuplicateKeys.first(in: Array(data))
+    }
+
+    /// The scene with `overrides` set (the other parameters keep their defaults).
+    package func description(parameters overrides: [String: Double] = [:]) throws(SceneError) -> SceneDescription {
+        do {
+            var warnings: [String] = []
+            let plain = try plainJSON(overrides: overrides, warnings: &warnings)
+            var scene = try JSONDecoder().decode(SceneDescription.self, from: plain)
+            scene.warnings = warnings
+            if let repeatedKey {
+                throw SceneError(
+                    source: source, location: repeatedKey, reason: "appears twice in one object; give each key once")
+            }
+            return scene
+        } catch let error as SceneError {
+            throw error
+        } catch let error as DecodingError {
+            if case .dataCorrupted(let context) = error, context.codingPath.isEmpty {
+                throw SceneError(source: source, reason: "not valid JSON: \(SceneDescription.syntaxProblem(in: data))")
+            }
+            throw SceneError(decoding: error, source: source)
+        } catch {
+            throw SceneError(source: source, reason: "\(error)")
+        }
+    }
+
+    /// The file as plain JSON: every reference replaced by its parameter's value
+    /// (`overrides` first, then the default), and the declaration removed. A file that
+    /// declares no parameters comes back unchanged.
+    private func plainJSON(overrides: [String: Double], warnings: inout [String]) throws(SceneError) -> Data {
+        guard let members else {
+            if let name = overrides.keys.sorted().first {
+                throw SceneError(
+                    source: source, reason: "sets parameter '\(name)', but the scene declares no parameters")
+            }
+            return data
+        }
+        var values = declared
+        for (name, value) in overrides {
+            guard values[name] != nil else {
+                let known = values.keys.sorted().joined(separator: ", ")
+                throw SceneError(
+                    source: source, location: "parameters",
+                    reason: "has no parameter '\(name)' to set (it declares: \(known))")
+            }
+            guard value.isFinite else {
+                throw SceneError(
+                    source: source, location: "parameters.\(name)", reason: "must be finite (got \(value))")
+            }
+            values[name] = value
+        }
+        var used = Set<String>()
+        let replaced = try JSONTree.object(members).replacingReferences(values, used: &used, path: "", source: source)
+        for unused in values.keys.sorted() where !used.contains(unused) {
+            let problem = "is declared, but no number in the scene refers to it ({\"$param\": \"\(unused)\"})"
+            if overrides[unused] != nil {
+                throw SceneError(
+                    source: source, location: "parameters.\(unused)",
+                    reason: problem + ", so setting it changes nothing")
+            }
+            warnings.append("\(source): parameters.\(unused): \(problem); its value is not used")
+        }
+        do {
+            return try JSONEncoder().encode(replaced)
+        } catch {
+            throw SceneError(source: source, reason: "\(error)")
+        }
     }
 }
