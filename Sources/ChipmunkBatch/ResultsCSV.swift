@@ -22,9 +22,9 @@ struct ResultsCSV {
             RunResult.CodingKeys.quantities.rawValue: "track.",
             RunResult.CodingKeys.bodies.rawValue: "body.",
         ]
-        // Each JSON column's numbers by name, per row; nil when a row's value is not numbers.
-        var flattened: [String: [[String: Double?]?]] = [:]
-        var names: [String: [String]] = [:]
+        // Each JSON column's numbers by name, per row, and their names, when every row's
+        // value is numbers (a column with one that is not stays JSON text).
+        var flattened: [String: (rows: [[String: Double?]], names: [String])] = [:]
         for (column, prefix) in jsonColumns {
             let values = rows.map { row -> [String: Double?]? in
                 switch (row[column] as DatabaseValue).storage {
@@ -33,17 +33,17 @@ struct ResultsCSV {
                 default: return nil
                 }
             }
-            if values.allSatisfy({ $0 != nil }) {
-                flattened[column] = values
-                names[column] = Set(values.flatMap { $0!.keys }).sorted()
+            let parsed = values.compactMap { $0 }
+            if parsed.count == values.count {
+                flattened[column] = (parsed, Set(parsed.flatMap { $0.keys }).sorted())
             }
         }
         var header: [String] = []
         var cells: [[String]] = Array(repeating: [], count: rows.count)
         for column in columns {
-            if let values = flattened[column] {
-                for name in names[column]! {
-                    let numbers = values.map { $0![name] ?? nil }
+            if let (values, names) = flattened[column] {
+                for name in names {
+                    let numbers = values.map { $0[name] ?? nil }
                     header.append(name)
                     let format = NumberFormat(for: numbers)
                     for (r, number) in numbers.enumerated() { cells[r].append(number.map(format.text) ?? "") }

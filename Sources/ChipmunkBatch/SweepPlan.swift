@@ -38,17 +38,20 @@ package struct SweepPlan: Sendable {
         let declared = template.declared
         let runs = try design.parameterSets()
         let swept = Set(runs.flatMap(\.values.keys)).sorted()
-        for name in swept where declared[name] == nil {
-            throw .badInput(
-                .parameter(name),
-                declared.isEmpty
-                    ? .noParametersDeclared : .undeclaredParameter(name, declared: declared.keys.sorted()))
+        var sweptDefaults: [String: Double] = [:]
+        for name in swept {
+            guard let value = declared[name] else {
+                throw .badInput(
+                    .parameter(name),
+                    declared.isEmpty
+                        ? .noParametersDeclared : .undeclaredParameter(name, declared: declared.keys.sorted()))
+            }
+            sweptDefaults[name] = value
         }
         // A swept parameter no number refers to would change nothing from run to run: refused
         // before any run (each run refused it alone, and the sweep ended "N failed").
         do {
-            _ = try template.description(
-                parameters: Dictionary(uniqueKeysWithValues: swept.map { ($0, declared[$0]!) }))
+            _ = try template.description(parameters: sweptDefaults)
         } catch {
             throw .scene(error)
         }

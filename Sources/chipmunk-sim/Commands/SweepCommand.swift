@@ -126,7 +126,9 @@ struct SweepCommand: ParsableCommand {
             }
             return ("\(name).json", data)
         }
-        let url = file?.scene ?? URL(fileURLWithPath: scene!)
+        guard let url = file?.scene ?? scene.map({ URL(fileURLWithPath: $0) }) else {
+            throw ValidationError("give a scene file and --param, or --sweep FILE")  // validate() asks first
+        }
         _ = try SceneDescription.load(contentsOf: url)  // names the file in any problem with it
         return (url.lastPathComponent, try Data(contentsOf: url))
     }
@@ -143,12 +145,11 @@ struct SweepCommand: ParsableCommand {
         let timeStep = runLength.dt?.seconds ?? file?.timeStep
         let dt = timeStep ?? defaultDt
         let steps: Int
-        if runLength.steps != nil || runLength.seconds != nil || file == nil {
-            steps = try runLength.stepCount(dt: dt, defaultSeconds: 5)
-        } else if let fileSteps = file?.steps {
-            steps = fileSteps
+        if let file, runLength.steps == nil, runLength.seconds == nil {
+            // A sweep file gives steps or seconds (SweepFile.load checks that it gives one).
+            steps = try file.steps ?? RunLength.stepCount(seconds: file.seconds ?? 5, dt: dt)
         } else {
-            steps = try RunLength.stepCount(seconds: file!.seconds!, dt: dt)
+            steps = try runLength.stepCount(dt: dt, defaultSeconds: 5)
         }
         let snapshot = from ?? file?.from?.path
         let start = try snapshot.map { try SceneCatalog.loadSnapshot(contentsOf: URL(fileURLWithPath: $0)) }
