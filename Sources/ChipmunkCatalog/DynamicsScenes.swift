@@ -36,7 +36,6 @@ package enum DynamicsScenes {
         _ name: String, _ animator: DynamicAnimator, items: [ItemView],
         inputs: @escaping (_ time: Double) -> Void = { _ in }
     ) -> Scene {
-        let scene = Scene(name: name, space: animator.space, timeStep: animator.timeStep)
         var names: [ObjectIdentifier: String] = [ObjectIdentifier(animator.space.staticBody): "static"]
         var views: [ObjectIdentifier: ItemView] = [:]
         for item in items {
@@ -44,22 +43,41 @@ package enum DynamicsScenes {
             names[ObjectIdentifier(body)] = item.name
             views[ObjectIdentifier(body)] = item
         }
+        let scene = Scene(
+            name: name, space: animator.space, timeStep: animator.timeStep, yAxisPointsDown: true,
+            driver: AnimatorDriver(animator: animator, views: views, inputs: inputs))
         scene.bodyNames = names
-        scene.yAxisPointsDown = true
-        scene.bodyOpacity = { [views] body in views[ObjectIdentifier(body)]?.alpha ?? 1 }
-        // A restored scene's behaviours are as built: set them as the inputs had them when
-        // the snapshot was taken (the step that made it applied the inputs for the time
-        // one step earlier), let the animator adopt them without waking anything, then
-        // tell the delegates of the contacts in progress.
-        scene.didRestore = { [unowned scene] in
-            animator.adoptBehaviorsAfterRestore { inputs(scene.time - scene.timeStep) }
-            animator.reportCurrentContacts()
+        return scene
+    }
+
+    /// An animator driving a scene: the inputs for the time, then the animator's step; its
+    /// items' `alpha` for pictures.
+    private final class AnimatorDriver: SceneDriver {
+        let animator: DynamicAnimator
+        let views: [ObjectIdentifier: ItemView]
+        let inputs: (_ time: Double) -> Void
+
+        init(animator: DynamicAnimator, views: [ObjectIdentifier: ItemView], inputs: @escaping (Double) -> Void) {
+            self.animator = animator
+            self.views = views
+            self.inputs = inputs
         }
-        scene.stepper = { time, dt in
+
+        func step(at time: Double, by dt: Double) throws {
             inputs(time)
             try animator.step(by: dt)
         }
-        return scene
+
+        func opacity(of body: Body) -> Double { views[ObjectIdentifier(body)]?.alpha ?? 1 }
+
+        /// A restored scene's behaviours are as built: set them as the inputs had them when
+        /// the snapshot was taken (the step that made it applied the inputs for the time one
+        /// step earlier), let the animator adopt them without waking anything, then tell the
+        /// delegates of the contacts in progress.
+        func sceneDidRestore(_ scene: Scene) {
+            animator.adoptBehaviorsAfterRestore { inputs(scene.time - scene.timeStep) }
+            animator.reportCurrentContacts()
+        }
     }
 
     /// A collision behaviour that keeps `items` on the screen: its edges are the boundary.

@@ -45,22 +45,19 @@ public final class Scene {
 
     /// Whether the scene's coordinates have y pointing down (UIKit's, for the behaviour
     /// scenes); pictures of it are drawn that way up.
-    public var yAxisPointsDown = false
+    public let yAxisPointsDown: Bool
 
-    /// How opaque pictures draw each body, from 0 to 1, read when drawn: a UIKit item's
-    /// `alpha`, which the engine does not know (the snake's bricks dim while they touch an
-    /// edge). Nil draws every body opaque.
-    package var bodyOpacity: ((Body) -> Double)?
+    /// What drives the scene around its space, if anything does (the UIKit-style scenes'
+    /// animator): given when the scene is made.
+    let driver: (any SceneDriver)?
 
-    /// Runs at the end of ``restore(_:)-(Snapshot)``, for state the scene keeps beside the space: the
-    /// UIKit-style scenes tell their collision delegates of the contacts the snapshot holds,
-    /// which began before it was saved (so the snake's bricks on an edge are dimmed again).
-    package var didRestore: (() -> Void)?
-
-    /// Steps the space in place of `space.step(dt)`, given the scene's time before the
-    /// step and `dt`: for scenes whose behaviours act around each step (the UIKit-style
-    /// animator). Nil steps the space directly.
-    package var stepper: ((_ time: Double, _ dt: Double) throws -> Void)?
+    /// How opaque pictures draw each body, from 0 to 1, read when drawn: the driver's (a
+    /// UIKit item's `alpha`, which the engine does not know: the snake's bricks dim while
+    /// they touch an edge). Nil draws every body opaque.
+    package var bodyOpacity: ((Body) -> Double)? {
+        guard let driver else { return nil }
+        return { [driver] body in driver.opacity(of: body) }
+    }
 
     /// The output name of a body: its name (a version-2 scene's `id`, or its index in the
     /// file; an added body's `id`), or its index in `Space.bodies`; "static" for the
@@ -128,7 +125,7 @@ public final class Scene {
                 }
             }
         }
-        didRestore?()
+        driver?.sceneDidRestore(self)
     }
 
     /// Saves the scene's state into `state` for a fast restore into this scene (rollback,
@@ -152,7 +149,7 @@ public final class Scene {
         stepCount = state.stepCount
         nextChange = state.changesApplied
         nextInput = state.inputsApplied
-        didRestore?()
+        driver?.sceneDidRestore(self)
     }
 
     /// Sets the version-2 inputs (the loader does this), sorted by time, ties in order.
@@ -168,7 +165,23 @@ public final class Scene {
     /// a time of zero or more and a gravity that keeps `Parameter/spaceGravity`; anything
     /// else is a programming error (a scene file's loader checks these first). Changes are
     /// applied in time order; ties keep their order.
-    public init(name: String, space: Space, gravitySchedule: [GravityChange] = [], timeStep: Double = 1.0 / 120.0) {
+    ///
+    /// `yAxisPointsDown` says that the coordinates have y pointing down (UIKit's), so that
+    /// pictures draw the scene that way up.
+    public convenience init(
+        name: String, space: Space, gravitySchedule: [GravityChange] = [], timeStep: Double = 1.0 / 120.0,
+        yAxisPointsDown: Bool = false
+    ) {
+        self.init(
+            name: name, space: space, gravitySchedule: gravitySchedule, timeStep: timeStep,
+            yAxisPointsDown: yAxisPointsDown, driver: nil)
+    }
+
+    /// A scene whose `driver` steps it and hears of its restores (see ``SceneDriver``).
+    package init(
+        name: String, space: Space, gravitySchedule: [GravityChange] = [], timeStep: Double = 1.0 / 120.0,
+        yAxisPointsDown: Bool = false, driver: (any SceneDriver)?
+    ) {
         Parameter.spaceTimeStep.require(timeStep)
         for change in gravitySchedule {
             ensure(
@@ -179,6 +192,8 @@ public final class Scene {
         self.name = name
         self.space = space
         self.timeStep = timeStep
+        self.yAxisPointsDown = yAxisPointsDown
+        self.driver = driver
         self.gravitySchedule = gravitySchedule.enumerated()
             .sorted { ($0.element.time, $0.offset) < ($1.element.time, $1.offset) }
             .map(\.element)
@@ -197,10 +212,24 @@ public final class Scene {
             try? apply(inputs[nextInput].action)  // checked when the scene loaded
             nextInput += 1
         }
-        if let stepper { try stepper(time, dt) } else { try space.step(dt) }
+        if let driver { try driver.step(at: time, by: dt) } else { try space.step(dt) }
         stepCount += 1
         time += dt
     }
+}
+
+/// What drives a scene built on more than its space, given to it when it is made: the
+/// UIKit-style scenes' animator, whose behaviours act around each step, whose items have an
+/// `alpha` the engine does not know, and which keeps state beside the space.
+package protocol SceneDriver: AnyObject {
+    /// Steps the space by `dt` in place of `space.step(dt)`; `time` is the scene's time
+    /// before the step.
+    func step(at time: Double, by dt: Double) throws
+    /// How opaque pictures draw `body`, from 0 to 1.
+    func opacity(of body: Body) -> Double
+    /// Called at the end of ``Scene/restore(_:)-(Snapshot)``, for the state the driver keeps
+    /// beside the space (the scene's clock is the snapshot's then).
+    func sceneDidRestore(_ scene: Scene)
 }
 
 /// A scene's state for a fast restore into the same scene: its space's `SpaceState`
