@@ -187,7 +187,7 @@ let package = Package(
         .testTarget(
             name: "ChipmunkSimTests",
             dependencies: [
-                "chipmunk-sim", "chipmunk-reference", "ChipmunkBatch", "ChipmunkPictures", "ChipmunkCatalog",
+                "chipmunk-sim", "chipmunk-reference", "Chipmunk", "ChipmunkBatch", "ChipmunkPictures", "ChipmunkCatalog",
                 "ChipmunkTestSupport",
             ]
         ),

@@ -4,7 +4,7 @@ extension Space {
     /// Calls `body` once for each contact point now: the middle of its two surface points,
     /// and the contact's normal. Each contact is visited from its first body (or from the
     /// moving one when the first is static), so none comes twice.
-    func forEachContactPoint(_ body: (_ point: Vector, _ normal: Vector) -> Void) {
+    package func forEachContactPoint(_ body: (_ point: Vector, _ normal: Vector) -> Void) {
         for moving in bodies where moving.kind != .static {
             moving.forEachArbiter { arbiter in
                 let first = arbiter.bodies.0

@@ -42,7 +42,7 @@ public struct Playback {
     private var staticShapeIDs: Set<ObjectIdentifier> = []
     private var steps: [Int32] = []
     private var contactCounts: [UInt32] = []
-    private var contacts: [Float] = []
+    private var contacts: [PayloadLayout.Contact] = []
     private var bounds: BoundingBox?
     private let name: (Body) -> String
 
@@ -94,8 +94,8 @@ public struct Playback {
                         id: label.isEmpty ? String(index) : label, kind: body.kind,
                         shapes: body.shapes.map { ShapeGeometry($0, in: .body) }))
             }
-            let state: UInt8 =
-                body.isSleeping ? 2 : (body.idleTime > space.sleepTimeThreshold ? 1 : 0)
+            let state: PayloadLayout.BodyState =
+                body.isSleeping ? .asleep : (body.idleTime > space.sleepTimeThreshold ? .idle : .awake)
             let alpha = opacity.map { UInt8((Frame.clampedOpacity($0(body)) * 255).rounded()) } ?? 255
             bodies[index].append(frame: frame, body: body, state: state, opacity: alpha)
             for shape in bodies[index].shapes {
@@ -121,7 +121,7 @@ public struct Playback {
         }
         var count: UInt32 = 0
         space.forEachContactPoint { p, normal in
-            contacts.append(contentsOf: [Float(p.x), Float(p.y), Float(normal.x), Float(normal.y)])
+            contacts.append(.init(x: Float(p.x), y: Float(p.y), normalX: Float(normal.x), normalY: Float(normal.y)))
             count += 1
         }
         contactCounts.append(count)
@@ -147,7 +147,8 @@ public struct Playback {
             height: b.top - b.bottom + 2 * margin, yPointsDown: yPointsDown)
     }
 
-    /// The binary part, before deflating; ``ReplayPlayer`` reads it back. Every number is
+    /// The binary part, before deflating, section by section as ``PayloadLayout`` names
+    /// them; `replay-payload.js` reads it back in the page. Every number is
     /// a zigzag LEB128 varint of a quantised value less its prediction, so that resting
     /// bodies cost a byte a value and deflate to almost nothing:
     /// - the recorded steps, each less the one before;
@@ -174,19 +175,21 @@ public struct Playback {
             previousStep = Int64(step)
         }
         for body in bodies {
-            for quantity in 0..<6 {
-                let grid = quantity < 2 ? q.position : quantity == 2 ? q.angle : q.velocity
+            for quantity in PayloadLayout.Quantity.allCases {
+                let grid = quantity.grid(q)
                 var older: Int64 = 0
                 var old: Int64 = 0
                 for frame in 0..<frames {
                     let value = Quantisation.grid(body.value(quantity, at: frame), grid)
-                    let prediction = quantity < 3 ? (frame == 0 ? 0 : frame == 1 ? old : 2 &* old &- older) : old
+                    let prediction =
+                        quantity.isPredictedFromTwoFrames
+                        ? (frame == 0 ? 0 : frame == 1 ? old : 2 &* old &- older) : old
                     out.append(value &- prediction)
                     (older, old) = (old, value)
                 }
             }
         }
-        for body in bodies { out.bytes += body.states(frames: frames) }
+        for body in bodies { out.bytes += body.states(frames: frames).map(\.rawValue) }
         for constraint in constraints { out.bytes += constraint.presence(frames: frames) }
         if opacity != nil {
             for body in bodies { out.bytes += body.opacities(frames: frames) }
@@ -209,11 +212,12 @@ public struct Playback {
             var current: [Int64] = []
             current.reserveCapacity(Int(count) * 3)
             for k in 0..<Int(count) {
-                let c = (start + k) * 4
-                let direction = (atan2(Double(contacts[c + 3]), Double(contacts[c + 2])) / (2 * .pi) * 256).rounded()
+                let contact = contacts[start + k]
+                let turn = atan2(Double(contact.normalY), Double(contact.normalX)) / (2 * .pi)
+                let direction = (turn * 256).rounded()
                 let values = [
-                    Quantisation.grid(Double(contacts[c]) - view.x, q.contact),
-                    Quantisation.grid(Double(contacts[c + 1]) - view.y, q.contact),
+                    Quantisation.grid(Double(contact.x) - view.x, q.contact),
+                    Quantisation.grid(Double(contact.y) - view.y, q.contact),
                     (Int64(direction.isFinite ? direction : 0) % 256 + 256) % 256,
                 ]
                 for (index, value) in values.enumerated() {
@@ -318,7 +322,7 @@ private struct RecordedBody {
     /// Six values a frame, from the first frame the body was seen.
     private var firstFrame = -1
     private var samples: [Double] = []
-    private var stateBytes: [UInt8] = []
+    private var stateBytes: [PayloadLayout.BodyState] = []
     private var opacityBytes: [UInt8] = []
 
     init(id: String, kind: Body.Kind, shapes: [ShapeGeometry]) {
@@ -327,35 +331,33 @@ private struct RecordedBody {
         self.shapes = shapes
     }
 
-    mutating func append(frame: Int, body: Body, state: UInt8, opacity: UInt8) {
+    mutating func append(frame: Int, body: Body, state: PayloadLayout.BodyState, opacity: UInt8) {
         if firstFrame < 0 { firstFrame = frame }
         // Frames the body missed (out of the space) repeat its last values and are marked absent.
         while firstFrame + stateBytes.count < frame {
-            samples += samples.suffix(6)
-            stateBytes.append(3)
+            samples += samples.suffix(PayloadLayout.Quantity.allCases.count)
+            stateBytes.append(.absent)
             opacityBytes.append(255)
         }
-        let p = body.position
-        let v = body.velocity
-        samples += [p.x, p.y, body.angle, v.x, v.y, body.angularVelocity]
+        samples += PayloadLayout.Quantity.allCases.map { $0.value(of: body) }
         stateBytes.append(state)
         opacityBytes.append(opacity)
     }
 
-    /// Quantity 0-5 (x, y, angle, vx, vy, w) at a frame. Before the body was added: where
-    /// it first appears; after it left: where it was last.
-    func value(_ quantity: Int, at frame: Int) -> Double {
+    /// A quantity at a frame. Before the body was added: where it first appears; after it
+    /// left: where it was last.
+    func value(_ quantity: PayloadLayout.Quantity, at frame: Int) -> Double {
         let index = min(max(frame - firstFrame, 0), stateBytes.count - 1)
-        return samples[index * 6 + quantity]
+        return samples[index * PayloadLayout.Quantity.allCases.count + quantity.rawValue]
     }
 
-    /// The state byte of every frame: 3 (absent) before the body was seen and after it left.
-    func states(frames: Int) -> [UInt8] { everyFrame(stateBytes, frames: frames, otherwise: 3) }
+    /// The state of every frame: absent before the body was seen and after it left.
+    func states(frames: Int) -> [PayloadLayout.BodyState] { everyFrame(stateBytes, frames: frames, otherwise: .absent) }
 
     /// The opacity of every frame, in 255ths: opaque where the body was not recorded.
     func opacities(frames: Int) -> [UInt8] { everyFrame(opacityBytes, frames: frames, otherwise: 255) }
 
-    private func everyFrame(_ bytes: [UInt8], frames: Int, otherwise absent: UInt8) -> [UInt8] {
+    private func everyFrame<T>(_ bytes: [T], frames: Int, otherwise absent: T) -> [T] {
         (0..<frames).map { frame in
             let index = frame - firstFrame
             return bytes.indices.contains(index) ? bytes[index] : absent
@@ -448,4 +450,62 @@ private struct ReplayHeader: Encodable {
     var constraints: [RecordedConstraint.Header]
     var contacts: Int
     var grid: Quantisation
+}
+
+/// The payload's vocabulary, as `replay-payload.js` names it too (`Quantity`,
+/// `BodyState`): what each number and byte of ``Playback/payload(view:)`` is.
+enum PayloadLayout {
+    /// A body's sampled quantities, in their order in the payload (and the page's
+    /// `samples`, six a frame).
+    enum Quantity: Int, CaseIterable {
+        case x, y, angle, vx, vy, w
+
+        /// Positions and angles are predicted from the two frames before (constant
+        /// velocity); velocities from the frame before.
+        var isPredictedFromTwoFrames: Bool {
+            switch self {
+            case .x, .y, .angle: true
+            case .vx, .vy, .w: false
+            }
+        }
+
+        /// The grid the quantity is quantised on.
+        func grid(_ q: Quantisation) -> Double {
+            switch self {
+            case .x, .y: q.position
+            case .angle: q.angle
+            case .vx, .vy, .w: q.velocity
+            }
+        }
+
+        /// The quantity of `body` now.
+        func value(of body: Body) -> Double {
+            switch self {
+            case .x: body.position.x
+            case .y: body.position.y
+            case .angle: body.angle
+            case .vx: body.velocity.x
+            case .vy: body.velocity.y
+            case .w: body.angularVelocity
+            }
+        }
+    }
+
+    /// A body's state byte, one a frame.
+    enum BodyState: UInt8 {
+        case awake = 0
+        case idle = 1
+        case asleep = 2
+        /// Not in the space at that frame (not added yet, or removed).
+        case absent = 3
+    }
+
+    /// A contact point and its normal, as recorded (the payload keeps x and y on the
+    /// contact grid and the normal's direction in 256ths of a turn).
+    struct Contact {
+        var x: Float
+        var y: Float
+        var normalX: Float
+        var normalY: Float
+    }
 }

@@ -14,7 +14,8 @@ enum ReplayPlayer {
     static func page(title: String, header: String, data: String) -> String {
         template.filled([
             "title": PageTemplate.escaped(title), "style": PageFiles.replayPlayerCSS, "header": header, "data": data,
-            "script": PageFiles.replayPlayerJS,
+            // The payload's reader first: the player's script calls decodeReplayPayload.
+            "script": PageFiles.replayPayloadJS + "\n" + PageFiles.replayPlayerJS,
         ])
     }
 }

@@ -6,57 +6,8 @@ const packed = Uint8Array.from(atob(document.getElementById("replay-data").textC
 const raw = new Uint8Array(await new Response(new Blob([packed]).stream()
     .pipeThrough(new DecompressionStream("deflate"))).arrayBuffer());
 const F = H.frames, B = H.bodies.length, C = H.constraints.length, G = H.grid;
-// The payload (see Playback.payload): zigzag varints of values less their predictions.
-let at = 0;
-const next = () => {
-  let value = 0, scale = 1, byte;
-  do { byte = raw[at++]; value += (byte & 0x7f) * scale; scale *= 128; } while (byte & 0x80);
-  return value % 2 === 0 ? value / 2 : -(value + 1) / 2;
-};
-const steps = new Float64Array(F);
-for (let i = 0, s = 0; i < F; i++) { s += next(); steps[i] = s; }
-const samples = new Float64Array(B * F * 6);   // body-major: x y angle vx vy w
-for (let b = 0; b < B; b++) {
-  for (let q = 0; q < 6; q++) {
-    const grid = q < 2 ? G.position : q === 2 ? G.angle : G.velocity;
-    let older = 0, old = 0;
-    for (let i = 0; i < F; i++) {
-      const prediction = q < 3 ? (i === 0 ? 0 : i === 1 ? old : 2 * old - older) : old;
-      const value = next() + prediction;
-      samples[(b * F + i) * 6 + q] = value * grid;
-      older = old; old = value;
-    }
-  }
-}
-const states = raw.slice(at, at += B * F);      // 0 awake, 1 idle, 2 asleep, 3 absent
-const present = raw.slice(at, at += C * F);
-const opacity = H.opacity ? raw.slice(at, at += B * F) : null;  // 255ths, per body per frame
-const constraintPoints = new Float64Array(C * F * 6);  // per constraint, per frame: 3 points
-for (let c = 0; c < C; c++) {
-  for (let q = 0; q < 6; q++) {
-    let older = 0, old = 0;
-    for (let i = 0; i < F; i++) {
-      const value = next() + (i === 0 ? 0 : i === 1 ? old : 2 * old - older);
-      constraintPoints[(c * F + i) * 6 + q] = value * G.position;
-      older = old; old = value;
-    }
-  }
-}
-const contactCounts = new Uint32Array(F);
-for (let i = 0; i < F; i++) contactCounts[i] = next();
-const contacts = new Float32Array(H.contacts * 4);
-for (let i = 0, k = 0, previous = [], start = 0; i < F; i++) {
-  const current = [];
-  for (let j = 0; j < contactCounts[i]; j++, k++) {
-    for (let n = 0; n < 3; n++) current.push(next() + (j * 3 + n < previous.length ? previous[j * 3 + n] : 0));
-    const turn = current[j * 3 + 2] / 256 * 2 * Math.PI;
-    contacts.set([H.view[0] + current[j * 3] * G.contact, H.view[1] + current[j * 3 + 1] * G.contact,
-                  Math.cos(turn), Math.sin(turn)], 4 * k);
-  }
-  previous = current;
-}
-const contactStart = new Uint32Array(F + 1);
-for (let i = 0; i < F; i++) contactStart[i + 1] = contactStart[i] + contactCounts[i];
+const { steps, samples, states, present, opacity, constraintPoints, contactCounts, contacts, contactStart } =
+  decodeReplayPayload(raw, H);
 
 const canvas = document.getElementById("view");
 canvas.width = H.width; canvas.height = H.height;
@@ -90,11 +41,11 @@ function locate(s) {
 }
 // A body's pose at frame i, a fraction u of the way to frame i + 1.
 function pose(b, i, u) {
-  const k = (b * F + i) * 6;
-  if (u === 0 || i + 1 >= F || states[b * F + i + 1] === 3) return [samples[k], samples[k + 1], samples[k + 2]];
-  const n = k + 6;
-  return [samples[k] + (samples[n] - samples[k]) * u, samples[k + 1] + (samples[n + 1] - samples[k + 1]) * u,
-          samples[k + 2] + (samples[n + 2] - samples[k + 2]) * u];
+  const k = (b * F + i) * QUANTITIES, n = k + QUANTITIES;
+  const [x, y, a] = [k + Quantity.x, k + Quantity.y, k + Quantity.angle];
+  if (u === 0 || i + 1 >= F || states[b * F + i + 1] === BodyState.absent) return [samples[x], samples[y], samples[a]];
+  const lerp = q => samples[k + q] + (samples[n + q] - samples[k + q]) * u;
+  return [lerp(Quantity.x), lerp(Quantity.y), lerp(Quantity.angle)];
 }
 const toWorld = (p, x, y) => {
   const c = Math.cos(p[2]), s = Math.sin(p[2]);
@@ -140,8 +91,8 @@ function drawShape(shape, p, fill) {
 }
 function fillOf(shape, state, alpha) {
   if (shape.sensor) return rgba(shape.fill);
-  if (state === 2) return SLEEPING;
-  if (state === 1) return IDLE;
+  if (state === BodyState.asleep) return SLEEPING;
+  if (state === BodyState.idle) return IDLE;
   return alpha === 255 ? rgba(shape.fill) : rgba(shape.fill, shape.fill[3] * alpha / 255);
 }
 function dot(x, y, color) {
@@ -160,7 +111,7 @@ function draw() {
   for (let b = 0; b < B; b++) {
     poses.push(pose(b, i, u));
     const state = states[b * F + i];
-    if (state === 3) continue;
+    if (state === BodyState.absent) continue;
     const alpha = opacity ? opacity[b * F + i] : 255;
     for (const shape of H.bodies[b].shapes) drawShape(shape, poses[b], fillOf(shape, state, alpha));
   }
@@ -168,7 +119,8 @@ function draw() {
     ctx.strokeStyle = CONSTRAINT; ctx.lineWidth = 1 / scale;
     H.constraints.forEach((c, k) => {
       if (!present[k * F + i]) return;
-      if ((c.a >= 0 && states[c.a * F + i] === 3) || (c.b >= 0 && states[c.b * F + i] === 3)) return;
+      const gone = b => b >= 0 && states[b * F + i] === BodyState.absent;
+      if (gone(c.a) || gone(c.b)) return;
       const at = n => {
         const here = (k * F + i) * 6 + 2 * n;
         if (u === 0 || i + 1 >= F || !present[k * F + i + 1]) return [constraintPoints[here], constraintPoints[here + 1]];
@@ -265,15 +217,17 @@ function showTip() {
   const wx = vx + hover.x / scale, wy = H.yPointsDown ? vy + hover.y / scale : vy + vh - hover.y / scale;
   let found = -1;
   for (let b = B - 1; b >= 0 && found < 0; b--) {
-    if (states[b * F + i] !== 3 && hit(b, wx, wy, pose(b, i, u))) found = b;
+    if (states[b * F + i] !== BodyState.absent && hit(b, wx, wy, pose(b, i, u))) found = b;
   }
   if (found < 0) { tip.hidden = true; return; }
   const frame = u > 0.5 && i + 1 < F ? i + 1 : i;
-  const k = (found * F + frame) * 6, body = H.bodies[found];
-  const g = n => Number(samples[k + n]).toPrecision(6);
-  const state = ["awake", "idle", "asleep", "removed"][states[found * F + frame]];
+  const k = (found * F + frame) * QUANTITIES, body = H.bodies[found];
+  const g = q => Number(samples[k + q]).toPrecision(6);
+  const state = { [BodyState.awake]: "awake", [BodyState.idle]: "idle", [BodyState.asleep]: "asleep",
+                  [BodyState.absent]: "removed" }[states[found * F + frame]];
+  const { x, y, angle, vx: qvx, vy: qvy, w } = Quantity;
   tip.textContent = `${body.id} (${body.kind}, ${state}) at step ${steps[frame]}\n` +
-    `position  ${g(0)}, ${g(1)}\nangle     ${g(2)} rad\nvelocity  ${g(3)}, ${g(4)}\nspin      ${g(5)} rad/s` +
+    `position  ${g(x)}, ${g(y)}\nangle     ${g(angle)} rad\nvelocity  ${g(qvx)}, ${g(qvy)}\nspin      ${g(w)} rad/s` +
     (opacity ? `\nalpha     ${(opacity[found * F + frame] / 255).toFixed(2)}` : "");
   tip.style.left = `${hover.clientX + 14}px`; tip.style.top = `${hover.clientY + 14}px`;
   tip.hidden = false;
