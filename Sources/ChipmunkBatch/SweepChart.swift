@@ -56,7 +56,7 @@ extension SweepStore {
     /// metric is an error that lists the known ones.
     package func chart(parameter: String, metric: String) throws(SweepError) -> SweepChart {
         let results = try results()
-        guard !results.isEmpty else { throw .database(path, "has no runs to chart") }
+        guard !results.isEmpty else { throw .database(path, .noRuns) }
         var parameterNames: Set<String> = []
         var quantityMetrics: Set<String> = []
         var points: [SweepChart.Point] = []

@@ -8,7 +8,8 @@ package enum SweepError: Error, CustomStringConvertible, Sendable {
     /// wrong: where it was given, and what is wrong with it.
     case badInput(Input, Problem)
     case scene(SceneError)
-    case database(String, String)
+    /// A results database (by its path) that cannot be used, and why.
+    case database(String, DatabaseProblem)
     case mergeConflict(key: String, file: String)
     case file(String, String)
     /// A database holds runs of another sweep than the one being run into it.
@@ -153,6 +154,59 @@ package enum SweepError: Error, CustomStringConvertible, Sendable {
         }
     }
 
+    /// Why a results database cannot be used.
+    package enum DatabaseProblem: Sendable, Equatable, CustomStringConvertible {
+        /// The folder a new database would be made in does not exist.
+        case noFolder(String)
+        /// A database to read is not there.
+        case noSuchFile
+        /// A database to read is an empty file.
+        case empty
+        /// The file is an SQLite database without the results table `runs`.
+        case noRunsTable
+        /// The table `runs` lacks these columns.
+        case missingColumns([String])
+        /// It was written by a newer version, with a migration this one does not know.
+        case newerSchema
+        /// SQLite reads it as damaged, or not as a database at all.
+        case damaged
+        /// Another process holds it locked (after 10 s of waiting).
+        case locked
+        case cannotOpen
+        case readOnly
+        case diskFull
+        case ioError
+        case permissionDenied
+        /// Another SQLite result code.
+        case sqlite(Int32)
+        /// An error that is not SQLite's.
+        case unreadable
+        /// A chart of a database that holds no runs.
+        case noRuns
+
+        package var description: String {
+            switch self {
+            case .noFolder(let folder): "no folder \(folder)"
+            case .noSuchFile: "no such file"
+            case .empty: "is empty, not a results database"
+            case .noRunsTable: "is not a results database (it has no table 'runs')"
+            case .missingColumns(let columns):
+                "is not a results database (its table 'runs' lacks \(columns.joined(separator: ", ")))"
+            case .newerSchema: "was written by a newer version of chipmunk-sim, whose schema this one does not know"
+            case .damaged: "is damaged or not an SQLite database"
+            case .locked: "is locked by another process (tried for 10 s)"
+            case .cannotOpen: "cannot be opened (check the path and its permissions)"
+            case .readOnly: "cannot be written (read-only file or folder)"
+            case .diskFull: "cannot be written: the disk is full"
+            case .ioError: "could not be read or written (an I/O error)"
+            case .permissionDenied: "cannot be opened: permission denied"
+            case .sqlite(let code): "is not a results database this version can read (SQLite result \(code))"
+            case .unreadable: "cannot be read as a results database"
+            case .noRuns: "has no runs to chart"
+            }
+        }
+    }
+
     /// The sweeps a database records, in words.
     static func describe(_ sweeps: [SweepIdentity]) -> String {
         sweeps.isEmpty
@@ -164,7 +218,7 @@ package enum SweepError: Error, CustomStringConvertible, Sendable {
         switch self {
         case let .badInput(input, problem): "\(input): \(problem.message)"
         case .scene(let error): "\(error)"
-        case let .database(path, reason): "\(path): \(reason)"
+        case let .database(path, problem): "\(path): \(problem)"
         case let .file(file, reason): "\(file): \(reason)"
         case let .otherSweep(database, holds, wanted):
             "\(database) holds another sweep: \(Self.describe(holds)); this one is \(wanted). Give another --db"

@@ -27,7 +27,7 @@ package struct SweepFile: Sendable {
         do {
             data = try Data(contentsOf: url)
         } catch {
-            throw .database(url.path, "cannot read the sweep file: \(error.localizedDescription)")
+            throw .file(url.path, "cannot read the sweep file: \(error.localizedDescription)")
         }
         let raw: Raw
         do {

@@ -47,7 +47,7 @@ package final class SweepStore: Sendable {
         if !readOnly, !folder.isEmpty,
             !FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder) || !isFolder.boolValue
         {
-            throw .database(path, "no folder \(folder)")
+            throw .database(path, .noFolder(folder))
         }
         // An input is read, never written: it must exist and be a results database (SQLite
         // would make an empty file, or another program's database, into one).
@@ -56,8 +56,8 @@ package final class SweepStore: Sendable {
             size = (attributes[.size] as? NSNumber)?.intValue
         }
         if readOnly {
-            guard let size else { throw .database(path, "no such file") }
-            guard size > 0 else { throw .database(path, "is empty, not a results database") }
+            guard let size else { throw .database(path, .noSuchFile) }
+            guard size > 0 else { throw .database(path, .empty) }
         }
         let queue = try Self.access(path) { try DatabaseQueue(path: path, configuration: configuration) }
         try self.init(writer: queue, path: path, readOnly: readOnly, isNew: (size ?? 0) == 0)
@@ -80,8 +80,7 @@ package final class SweepStore: Sendable {
             // An existing file must already be a results database before anything is written.
             let columns = isNew ? nil : try Self.resultsColumns(in: writer, path: path)
             if try writer.read({ try Self.migrator.hasBeenSuperseded($0) }) {
-                throw SweepError.database(
-                    path, "was written by a newer version of chipmunk-sim, whose schema this one does not know")
+                throw SweepError.database(path, .newerSchema)
             }
             if readOnly { return columns?.contains(RunResult.CodingKeys.guardedCollisions.rawValue) ?? true }
             try Self.migrator.migrate(writer)
@@ -152,13 +151,12 @@ package final class SweepStore: Sendable {
             return try db.columns(in: RunResult.databaseTableName).map(\.name)
         }
         guard let columns else {
-            throw SweepError.database(path, "is not a results database (it has no table 'runs')")
+            throw SweepError.database(path, .noRunsTable)
         }
         let guarded = RunResult.CodingKeys.guardedCollisions.rawValue
         let missing = Self.columns.filter { !columns.contains($0) && $0 != guarded }
         guard missing.isEmpty else {
-            throw SweepError.database(
-                path, "is not a results database (its table 'runs' lacks \(missing.joined(separator: ", ")))")
+            throw SweepError.database(path, .missingColumns(missing))
         }
         return columns
     }
@@ -171,7 +169,7 @@ package final class SweepStore: Sendable {
         } catch let error as SweepError {
             throw error
         } catch {
-            throw .database(path, describe(error))
+            throw .database(path, problem(error))
         }
     }
 
@@ -193,18 +191,19 @@ package final class SweepStore: Sendable {
         return RunResult.select(selection).order(RunResult.CodingKeys.index, RunResult.CodingKeys.key)
     }
 
-    /// A database error in words, without SQLite's or GRDB's text (the statement, the code).
-    static func describe(_ error: any Error) -> String {
-        guard let error = error as? DatabaseError else { return "cannot be read as a results database" }
+    /// What a database error means for a results database (SQLite's and GRDB's text, the
+    /// statement and the code, left out).
+    static func problem(_ error: any Error) -> SweepError.DatabaseProblem {
+        guard let error = error as? DatabaseError else { return .unreadable }
         switch error.resultCode {
-        case .SQLITE_NOTADB, .SQLITE_CORRUPT: return "is damaged or not an SQLite database"
-        case .SQLITE_BUSY, .SQLITE_LOCKED: return "is locked by another process (tried for 10 s)"
-        case .SQLITE_CANTOPEN: return "cannot be opened (check the path and its permissions)"
-        case .SQLITE_READONLY: return "cannot be written (read-only file or folder)"
-        case .SQLITE_FULL: return "cannot be written: the disk is full"
-        case .SQLITE_IOERR: return "could not be read or written (an I/O error)"
-        case .SQLITE_PERM, .SQLITE_AUTH: return "cannot be opened: permission denied"
-        default: return "is not a results database this version can read (SQLite result \(error.resultCode.rawValue))"
+        case .SQLITE_NOTADB, .SQLITE_CORRUPT: return .damaged
+        case .SQLITE_BUSY, .SQLITE_LOCKED: return .locked
+        case .SQLITE_CANTOPEN: return .cannotOpen
+        case .SQLITE_READONLY: return .readOnly
+        case .SQLITE_FULL: return .diskFull
+        case .SQLITE_IOERR: return .ioError
+        case .SQLITE_PERM, .SQLITE_AUTH: return .permissionDenied
+        default: return .sqlite(error.resultCode.rawValue)
         }
     }
 

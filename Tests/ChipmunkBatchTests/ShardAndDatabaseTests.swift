@@ -118,8 +118,8 @@ import Testing
             #expect {
                 try SweepStore(path: path, readOnly: readOnly)
             } throws: { error in
-                guard case .database(let file, let problem) = error as? SweepError else { return false }
-                return file == path && problem.hasPrefix("was written by a newer version of chipmunk-sim")
+                guard case .database(let file, .newerSchema) = error as? SweepError else { return false }
+                return file == path
             }
         }
     }
@@ -141,4 +141,37 @@ import Testing
         }
         #expect(identifiers == ["runs and sweeps", "runs count the engine guard's answers"])
     }
+
+    @Test("What is wrong with a database is a case a program can switch on")
+    func problemsAreCases() throws {
+        let folder = try TemporaryFolder("problems")
+        defer { folder.remove() }
+        func problem(_ path: String, readOnly: Bool = true) -> SweepError.DatabaseProblem? {
+            do {
+                _ = try SweepStore(path: path, readOnly: readOnly)
+                return nil
+            } catch {
+                guard case .database(let file, let problem) = error, file == path else { return nil }
+                return problem
+            }
+        }
+        #expect(problem(folder.path("missing.sqlite")) == .noSuchFile)
+        #expect(problem(folder.path("no/folder/r.sqlite"), readOnly: false) == .noFolder(folder.path("no/folder")))
+        let empty = folder.path("empty.sqlite")
+        _ = FileManager.default.createFile(atPath: empty, contents: Data())
+        #expect(problem(empty) == .empty)
+        let garbage = folder.path("garbage.sqlite")
+        _ = FileManager.default.createFile(atPath: garbage, contents: Data(repeating: 0x41, count: 4096))
+        #expect(problem(garbage) == .damaged)
+        let other = folder.path("other.sqlite")
+        try DatabaseQueue(path: other).write { db in try db.execute(sql: "CREATE TABLE notes (text TEXT)") }
+        #expect(problem(other) == .noRunsTable)
+        #expect {
+            try SweepStore().chart(parameter: "x", metric: "steps")
+        } throws: { error in
+            guard case .database(":memory:", .noRuns) = error as? SweepError else { return false }
+            return true
+        }
+    }
 }
+

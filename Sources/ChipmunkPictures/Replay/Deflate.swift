@@ -11,7 +11,7 @@ enum Deflate {
                 compress2(out.baseAddress, &length, source.baseAddress, uLong(source.count), Z_BEST_COMPRESSION)
             }
         }
-        guard status == Z_OK else { throw ReplayError("zlib could not deflate the trajectories (status \(status))") }
+        guard status == Z_OK else { throw .deflateFailed(status: status) }
         return Array(output.prefix(Int(length)))
     }
 }

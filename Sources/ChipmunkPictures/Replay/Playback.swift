@@ -247,7 +247,7 @@ public struct Playback {
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         encoder.nonConformingFloatEncodingStrategy = .convertToString(
             positiveInfinity: "Infinity", negativeInfinity: "-Infinity", nan: "NaN")
-        guard let json = try? encoder.encode(header) else { throw ReplayError("the header could not be encoded") }
+        guard let json = try? encoder.encode(header) else { throw .headerNotEncodable }
         let data = try Deflate.compress(payload(view: view))
         return ReplayPlayer.page(
             title: title,

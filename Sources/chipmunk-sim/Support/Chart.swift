@@ -8,8 +8,23 @@ import Foundation
 /// SVG/PNG/PDF output are what a person expects of a chart, and a few lines of Python
 /// drive them.
 enum ChartDrawer {
-    struct Failure: Error, CustomStringConvertible {
-        var description: String
+    /// Why a chart was not drawn.
+    enum Failure: Error, CustomStringConvertible {
+        /// An axis's values span more than a double can: `--chart` names the quantity.
+        case axisTooWide(quantity: String, low: Double, high: Double)
+        /// python3 could not be started.
+        case noPython(String)
+        /// The chart program stopped with this last line (matplotlib missing, or its own error).
+        case program(String)
+
+        var description: String {
+            switch self {
+            case .axisTooWide(let quantity, let low, let high):
+                "--chart: \(quantity) spans \(low) to \(high), wider than a chart axis can hold; sweep a narrower range"
+            case .noPython(let reason): "--chart needs python3 with matplotlib (pip install matplotlib): \(reason)"
+            case .program(let lastLine): "--chart: \(lastLine)"
+            }
+        }
     }
 
     /// Draws `chart` into `output`; the suffix (.svg, .png, .pdf) picks the format.
@@ -21,9 +36,7 @@ enum ChartDrawer {
         ] {
             let finite = values.filter(\.isFinite)
             if let low = finite.min(), let high = finite.max(), !(high - low).isFinite {
-                throw Failure(
-                    description: "--chart: \(name) spans \(low) to \(high), wider than a chart axis can hold; "
-                        + "sweep a narrower range")
+                throw Failure.axisTooWide(quantity: name, low: low, high: high)
             }
         }
         let format = URL(fileURLWithPath: output).pathExtension.lowercased()
@@ -51,7 +64,7 @@ enum ChartDrawer {
         do {
             try process.run()
         } catch {
-            throw Failure(description: "--chart needs python3 with matplotlib (pip install matplotlib): \(error)")
+            throw Failure.noPython("\(error)")
         }
         process.waitUntilExit()
         guard process.terminationStatus == 0 else {
@@ -59,7 +72,7 @@ enum ChartDrawer {
             let lastLine =
                 message.split(separator: "\n").last.map(String.init)
                 ?? "python3 exited with \(process.terminationStatus)"
-            throw Failure(description: "--chart: \(lastLine)")
+            throw Failure.program(lastLine)
         }
         try Output.file(Array(try Data(contentsOf: picture)), to: output, option: "-o")
     }

@@ -9,22 +9,38 @@ import SystemPackage
 /// `FileHandle.write` traps on a failed write, and `Data.write(options: .atomic)` would
 /// replace `/dev/stdout` or a named pipe with a plain file).
 enum Output {
-    /// A write that failed; the message names what was being written.
-    struct Failure: Error, CustomStringConvertible {
-        var description: String
+    /// A write that failed: what was being written, and the system's reason.
+    enum Failure: Error, CustomStringConvertible {
+        /// Standard output could not be written (a closed pipe, a full disk).
+        case standardOutput(Errno)
+        /// The file named by `option` (`-o`, `--output`, `--events`) could not be written.
+        case file(option: String, path: String, Errno)
+
+        var description: String {
+            switch self {
+            case .standardOutput(let errno): return "cannot write standard output: \(errno)"
+            case .file(let option, let path, let errno):
+                // "No such file or directory" says little when the file is being created: name the folder.
+                if errno == .noSuchFileOrDirectory {
+                    let folder = FilePath(path).removingLastComponent()
+                    return "cannot write \(option) \(path): no folder \(folder.isEmpty ? "." : folder.string)"
+                }
+                return "cannot write \(option) \(path): \(errno)"
+            }
+        }
     }
 
     /// Writes to standard output.
-    static func standardOutput(_ text: String) throws {
+    static func standardOutput(_ text: String) throws(Failure) {
         try standardOutput(Array(text.utf8))
     }
 
     /// Writes to standard output.
-    static func standardOutput(_ bytes: [UInt8]) throws {
+    static func standardOutput(_ bytes: [UInt8]) throws(Failure) {
         do {
             _ = try FileDescriptor.standardOutput.writeAll(bytes)
         } catch {
-            throw Failure(description: "cannot write standard output: \(error)")
+            throw .standardOutput(error as? Errno ?? .ioError)
         }
     }
 
@@ -45,7 +61,7 @@ enum Output {
     /// in place, through the link; a plain file is written to a temporary file beside it and
     /// renamed over it, so that a failed write leaves the old file, or none, never half of
     /// the new one.
-    static func file(_ bytes: [UInt8], to path: String, option: String) throws {
+    static func file(_ bytes: [UInt8], to path: String, option: String) throws(Failure) {
         if path == "-" { return try standardOutput(bytes) }
         do {
             var status = stat()
@@ -58,7 +74,7 @@ enum Output {
             }
             try writeAtomically(bytes, to: FilePath(path))
         } catch {
-            throw Failure(description: "cannot write \(option) \(path): \(describe(error, path: path))")
+            throw .file(option: option, path: path, error as? Errno ?? .ioError)
         }
     }
 
@@ -77,20 +93,10 @@ enum Output {
         }
     }
 
-    /// `No such file or directory` says little when the file is being created: name the folder.
-    private static func describe(_ error: any Error, path: String) -> String {
-        guard let errno = error as? Errno else { return "\(error)" }
-        if errno == .noSuchFileOrDirectory {
-            let folder = FilePath(path).removingLastComponent()
-            return "no folder \(folder.isEmpty ? "." : folder.string)"
-        }
-        return "\(errno)"
-    }
-
     /// Checks that everything `print` wrote reached standard output; called once at exit.
-    static func flushStandardOutput() throws {
+    static func flushStandardOutput() throws(Failure) {
         if fflush(stdout) != 0 || ferror(stdout) != 0 {
-            throw Failure(description: "cannot write standard output: \(Errno(rawValue: errno))")
+            throw .standardOutput(Errno(rawValue: errno))
         }
     }
 }
