@@ -34,6 +34,39 @@ enum Chromium {
         try run(["--dump-dom", url])
     }
 
+    /// Runs `script` in `page` once its own scripts have run, and returns the JSON object
+    /// the script leaves in `out` (an error it throws comes back as `error`). The script
+    /// may `await` and reads the page as a person's browser shows it; `wait(ms)` pauses.
+    static func results(of script: String, in page: URL) throws -> [String: Any] {
+        let html = try String(contentsOf: page, encoding: .utf8)
+        let driven = page.deletingLastPathComponent().appendingPathComponent("driven-\(UUID().uuidString).html")
+        defer { try? FileManager.default.removeItem(at: driven) }
+        let driver = """
+            <pre id="results"></pre>
+            <script>
+            (async () => {
+              const wait = ms => new Promise(r => setTimeout(r, ms));
+              while (document.body.dataset.ready !== "1" && !document.body.dataset.error) await wait(10);
+              const out = {};
+              \(script)
+              document.getElementById("results").textContent = JSON.stringify(out);
+            })().catch(e => { document.getElementById("results").textContent = JSON.stringify({ error: String(e) }); });
+            </script>
+            </body>
+            """
+        try Data(html.replacingOccurrences(of: "</body>", with: driver).utf8).write(to: driven)
+        let dom = try Self.dom(driven.absoluteString)
+        guard let start = dom.range(of: "<pre id=\"results\">"),
+            let end = dom.range(of: "</pre>", range: start.upperBound..<dom.endIndex)
+        else {
+            return ["error": "no results in the page: \(dom.suffix(500))"]
+        }
+        let json = String(dom[start.upperBound..<end.lowerBound]).replacingOccurrences(of: "&quot;", with: "\"")
+            .replacingOccurrences(of: "&amp;", with: "&").replacingOccurrences(of: "&lt;", with: "<")
+            .replacingOccurrences(of: "&gt;", with: ">")
+        return try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any] ?? [:]
+    }
+
     private static func run(_ arguments: [String]) throws -> String {
         let process = Process()
         process.executableURL = try executable()

@@ -145,43 +145,20 @@ import ChipmunkTestSupport
     /// The player driven through its controls, as a person would: the script clicks and
     /// types, then writes what the page showed into <pre id="results">.
     func drive(_ page: URL, _ script: String) throws -> [String: Any] {
-        let html = try String(contentsOf: page, encoding: .utf8)
-        let driven = folder.appendingPathComponent("driven-\(UUID().uuidString).html")
-        let driver = """
-            <pre id="results"></pre>
-            <script>
-            (async () => {
-              const wait = ms => new Promise(r => setTimeout(r, ms));
-              while (document.body.dataset.ready !== "1") await wait(10);
-              const $ = id => document.getElementById(id);
-              const out = {};
-              const canvas = $("view"), ctx = canvas.getContext("2d");
-              const count = test => {
-                const d = ctx.getImageData(0, 0, canvas.width, canvas.height).data;
-                let n = 0;
-                for (let i = 0; i < d.length; i += 4) if (test(d[i], d[i + 1], d[i + 2])) n++;
-                return n;
-              };
-              const red = () => count((r, g, b) => r > 200 && g < 60 && b < 60);
-              const green = () => count((r, g, b) => g > 150 && r < 60 && b < 60);
-              \(script)
-              $("results").textContent = JSON.stringify(out);
-            })().catch(e => { document.getElementById("results").textContent = JSON.stringify({ error: String(e) }); });
-            </script>
-            </body>
-            """
-        try Data(html.replacingOccurrences(of: "</body>", with: driver).utf8).write(to: driven)
-        let dom = try Chromium.dom(driven.absoluteString)
-        guard let start = dom.range(of: "<pre id=\"results\">"),
-            let end = dom.range(of: "</pre>", range: start.upperBound..<dom.endIndex)
-        else {
-            Issue.record("no results in the page: \(dom.suffix(500))")
-            return [:]
-        }
-        let json = String(dom[start.upperBound..<end.lowerBound]).replacingOccurrences(of: "&quot;", with: "\"")
-            .replacingOccurrences(of: "&amp;", with: "&").replacingOccurrences(of: "&lt;", with: "<")
-            .replacingOccurrences(of: "&gt;", with: ">")
-        let object = try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any] ?? [:]
+        let object = try Chromium.results(
+            of: """
+                const $ = id => document.getElementById(id);
+                const canvas = $("view"), ctx = canvas.getContext("2d");
+                const count = test => {
+                  const d = ctx.getImageData(0, 0, canvas.width, canvas.height).data;
+                  let n = 0;
+                  for (let i = 0; i < d.length; i += 4) if (test(d[i], d[i + 1], d[i + 2])) n++;
+                  return n;
+                };
+                const red = () => count((r, g, b) => r > 200 && g < 60 && b < 60);
+                const green = () => count((r, g, b) => g > 150 && r < 60 && b < 60);
+                \(script)
+                """, in: page)
         #expect(object["error"] == nil, "\(object["error"] ?? "")")
         return object
     }

@@ -116,41 +116,17 @@ import Testing
         #expect(worst <= 0.5 + 1e-6, "every sample within half a grid step of the truth (worst \(worst))")
     }
 
-    /// The page's own decoder run on the page's own payload, in Chromium: its results as JSON.
+    /// What the page's own decoder read from the page's own payload, in Chromium (the
+    /// player's `window.replay.payload`, from `decodeReplayPayload`).
     func decode(_ page: URL, in folder: TemporaryFolder) throws -> [String: Any] {
-        let html = try String(contentsOf: page, encoding: .utf8)
-        let driver = """
-            <pre id="decoded"></pre>
-            <script>
-            (async () => {
-              const H = JSON.parse(document.getElementById("replay-header").textContent);
-              const packed = Uint8Array.from(atob(document.getElementById("replay-data").textContent.trim()),
-                                             c => c.charCodeAt(0));
-              const raw = new Uint8Array(await new Response(new Blob([packed]).stream()
-                  .pipeThrough(new DecompressionStream("deflate"))).arrayBuffer());
-              const d = decodeReplayPayload(raw, H);
-              const out = { grid: H.grid };
-              for (const key of ["steps", "samples", "states", "present", "opacity", "contactCounts"]) {
-                out[key] = Array.from(d[key]);
-              }
-              document.getElementById("decoded").textContent = JSON.stringify(out);
-            })().catch(e => { document.getElementById("decoded").textContent = JSON.stringify({ error: String(e) }); });
-            </script>
-            </body>
-            """
-        let driven = folder.url.appendingPathComponent("decoded.html")
-        try Data(html.replacingOccurrences(of: "</body>", with: driver).utf8).write(to: driven)
-        let dom = try Chromium.dom(driven.absoluteString)
-        guard let start = dom.range(of: "<pre id=\"decoded\">"),
-            let end = dom.range(of: "</pre>", range: start.upperBound..<dom.endIndex)
-        else {
-            Issue.record("no decoded payload in the page: \(dom.suffix(500))")
-            return [:]
-        }
-        let json = String(dom[start.upperBound..<end.lowerBound]).replacingOccurrences(of: "&quot;", with: "\"")
-            .replacingOccurrences(of: "&amp;", with: "&").replacingOccurrences(of: "&lt;", with: "<")
-            .replacingOccurrences(of: "&gt;", with: ">")
-        let object = try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any] ?? [:]
+        let object = try Chromium.results(
+            of: """
+                const d = window.replay.payload;
+                out.grid = JSON.parse(document.getElementById("replay-header").textContent).grid;
+                for (const key of ["steps", "samples", "states", "present", "opacity", "contactCounts"]) {
+                  out[key] = Array.from(d[key]);
+                }
+                """, in: page)
         #expect(object["error"] == nil, "\(object["error"] ?? "")")
         return object
     }

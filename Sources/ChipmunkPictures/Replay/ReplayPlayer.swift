@@ -4,7 +4,8 @@
 /// The URL's fragment sets the starting state, for links and for tests:
 /// `#step=600` (paused at step 600), `&contacts=1`, `&constraints=0`, `&speed=2`, `&play`.
 /// The page also answers `window.replay` (`seek(step)`, `play()`, `pause()`,
-/// `stepBy(n)`, `state()`: the step shown, whether it plays, the speed, and `clock`, the
+/// `stepBy(n)`, `payload`: the trajectories as `decodeReplayPayload` read them, and
+/// `state()`: the step shown, whether it plays, the speed, and `clock`, the
 /// page's `performance.now()` when the playhead last moved), and sets `data-ready="1"` on `<body>` once the trajectories
 /// are unpacked.
 enum ReplayPlayer {

@@ -42,11 +42,9 @@ struct Play: ParsableCommand {
     @Option(parsing: .unconditional, help: "Picture width in characters (default: the terminal's, at most 100).")
     var width: Int?
 
-    @Option(
-        parsing: .unconditional,
-        help: "The world rectangle to show, as x,y,width,height (default: the scene at its start).",
-        transform: FrameView.parse)
-    var view: FrameView?
+    @OptionGroup var viewOption: ViewOption
+    /// `--view`.
+    var view: FrameView? { viewOption.view }
 
     @Option(parsing: .unconditional, help: "Stop after this many seconds of real time (default: run until q).")
     var seconds: Double?

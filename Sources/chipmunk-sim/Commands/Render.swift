@@ -56,10 +56,9 @@ struct Render: ParsableCommand {
         transform: PictureSize.parse)
     var size: PictureSize?
 
-    @Option(
-        parsing: .unconditional, help: "The world rectangle to show, as x,y,width,height (default: fit the scene).",
-        transform: FrameView.parse)
-    var view: FrameView?
+    @OptionGroup var viewOption: ViewOption
+    /// `--view`.
+    var view: FrameView? { viewOption.view }
 
     @Flag(help: "Draw contact points and their normals too.") var contacts = false
 

@@ -61,11 +61,9 @@ struct Run: ParsableCommand {
         help: "html: the player's canvas width in pixels (default: the view fitted into 800×600).")
     var width: Int?
 
-    @Option(
-        parsing: .unconditional,
-        help: "html: the world rectangle to show, as x,y,width,height (default: all that moves).",
-        transform: FrameView.parse)
-    var view: FrameView?
+    @OptionGroup var viewOption: ViewOption
+    /// `--view`.
+    var view: FrameView? { viewOption.view }
 
     @Flag(
         help:

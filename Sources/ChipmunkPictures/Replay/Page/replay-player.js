@@ -6,8 +6,8 @@ const packed = Uint8Array.from(atob(document.getElementById("replay-data").textC
 const raw = new Uint8Array(await new Response(new Blob([packed]).stream()
     .pipeThrough(new DecompressionStream("deflate"))).arrayBuffer());
 const F = H.frames, B = H.bodies.length, C = H.constraints.length, G = H.grid;
-const { steps, samples, states, present, opacity, constraintPoints, contactCounts, contacts, contactStart } =
-  decodeReplayPayload(raw, H);
+const payload = decodeReplayPayload(raw, H);
+const { steps, samples, states, present, opacity, constraintPoints, contactCounts, contacts, contactStart } = payload;
 
 const canvas = document.getElementById("view");
 canvas.width = H.width; canvas.height = H.height;
@@ -260,7 +260,8 @@ if (options.has("speed")) {
 }
 showContacts = options.get("contacts") === "1"; $("contacts").checked = showContacts;
 showConstraints = options.get("constraints") !== "0"; $("constraints").checked = showConstraints;
-window.replay = { seek, play, pause, stepBy, state: () => ({ step: Math.round(playhead), playing, speed, clock: lastTime }) };
+window.replay = { seek, play, pause, stepBy, state: () => ({ step: Math.round(playhead), playing, speed, clock: lastTime }),
+                  payload };
 if (options.has("step")) seek(options.get("step")); else draw();
 if (options.has("play")) play();
 document.body.dataset.ready = "1";
