@@ -1,7 +1,5 @@
 import ArgumentParser
 import ChipmunkBatch
-import ChipmunkCatalog
-import ChipmunkScenes
 import Foundation
 
 struct MergeCommand: ParsableCommand {

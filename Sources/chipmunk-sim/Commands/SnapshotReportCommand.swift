@@ -1,7 +1,6 @@
 import ArgumentParser
 import Chipmunk
 import ChipmunkCatalog
-import ChipmunkScenes
 import Foundation
 
 struct SnapshotReportCommand: ParsableCommand {

@@ -1,7 +1,3 @@
-import ArgumentParser
-import Chipmunk
-import ChipmunkCatalog
-import ChipmunkScenes
 import Foundation
 
 /// The flag earlier versions needed for snapshots that continue exactly.

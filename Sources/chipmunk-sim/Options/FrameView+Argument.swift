@@ -1,7 +1,4 @@
 import ArgumentParser
-import Chipmunk
-import ChipmunkCatalog
-import ChipmunkScenes
 import ChipmunkPictures
 import Foundation
 

@@ -1,10 +1,4 @@
 import ArgumentParser
-import Chipmunk
-import ChipmunkPictures
-import ChipmunkCatalog
-import ChipmunkScenes
-import Foundation
-import SystemPackage
 
 /// A time step given as a fraction ("1/120") or a decimal ("0.005").
 struct TimeStep: ExpressibleByArgument, CustomStringConvertible {

@@ -1,10 +1,4 @@
-import ArgumentParser
-import Chipmunk
-import ChipmunkPictures
-import ChipmunkCatalog
-import ChipmunkScenes
 import Foundation
-import SystemPackage
 
 /// The line `run` writes on standard error when the engine guard answered any narrow-phase
 /// test of the run (docs/engine-assertions.md, "The engine guard").

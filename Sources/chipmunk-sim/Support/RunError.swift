@@ -1,11 +1,3 @@
-import ArgumentParser
-import Chipmunk
-import ChipmunkPictures
-import ChipmunkCatalog
-import ChipmunkScenes
-import Foundation
-import SystemPackage
-
 /// A run that stopped part way; the message says where.
 struct RunError: Error, CustomStringConvertible {
     var description: String

@@ -1,9 +1,3 @@
-import ArgumentParser
-import Chipmunk
-import ChipmunkAnimation
-import ChipmunkPictures
-import ChipmunkCatalog
-import ChipmunkScenes
 import Foundation
 
 #if canImport(Glibc)
