@@ -9,15 +9,12 @@ struct PictureSize: ExpressibleByArgument, Equatable, CustomStringConvertible {
     let width: Int
     let height: Int
 
-    init(width: Int, height: Int) {
-        self.width = width
-        self.height = height
-    }
-
     init?(argument: String) {
         guard let size = try? Self.parse(argument) else { return nil }
         self = size
     }
+
+    private init(sides: (width: Int, height: Int)) { (width, height) = sides }
 
     var description: String { "\(width)x\(height)" }
 
@@ -29,6 +26,6 @@ struct PictureSize: ExpressibleByArgument, Equatable, CustomStringConvertible {
         guard sides.contains(width), sides.contains(height) else {
             throw ValidationError("--size must be from 1x1 to 20000x20000 (got \(argument))")
         }
-        return PictureSize(width: width, height: height)
+        return PictureSize(sides: (width, height))
     }
 }
