@@ -35,6 +35,15 @@ package struct SweepPlan: Sendable {
         } catch {
             throw .scene(error)
         }
+        try self.init(template: template, sceneData: sceneData, design: design, steps: steps, timeStep: timeStep, start: start)
+    }
+
+    /// The runs of `design` over a scene file already parsed (`template`, of `sceneData`).
+    package init(
+        template: SceneTemplate, sceneData: Data, design: SweepDesign, steps: Int, timeStep: Double?,
+        start: Snapshot? = nil
+    ) throws(SweepError) {
+        let sceneSource = template.source
         let declared = template.declared
         let runs = try design.parameterSets()
         let swept = Set(runs.flatMap(\.values.keys)).sorted()
@@ -51,7 +60,7 @@ package struct SweepPlan: Sendable {
         // A swept parameter no number refers to would change nothing from run to run: refused
         // before any run (each run refused it alone, and the sweep ended "N failed").
         do {
-            _ = try template.description(parameters: sweptDefaults)
+            try template.check(parameters: sweptDefaults)
         } catch {
             throw .scene(error)
         }

@@ -10,6 +10,14 @@ extension SceneDescription {
     public static func load(contentsOf url: URL, parameters: [String: Double] = [:]) throws(SceneError)
         -> SceneDescription
     {
+        try decode(read(contentsOf: url), source: url.lastPathComponent, parameters: parameters)
+    }
+
+    /// A scene file's bytes, read only when it is a regular file no larger than
+    /// ``maxFileSize``.
+    ///
+    /// - Throws: ``SceneError`` naming the file.
+    package static func read(contentsOf url: URL) throws(SceneError) -> Data {
         // Reading a directory fails, a FIFO blocks and /dev/zero never ends: look first.
         if let attributes = try? FileManager.default.attributesOfItem(atPath: url.resolvingSymlinksInPath().path) {
             let type = attributes[.type] as? FileAttributeType
@@ -30,7 +38,7 @@ extension SceneDescription {
             let reason = (error as NSError).localizedFailureReason ?? "cannot be read"
             throw SceneError(source: url.path, reason: "cannot read the file (\(reason))")
         }
-        return try decode(data, source: url.lastPathComponent, parameters: parameters)
+        return data
     }
 
     /// The largest scene file read: 64 MiB.

@@ -103,16 +103,33 @@ package struct SceneTemplate: Sendable {
         }
     }
 
+    /// Checks `overrides` as ``description(parameters:)`` does (each one declared, finite,
+    /// and referred to by some number), without decoding the scene.
+    package func check(parameters overrides: [String: Double]) throws(SceneError) {
+        var warnings: [String] = []
+        _ = try substituted(overrides: overrides, warnings: &warnings)
+    }
+
     /// The file as plain JSON: every reference replaced by its parameter's value
     /// (`overrides` first, then the default), and the declaration removed. A file that
     /// declares no parameters comes back unchanged.
     private func plainJSON(overrides: [String: Double], warnings: inout [String]) throws(SceneError) -> Data {
+        guard let replaced = try substituted(overrides: overrides, warnings: &warnings) else { return data }
+        do {
+            return try JSONEncoder().encode(replaced)
+        } catch {
+            throw SceneError(source: source, reason: "\(error)")
+        }
+    }
+
+    /// The file's tree with `overrides` set; nil for a file that declares no parameters.
+    private func substituted(overrides: [String: Double], warnings: inout [String]) throws(SceneError) -> JSONTree? {
         guard let members else {
             if let name = overrides.keys.sorted().first {
                 throw SceneError(
                     source: source, reason: "sets parameter '\(name)', but the scene declares no parameters")
             }
-            return data
+            return nil
         }
         var values = declared
         for (name, value) in overrides {
@@ -139,10 +156,6 @@ package struct SceneTemplate: Sendable {
             }
             warnings.append("\(source): parameters.\(unused): \(problem); its value is not used")
         }
-        do {
-            return try JSONEncoder().encode(replaced)
-        } catch {
-            throw SceneError(source: source, reason: "\(error)")
-        }
+        return replaced
     }
 }

@@ -129,15 +129,16 @@ struct SweepCommand: ParsableCommand {
         guard let url = file?.scene ?? scene.map({ URL(fileURLWithPath: $0) }) else {
             throw ValidationError("give a scene file and --param, or --sweep FILE")  // validate() asks first
         }
-        _ = try SceneDescription.load(contentsOf: url)  // names the file in any problem with it
-        return (url.lastPathComponent, try Data(contentsOf: url))
+        return (url.lastPathComponent, try SceneDescription.read(contentsOf: url))
     }
 
     func run() throws {
         let file = try sweep.map { try SweepFile.load(contentsOf: URL(fileURLWithPath: $0)) }
         let (source, data) = try sceneData(file: file)
-        // The scene as its defaults build it, once: its time step, and the names checked below.
-        let description = try SceneDescription.decode(data, source: source)
+        // The file parsed once, and the scene as its defaults build it, once: its time step,
+        // and the names checked below.
+        let template = try SceneTemplate(data, source: source)
+        let description = try template.description()
         description.warnings.forEach(Output.warning)
         let example = try description.makeScene(source: source)
         let defaultDt = example.timeStep
@@ -155,8 +156,7 @@ struct SweepCommand: ParsableCommand {
         let start = try snapshot.map { try SceneCatalog.loadSnapshot(contentsOf: URL(fileURLWithPath: $0)) }
         let design = try file?.design ?? .grid(axes)
         var plan = try SweepPlan(
-            sceneSource: source, sceneData: data, design: design, steps: steps, timeStep: timeStep,
-            start: start)
+            template: template, sceneData: data, design: design, steps: steps, timeStep: timeStep, start: start)
         plan.tracked = try tracked + (file?.tracked ?? []).map { try TrackedQuantity(parsing: $0) }
         plan.recordedBodies = recordedBodies + (file?.bodies ?? [])
         // Names are checked on the scene as the defaults build it, before any run.
