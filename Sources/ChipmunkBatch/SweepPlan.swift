@@ -35,7 +35,8 @@ package struct SweepPlan: Sendable {
         } catch {
             throw .scene(error)
         }
-        try self.init(template: template, sceneData: sceneData, design: design, steps: steps, timeStep: timeStep, start: start)
+        try self.init(
+            template: template, sceneData: sceneData, design: design, steps: steps, timeStep: timeStep, start: start)
     }
 
     /// The runs of `design` over a scene file already parsed (`template`, of `sceneData`).
