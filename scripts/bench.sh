@@ -42,7 +42,7 @@ if [[ "${1:-}" == --state ]]; then
     allocations="$(mktemp)"
     trap 'rm -f "$allocations"' EXIT
     (cd Benchmarks && swift package --scratch-path "$alloc_scratch" benchmark --no-progress --format markdown \
-        --filter '^(save|restore) ') >"$allocations" 2>/dev/null || {
+        --filter '(save|restore) .*') >"$allocations" 2>/dev/null || {
         echo "bench.sh: swift package benchmark failed; run scripts/bench.sh without --state to see its output" >&2
         exit 1
     }
