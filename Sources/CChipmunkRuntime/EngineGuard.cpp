@@ -1,5 +1,5 @@
 // Some of the engine's functions, replaced by the binding's own through ELF symbol
-// interposition: libchipmunk.so.7 calls `cpCollide`, `cpMessage` and `cpHashSetEach`
+// interposition: libchipmunk.so.7 calls `cpCollide`, `cpMessage` and `cpArrayPush`
 // through its PLT and takes the address of `cpSpaceCollideShapes` through its GOT (all are
 // exported, and Debian's build is not linked -Bsymbolic), so a definition in the program
 // binds first. Each wrapper calls the library's own function (dlsym RTLD_NEXT);
@@ -26,13 +26,14 @@
 // grow. Past it, a C++ exception unwinds out of the step through the engine's C frames only
 // (no binding code is on the stack at either point) before a pile claims the memory, from
 // one of two points where the engine's structures are whole:
-// - the end of the tree's pass over its leaves (`cpHashSetEach` given the tree itself),
-//   where the leaves have moved and no pair is made yet. A pile's tree can pair every leaf
-//   with every other before it calls the space once (5,000 circles meeting made 12.5
-//   million pairs, 700 MB, first), inside code that cannot be interposed, so the pairs it
-//   is about to make are counted here: the leaves that moved (a walk of the leaves, a few
-//   nanoseconds each) bound them by moved × leaves; only when that bound passes the
-//   budget's pairs are the moved leaves' overlaps counted, stopping there;
+// - `cpArrayPush` given the tree's buffer array while the space is locked: the tree's pool
+//   of pairs is empty and it has just allocated a buffer of them (`PairFromPool`, inside
+//   the marking pass, before the pair is linked; the locked part of a step makes no tree
+//   nodes, since a leaf that moves frees the node it takes). A pile's tree can pair every
+//   leaf with every other before it calls the space once (5,000 circles meeting made 12.5
+//   million pairs, 700 MB), inside code that cannot be interposed; its pairs all come from
+//   this pool, so a buffer past the budget's pairs is freed there and the step stops. The
+//   cost when nothing is piled is a compare a push;
 // - `cpSpaceCollideShapes`, the space's callback for each candidate pair (the engine
 //   takes its address through the GOT): every pair before it is linked, no arbiter half
 //   made; it bounds the arbiters and contacts, and the spatial hash.
@@ -60,13 +61,13 @@ namespace {
 using CollideFunction = cpCollisionInfo (*)(const cpShape *, const cpShape *, cpCollisionID, cpContact *);
 using MessageFunction = void (*)(const char *, const char *, int, int, int, const char *, ...);
 using SpaceCollideFunction = cpCollisionID (*)(cpShape *, cpShape *, cpCollisionID, cpSpace *);
-using HashSetEachFunction = void (*)(cpHashSet *, cpHashSetIteratorFunc, void *);
+using ArrayPushFunction = void (*)(cpArray *, void *);
 
 // The library's own functions, found once (the narrow phase reads its pointer on every
 // call: a relaxed atomic load, an ordinary load on x86-64 and arm64).
 std::atomic<CollideFunction> engineCollide{nullptr};
 std::atomic<SpaceCollideFunction> engineSpaceCollide{nullptr};
-std::atomic<HashSetEachFunction> engineHashSetEach{nullptr};
+std::atomic<ArrayPushFunction> engineArrayPush{nullptr};
 MessageFunction engineMessage = nullptr;
 bool printWarnings = false;
 pthread_once_t resolvedOnce = PTHREAD_ONCE_INIT;
@@ -92,8 +93,8 @@ void resolve() {
     engineCollide.store(reinterpret_cast<CollideFunction>(engineFunction("cpCollide")), std::memory_order_release);
     engineSpaceCollide.store(
         reinterpret_cast<SpaceCollideFunction>(engineFunction("cpSpaceCollideShapes")), std::memory_order_release);
-    engineHashSetEach.store(
-        reinterpret_cast<HashSetEachFunction>(engineFunction("cpHashSetEach")), std::memory_order_release);
+    engineArrayPush.store(
+        reinterpret_cast<ArrayPushFunction>(engineFunction("cpArrayPush")), std::memory_order_release);
 }
 
 // The library's own `function`, resolved on first use.
@@ -143,56 +144,18 @@ int poolBuffers() {
 
 bool poolsOverBudget() { return poolBuffers() > budgetBuffers; }
 
-// Whether the moved leaves of `tree` (stamped with its stamp) overlap more than `allowed`
-// other leaves between them: the pairs the marking pass is about to make. Stops there.
-bool movedLeavesOverlapMoreThan(const MirrorTree *tree, uint64_t allowed) {
-    MirrorSet *set = tree->leaves;
-    // At most every leaf moved and overlaps every other: small spaces stop here.
-    if (uint64_t(set->entries) * set->entries <= allowed) return false;
-    uint64_t moved = 0;
-    for (unsigned int i = 0; i < set->size; i++) {
-        for (MirrorBin *bin = set->table[i]; bin != nullptr; bin = bin->next) {
-            if (static_cast<MirrorNode *>(bin->elt)->node.leaf.stamp == tree->stamp) moved += 1;
-        }
-    }
-    if (moved * set->entries <= allowed) return false;
-    // Rare: a walk of the tree for each moved leaf, with a stack of its own (a pile's tree
-    // can be as deep as it has leaves).
-    uint64_t found = 0;
-    size_t capacity = 64;
-    const MirrorNode **stack = static_cast<const MirrorNode **>(malloc(capacity * sizeof *stack));
-    bool over = false;
-    for (unsigned int i = 0; i < set->size && !over && stack != nullptr; i++) {
-        for (MirrorBin *bin = set->table[i]; bin != nullptr && !over; bin = bin->next) {
-            const MirrorNode *leaf = static_cast<MirrorNode *>(bin->elt);
-            if (leaf->node.leaf.stamp != tree->stamp) continue;
-            size_t depth = 0;
-            stack[depth++] = tree->root;
-            while (depth > 0 && !over) {
-                const MirrorNode *node = stack[--depth];
-                if (!cpBBIntersects(leaf->bb, node->bb)) continue;
-                if (node->obj != nullptr) {
-                    // A pair of two moved leaves is made once: counted from the first.
-                    bool counts = node != leaf && (node->node.leaf.stamp != tree->stamp || node > leaf);
-                    if (counts && ++found > allowed) over = true;
-                    continue;
-                }
-                if (depth + 2 > capacity) {
-                    capacity *= 2;
-                    auto grown = static_cast<const MirrorNode **>(realloc(stack, capacity * sizeof *stack));
-                    if (grown == nullptr) {
-                        over = true;  // no memory to count with: far past any budget
-                        break;
-                    }
-                    stack = grown;
-                }
-                stack[depth++] = node->node.children.a;
-                stack[depth++] = node->node.children.b;
-            }
-        }
-    }
-    free(stack);
-    return over || stack == nullptr;
+// Whether the budgeted tree, about to take one more buffer of pairs, would hold more
+// buffers than its nodes and the budget's pairs fill. Its nodes are its leaves, the inner
+// nodes joining them and its pool of free nodes (a walk of that list: this runs once a
+// buffer of pairs, 585 of them, and only while the pairs grow past their peak).
+bool treePairsPassBudget(const MirrorTree *tree, int buffers) {
+    size_t leaves = tree->leaves->entries;
+    size_t nodes = leaves > 0 ? 2 * leaves - 1 : 0;
+    for (const MirrorNode *node = tree->pooledNodes; node != nullptr; node = node->parent) nodes += 1;
+    size_t nodeBuffers = (nodes * sizeof(MirrorNode) + CP_BUFFER_BYTES - 1) / CP_BUFFER_BYTES;
+    size_t pairsPerBuffer = CP_BUFFER_BYTES / sizeof(MirrorPair);
+    uint64_t pairBuffers = (uint64_t(budgetPairs) + pairsPerBuffer - 1) / pairsPerBuffer;
+    return uint64_t(buffers) >= nodeBuffers + pairBuffers;
 }
 
 // One attempt at the engine's narrow phase: true with `info` set, or false if it stopped.
@@ -262,7 +225,7 @@ extern "C" int ChipmunkEngineGuardIsActive(void) {
     return dlsym(RTLD_DEFAULT, "cpCollide") == reinterpret_cast<void *>(cpCollide)
         && dlsym(RTLD_DEFAULT, "cpMessage") == reinterpret_cast<void *>(cpMessage)
         && dlsym(RTLD_DEFAULT, "cpSpaceCollideShapes") == reinterpret_cast<void *>(cpSpaceCollideShapes)
-        && dlsym(RTLD_DEFAULT, "cpHashSetEach") == reinterpret_cast<void *>(cpHashSetEach);
+        && dlsym(RTLD_DEFAULT, "cpArrayPush") == reinterpret_cast<void *>(cpArrayPush);
 }
 
 extern "C" uint64_t ChipmunkEngineGuardDegenerateCollisions(void) { return degenerateCollisions; }
@@ -271,19 +234,23 @@ extern "C" const char *ChipmunkEngineGuardLastWarning(void) { return lastWarning
 
 extern "C" cpCollisionID cpSpaceCollideShapes(cpShape *a, cpShape *b, cpCollisionID id, cpSpace *space) {
     // Called for every candidate pair, so only the space's own pools (arbiters, contacts)
-    // are read here: the tree's pairs were counted before the marking pass.
+    // are read here: the tree's pairs are counted as their buffers are made (cpArrayPush).
     if (space == budgetSpace && space->allocatedBuffers->num > budgetSpaceBuffers) [[unlikely]] {
         throw PoolBudgetExceeded{};
     }
     return resolved(engineSpaceCollide)(a, b, id, space);
 }
 
-extern "C" void cpHashSetEach(cpHashSet *set, cpHashSetIteratorFunc function, void *data) {
-    resolved(engineHashSetEach)(set, function, data);
-    // The tree's pass that moves its leaves, in a budgeted step: the marking pass is next.
-    if (budgetTree != nullptr && data == budgetTree && set == reinterpret_cast<cpHashSet *>(budgetTree->leaves)) {
-        if (movedLeavesOverlapMoreThan(budgetTree, uint64_t(budgetPairs))) throw PoolBudgetExceeded{};
+extern "C" void cpArrayPush(cpArray *array, void *object) {
+    // A buffer of the budgeted tree's pairs, made in the marking pass: past the budget, it
+    // is freed (the engine has linked nothing into it) and the step stops.
+    if (array == budgetTreeBuffers && budgetSpace->locked > 0) [[unlikely]] {
+        if (treePairsPassBudget(budgetTree, array->num)) {
+            free(object);
+            throw PoolBudgetExceeded{};
+        }
     }
+    resolved(engineArrayPush)(array, object);
 }
 
 extern "C" size_t CChipmunkContactPairBytes(void) {
@@ -321,5 +288,6 @@ extern "C" int CChipmunkSpaceStepWithinBudget(void *space, double dt, int64_t ma
     }
     budgetSpace = nullptr;
     budgetTree = nullptr;
+    budgetTreeBuffers = nullptr;
     return result;
 }
