@@ -37,8 +37,42 @@ public final class Scene {
     /// Names of shapes for output, from a scene file: the `id`s of the shapes that have one.
     public var shapeNames: [ObjectIdentifier: String] = [:]
 
-    /// Names of bodies added by inputs to a scene without ``bodyNames``: their `id`s.
-    var addedBodyNames: [ObjectIdentifier: String] = [:]
+    /// Names of bodies added by inputs to a scene without ``bodyNames``: their `id`s. A
+    /// body taken out keeps its name, so that a restore that puts it back (rollback) finds
+    /// it by name again; each name is held beside its body, weakly, so that one whose body
+    /// is gone names nothing (its identifier may be a new body's).
+    var addedBodyNames: [ObjectIdentifier: AddedBodyName] = [:]
+
+    /// The count of `addedBodyNames` at which the names of bodies that are gone are dropped
+    /// (then twice the count left, at least 64): a rollback that applies a `grab` again
+    /// makes a new hand each time.
+    private var addedBodyNamesPruneCount = 64
+
+    /// A name an input gave a body, beside that body.
+    struct AddedBodyName {
+        weak var body: Body?
+        var name: String
+    }
+
+    /// The name an input gave `body` in a scene without ``bodyNames``, if any.
+    func addedName(of body: Body) -> String? {
+        guard let entry = addedBodyNames[ObjectIdentifier(body)], entry.body === body else { return nil }
+        return entry.name
+    }
+
+    /// Gives `body`, which an input added, the name `name` (none when nil): in
+    /// ``bodyNames`` when the scene has them, else in `addedBodyNames`.
+    func nameAddedBody(_ body: Body, _ name: String?) {
+        if bodyNames != nil {
+            bodyNames?[ObjectIdentifier(body)] = name
+        } else {
+            addedBodyNames[ObjectIdentifier(body)] = name.map { AddedBodyName(body: body, name: $0) }
+            if addedBodyNames.count >= addedBodyNamesPruneCount {
+                addedBodyNames = addedBodyNames.filter { $0.value.body != nil }
+                addedBodyNamesPruneCount = max(64, 2 * addedBodyNames.count)
+            }
+        }
+    }
 
     /// Contact events recorded by `log` collision rules, oldest first.
     public package(set) var events: [CollisionEvent] = []
@@ -63,7 +97,7 @@ public final class Scene {
     /// file; an added body's `id`), or its index in `Space.bodies`; "static" for the
     /// space's static body.
     public func name(of body: Body) -> String {
-        bodyNames?[ObjectIdentifier(body)] ?? addedBodyNames[ObjectIdentifier(body)]
+        bodyNames?[ObjectIdentifier(body)] ?? addedName(of: body)
             ?? (body === space.staticBody ? "static" : String(space.bodies.firstIndex { $0 === body } ?? -1))
     }
 
@@ -89,7 +123,8 @@ public final class Scene {
         space.snapshot(
             sceneName: reference ?? name, sceneTime: time, changesApplied: nextChange, inputsApplied: nextInput,
             // Bodies added by inputs (an `add`, a hand's `grab`) keep their ids across a restore.
-            bodyNames: bodyNames == nil && addedBodyNames.isEmpty ? [] : space.bodies.map { self.name(of: $0) })
+            bodyNames: bodyNames == nil && !space.bodies.contains { addedName(of: $0) != nil }
+                ? [] : space.bodies.map { self.name(of: $0) })
     }
 
     /// Sets the scene to a snapshot made by ``snapshot(reference:)`` of a scene built by the same
@@ -121,7 +156,7 @@ public final class Scene {
             if clock.bodyNames.count == space.bodies.count {
                 for (index, (body, name)) in zip(space.bodies, clock.bodyNames).enumerated() where name != String(index)
                 {
-                    addedBodyNames[ObjectIdentifier(body)] = name
+                    nameAddedBody(body, name)
                 }
             }
         }

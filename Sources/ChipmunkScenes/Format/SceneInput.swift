@@ -295,7 +295,7 @@ extension Scene {
 
     /// `name(of:)` for the body at `index` in `space.bodies`, without searching for it.
     func outputName(of body: Body, index: Int) -> String {
-        bodyNames?[ObjectIdentifier(body)] ?? addedBodyNames[ObjectIdentifier(body)] ?? String(index)
+        bodyNames?[ObjectIdentifier(body)] ?? addedName(of: body) ?? String(index)
     }
 
     /// Applies an input now: what a scene's timed inputs and a replay do.
@@ -337,11 +337,7 @@ extension Scene {
                 space.add(made)
                 if let id = shape.id { shapeNames[ObjectIdentifier(made)] = id }
             }
-            if bodyNames != nil {
-                bodyNames?[ObjectIdentifier(body)] = description.id
-            } else {
-                addedBodyNames[ObjectIdentifier(body)] = description.id
-            }
+            nameAddedBody(body, description.id)
         case let .grab(hand, name, at, maxForce):
             let held = body(name)
             guard held.kind == .dynamic else {
@@ -356,19 +352,14 @@ extension Scene {
             joint.maxForce = maxForce
             joint.errorBias = SceneInput.handErrorBias
             space.add(joint)
-            if bodyNames != nil {
-                bodyNames?[ObjectIdentifier(handBody)] = hand
-            } else {
-                addedBodyNames[ObjectIdentifier(handBody)] = hand
-            }
+            nameAddedBody(handBody, hand)
         case .remove(let name):
             let body = body(name)
             for constraint in space.constraints where constraint.bodyA === body || constraint.bodyB === body {
                 space.remove(constraint)
             }
             for shape in space.shapes where shape.body === body { space.remove(shape) }
-            space.remove(body)
-            addedBodyNames[ObjectIdentifier(body)] = nil
+            space.remove(body)  // its name stays with it, for a restore that puts it back
         }
     }
 }
