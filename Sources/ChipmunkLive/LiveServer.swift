@@ -144,7 +144,14 @@
             }
             router.get("/snapshot") { _, _ in
                 let name = await world.sceneName
-                return download(await world.snapshotBytes(), "\(name).snapshot", "application/octet-stream")
+                do {
+                    return download(try await world.snapshotBytes(), "\(name).snapshot", "application/octet-stream")
+                } catch {
+                    // 409 Conflict: the world's state, not the request, is what refuses.
+                    return Response(
+                        status: .conflict, headers: [.contentType: "text/plain; charset=utf-8"],
+                        body: .init(byteBuffer: ByteBuffer(string: "\(error)\n")))
+                }
             }
             router.get("/state") { _, _ in
                 Response(

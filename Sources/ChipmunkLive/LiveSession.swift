@@ -298,7 +298,16 @@ package final class LiveSession {
     package func scrub(to step: Int) throws -> Int {
         guard let index = ring.lastIndex(where: { $0.step <= step }) else { return self.step }
         let (at, bytes) = ring[index]
-        try scene.restore(try Snapshot(bytes: bytes))
+        let snapshot = try Snapshot(bytes: bytes)
+        if scene.space.isStoppedByContactPairs {
+            // A step stopped inside the engine's broad phase left a space that cannot be
+            // restored into: the scene is built again, and the snapshot restored into that.
+            let fresh = try makeScene()
+            try fresh.restore(snapshot)
+            scene = fresh
+        } else {
+            try scene.restore(snapshot)
+        }
         ring.removeSubrange((index + 1)...)
         ringBytes = ring.reduce(0) { $0 + $1.bytes.count }
         let kept = at - baseStep
@@ -342,7 +351,28 @@ package final class LiveSession {
     }
 
     /// A snapshot of the world now, for a viewer to download (`chipmunk-sim run FILE`).
-    package func snapshot() -> Snapshot { scene.snapshot(reference: source) }
+    ///
+    /// - Throws: ``Unsaved`` when a step stopped inside the engine (the contact pair
+    ///   budget): that state cannot be saved; scrubbing back or restarting can.
+    package func snapshot() throws(Unsaved) -> Snapshot {
+        guard !scene.space.isStoppedByContactPairs else {
+            throw Unsaved(step: scene.stepCount, reason: failure ?? "a step stopped inside the engine")
+        }
+        return scene.snapshot(reference: source)
+    }
+
+    /// Why the world now cannot be saved: the step that stopped it.
+    package struct Unsaved: Error, CustomStringConvertible {
+        /// The last step the world took.
+        package var step: Int
+        /// The failure that stopped it.
+        package var reason: String
+
+        package var description: String {
+            "the world stopped inside the engine (\(reason)), so its state after step \(step) cannot be saved: "
+                + "scrub back or restart"
+        }
+    }
 
     // MARK: Structure
 

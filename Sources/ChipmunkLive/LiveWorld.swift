@@ -223,7 +223,9 @@ package actor LiveWorld {
     }
 
     /// A snapshot of the world now.
-    package func snapshotBytes() -> [UInt8] { session.snapshot().bytes }
+    ///
+    /// - Throws: `LiveSession.Unsaved` when a step stopped inside the engine.
+    package func snapshotBytes() throws(LiveSession.Unsaved) -> [UInt8] { try session.snapshot().bytes }
 
     /// The world's state as JSON, for tests and scripts: step, gravity, whether paused, the
     /// failure if any, and every body's name, position, angle and velocity.

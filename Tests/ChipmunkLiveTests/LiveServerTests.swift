@@ -69,6 +69,31 @@
             _ = await serving.result
         }
 
+        /// A world stopped inside the engine (the contact pair budget) cannot be saved: the
+        /// snapshot download answers 409 with why, and the server goes on.
+        @Test func aStoppedWorldsSnapshotIsRefusedNotACrash() async throws {
+            let server = LiveServer(name: "pile", configuration: .init(port: 0)) { LiveSessionTests.pile() }
+            let (urls, ready) = AsyncStream<URL>.makeStream()
+            let serving = Task { try await server.run(onReady: { ready.yield($0) }) }
+            var iterator = urls.makeAsyncIterator()
+            let url = try #require(await iterator.next())
+            struct State: Decodable { var failure: String? }
+            let deadline = ContinuousClock.now + .seconds(60)  // a bound for a busy machine, not a timing
+            var state = State(failure: nil)
+            while state.failure == nil, ContinuousClock.now < deadline {
+                try await Task.sleep(for: .milliseconds(50))
+                state = try JSONDecoder().decode(State.self, from: try await get(url.appending(path: "state")))
+            }
+            #expect(state.failure?.contains("contact pairs") == true)
+            let (data, response) = try await URLSession.shared.data(from: url.appending(path: "snapshot"))
+            #expect((response as? HTTPURLResponse)?.statusCode == 409)
+            let text = String(decoding: data, as: UTF8.self)
+            #expect(text.contains("cannot be saved: scrub back or restart"), "\(text)")
+            _ = try await get(url.appending(path: "state"))  // still serving
+            serving.cancel()
+            _ = await serving.result
+        }
+
         @Test func aSceneFileIsRebuiltWhenSavedAndAnErrorKeepsTheWorld() async throws {
             let folder = try TemporaryFolder("live-reload")
             defer { folder.remove() }

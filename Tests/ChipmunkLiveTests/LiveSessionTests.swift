@@ -140,4 +140,41 @@ import Testing
         #expect(try session.grab(viewer: 1, at: [150, -2]) == nil)  // the floor segment
         #expect(try session.push(at: [-1000, -1000], velocityChange: [1, 1]) == nil)
     }
+
+    /// 400 circles of one filter group flying at one point, under a budget of 2,000
+    /// contact pairs: a step stops inside the engine's broad phase before they meet.
+    static func pile() -> Scene {
+        let space = Space()
+        space.maxContactPairs = 2_000
+        for i in 0..<400 {
+            let angle = Double(i) / 400 * 2 * .pi
+            let body = Body(mass: 1, moment: 1)
+            body.position = [100 * cos(angle), 100 * sin(angle)]
+            body.velocity = [-body.position.x, -body.position.y]
+            let circle = Circle(body: body, radius: 1)
+            circle.filter = ShapeFilter(group: 1)
+            space.add(body, circle)
+        }
+        return Scene(name: "pile", space: space)
+    }
+
+    /// A world stopped by the contact pair budget cannot be saved or restored into: the
+    /// download says so instead of stopping the server, and a scrub builds the scene again
+    /// and restores the ring's snapshot into that.
+    @Test func aWorldStoppedInsideTheEngineScrubsBackAndRefusesASnapshot() throws {
+        let session = try LiveSession(source: "pile") { Self.pile() }
+        run(session, frames: 60)
+        let failure = try #require(session.failure)
+        #expect(failure.contains("more than 2000 contact pairs"), "\(failure)")
+        #expect(session.scene.space.isStoppedByContactPairs)
+        let stoppedAt = session.step
+        #expect(throws: LiveSession.Unsaved.self) { try session.snapshot() }
+        let back = try session.scrub(to: 12)
+        #expect(back == 12 && session.step == 12 && session.failure == nil && session.isPaused)
+        #expect(!session.scene.space.isStoppedByContactPairs)
+        #expect(try session.snapshot().stepsTaken == 12)
+        session.resume()
+        run(session, frames: 60)
+        #expect(session.failure != nil && session.step == stoppedAt, "the same step stops it again")
+    }
 }

@@ -227,6 +227,15 @@ def main():
             print("   " + out.stdout.strip())
         check("the session's recording replays bit for bit", recording_replays)
 
+        def snapshot_downloads():
+            with page.expect_download() as info:
+                page.click("#snapshot")
+            path = os.path.join(work, "session.snapshot")
+            info.value.save_as(path)
+            out = subprocess.run([binary, "run", path, "--steps", "10"], capture_output=True, text=True)
+            assert out.returncode == 0, out.stderr
+        check("the page's Snapshot link downloads a snapshot that runs on", snapshot_downloads)
+
         check("no error on the page", lambda: (_ for _ in ()).throw(AssertionError(errors)) if errors else None)
         browser.close()
 
