@@ -151,7 +151,8 @@ package final class LiveSession {
     }
 
     private func fail(_ error: any Error) {
-        failure = "step \(scene.stepCount + 1): \(error)"
+        // The engine's errors name their step already; a callback's may not.
+        failure = error is ChipmunkError ? "\(error)" : "step \(scene.stepCount + 1): \(error)"
         isPaused = true
     }
 

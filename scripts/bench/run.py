@@ -382,17 +382,28 @@ binding costs; Swift/C is the binding alone.
 
 
 def write_keeping_other_families(path, cpu_family, section):
-    """Replaces this CPU family's section of BENCHMARKS.md and keeps the others."""
+    """Replaces this CPU family's section of BENCHMARKS.md where it stands and keeps the rest:
+    the other families' sections and the sections other scripts write (the live server's,
+    scripts/live-bench.sh; the save and restore table, state_report.py). The text before the
+    first family section is the header, written anew."""
     import re
-    sections = {}
     try:
         old = open(path).read()
-        for match in re.finditer(r"<!-- cpu-family: (\w+) -->.*?<!-- /cpu-family: \1 -->\n", old, re.S):
-            sections[match.group(1)] = match.group(0)
     except OSError:
-        pass
-    sections[cpu_family] = section
-    open(path, "w").write(HEADER + "".join("\n" + sections[k] for k in sorted(sections)))
+        old = ""
+    families = list(re.finditer(r"<!-- cpu-family: (\w+) -->.*?<!-- /cpu-family: \1 -->\n", old, re.S))
+    if not families:
+        open(path, "w").write(HEADER + "\n" + section + old)
+        return
+    head, rest = HEADER + "\n", old[families[0].start():]
+    mine = [m for m in re.finditer(r"<!-- cpu-family: (\w+) -->.*?<!-- /cpu-family: \1 -->\n", rest, re.S)
+            if m.group(1) == cpu_family]
+    if mine:
+        rest = rest[: mine[0].start()] + section + rest[mine[0].end():]
+    else:
+        last = list(re.finditer(r"<!-- /cpu-family: \w+ -->\n", rest))[-1]
+        rest = rest[: last.end()] + "\n" + section + rest[last.end():]
+    open(path, "w").write(head + rest)
 
 
 if __name__ == "__main__":
