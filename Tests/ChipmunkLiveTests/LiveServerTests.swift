@@ -30,12 +30,18 @@
             return data
         }
 
-        @Test func aSceneWrittenInSwiftIsServedFromAUsersCode() async throws {
-            let server = LiveServer(name: "my-ramp", configuration: .init(port: 0)) { Self.ramp() }
+        /// Starts `server` and returns its URL once it listens, and the task serving (cancel it
+        /// to stop the server).
+        func start(_ server: LiveServer) async throws -> (url: URL, serving: Task<Void, any Error>) {
             let (urls, ready) = AsyncStream<URL>.makeStream()
             let serving = Task { try await server.run(onReady: { ready.yield($0) }) }
             var iterator = urls.makeAsyncIterator()
-            let url = try #require(await iterator.next())
+            return (try #require(await iterator.next()), serving)
+        }
+
+        @Test func aSceneWrittenInSwiftIsServedFromAUsersCode() async throws {
+            let (url, serving) = try await start(
+                LiveServer(name: "my-ramp", configuration: .init(port: 0)) { Self.ramp() })
             #expect(url.host == "127.0.0.1" && url.port != 8080)
             let page = String(decoding: try await get(url), as: UTF8.self)
             #expect(page.contains("<canvas id=\"world\""))
@@ -56,11 +62,9 @@
         }
 
         @Test func aPortInUseIsSaidPlainly() async throws {
-            let first = LiveServer(name: "ramp", configuration: .init(port: 0)) { Self.ramp() }
-            let (urls, ready) = AsyncStream<URL>.makeStream()
-            let serving = Task { try await first.run(onReady: { ready.yield($0) }) }
-            var iterator = urls.makeAsyncIterator()
-            let port = try #require(await iterator.next()?.port)
+            let (url, serving) = try await start(
+                LiveServer(name: "ramp", configuration: .init(port: 0)) { Self.ramp() })
+            let port = try #require(url.port)
             let second = LiveServer(name: "ramp", configuration: .init(port: port)) { Self.ramp() }
             await #expect(throws: LiveServer.Failure.addressInUse(host: "127.0.0.1", port: port)) {
                 try await second.run(onReady: { _ in })
@@ -72,11 +76,8 @@
         /// A world stopped inside the engine (the contact pair budget) cannot be saved: the
         /// snapshot download answers 409 with why, and the server goes on.
         @Test func aStoppedWorldsSnapshotIsRefusedNotACrash() async throws {
-            let server = LiveServer(name: "pile", configuration: .init(port: 0)) { LiveSessionTests.pile() }
-            let (urls, ready) = AsyncStream<URL>.makeStream()
-            let serving = Task { try await server.run(onReady: { ready.yield($0) }) }
-            var iterator = urls.makeAsyncIterator()
-            let url = try #require(await iterator.next())
+            let (url, serving) = try await start(
+                LiveServer(name: "pile", configuration: .init(port: 0)) { LiveSessionTests.pile() })
             struct State: Decodable { var failure: String? }
             let deadline = ContinuousClock.now + .seconds(60)  // a bound for a busy machine, not a timing
             var state = State(failure: nil)
