@@ -7,7 +7,8 @@
 // here is what changes as the world steps, by the address it lives at. Bodies' motion and
 // sleeping, constraints' whole structs, shapes' boxes, every cached or sleeping arbiter
 // with its contacts, the engine's arrays, and both trees of the broad phase (each node,
-// pair and leaf-set entry by address, with the leaf sets' visiting order). Restoring writes
+// pair and leaf-set entry by address, with the leaf sets' visiting order; a large or full
+// dynamic tree as its buffers of nodes and pairs, whole: see `savesWholeTree`). Restoring writes
 // each back where it was, and mends the free lists (arbiters, tree nodes and pairs,
 // leaf-set bins): what is in use now and the state lacks joins its pool, and what the
 // state uses leaves it. Arbiter, node, pair and bin memory belongs to the space until it
@@ -128,6 +129,16 @@ typedef struct TreeRecord {
     Buffer entries;  // SetEntry, in the set's visiting order
 } TreeRecord;
 
+/// The dynamic tree saved buffer by buffer (see `saveWholeTree`): every buffer of nodes and
+/// pairs it has allocated, copied whole, with the heads of its pools.
+typedef struct WholeTree {
+    int used;
+    Buffer buffers;  // void *: the tree's allocated buffers when saved, in its order
+    Buffer bytes;    // their contents, CP_BUFFER_BYTES each
+    MirrorNode *pooledNodes;
+    MirrorPair *pooledPairs;
+} WholeTree;
+
 struct CChipmunkSpaceState {
     int saved;
     cpSpace *space;
@@ -148,7 +159,8 @@ struct CChipmunkSpaceState {
     Buffer contacts;         // struct cpContact, each arbiter's `count` in turn
     Buffer arrays[5];        // pointers: dynamic, static, sleeping, active constraints, active arbiters
     TreeRecord trees[2];
-    Buffer pairs;  // PairRecord
+    Buffer pairs;  // PairRecord; none when the dynamic tree is saved whole
+    WholeTree whole;
 
     // Scratch for restoring, kept to spare allocations.
     Buffer scratch;
@@ -207,6 +219,8 @@ void CChipmunkSpaceStateDestroy(CChipmunkSpaceState *state) {
         freeBuffer(&state->trees[t].entries);
     }
     freeBuffer(&state->pairs);
+    freeBuffer(&state->whole.buffers);
+    freeBuffer(&state->whole.bytes);
     freeBuffer(&state->scratch);
     free(state);
 }
@@ -216,6 +230,7 @@ size_t CChipmunkSpaceStateByteCount(const CChipmunkSpaceState *state) {
                    state->arbiters.count + state->contacts.count + state->pairs.count;
     for (int i = 0; i < 5; i++) bytes += state->arrays[i].count;
     for (int t = 0; t < 2; t++) bytes += state->trees[t].nodes.count + state->trees[t].entries.count;
+    if (state->whole.used) bytes += state->whole.buffers.count + state->whole.bytes.count;
     return bytes;
 }
 
@@ -263,14 +278,16 @@ static int forEachSleepingArbiter(cpSpace *space, int (*visit)(cpArbiter *, void
 
 static int saveSleepingArbiter(cpArbiter *arbiter, void *state) { return saveArbiter(state, arbiter, 0); }
 
-static int saveTree(TreeRecord *record, MirrorTree *tree) {
+/// Saves a tree's root, stamp and leaf set, and its nodes one by one unless `whole` (the
+/// dynamic tree saved buffer by buffer, which holds them).
+static int saveTree(TreeRecord *record, MirrorTree *tree, int whole) {
     record->root = tree->root;
     record->stamp = tree->stamp;
     record->setSize = tree->leaves->size;
     record->nodes.count = 0;
     record->entries.count = 0;
     // Every node reachable from the root; the node records double as the stack.
-    if (tree->root) {
+    if (tree->root && !whole) {
         NodeRecord root = {tree->root, *tree->root};
         if (!append(&record->nodes, &root, sizeof root)) return 0;
         for (size_t i = 0; i < COUNT(record->nodes, NodeRecord); i++) {
@@ -288,6 +305,40 @@ static int saveTree(TreeRecord *record, MirrorTree *tree) {
             if (!append(&record->entries, &entry, sizeof entry)) return 0;
         }
     }
+    return 1;
+}
+
+/// Whether to save the dynamic tree buffer by buffer (`saveWholeTree`) rather than node by
+/// node and pair by pair. Following each pair from its leaf goes through memory in no order,
+/// and a copy of every buffer runs at the memory's speed, so the copy wins once the
+/// buffers are full enough: when the tree's nodes alone (2n - 1 for n leaves) fill a
+/// quarter of them, or when there are 64 buffers (2 MB) or more, a tree that held
+/// thousands of pairs (jointgrid50: 560,000 pairs, 960 buffers; following them costs more
+/// than a step). A small tree is walked: a buffer holds 512 nodes or 585 pairs, and copying
+/// a whole one for a world of a few bodies would cost more than they do. The price is
+/// that a large tree whose pools emptied after a crowded moment (buffers are never freed)
+/// is copied whole while it stays large.
+static int savesWholeTree(const MirrorTree *tree) {
+    size_t buffers = (size_t)tree->allocatedBuffers->num;
+    size_t leaves = tree->leaves->entries;
+    size_t nodeBytes = leaves ? (2 * leaves - 1) * sizeof(MirrorNode) : 0;
+    return buffers >= 64 || (buffers > 0 && 4 * nodeBytes >= buffers * CP_BUFFER_BYTES);
+}
+
+/// Saves every buffer the dynamic tree has allocated (its nodes and every pair, for both
+/// trees share its pool of pairs), whole, and the heads of its pools.
+static int saveWholeTree(WholeTree *whole, MirrorTree *tree) {
+    cpArray *buffers = tree->allocatedBuffers;
+    whole->buffers.count = 0;
+    whole->bytes.count = 0;
+    if (!append(&whole->buffers, buffers->arr, sizeof(void *) * (size_t)buffers->num)) return 0;
+    if (!reserve(&whole->bytes, (size_t)CP_BUFFER_BYTES * (size_t)buffers->num)) return 0;
+    for (int i = 0; i < buffers->num; i++) {
+        memcpy(whole->bytes.data + whole->bytes.count, buffers->arr[i], CP_BUFFER_BYTES);
+        whole->bytes.count += CP_BUFFER_BYTES;
+    }
+    whole->pooledNodes = tree->pooledNodes;
+    whole->pooledPairs = tree->pooledPairs;
     return 1;
 }
 
@@ -385,10 +436,16 @@ int CChipmunkSpaceStateSave(CChipmunkSpaceState *state, void *cSpace, void *cons
     for (int i = 0; i < 5; i++) {
         if (!saveArray(&state->arrays[i], arrays[i])) return 0;
     }
+    state->whole.used = savesWholeTree(trees[1]);
     for (int t = 0; t < 2; t++) {
-        if (!saveTree(&state->trees[t], trees[t])) return 0;
+        if (!saveTree(&state->trees[t], trees[t], t == 1 && state->whole.used)) return 0;
     }
-    if (!savePairs(state)) return 0;
+    if (state->whole.used) {
+        state->pairs.count = 0;
+        if (!saveWholeTree(&state->whole, trees[1])) return 0;
+    } else if (!savePairs(state)) {
+        return 0;
+    }
     state->saved = 1;
     return 1;
 }
@@ -708,6 +765,97 @@ static int restorePairs(CChipmunkSpaceState *state, MirrorTree *trees[2]) {
     return 1;
 }
 
+/// Whether the dynamic tree holds the buffers the state saved whole, first and in order
+/// (a tree only ever adds buffers; a rebuilt broad phase, a new tree, is refused before).
+static int wholeTreeMatches(const WholeTree *whole, const MirrorTree *tree) {
+    size_t count = COUNT(whole->buffers, void *);
+    return (size_t)tree->allocatedBuffers->num >= count &&
+           (count == 0 || memcmp(tree->allocatedBuffers->arr, whole->buffers.data, sizeof(void *) * count) == 0);
+}
+
+/// A buffer the dynamic tree allocated after a whole save, and whether it holds nodes.
+typedef struct ExtraBuffer {
+    const unsigned char *start;
+    int holdsNodes;
+} ExtraBuffer;
+
+static int compareExtraBuffers(const void *x, const void *y) {
+    const unsigned char *a = ((const ExtraBuffer *)x)->start, *b = ((const ExtraBuffer *)y)->start;
+    return a < b ? -1 : a > b;
+}
+
+/// The extra buffer `item` lies in, or NULL; `extras` sorted by address.
+static ExtraBuffer *extraBufferHolding(ExtraBuffer *extras, size_t count, const void *item) {
+    size_t low = 0, high = count;
+    while (low < high) {
+        size_t middle = low + (high - low) / 2;
+        if (extras[middle].start <= (const unsigned char *)item) {
+            low = middle + 1;
+        } else {
+            high = middle;
+        }
+    }
+    if (low == 0) return NULL;
+    ExtraBuffer *extra = &extras[low - 1];
+    return (const unsigned char *)item < extra->start + CP_BUFFER_BYTES ? extra : NULL;
+}
+
+/// Writes the dynamic tree's buffers back whole, with its root, stamp and pools. Buffers
+/// allocated since the save hold nothing the state uses, and their nodes and pairs join
+/// the pools. A buffer holds nodes or pairs, not both, and every node in a buffer of nodes
+/// is in the tree or in its pool now: so the buffers that the nodes now in use or pooled
+/// lie in hold nodes, and the others pairs. (Walked without a stack: a node's `parent` is
+/// kept below the root, not at it.)
+static void restoreWholeTree(CChipmunkSpaceState *state, MirrorTree *tree, const TreeRecord *record) {
+    WholeTree *whole = &state->whole;
+    size_t saved = COUNT(whole->buffers, void *);
+    size_t extraCount = (size_t)tree->allocatedBuffers->num - saved;
+    ExtraBuffer *extras = NULL;
+    if (extraCount > 0) {
+        state->scratch.count = 0;
+        if (!reserve(&state->scratch, sizeof(ExtraBuffer) * extraCount)) abort();
+        extras = (ExtraBuffer *)state->scratch.data;
+        for (size_t i = 0; i < extraCount; i++) extras[i] = (ExtraBuffer){tree->allocatedBuffers->arr[saved + i], 0};
+        qsort(extras, extraCount, sizeof *extras, compareExtraBuffers);
+        for (MirrorNode *node = tree->root; node;) {
+            ExtraBuffer *extra = extraBufferHolding(extras, extraCount, node);
+            if (extra) extra->holdsNodes = 1;
+            if (!node->obj) {
+                node = node->node.children.a;
+                continue;
+            }
+            while (node != tree->root && node == node->parent->node.children.b) node = node->parent;
+            node = node == tree->root ? NULL : node->parent->node.children.b;
+        }
+        for (MirrorNode *node = tree->pooledNodes; node; node = node->parent) {
+            ExtraBuffer *extra = extraBufferHolding(extras, extraCount, node);
+            if (extra) extra->holdsNodes = 1;
+        }
+    }
+    for (size_t i = 0; i < saved; i++) {
+        memcpy(tree->allocatedBuffers->arr[i], whole->bytes.data + i * CP_BUFFER_BYTES, CP_BUFFER_BYTES);
+    }
+    tree->root = record->root;
+    tree->stamp = record->stamp;
+    tree->pooledNodes = whole->pooledNodes;
+    tree->pooledPairs = whole->pooledPairs;
+    for (size_t i = 0; i < extraCount; i++) {
+        if (extras[i].holdsNodes) {
+            MirrorNode *nodes = (MirrorNode *)extras[i].start;
+            for (size_t j = 0; j < CP_BUFFER_BYTES / sizeof(MirrorNode); j++) {
+                nodes[j].parent = tree->pooledNodes;
+                tree->pooledNodes = &nodes[j];
+            }
+        } else {
+            MirrorPair *pairs = (MirrorPair *)extras[i].start;
+            for (size_t j = 0; j < CP_BUFFER_BYTES / sizeof(MirrorPair); j++) {
+                pairs[j].a.next = tree->pooledPairs;
+                tree->pooledPairs = &pairs[j];
+            }
+        }
+    }
+}
+
 int CChipmunkSpaceStateRestore(CChipmunkSpaceState *state, void *cSpace) {
     cpSpace *space = cSpace;
     if (!state->saved || state->space != space || space->locked || space->rousedBodies->num != 0 ||
@@ -717,13 +865,18 @@ int CChipmunkSpaceStateRestore(CChipmunkSpaceState *state, void *cSpace) {
     MirrorTree *trees[2] = {CChipmunkMirrorTree(space->staticShapes), CChipmunkMirrorTree(space->dynamicShapes)};
     if (!trees[0] || !trees[1]) return 0;
 
+    int whole = state->whole.used;
+    if (whole && !wholeTreeMatches(&state->whole, trees[1])) return 0;
     // The pairs before the trees: they are found through the leaves in use now.
-    if (!restorePairs(state, trees)) return 0;
+    if (!whole && !restorePairs(state, trees)) return 0;
     for (int t = 0; t < 2; t++) {
         // The tree before its leaf set: the set's count now sizes the tree's scratch.
-        if (!restoreTree(state, trees[t], &state->trees[t]) || !restoreSet(trees[t]->leaves, &state->trees[t])) {
+        if (t == 1 && whole) {
+            restoreWholeTree(state, trees[t], &state->trees[t]);
+        } else if (!restoreTree(state, trees[t], &state->trees[t])) {
             return 0;
         }
+        if (!restoreSet(trees[t]->leaves, &state->trees[t])) return 0;
     }
 
     // The arbiters before the bodies: the sleeping ones are found through the bodies now.
@@ -793,3 +946,10 @@ int CChipmunkSpaceStateRestore(CChipmunkSpaceState *state, void *cSpace) {
 }
 
 int CChipmunkSpaceStateIsSaved(const CChipmunkSpaceState *state) { return state->saved; }
+
+int CChipmunkSpaceStateSavedTreeWhole(const CChipmunkSpaceState *state) { return state->saved && state->whole.used; }
+
+int CChipmunkTreeBufferCount(void *index) {
+    MirrorTree *tree = CChipmunkMirrorTree(index);
+    return tree ? tree->allocatedBuffers->num : -1;
+}

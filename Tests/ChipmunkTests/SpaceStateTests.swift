@@ -31,27 +31,38 @@ import Testing
         "Saved and restored at every step of 600, after steps elsewhere, the pile continues with the uninterrupted run's bits",
         arguments: Index.allCases)
     func rollbackAtEveryStep(index: Index) throws {
-        let reference = try SnapshotBroadPhaseTests.world(index)
-        let space = try SnapshotBroadPhaseTests.world(index)
+        let difference = try Self.firstRollbackDifference(
+            try SnapshotBroadPhaseTests.world(index), beside: try SnapshotBroadPhaseTests.world(index), steps: 600,
+            whole: false)
+        #expect(difference == nil)
+    }
+
+    /// Saves `space` before each of `steps` steps, steps it elsewhere, restores and steps
+    /// it, beside `reference` stepped alike: the first difference, or nil. `whole`: what
+    /// every save must have done with the dynamic tree.
+    static func firstRollbackDifference(_ space: Space, beside reference: Space, steps: Int, whole: Bool? = nil)
+        throws -> String?
+    {
         var state = SpaceState()
-        for step in 0..<600 {
+        for step in 0..<steps {
             let before = space.snapshot()
             space.save(into: &state)
-            try Self.elsewhere(space, step)
+            if let whole, state.savedTreeWhole != whole {
+                return "step \(step): the tree was \(whole ? "not " : "")saved whole"
+            }
+            try elsewhere(space, step)
             try space.restore(state)
             // Level 1: everything a snapshot holds, the broad phase's history included.
-            let after = space.snapshot()
-            guard after.bytes == before.bytes else {
-                Issue.record("step \(step): the restored space's snapshot differs from the saved one")
-                return
+            guard space.snapshot().bytes == before.bytes else {
+                return "step \(step): the restored space's snapshot differs from the saved one"
             }
             try space.step(1.0 / 60)
             try reference.step(1.0 / 60)
             guard space.stateHash() == reference.stateHash() else {
-                Issue.record("step \(step + 1): the rolled-back run differs from the uninterrupted one")
-                return
+                return "step \(step + 1): the rolled-back run differs from the uninterrupted one"
             }
         }
+        return nil
     }
 
     @Test("A ring of 9 states, 8 frames back at every frame: the re-simulated frames match the first pass")
@@ -164,5 +175,61 @@ import Testing
         let copy = space.copy()
         #expect(copy.bodies.count == space.bodies.count)
         #expect(try SnapshotBroadPhaseTests.firstDifference(space, copy, steps: 300) == nil)
+    }
+
+    /// Balls packed in a box, dense enough that a save copies the dynamic tree's buffers
+    /// whole.
+    static func crowd() throws -> Space {
+        let space = Space()
+        space.gravity = [0, -10]
+        let walls: [(Vector, Vector)] = [([-12, 0], [12, 0]), ([-12, 0], [-12, 60]), ([12, 0], [12, 60])]
+        for (a, b) in walls { space.add(Segment(body: space.staticBody, from: a, to: b, radius: 0.1)) }
+        for i in 0..<300 {
+            let ball = Body(mass: 1, moment: 0.2)
+            ball.position = [Double(i % 20) - 9.5 + Double(i / 20 % 2) * 0.25, 0.6 + Double(i / 20) * 0.95]
+            space.add(ball, Circle(body: ball, radius: 0.5))
+        }
+        for _ in 0..<30 { try space.step(1.0 / 60) }
+        return space
+    }
+
+    /// Pours 700 balls onto the crowd in a heap, so the tree allocates buffers of nodes and
+    /// of pairs beyond those the save copied, and steps.
+    static func pour(into space: Space) throws {
+        for i in 0..<700 {
+            let ball = Body(mass: 1, moment: 0.2)
+            ball.position = [Double(i % 35) * 0.6 - 10.5, 16 + Double(i / 35) * 0.6]
+            space.add(ball, Circle(body: ball, radius: 0.45))
+        }
+        for _ in 0..<4 { try space.step(1.0 / 60) }
+    }
+
+    @Test("A tree saved whole: restored at every step of 120, after steps elsewhere, the crowd continues exactly")
+    func wholeTreeAtEveryStep() throws {
+        let difference = try Self.firstRollbackDifference(
+            try Self.crowd(), beside: try Self.crowd(), steps: 120, whole: true)
+        #expect(difference == nil)
+    }
+
+    @Test("Buffers a tree saved whole allocated since the save join its pools: poured again, it allocates none")
+    func wholeTreeGrownSinceTheSave() throws {
+        let reference = try Self.crowd()
+        let space = try Self.crowd()
+        var state = SpaceState()
+        let before = space.snapshot()
+        space.save(into: &state)
+        #expect(state.savedTreeWhole)
+        let saved = space.dynamicTreeBufferCount
+        try Self.pour(into: space)
+        let grown = space.dynamicTreeBufferCount
+        #expect(grown > saved + 2, "the pour allocated buffers of nodes and of pairs (\(saved) → \(grown))")
+        for round in 0..<3 {
+            try space.restore(state)
+            #expect(space.snapshot().bytes == before.bytes ? true : false, "round \(round): the saved state is back")
+            try Self.pour(into: space)
+            #expect(space.dynamicTreeBufferCount == grown, "round \(round): the pour took what the pools held")
+        }
+        try space.restore(state)
+        #expect(try SnapshotBroadPhaseTests.firstDifference(space, reference, steps: 200) == nil)
     }
 }

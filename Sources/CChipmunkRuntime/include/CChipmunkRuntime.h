@@ -189,6 +189,13 @@ int CChipmunkSpaceStateIsSaved(const CChipmunkSpaceState *state);
 /// The bytes the state holds for its save (not its spare capacity).
 size_t CChipmunkSpaceStateByteCount(const CChipmunkSpaceState *state);
 
+/// Whether the state's save copied the dynamic tree buffer by buffer, rather than node by
+/// node and pair by pair (see SpaceState.c).
+int CChipmunkSpaceStateSavedTreeWhole(const CChipmunkSpaceState *state);
+
+/// The buffers of nodes and pairs a `cpBBTree` index has allocated; -1 for any other index.
+int CChipmunkTreeBufferCount(void *index);
+
 #ifdef __cplusplus
 }
 #endif

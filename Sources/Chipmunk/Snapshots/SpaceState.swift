@@ -65,6 +65,10 @@ public struct SpaceState {
     /// The steps the space had taken when the state was saved.
     public var stepsTaken: Int { storage.stepsTaken }
 
+    /// Whether the save copied the dynamic tree's buffers whole (a large or full tree),
+    /// rather than node by node and pair by pair.
+    var savedTreeWhole: Bool { CChipmunkSpaceStateSavedTreeWhole(storage.state) != 0 }
+
     /// The bytes the state holds for its save (its buffers may be larger).
     public var byteCount: Int {
         storage.snapshot?.bytes.count ?? Int(CChipmunkSpaceStateByteCount(storage.state))
@@ -149,6 +153,11 @@ final class ShapeSettingsRecord {
 }
 
 extension Space {
+    /// The buffers of nodes and pairs the dynamic tree has allocated (-1 on the spatial
+    /// hash): they are never freed, so a restore that left some out of the pools would show
+    /// as this growing.
+    var dynamicTreeBufferCount: Int { Int(CChipmunkTreeBufferCount(handle.pointee.dynamicShapes)) }
+
     /// Saves the space's state into `state`, reusing its buffers (see ``SpaceState``).
     ///
     /// Call it between steps: inside a step, a query or a callback is a programming error.
