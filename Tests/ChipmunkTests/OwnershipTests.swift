@@ -116,6 +116,45 @@ import Testing
         #expect(body.velocity.y < 0)
     }
 
+    /// A pile that outlives its space (held by a state saved from it), half asleep and half
+    /// touching, leaves it with no arbiter linked to a body, and steps in another space as a
+    /// new pile does.
+    @Test func aPileThatOutlivesItsSpaceKeepsNoArbiters() throws {
+        func pile(in space: Space, x: Double) -> [(Body, Shape)] {
+            (0..<6).map { i in
+                let box = Body(mass: 1, moment: 1)
+                box.position = [x, 0.5 + Double(i)]
+                let shape = Polygon.box(body: box, width: 1, height: 1, friction: 0.8)
+                space.add(box, shape)
+                return (box, shape)
+            }
+        }
+        var state = SpaceState()
+        let (sleeping, awake): ([(Body, Shape)], [(Body, Shape)])
+        do {
+            let space = Space()
+            space.gravity = [0, -10]
+            space.sleepTimeThreshold = 0.5
+            space.add(Segment(body: space.staticBody, from: [-20, 0], to: [20, 0]))
+            sleeping = pile(in: space, x: -5)
+            for _ in 0..<240 { try space.step(1.0 / 60) }
+            awake = pile(in: space, x: 5)
+            for _ in 0..<20 { try space.step(1.0 / 60) }
+            #expect(sleeping.allSatisfy(\.0.isSleeping) && !awake.contains(where: \.0.isSleeping))
+            space.save(into: &state)
+        }
+        for (body, _) in sleeping + awake {
+            #expect(body.space == nil && !body.isSleeping)
+            #expect(body.handle.pointee.arbiterList == nil)
+        }
+        let next = Space()
+        next.gravity = [0, -10]
+        next.add(Segment(body: next.staticBody, from: [-20, -3], to: [20, -3]))
+        for (body, shape) in sleeping + awake { next.add(body, shape) }
+        for _ in 0..<120 { try next.step(1.0 / 60) }
+        #expect(sleeping[0].0.position.y < 0 && awake[0].0.position.y < 0)
+    }
+
     /// A body that outlives its space while its shape dies with it must not stay linked to
     /// the freed shape (the engine walks a body's shapes when it reindexes or sleeps it).
     @Test func aSurvivorIsUnlinkedFromShapesThatDied() throws {

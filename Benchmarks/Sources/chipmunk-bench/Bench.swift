@@ -67,9 +67,9 @@ struct Bench: ParsableCommand {
     @Flag(
         help: """
             Time saving and restoring state instead of stepping: SpaceState's save(into:) and \
-            restore(_:), snapshot(), a snapshot's restore and copy(), each against a step, after \
-            --steps steps (default 300). One JSON line per world; --rounds rounds, medians in \
-            microseconds.
+            restore(_:), snapshot(), a snapshot's restore, copy() and freeing the copy, each \
+            against a step, after --steps steps (default 300). One JSON line per world; --rounds \
+            rounds, medians in microseconds.
             """)
     var state = false
 

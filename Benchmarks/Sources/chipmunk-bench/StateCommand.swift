@@ -33,6 +33,7 @@ extension Bench {
             ("save_us", number(c.saveMicroseconds)), ("restore_us", number(c.restoreMicroseconds)),
             ("snapshot_us", number(c.snapshotMicroseconds)),
             ("snapshot_restore_us", number(c.snapshotRestoreMicroseconds)), ("copy_us", number(c.copyMicroseconds)),
+            ("copy_free_us", number(c.copyFreeMicroseconds)),
             ("state_bytes", "\(c.stateBytes)"),
             ("state_bytes_per_body", number(Double(c.stateBytes) / Double(max(c.bodies, 1)))),
             ("snapshot_bytes", "\(c.snapshotBytes)"), ("exact", "\(c.exact)"),

@@ -162,6 +162,11 @@ int CChipmunkSpatialHashCapture(void *staticIndex, void *dynamicIndex, void *con
 int CChipmunkSpatialHashRestore(void *staticIndex, void *dynamicIndex, void *const *shapes, int32_t shapeCount,
                                 const CChipmunkSpatialHashState *state);
 
+/// Unthreads every arbiter of a space about to be freed, cached or sleeping (its piles
+/// woken), and pools it, in one pass: the shapes then taken out of it one by one have
+/// none to filter (SpaceTeardown.c). Nothing when the space is locked.
+void CChipmunkSpaceDropArbiters(void *space);
+
 /// A space's state saved for a fast restore into the same space (SpaceState.c): opaque,
 /// its buffers kept and grown from one save to the next.
 typedef struct CChipmunkSpaceState CChipmunkSpaceState;

@@ -1,4 +1,5 @@
 internal import CChipmunk
+internal import CChipmunkRuntime
 
 /// A simulated world: the bodies, shapes and constraints in it, and the rules they share.
 ///
@@ -150,6 +151,11 @@ public final class Space {
         // A body still leaving is still in the engine: it goes as the others do.
         bodies += leavingBodies
         leavingBodies = []
+        // The space's own records of its objects are no holders: a body in them alone dies
+        // with the space. (Counted as held, every object was taken out of the C space one by
+        // one: a copy of pyramid100 took 220 ms to free, five times what the copy took.)
+        bodiesToCheckForMass = []
+        membershipRecord = nil
         // Objects that outlive the space are taken out of the C space, so they point at no
         // freed memory and can join another space. The rest die with it: their C objects
         // go to the OwnedCSpace, which frees them after the C space. Constraints and shapes
@@ -157,6 +163,7 @@ public final class Space {
         let survivingConstraints = Self.releaseUniquelyHeld(&constraints)
         let survivingShapes = Self.releaseUniquelyHeld(&shapes)
         let survivingBodies = Self.releaseUniquelyHeld(&bodies)
+        if !survivingShapes.isEmpty || !survivingBodies.isEmpty { CChipmunkSpaceDropArbiters(handle) }
         for constraint in survivingConstraints { detach(constraint) }
         for shape in survivingShapes { detach(shape) }
         for body in survivingBodies {
