@@ -243,4 +243,51 @@ import Testing
         try space.restore(state)
         #expect(try SnapshotBroadPhaseTests.firstDifference(space, reference, steps: 200) == nil)
     }
+
+    @Test(
+        "Random saves, restores, pours, removals, kicks and steps over a ring of 4 states, the tree saved whole and walked: every restore gives the saved snapshot",
+        arguments: [27, 28, 29] as [UInt64])
+    func randomRollbacks(seed: UInt64) throws {
+        var random = SplitMix64(seed: seed)
+        func below(_ n: Int) -> Int { Int(random.next() % UInt64(n)) }
+        let space = try Self.crowd()
+        var ring = Array(repeating: SpaceState(), count: 4)
+        var saved: [[UInt8]?] = Array(repeating: nil, count: 4)
+        var modes: Set<Bool> = []
+        var restores = 0
+        for operation in 0..<300 {
+            let slot = below(4)
+            switch below(7) {
+            case 0, 1:
+                space.save(into: &ring[slot])
+                saved[slot] = space.snapshot().bytes
+                modes.insert(ring[slot].savedTreeWhole)
+            case 2:
+                guard let bytes = saved[slot] else { continue }
+                try space.restore(ring[slot])
+                restores += 1
+                guard space.snapshot().bytes == bytes else {
+                    Issue.record("operation \(operation): the restore of state \(slot) differs from its save")
+                    return
+                }
+            case 3:
+                for _ in 0..<(20 + below(200)) {
+                    let ball = Body(mass: 1, moment: 0.2)
+                    ball.position = [Double(below(200)) * 0.1 - 10, 5 + Double(below(300)) * 0.1]
+                    space.add(ball, Circle(body: ball, radius: 0.3 + Double(below(4)) * 0.1))
+                }
+            case 4:
+                for _ in 0..<min(space.bodies.count - 1, 10 + below(80)) {
+                    let body = space.bodies[below(space.bodies.count)]
+                    space.remove(contentsOf: body.shapes as [any SpaceObject] + [body])
+                }
+            case 5 where !space.bodies.isEmpty:
+                space.bodies[below(space.bodies.count)].velocity += [Double(below(20)) - 10, 5]
+            default:
+                for _ in 0..<(1 + below(6)) { try space.step(1.0 / 60) }
+            }
+        }
+        #expect(modes == [true, false], "saves of both kinds")
+        #expect(restores > 20)
+    }
 }
