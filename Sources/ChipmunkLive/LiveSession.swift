@@ -119,8 +119,13 @@ package final class LiveSession {
     /// Whether the recording has stopped growing (``Limits/recordedSteps``).
     package var recordingIsFull: Bool { hashes.count >= limits.recordedSteps }
 
-    /// The steps the ring can go back to, oldest first.
-    package var scrubRange: ClosedRange<Int> { (ring.first?.step ?? step)...(ring.last?.step ?? step) }
+    /// The steps a scrub can go back to: from the ring's oldest snapshot to the last step
+    /// the recording holds (every one of them: a scrub restores the snapshot at or before
+    /// it and steps on with the recorded inputs).
+    package var scrubRange: ClosedRange<Int> {
+        let first = ring.first?.step ?? step
+        return first...max(first, ring.last?.step ?? step, min(step, baseStep + hashes.count))
+    }
 
     // MARK: Time
 
@@ -292,12 +297,18 @@ package final class LiveSession {
         begin(scene)
     }
 
-    /// Goes back to the latest snapshot at or before `step` and pauses there. Resuming
-    /// branches: the recording drops what came after, and the new inputs follow. Returns
-    /// the step the world is at now.
+    /// Goes back to step `step` (within ``scrubRange``) and pauses there: the ring's latest
+    /// snapshot at or before it is restored, and the steps from there to `step` are taken
+    /// again with the inputs recorded for them, each checked against its recorded state
+    /// hash. Resuming branches: the recording drops what came after, and the new inputs
+    /// follow. Returns the step the world is at now.
+    ///
+    /// A step taken again that throws, or whose state hash differs from the first time's
+    /// (a scene that is not deterministic), stops the world there as a failed step does.
     @discardableResult
     package func scrub(to step: Int) throws -> Int {
-        guard let index = ring.lastIndex(where: { $0.step <= step }) else { return self.step }
+        let target = min(max(step, scrubRange.lowerBound), scrubRange.upperBound)
+        guard let index = ring.lastIndex(where: { $0.step <= target }) else { return self.step }
         let (at, bytes) = ring[index]
         let snapshot = try Snapshot(bytes: bytes)
         if scene.space.isStoppedByContactPairs {
@@ -311,11 +322,11 @@ package final class LiveSession {
         }
         ring.removeSubrange((index + 1)...)
         ringBytes = ring.reduce(0) { $0 + $1.bytes.count }
-        let kept = at - baseStep
-        log.inputs.removeAll { $0.step > kept }
-        if hashes.count > kept { hashes.removeLast(hashes.count - kept) }
-        stepper = FixedStepper(timeStep: scene.timeStep, maxStepsPerFrame: Self.maxStepsPerFrame(scene.timeStep))
         failure = nil
+        let reached = stepAgain(from: at - baseStep, to: target - baseStep)
+        log.inputs.removeAll { $0.step > reached }
+        if hashes.count > reached { hashes.removeLast(hashes.count - reached) }
+        stepper = FixedStepper(timeStep: scene.timeStep, maxStepsPerFrame: Self.maxStepsPerFrame(scene.timeStep))
         isPaused = true
         // The viewers' hands of then are nobody's now: they let go when the branch starts.
         let grabbed = Set(
@@ -326,7 +337,37 @@ package final class LiveSession {
         strayHands = scene.bodyNamesNow.filter { grabbed.contains($0) }
         hands = [:]
         structureVersion += 1
-        return at
+        return scene.stepCount
+    }
+
+    /// Takes recorded steps `start + 1 ... end` again (counted from ``baseStep``; as many
+    /// as the recording holds), each after its recorded inputs, as `chipmunk-sim replay`
+    /// does. Returns the step reached; one that throws or gives another state hash than the
+    /// first time sets ``failure`` and ends there.
+    private func stepAgain(from start: Int, to end: Int) -> Int {
+        let end = max(start, min(end, hashes.count))
+        var next = log.inputs.firstIndex { $0.step > start } ?? log.inputs.endIndex
+        for recorded in stride(from: start + 1, through: end, by: 1) {
+            do {
+                while next < log.inputs.count, log.inputs[next].step == recorded {
+                    try scene.apply(log.inputs[next].input)
+                    next += 1
+                }
+                try scene.step(scene.timeStep)
+            } catch {
+                fail(error)
+                return recorded - 1
+            }
+            let hash = scene.space.stateHash()
+            guard hash == hashes[recorded - 1] else {
+                failure =
+                    "step \(baseStep + recorded), taken again to scrub back, gave state hash \(hash.hexDigits) where "
+                    + "it first gave \(hashes[recorded - 1].hexDigits): the scene is not deterministic"
+                hashes[recorded - 1] = hash  // the recording follows the world as it is now
+                return recorded
+            }
+        }
+        return end
     }
 
     private func startRing() {

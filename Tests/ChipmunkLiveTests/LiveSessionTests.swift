@@ -58,9 +58,12 @@ import Testing
         session.moveHand(viewer: 7, to: [150, 200])
         run(session, frames: 60)
         let before = session.step
+        let firstTime = session.recording.hashes[before - 50 - 1]
+        #expect((before - 50) % session.limits.snapshotEvery != 0, "between two of the ring's snapshots")
         let at = try session.scrub(to: before - 50)  // while the hand held the crate
-        #expect(at <= before - 50 && at > before - 50 - session.limits.snapshotEvery)
-        #expect(session.isPaused)
+        #expect(at == before - 50 && session.step == at)
+        #expect(session.scene.space.stateHash().hexDigits == firstTime, "the step as it was the first time")
+        #expect(session.isPaused && session.failure == nil)
         #expect(session.recording.hashes.count == at)
         #expect(session.recording.inputs.allSatisfy { $0.step <= at })
         session.resume()
@@ -70,6 +73,31 @@ import Testing
         #expect(session.handLines.isEmpty)
         #expect(session.recording.hashes.count == session.step)
         try replays(session)
+    }
+
+    /// A scrub steps on from the ring's snapshot with the recorded inputs and checks each
+    /// step's hash: a scene that reads outside its state is caught there.
+    @Test func aScrubCatchesASceneThatIsNotDeterministic() throws {
+        final class Counter { var calls = 0 }
+        let counter = Counter()
+        let session = try LiveSession(source: "counter") {
+            let space = Space()
+            space.gravity = [0, -100]
+            let ball = Body(mass: 1, moment: 1)
+            space.add(ball, Circle(body: ball, radius: 1))
+            ball.velocityUpdate = { body, gravity, damping, dt in
+                counter.calls += 1  // not state: a scrub does not wind it back
+                let push = Vector(x: Double(counter.calls) * 1e-6, y: 0)
+                try body.updateVelocity(gravity: gravity + push, damping: damping, dt: dt)
+            }
+            return Scene(name: "counter", space: space)
+        }
+        run(session, frames: 30)
+        let at = try session.scrub(to: 30)
+        let failure = try #require(session.failure)
+        #expect(at == 25 && session.isPaused)
+        #expect(failure.hasPrefix("step 25, taken again to scrub back, gave state hash"), "\(failure)")
+        #expect(failure.hasSuffix("the scene is not deterministic"))
     }
 
     @Test func pauseStepAndSpeed() throws {

@@ -13,8 +13,9 @@
                 is shared by every page that opens the printed URL. Drag a body with the mouse or a \
                 finger (a pivot joint to a kinematic hand, as Chipmunk's demo grabs); flick one; turn \
                 gravity with the arrow keys, or with the phone's tilt (Tilt button); pause, step, change \
-                the speed (¼× to 4×), restart; scrub back over the last 10 seconds and continue from \
-                there, which branches the session. The page's Recording link downloads every input \
+                the speed (¼× to 4×), restart; scrub back to any step of the last 10 seconds (the state \
+                kept every 12 steps, stepped on with the recorded inputs) and continue from there, \
+                which branches the session. The page's Recording link downloads every input \
                 given so far with the state hash after every step: `chipmunk-sim replay` checks it bit \
                 for bit. Snapshot downloads the world as it is (`chipmunk-sim run FILE` continues it).
 
