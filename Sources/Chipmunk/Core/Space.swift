@@ -59,6 +59,11 @@ public final class Space {
     /// shapes with mass added or removed); the step checks these, not every body.
     var bodiesToCheckForMass: [Body] = []
 
+    /// Counts the broad phase's rebuilds (``useSpatialHash(cellSize:count:)``, a snapshot's
+    /// restore): a ``SpaceState`` restores only into the broad phase it was saved from. (Its
+    /// index structs' addresses cannot tell: a new one is often allocated where the old was.)
+    var broadPhaseGeneration = 0
+
     /// Collision handler boxes by C handler, kept alive for the C handlers that point at them.
     var collisionHandlers: [UnsafeMutablePointer<cpCollisionHandler>: CollisionHandler] = [:]
 
@@ -364,6 +369,7 @@ public final class Space {
         for shape in shapes { requireSpatialHashFit(of: shape, cellSize: cellSize, "Space.useSpatialHash") }
         cpSpaceUseSpatialHash(handle, cellSize, Int32(count))
         spatialHash = (cellSize, count)
+        broadPhaseGeneration += 1
     }
 
     /// Whether ``useSpatialHash(cellSize:count:)`` was called.
@@ -380,6 +386,7 @@ public final class Space {
                 handle, buffer.baseAddress, Int32(buffer.count), spatialHash?.cellSize ?? 0,
                 Int32(spatialHash?.count ?? 0))
         }
+        broadPhaseGeneration += 1
     }
 }
 

@@ -41,10 +41,9 @@ public struct SpaceState {
         var nextSerial = 0
         var shapeSettings: ShapeSettingsRecord?
         var snapshot: Snapshot?
-        /// The space's two index structs when saved: a rebuilt broad phase has new ones.
-        var indexes: (static: UnsafeMutablePointer<cpSpatialIndex>?, dynamic: UnsafeMutablePointer<cpSpatialIndex>?) = (
-            nil, nil
-        )
+        /// The space's ``Space/broadPhaseGeneration`` when saved: a rebuilt broad phase is
+        /// another.
+        var broadPhaseGeneration = 0
 
         init() {
             guard let state = CChipmunkSpaceStateCreate() else { stop("SpaceState: out of memory") }
@@ -170,7 +169,7 @@ extension Space {
         if !isKnownUniquelyReferenced(&state.storage) { state.storage = SpaceState.Storage() }
         let storage = state.storage
         storage.space = self
-        storage.indexes = (handle.pointee.staticShapes, handle.pointee.dynamicShapes)
+        storage.broadPhaseGeneration = broadPhaseGeneration
         storage.stepsTaken = stepsTaken
         storage.nextSerial = nextSerial
         if membershipRecord?.isCurrent(for: self) != true { membershipRecord = MembershipRecord(self) }
@@ -217,9 +216,7 @@ extension Space {
                     + "use a Snapshot or Space.copy() to move a world")
         }
         if let snapshot = storage.snapshot { return try restore(snapshot) }
-        guard handle.pointee.staticShapes == storage.indexes.static,
-            handle.pointee.dynamicShapes == storage.indexes.dynamic
-        else {
+        guard broadPhaseGeneration == storage.broadPhaseGeneration else {
             throw .structureMismatch(
                 "the space's broad phase was rebuilt since the state was saved (a Snapshot was restored into it, "
                     + "or it switched to the spatial hash): save a new state")
