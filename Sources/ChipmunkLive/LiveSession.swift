@@ -119,9 +119,10 @@ package final class LiveSession {
     /// Whether the recording has stopped growing (``Limits/recordedSteps``).
     package var recordingIsFull: Bool { hashes.count >= limits.recordedSteps }
 
-    /// The steps a scrub can go back to: from the ring's oldest snapshot to the last step
-    /// the recording holds (every one of them: a scrub restores the snapshot at or before
-    /// it and steps on with the recorded inputs).
+    /// The steps a scrub can go back to: from the ring's oldest snapshot to the current
+    /// step. A step the recording holds is reached exactly (a scrub restores the snapshot
+    /// at or before it and steps on with the recorded inputs); past a full recording, a
+    /// scrub stops at the ring's snapshot at or before the step.
     package var scrubRange: ClosedRange<Int> {
         let first = ring.first?.step ?? step
         return first...max(first, ring.last?.step ?? step, min(step, baseStep + hashes.count))
@@ -310,16 +311,13 @@ package final class LiveSession {
         let target = min(max(step, scrubRange.lowerBound), scrubRange.upperBound)
         guard let index = ring.lastIndex(where: { $0.step <= target }) else { return self.step }
         let (at, bytes) = ring[index]
-        let snapshot = try Snapshot(bytes: bytes)
-        if scene.space.isStoppedByContactPairs {
-            // A step stopped inside the engine's broad phase left a space that cannot be
-            // restored into: the scene is built again, and the snapshot restored into that.
-            let fresh = try makeScene()
-            try fresh.restore(snapshot)
-            scene = fresh
-        } else {
-            try scene.restore(snapshot)
-        }
+        // The scene is built again and the snapshot restored into that, not into the world
+        // as it is: objects taken out since (a chain's broken links) would come back from the
+        // snapshot as data without their code (the link's break callback), and a space a step
+        // stopped inside the engine's broad phase cannot be restored into at all.
+        let fresh = try makeScene()
+        try fresh.restore(Snapshot(bytes: bytes))
+        scene = fresh
         ring.removeSubrange((index + 1)...)
         ringBytes = ring.reduce(0) { $0 + $1.bytes.count }
         failure = nil
