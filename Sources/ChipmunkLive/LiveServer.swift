@@ -52,8 +52,8 @@
             makeWorld = { try LiveWorld(source: source) }
         }
 
-        /// Serves the scene `scene` builds (it builds it again on restart); `name` names
-        /// it in recordings and snapshots.
+        /// Serves the scene `scene` builds (it builds it again on restart and on a scrub
+        /// back); `name` names it in recordings and snapshots.
         public init(
             name: String, configuration: Configuration = Configuration(),
             scene: @escaping @Sendable () throws -> Scene
