@@ -114,7 +114,7 @@ if [ "$full" -eq 1 ]; then
     step "Stops in a release build: the exit tests read each stop's message" release_stops
     step "DocC: every library target's documentation, DocC warnings as errors" bash scripts/docs.sh
     step "Doc comments: every public declaration of every library module has one" bash scripts/check-docs.sh
-    step "Sanitizers: the suites under ASan+LSan, then TSan (about 20 minutes)" bash scripts/sanitize.sh
+    step "Sanitizers: every suite under ASan+LSan, the threaded ones under TSan (about 15 minutes)" bash scripts/sanitize.sh
     step "Fuzzing, long: 200,000 each of scene files, snapshots and other readers" bash scripts/fuzz.sh 200000
 fi
 
