@@ -28,6 +28,7 @@
 #include <string.h>
 
 #include "BroadPhaseMirror.h"
+#include "EngineStructs.h"
 
 // MARK: Growable buffers
 
@@ -169,14 +170,12 @@ struct CChipmunkSpaceState {
     int classCount;
 };
 
-static size_t constraintSize(const cpConstraint *c);
-
 /// The class of `c`, from the state's table; NULL for a class the engine does not have.
 static const ConstraintClass *constraintClass(CChipmunkSpaceState *state, const cpConstraint *c) {
     for (int i = 0; i < state->classCount; i++) {
         if (state->classes[i].klass == c->klass) return &state->classes[i];
     }
-    size_t size = constraintSize(c);
+    size_t size = CChipmunkConstraintStructSize(c);
     if (size == 0 || state->classCount == 10) return NULL;
     uint32_t spring = cpConstraintIsDampedSpring(c)         ? SPRING_DAMPED
                       : cpConstraintIsDampedRotarySpring(c) ? SPRING_ROTARY
@@ -185,7 +184,7 @@ static const ConstraintClass *constraintClass(CChipmunkSpaceState *state, const 
     return &state->classes[state->classCount++];
 }
 
-static size_t constraintSize(const cpConstraint *c) {
+size_t CChipmunkConstraintStructSize(const cpConstraint *c) {
     if (cpConstraintIsPinJoint(c)) return sizeof(cpPinJoint);
     if (cpConstraintIsSlideJoint(c)) return sizeof(cpSlideJoint);
     if (cpConstraintIsPivotJoint(c)) return sizeof(cpPivotJoint);

@@ -184,6 +184,82 @@ import Testing
         #expect(try SnapshotBroadPhaseTests.firstDifference(space, copy, steps: 300) == nil)
     }
 
+    @Test(
+        "copy() of the crowd (a full tree, crates asleep) every 40 steps: the copy's snapshot is the original's, and it continues exactly"
+    )
+    func copyCrowd() throws {
+        let space = try Self.crowd()
+        for _ in 0..<5 {
+            let copy = space.copy()
+            #expect(copy.snapshot().bytes == space.snapshot().bytes ? true : false, "the copy's snapshot")
+            #expect(copy.bodies.filter(\.isSleeping).count == space.bodies.filter(\.isSleeping).count)
+            #expect(try SnapshotBroadPhaseTests.firstDifference(space, copy, steps: 40) == nil)
+        }
+    }
+
+    /// Every kind of constraint, an octagon (its planes outside the shape's struct), a
+    /// kinematic and a static body of the user's, and pair, wildcard and default handlers
+    /// whose closures accept every contact.
+    static func assortment() throws -> Space {
+        let space = Space()
+        space.gravity = [0, -10]
+        let crate: CollisionType = 7
+        let ball: CollisionType = 9
+        space.collisionHandler(between: crate, and: ball).begin = { _ in true }
+        space.wildcardCollisionHandler(for: ball).preSolve = { _ in true }
+        space.defaultCollisionHandler.postSolve = { _ in }
+        space.add(Segment(body: space.staticBody, from: [-40, 0], to: [40, 0], radius: 0.2))
+        let ledge = Body(kind: .static)
+        let lift = Body(kind: .kinematic)
+        lift.velocity = [0, 0.5]
+        space.add(
+            ledge, Segment(body: ledge, from: [20, 5], to: [30, 5], radius: 0.1), lift,
+            Polygon.box(body: lift, width: 4, height: 0.5))
+        var bodies: [Body] = []
+        for i in 0..<24 {
+            let body = Body(mass: 1, moment: 1)
+            body.position = [Double(i % 8) * 2.2 - 8, 1 + Double(i / 8) * 2.2]
+            let shape: Shape
+            switch i % 3 {
+            case 0:
+                let octagon = (0..<8).map { k in Vector(x: cos(Double(k) * .pi / 4), y: sin(Double(k) * .pi / 4)) }
+                shape = Polygon(body: body, vertices: octagon, friction: 0.7, collisionType: crate)
+            case 1: shape = Circle(body: body, radius: 0.9, friction: 0.5, collisionType: ball)
+            default: shape = Polygon.box(body: body, width: 1.6, height: 1.2, friction: 0.6)
+            }
+            space.add(body, shape)
+            bodies.append(body)
+        }
+        let b = bodies
+        space.add(
+            PinJoint(a: b[0], b: b[1]), SlideJoint(a: b[1], b: b[2], min: 1, max: 3),
+            PivotJoint(a: b[2], b: b[3], pivot: b[2].position),
+            GrooveJoint(a: b[3], b: b[4], grooveA: [0, 0], grooveB: [2, 0]),
+            DampedSpring(a: b[4], b: b[5], restLength: 2, stiffness: 40, damping: 1),
+            DampedRotarySpring(a: b[5], b: b[6], restAngle: 0.3, stiffness: 20, damping: 1),
+            RotaryLimitJoint(a: b[6], b: b[7], angle: -0.5...0.5),
+            RatchetJoint(a: b[8], b: b[9], phase: 0, ratchet: 0.4),
+            GearJoint(a: b[9], b: b[10], phase: 0, ratio: 2), SimpleMotor(a: b[11], b: space.staticBody, rate: 1),
+            PinJoint(a: b[12], b: ledge, anchorB: [25, 5]))
+        for _ in 0..<60 { try space.step(1.0 / 60) }
+        return space
+    }
+
+    @Test(
+        "copy() of every kind of constraint, shape, body and handler: the same snapshot, the same run, and independent of the original"
+    )
+    func copyAssortment() throws {
+        var space: Space? = try Self.assortment()
+        let copy = space!.copy()
+        #expect(copy.snapshot().bytes == space!.snapshot().bytes ? true : false, "the copy's snapshot")
+        let copyOfCopy = copy.copy()
+        #expect(try SnapshotBroadPhaseTests.firstDifference(space!, copy, steps: 200) == nil)
+        // The original gone, its copy's copy runs on alone to where the copy is.
+        space = nil
+        for _ in 0..<200 { try copyOfCopy.step(1.0 / 60) }
+        #expect(copyOfCopy.snapshot().bytes == copy.snapshot().bytes ? true : false, "the copy of the copy")
+    }
+
     /// Balls packed in a box, dense enough that a save copies the dynamic tree's buffers
     /// whole, and crates asleep on a ledge.
     static func crowd() throws -> Space {

@@ -201,6 +201,21 @@ int CChipmunkSpaceStateSavedTreeWhole(const CChipmunkSpaceState *state);
 /// The buffers of nodes and pairs a `cpBBTree` index has allocated; -1 for any other index.
 int CChipmunkTreeBufferCount(void *index);
 
+/// Whether `CChipmunkSpaceClone` can copy `space` (a `cpSpace *`): the default broad phase
+/// with a known layout, between steps.
+int CChipmunkSpaceCanClone(void *space);
+
+/// Clones `original`'s engine state into `copy`, a new space with no objects added, for
+/// `Space.copy()` (SpaceClone.c). `fromBodies` are the original's static body and then its
+/// bodies, `fromShapes` and `fromConstraints` all of its own; the `to` lists are the copy's
+/// counterparts, of the same kinds and geometry, in the same order and added to nothing;
+/// the copy's collision handlers are those of the original. Returns 0 when either space
+/// cannot be cloned (changing nothing), or when memory ran out or a pointer had no
+/// counterpart (the copy is then unusable).
+int CChipmunkSpaceClone(void *original, void *copy, void *const *fromBodies, void *const *toBodies, int32_t bodyCount,
+                        void *const *fromShapes, void *const *toShapes, int32_t shapeCount,
+                        void *const *fromConstraints, void *const *toConstraints, int32_t constraintCount);
+
 #ifdef __cplusplus
 }
 #endif

@@ -77,6 +77,20 @@ extension Space {
         handler(for: cpSpaceAddDefaultCollisionHandler(handle)!)
     }
 
+    /// Makes sure the space has the handler for `typeA` and `typeB` as the engine keys them
+    /// (the wildcard's pair is the default handler, a pair with it a wildcard handler), as
+    /// a restore or a copy does for the handlers of the space it reproduces: without closures.
+    func ensureCollisionHandler(_ typeA: cpCollisionType, _ typeB: cpCollisionType) {
+        let wildcard = CChipmunkWildcardCollisionType()
+        if typeA == wildcard && typeB == wildcard {
+            _ = defaultCollisionHandler
+        } else if typeB == wildcard {
+            _ = wildcardCollisionHandler(for: CollisionType(rawValue: typeA))
+        } else {
+            _ = collisionHandler(between: CollisionType(rawValue: typeA), and: CollisionType(rawValue: typeB))
+        }
+    }
+
     /// The Swift box of a C handler; the engine returns the same C handler for the same
     /// (unordered) pair, so the box is found by its address.
     private func handler(for cHandler: UnsafeMutablePointer<cpCollisionHandler>) -> CollisionHandler {

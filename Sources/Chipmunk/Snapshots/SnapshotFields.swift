@@ -157,8 +157,13 @@ extension Shape {
     /// A shape of the record's kind and geometry on `body`, for `Space(restoring:)`; the
     /// restore then sets every other field.
     static func skeleton(of record: ShapeRecord, body: Body) -> Shape {
-        let g = record.geometry
-        switch record.kind {
+        skeleton(kind: record.kind, geometry: record.geometry, body: body)
+    }
+
+    /// A shape of this kind (0 circle, 1 segment, 2 polygon) and geometry (as
+    /// `ShapeGeometry.read` gives it) on `body`.
+    static func skeleton(kind: UInt8, geometry g: [Double], body: Body) -> Shape {
+        switch kind {
         case 0: return Circle(body: body, radius: 1)
         case 1: return Segment(body: body, from: [g[0], g[1]], to: [g[2], g[3]], radius: 0)
         default:
@@ -172,7 +177,12 @@ extension Constraint {
     /// A constraint of the record's kind between `a` and `b`, for `Space(restoring:)`; the
     /// restore then sets its parameters and impulses.
     static func skeleton(of record: ConstraintRecord, a: Body, b: Body) -> Constraint {
-        switch ConstraintKind(rawValue: record.kind)! {
+        skeleton(kind: ConstraintKind(rawValue: record.kind)!, a: a, b: b)
+    }
+
+    /// A constraint of this kind between `a` and `b`, its parameters placeholders.
+    static func skeleton(kind: ConstraintKind, a: Body, b: Body) -> Constraint {
+        switch kind {
         case .pin: PinJoint(a: a, b: b, anchorA: .zero, anchorB: [1, 0])  // not 0 long: the engine warns of those
         case .slide: SlideJoint(a: a, b: b, distance: 0...1)
         case .pivot: PivotJoint(a: a, b: b, anchorA: .zero, anchorB: .zero)

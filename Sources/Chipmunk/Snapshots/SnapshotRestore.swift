@@ -359,16 +359,7 @@ struct SnapshotRestore {
 
         // 2. Collision handler wiring, before arbiters look their handlers up.
         for handler in s.handlers {
-            let wildcard = UInt64(CChipmunkWildcardCollisionType())
-            if handler.typeA == wildcard && handler.typeB == wildcard {
-                _ = space.defaultCollisionHandler
-            } else if handler.typeB == wildcard {
-                _ = space.wildcardCollisionHandler(for: CollisionType(rawValue: cpCollisionType(handler.typeA)))
-            } else {
-                _ = space.collisionHandler(
-                    between: CollisionType(rawValue: cpCollisionType(handler.typeA)),
-                    and: CollisionType(rawValue: cpCollisionType(handler.typeB)))
-            }
+            space.ensureCollisionHandler(cpCollisionType(handler.typeA), cpCollisionType(handler.typeB))
         }
 
         // 3. The space's parameters and counters.

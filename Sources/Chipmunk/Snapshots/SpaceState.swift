@@ -269,27 +269,4 @@ extension Space {
         bodiesToCheckForMass = bodies
         membershipRecord = storage
     }
-
-    /// An independent space in the same state, with new bodies, shapes and constraints in
-    /// the same order (``bodies``, ``shapes``, ``constraints``): stepped alike, the two
-    /// continue with the same bits.
-    ///
-    /// A copy keeps data, not code: collision types that had handlers get handlers without
-    /// closures, and custom integrators, constraint callbacks and user data are not copied
-    /// (set them again on the copy, as after ``init(restoring:)``).
-    public func copy() -> Space {
-        ensure(
-            !isDeferringChanges && pending.isEmpty,
-            "Space.copy() must be called between steps, not inside a step, a query or a callback")
-        requireNoBodyLeaving("Space.copy()")
-        requireNotStopped("Space.copy()")
-        let copy = Space()
-        do {
-            // The space's own records, never encoded: nothing to check that the space did not.
-            try copy.restore(capturedState(), validating: false)
-        } catch {
-            stop("Space.copy(): the space's own state did not restore: \(error)")
-        }
-        return copy
-    }
 }

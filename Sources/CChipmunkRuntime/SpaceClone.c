@@ -1,0 +1,515 @@
+// `Space.copy()`: a space's engine state cloned into a new space, struct by struct, with
+// every pointer moved to its counterpart.
+//
+// The Swift side makes the new space's bodies, shapes and constraints (of the same kinds
+// and geometry, not added to it) and its collision handlers, and hands both lists here, in
+// the same order. This copies each struct whole and keeps the new object's own callbacks
+// and user data; copies the engine's arrays, every cached or sleeping arbiter with its
+// contacts, and both trees of the broad phase: their buffers of nodes and pairs whole (each
+// pointer inside moved to the same offset of the new buffer), and their leaf sets bin by
+// bin, so the new trees visit their leaves in the same order. Nothing is rebuilt or looked
+// up by geometry, so the copy continues with the bits of the original.
+//
+// Arbiters are hashed in the cache by their shapes' addresses, which differ: they go into
+// the new cache afresh (as a snapshot's restore puts them), so only the order in which
+// `separate` callbacks of expiring contacts run may differ from the original's.
+#include "CChipmunkRuntime.h"
+
+#include <chipmunk/chipmunk_private.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "BroadPhaseMirror.h"
+#include "EngineStructs.h"
+
+// MARK: Where each object went
+
+/// Original object → its copy: bodies, shapes, constraints and arbiters, by address.
+typedef struct ObjectMap {
+    const void **keys;
+    void **values;
+    size_t mask;
+} ObjectMap;
+
+static int mapInit(ObjectMap *map, size_t count) {
+    size_t size = 64;
+    while (size < count * 2) size <<= 1;
+    map->keys = calloc(size, sizeof(void *));
+    map->values = malloc(size * sizeof(void *));
+    map->mask = size - 1;
+    return map->keys && map->values;
+}
+
+static void mapFree(ObjectMap *map) {
+    free(map->keys);
+    free(map->values);
+}
+
+static size_t mapSlot(const ObjectMap *map, const void *key) {
+    uint64_t h = (uint64_t)(uintptr_t)key * 0x9E3779B97F4A7C15ull;
+    return (size_t)(h >> 32) & map->mask;
+}
+
+static void mapPut(ObjectMap *map, const void *key, void *value) {
+    size_t i = mapSlot(map, key);
+    while (map->keys[i] && map->keys[i] != key) i = (i + 1) & map->mask;
+    map->keys[i] = key;
+    map->values[i] = value;
+}
+
+/// The copy of `key`; NULL for NULL, and for an object the map lacks.
+static void *mapGet(const ObjectMap *map, const void *key) {
+    if (!key) return NULL;
+    for (size_t i = mapSlot(map, key); map->keys[i]; i = (i + 1) & map->mask) {
+        if (map->keys[i] == key) return map->values[i];
+    }
+    return NULL;
+}
+
+// MARK: Where each tree buffer went
+
+typedef struct BufferPair {
+    uintptr_t from;
+    unsigned char *to;
+} BufferPair;
+
+/// The trees' buffers, sorted by the original's address.
+typedef struct BufferMap {
+    BufferPair *pairs;
+    size_t count;
+    int missed;  // a pointer into no buffer: the clone is refused
+} BufferMap;
+
+static int byAddress(const void *x, const void *y) {
+    uintptr_t a = ((const BufferPair *)x)->from, b = ((const BufferPair *)y)->from;
+    return a < b ? -1 : a > b;
+}
+
+/// The copy's counterpart of a node or pair of the original's trees.
+static void *moved(BufferMap *map, const void *pointer) {
+    if (!pointer) return NULL;
+    uintptr_t p = (uintptr_t)pointer;
+    size_t low = 0, high = map->count;
+    while (low < high) {
+        size_t mid = (low + high) / 2;
+        if (map->pairs[mid].from <= p) low = mid + 1; else high = mid;
+    }
+    if (low == 0 || p - map->pairs[low - 1].from >= CP_BUFFER_BYTES) {
+        map->missed = 1;
+        return NULL;
+    }
+    return map->pairs[low - 1].to + (p - map->pairs[low - 1].from);
+}
+
+// MARK: Clone
+
+typedef struct Clone {
+    cpSpace *from, *to;
+    ObjectMap objects;
+    BufferMap buffers;
+    int failed;
+} Clone;
+
+/// The copy of an object the map must hold.
+static void *counterpart(Clone *clone, const void *object) {
+    void *copy = mapGet(&clone->objects, object);
+    if (object && !copy) clone->failed = 1;
+    return copy;
+}
+
+#define COPY_OF(clone, p) ((__typeof__(p))counterpart((clone), (p)))
+#define MOVED(clone, p) ((__typeof__(p))moved(&(clone)->buffers, (p)))
+
+static void cloneBody(Clone *clone, cpBody *to, const cpBody *from) {
+    cpBodyVelocityFunc velocity = to->velocity_func;
+    cpBodyPositionFunc position = to->position_func;
+    cpDataPointer userData = to->userData;
+    *to = *from;
+    to->velocity_func = velocity;
+    to->position_func = position;
+    to->userData = userData;
+    to->space = clone->to;
+    to->shapeList = COPY_OF(clone, from->shapeList);
+    to->arbiterList = COPY_OF(clone, from->arbiterList);
+    to->constraintList = COPY_OF(clone, from->constraintList);
+    to->sleeping.root = COPY_OF(clone, from->sleeping.root);
+    to->sleeping.next = COPY_OF(clone, from->sleeping.next);
+}
+
+static void cloneShape(Clone *clone, cpShape *to, const cpShape *from) {
+    if (to->klass != from->klass) {
+        clone->failed = 1;
+        return;
+    }
+    cpDataPointer userData = to->userData;
+    switch (from->klass->type) {
+    case CP_CIRCLE_SHAPE: *(cpCircleShape *)to = *(const cpCircleShape *)from; break;
+    case CP_SEGMENT_SHAPE: *(cpSegmentShape *)to = *(const cpSegmentShape *)from; break;
+    case CP_POLY_SHAPE: {
+        cpPolyShape *poly = (cpPolyShape *)to;
+        const cpPolyShape *original = (const cpPolyShape *)from;
+        if (poly->count != original->count) {
+            clone->failed = 1;
+            return;
+        }
+        // The planes lie inside the struct or in a block of the shape's own: kept where they are.
+        *to = *from;
+        poly->r = original->r;
+        memcpy(poly->planes, original->planes, 2 * (size_t)original->count * sizeof(struct cpSplittingPlane));
+        break;
+    }
+    default: clone->failed = 1; return;
+    }
+    to->userData = userData;
+    to->space = clone->to;
+    to->body = COPY_OF(clone, from->body);
+    to->next = COPY_OF(clone, from->next);
+    to->prev = COPY_OF(clone, from->prev);
+}
+
+static void cloneConstraint(Clone *clone, cpConstraint *to, const cpConstraint *from) {
+    size_t size = CChipmunkConstraintStructSize(from);
+    if (to->klass != from->klass || size == 0) {
+        clone->failed = 1;
+        return;
+    }
+    // The copy's callbacks (the binding's guarded spring laws among them) stay its own.
+    cpConstraintPreSolveFunc preSolve = to->preSolve;
+    cpConstraintPostSolveFunc postSolve = to->postSolve;
+    cpDataPointer userData = to->userData;
+    cpDampedSpringForceFunc force = cpConstraintIsDampedSpring(to) ? ((cpDampedSpring *)to)->springForceFunc : NULL;
+    cpDampedRotarySpringTorqueFunc torque =
+        cpConstraintIsDampedRotarySpring(to) ? ((cpDampedRotarySpring *)to)->springTorqueFunc : NULL;
+    memcpy(to, from, size);
+    to->preSolve = preSolve;
+    to->postSolve = postSolve;
+    to->userData = userData;
+    if (force) ((cpDampedSpring *)to)->springForceFunc = force;
+    if (torque) ((cpDampedRotarySpring *)to)->springTorqueFunc = torque;
+    to->space = clone->to;
+    to->a = COPY_OF(clone, from->a);
+    to->b = COPY_OF(clone, from->b);
+    to->next_a = COPY_OF(clone, from->next_a);
+    to->next_b = COPY_OF(clone, from->next_b);
+}
+
+// MARK: Arbiters
+
+typedef struct ArbiterPair {
+    const cpArbiter *from;
+    cpArbiter *to;
+    int cached;
+} ArbiterPair;
+
+typedef struct ArbiterList {
+    ArbiterPair *items;
+    size_t count, capacity;
+} ArbiterList;
+
+/// A pooled arbiter of the copy, its pool filled as the engine fills it when empty.
+static cpArbiter *takeArbiter(cpSpace *space) {
+    if (space->pooledArbiters->num == 0) {
+        int count = CP_BUFFER_BYTES / sizeof(cpArbiter);
+        cpArbiter *buffer = (cpArbiter *)calloc(1, CP_BUFFER_BYTES);
+        if (!buffer) return NULL;
+        cpArrayPush(space->allocatedBuffers, buffer);
+        for (int i = 0; i < count; i++) cpArrayPush(space->pooledArbiters, buffer + i);
+    }
+    return (cpArbiter *)cpArrayPop(space->pooledArbiters);
+}
+
+static void noteArbiter(Clone *clone, ArbiterList *list, const cpArbiter *arbiter, int cached) {
+    if (mapGet(&clone->objects, arbiter)) return;
+    cpArbiter *copy = takeArbiter(clone->to);
+    if (!copy || list->count == list->capacity) {
+        clone->failed = 1;
+        return;
+    }
+    mapPut(&clone->objects, arbiter, copy);
+    list->items[list->count++] = (ArbiterPair){arbiter, copy, cached};
+}
+
+static void noteCachedArbiter(void *arbiter, void *data) {
+    void **context = (void **)data;
+    noteArbiter((Clone *)context[0], (ArbiterList *)context[1], (const cpArbiter *)arbiter, 1);
+}
+
+static void cloneArbiter(Clone *clone, const ArbiterPair *pair) {
+    cpArbiter *to = pair->to;
+    const cpArbiter *from = pair->from;
+    *to = *from;
+    to->data = NULL;
+    to->a = COPY_OF(clone, from->a);
+    to->b = COPY_OF(clone, from->b);
+    to->body_a = COPY_OF(clone, from->body_a);
+    to->body_b = COPY_OF(clone, from->body_b);
+    to->thread_a.next = COPY_OF(clone, from->thread_a.next);
+    to->thread_a.prev = COPY_OF(clone, from->thread_a.prev);
+    to->thread_b.next = COPY_OF(clone, from->thread_b.next);
+    to->thread_b.prev = COPY_OF(clone, from->thread_b.prev);
+    if (clone->failed) return;
+    to->contacts = NULL;
+    if (from->count > 0 && from->contacts) {
+        if (pair->cached) {
+            // The copy's newest contact buffer, stamped now: recycled only after these
+            // arbiters have expired or found new contacts (as a snapshot's restore does).
+            to->contacts = cpContactBufferGetArray(clone->to);
+            cpSpacePushContacts(clone->to, from->count);
+        } else {
+            // A sleeping arbiter's contacts are a block of their own, freed when it wakes.
+            to->contacts = (struct cpContact *)calloc((size_t)from->count, sizeof(struct cpContact));
+            if (!to->contacts) {
+                clone->failed = 1;
+                return;
+            }
+        }
+        memcpy(to->contacts, from->contacts, (size_t)from->count * sizeof(struct cpContact));
+    }
+    // The copy's handlers, looked up by type as `cpArbiterUpdate` does.
+    cpCollisionType typeA = to->a->type, typeB = to->b->type;
+    cpCollisionHandler *defaultHandler = &clone->to->defaultHandler;
+    cpCollisionType types[2] = {typeA, typeB};
+    cpCollisionHandler *handler =
+        (cpCollisionHandler *)cpHashSetFind(clone->to->collisionHandlers, CP_HASH_PAIR(typeA, typeB), types);
+    to->handler = handler = handler ? handler : defaultHandler;
+    cpBool swapped = to->swapped = (typeA != handler->typeA && handler->typeA != CP_WILDCARD_COLLISION_TYPE);
+    to->handlerA = to->handlerB = NULL;
+    if (handler != defaultHandler || clone->to->usesWildcards) {
+        cpCollisionType a[2] = {swapped ? typeB : typeA, CP_WILDCARD_COLLISION_TYPE};
+        cpCollisionType b[2] = {swapped ? typeA : typeB, CP_WILDCARD_COLLISION_TYPE};
+        cpCollisionHandler *wildA = (cpCollisionHandler *)cpHashSetFind(clone->to->collisionHandlers, CP_HASH_PAIR(a[0], a[1]), a);
+        cpCollisionHandler *wildB = (cpCollisionHandler *)cpHashSetFind(clone->to->collisionHandlers, CP_HASH_PAIR(b[0], b[1]), b);
+        to->handlerA = wildA ? wildA : &cpCollisionHandlerDoNothing;
+        to->handlerB = wildB ? wildB : &cpCollisionHandlerDoNothing;
+    }
+    if (pair->cached) {
+        const cpShape *shapes[2] = {to->a, to->b};
+        cpHashSetInsert(clone->to->cachedArbiters, CP_HASH_PAIR((cpHashValue)to->a, (cpHashValue)to->b), shapes, NULL,
+                        to);
+    }
+}
+
+// MARK: Trees
+
+/// A bin of the copy's set, from its pool, which is filled as the engine fills it.
+static MirrorBin *takeBin(MirrorSet *set) {
+    if (!set->pooledBins) {
+        size_t count = CP_BUFFER_BYTES / sizeof(MirrorBin);
+        MirrorBin *buffer = (MirrorBin *)calloc(1, CP_BUFFER_BYTES);
+        if (!buffer) return NULL;
+        cpArrayPush(set->allocatedBuffers, buffer);
+        for (size_t i = 1; i < count; i++) {
+            buffer[i].next = set->pooledBins;
+            set->pooledBins = &buffer[i];
+        }
+        return buffer;
+    }
+    MirrorBin *bin = set->pooledBins;
+    set->pooledBins = bin->next;
+    return bin;
+}
+
+/// The copy's leaf set: the same size, and each bin's chain in the same order.
+static int cloneLeafSet(Clone *clone, MirrorSet *to, const MirrorSet *from) {
+    if (to->entries != 0) return 0;
+    MirrorBin **table = (MirrorBin **)calloc(from->size, sizeof(MirrorBin *));
+    if (!table) return 0;
+    free(to->table);
+    to->table = table;
+    to->size = from->size;
+    for (unsigned int i = 0; i < from->size; i++) {
+        MirrorBin **link = &table[i];
+        for (const MirrorBin *bin = from->table[i]; bin; bin = bin->next) {
+            MirrorBin *copy = takeBin(to);
+            if (!copy) return 0;
+            copy->elt = MOVED(clone, (MirrorNode *)bin->elt);
+            copy->hash = bin->hash;
+            copy->next = NULL;
+            *link = copy;
+            link = &copy->next;
+            to->entries++;
+        }
+    }
+    return 1;
+}
+
+typedef struct NodeStack {
+    const MirrorNode **items;
+    size_t count, capacity;
+} NodeStack;
+
+static int push(NodeStack *stack, const MirrorNode *node) {
+    if (stack->count == stack->capacity) {
+        size_t capacity = stack->capacity ? stack->capacity * 2 : 256;
+        const MirrorNode **items = realloc(stack->items, capacity * sizeof(*items));
+        if (!items) return 0;
+        stack->items = items;
+        stack->capacity = capacity;
+    }
+    stack->items[stack->count++] = node;
+    return 1;
+}
+
+/// Moves the pointers of every node in use under `root`, and of the pairs threaded on its
+/// leaves (each pair from its first leaf).
+static int moveTree(Clone *clone, const MirrorNode *root, NodeStack *stack) {
+    stack->count = 0;
+    if (root && !push(stack, root)) return 0;
+    while (stack->count > 0) {
+        const MirrorNode *node = stack->items[--stack->count];
+        MirrorNode *copy = MOVED(clone, (MirrorNode *)node);
+        if (!copy) return 0;
+        copy->parent = MOVED(clone, node->parent);
+        if (node->obj) {
+            copy->obj = counterpart(clone, node->obj);
+            copy->node.leaf.pairs = MOVED(clone, node->node.leaf.pairs);
+            for (const MirrorPair *pair = node->node.leaf.pairs; pair;) {
+                if (pair->a.leaf == node) {
+                    MirrorPair *pairCopy = MOVED(clone, (MirrorPair *)pair);
+                    if (!pairCopy) return 0;
+                    pairCopy->a = (MirrorThread){MOVED(clone, pair->a.prev), copy, MOVED(clone, pair->a.next)};
+                    pairCopy->b = (MirrorThread){MOVED(clone, pair->b.prev), MOVED(clone, pair->b.leaf),
+                                              MOVED(clone, pair->b.next)};
+                    pair = pair->a.next;
+                } else {
+                    pair = pair->b.next;
+                }
+            }
+        } else {
+            copy->node.children.a = MOVED(clone, node->node.children.a);
+            copy->node.children.b = MOVED(clone, node->node.children.b);
+            if (!push(stack, node->node.children.a) || !push(stack, node->node.children.b)) return 0;
+        }
+    }
+    return !clone->buffers.missed;
+}
+
+/// Copies both trees: buffers, then every pointer in use or in a pool moved.
+static int cloneTrees(Clone *clone, MirrorTree *const from[2], MirrorTree *const to[2]) {
+    size_t total = 0;
+    for (int t = 0; t < 2; t++) {
+        if (to[t]->root || to[t]->allocatedBuffers->num != 0) return 0;
+        total += (size_t)from[t]->allocatedBuffers->num;
+    }
+    BufferMap *map = &clone->buffers;
+    map->pairs = (BufferPair *)malloc((total ? total : 1) * sizeof(BufferPair));
+    if (!map->pairs) return 0;
+    for (int t = 0; t < 2; t++) {
+        cpArray *buffers = from[t]->allocatedBuffers;
+        for (int i = 0; i < buffers->num; i++) {
+            unsigned char *copy = (unsigned char *)malloc(CP_BUFFER_BYTES);
+            if (!copy) return 0;
+            memcpy(copy, buffers->arr[i], CP_BUFFER_BYTES);
+            cpArrayPush(to[t]->allocatedBuffers, copy);
+            map->pairs[map->count++] = (BufferPair){(uintptr_t)buffers->arr[i], copy};
+        }
+    }
+    qsort(map->pairs, map->count, sizeof(BufferPair), byAddress);
+
+    NodeStack stack = {0};
+    int ok = 1;
+    for (int t = 0; t < 2 && ok; t++) {
+        const MirrorTree *tree = from[t];
+        MirrorTree *copy = to[t];
+        copy->root = MOVED(clone, tree->root);
+        copy->pooledNodes = MOVED(clone, tree->pooledNodes);
+        copy->pooledPairs = MOVED(clone, tree->pooledPairs);
+        copy->stamp = tree->stamp;
+        ok = moveTree(clone, tree->root, &stack);
+        for (const MirrorNode *node = tree->pooledNodes; ok && node; node = node->parent) {
+            MirrorNode *nodeCopy = MOVED(clone, (MirrorNode *)node);
+            if (nodeCopy) nodeCopy->parent = MOVED(clone, node->parent);
+        }
+        for (const MirrorPair *pair = tree->pooledPairs; ok && pair; pair = pair->a.next) {
+            MirrorPair *pairCopy = MOVED(clone, (MirrorPair *)pair);
+            if (pairCopy) pairCopy->a.next = MOVED(clone, pair->a.next);
+        }
+        ok = ok && !clone->buffers.missed && cloneLeafSet(clone, copy->leaves, tree->leaves) && !clone->buffers.missed;
+    }
+    free(stack.items);
+    return ok;
+}
+
+// MARK: The space
+
+static void fillArray(Clone *clone, cpArray *to, const cpArray *from) {
+    to->num = 0;
+    for (int i = 0; i < from->num; i++) cpArrayPush(to, counterpart(clone, from->arr[i]));
+}
+
+static size_t listLength(const cpBody *body) {
+    size_t n = 0;
+    for (const cpArbiter *arb = body->arbiterList; arb; arb = arb->body_a == body ? arb->thread_a.next : arb->thread_b.next) n++;
+    return n;
+}
+
+int CChipmunkSpaceCanClone(void *space) {
+    cpSpace *s = (cpSpace *)space;
+    return CChipmunkMirrorTree(s->staticShapes) && CChipmunkMirrorTree(s->dynamicShapes) && !s->locked &&
+           s->rousedBodies->num == 0;
+}
+
+int CChipmunkSpaceClone(void *original, void *copy, void *const *fromBodies, void *const *toBodies, int32_t bodyCount,
+                        void *const *fromShapes, void *const *toShapes, int32_t shapeCount,
+                        void *const *fromConstraints, void *const *toConstraints, int32_t constraintCount) {
+    cpSpace *from = (cpSpace *)original, *to = (cpSpace *)copy;
+    if (!CChipmunkSpaceCanClone(from) || !CChipmunkSpaceCanClone(to)) return 0;
+    MirrorTree *fromTrees[2] = {CChipmunkMirrorTree(from->staticShapes), CChipmunkMirrorTree(from->dynamicShapes)};
+    MirrorTree *toTrees[2] = {CChipmunkMirrorTree(to->staticShapes), CChipmunkMirrorTree(to->dynamicShapes)};
+
+    Clone clone = {from, to, {0}, {0}, 0};
+    size_t arbiterBound = (size_t)cpHashSetCount(from->cachedArbiters);
+    for (int32_t i = 0; i < bodyCount; i++) arbiterBound += listLength((const cpBody *)fromBodies[i]);
+    ArbiterList arbiters = {NULL, 0, arbiterBound};
+    arbiters.items = (ArbiterPair *)malloc((arbiterBound ? arbiterBound : 1) * sizeof(ArbiterPair));
+    int ok = arbiters.items != NULL &&
+             mapInit(&clone.objects, (size_t)bodyCount + (size_t)shapeCount + (size_t)constraintCount + arbiterBound);
+    if (ok) {
+        for (int32_t i = 0; i < bodyCount; i++) mapPut(&clone.objects, fromBodies[i], toBodies[i]);
+        for (int32_t i = 0; i < shapeCount; i++) mapPut(&clone.objects, fromShapes[i], toShapes[i]);
+        for (int32_t i = 0; i < constraintCount; i++) mapPut(&clone.objects, fromConstraints[i], toConstraints[i]);
+
+        // The space's parameters and counters; then a contact buffer stamped now.
+        to->iterations = from->iterations;
+        to->gravity = from->gravity;
+        to->damping = from->damping;
+        to->idleSpeedThreshold = from->idleSpeedThreshold;
+        to->sleepTimeThreshold = from->sleepTimeThreshold;
+        to->collisionSlop = from->collisionSlop;
+        to->collisionBias = from->collisionBias;
+        to->collisionPersistence = from->collisionPersistence;
+        to->stamp = from->stamp;
+        to->curr_dt = from->curr_dt;
+        to->shapeIDCounter = from->shapeIDCounter;
+        to->usesWildcards = from->usesWildcards || to->usesWildcards;
+        cpSpacePushFreshContactBuffer(to);
+
+        // Arbiters: the cached ones, then those only sleeping bodies' lists hold.
+        void *context[2] = {&clone, &arbiters};
+        cpHashSetEach(from->cachedArbiters, noteCachedArbiter, context);
+        for (int32_t i = 0; i < bodyCount && !clone.failed; i++) {
+            const cpBody *body = (const cpBody *)fromBodies[i];
+            for (const cpArbiter *arb = body->arbiterList; arb;
+                 arb = arb->body_a == body ? arb->thread_a.next : arb->thread_b.next) {
+                noteArbiter(&clone, &arbiters, arb, 0);
+            }
+        }
+
+        for (int32_t i = 0; i < bodyCount; i++) cloneBody(&clone, toBodies[i], fromBodies[i]);
+        for (int32_t i = 0; i < shapeCount; i++) cloneShape(&clone, toShapes[i], fromShapes[i]);
+        for (int32_t i = 0; i < constraintCount; i++) cloneConstraint(&clone, toConstraints[i], fromConstraints[i]);
+        for (size_t i = 0; i < arbiters.count && !clone.failed; i++) cloneArbiter(&clone, &arbiters.items[i]);
+
+        fillArray(&clone, to->dynamicBodies, from->dynamicBodies);
+        fillArray(&clone, to->staticBodies, from->staticBodies);
+        fillArray(&clone, to->sleepingComponents, from->sleepingComponents);
+        fillArray(&clone, to->constraints, from->constraints);
+        fillArray(&clone, to->arbiters, from->arbiters);
+        ok = !clone.failed && cloneTrees(&clone, fromTrees, toTrees) && !clone.failed;
+    }
+    free(arbiters.items);
+    mapFree(&clone.objects);
+    free(clone.buffers.pairs);
+    return ok;
+}

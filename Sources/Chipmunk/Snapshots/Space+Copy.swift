@@ -1,0 +1,109 @@
+internal import CChipmunk
+internal import CChipmunkRuntime
+
+extension Space {
+    /// An independent space in the same state, with new bodies, shapes and constraints in
+    /// the same order (``bodies``, ``shapes``, ``constraints``): stepped alike, the two
+    /// continue with the same bits.
+    ///
+    /// A copy keeps data, not code: collision types that had handlers get handlers without
+    /// closures, and custom integrators, constraint callbacks and user data are not copied
+    /// (set them again on the copy, as after ``init(restoring:)``). The order in which
+    /// `separate` handlers of contacts that expire together run may differ from the
+    /// original's.
+    ///
+    /// The copy is made struct by struct in the engine, each pointer moved to its
+    /// counterpart, the broad phase's trees included (a space on the spatial hash is copied
+    /// through its snapshot's records instead).
+    public func copy() -> Space {
+        ensure(
+            !isDeferringChanges && pending.isEmpty,
+            "Space.copy() must be called between steps, not inside a step, a query or a callback")
+        requireNoBodyLeaving("Space.copy()")
+        requireNotStopped("Space.copy()")
+        let copy = Space()
+        if spatialHash == nil && CChipmunkSpaceCanClone(handle) != 0 {
+            copy.clone(self)
+        } else {
+            do {
+                // The space's own records, never encoded: nothing to check that the space did not.
+                try copy.restore(capturedState(), validating: false)
+            } catch {
+                stop("Space.copy(): the space's own state did not restore: \(error)")
+            }
+        }
+        return copy
+    }
+
+    /// Makes this new, empty space a clone of `original` (see `SpaceClone.c`): its objects
+    /// counterparts of the original's, made here and never added through the engine, whose
+    /// state the clone then copies whole.
+    private func clone(_ original: Space) {
+        for cHandler in original.collisionHandlers.keys {
+            ensureCollisionHandler(cHandler.pointee.typeA, cHandler.pointee.typeB)
+        }
+        var counterparts: [UnsafeMutablePointer<cpBody>: Body] = [original.staticBody.handle: staticBody]
+        counterparts.reserveCapacity(original.bodies.count + 1)
+        bodies = original.bodies.map { body in
+            let copy = Body(kind: body.kind)
+            copy.serial = body.serial
+            counterparts[body.handle] = copy
+            return copy
+        }
+        shapes = original.shapes.map { shape in
+            let copy = Shape.skeleton(
+                kind: UInt8(shape.handle.pointee.klass.pointee.type.rawValue),
+                geometry: ShapeGeometry.read(shape.handle), body: counterparts[shape.body.handle]!)
+            copy.serial = shape.serial
+            return copy
+        }
+        constraints = original.constraints.map { constraint in
+            guard let kind = ConstraintFields.kind(of: constraint.handle) else {
+                stop("Space.copy(): a constraint of a kind the binding does not know")
+            }
+            let copy = Constraint.skeleton(
+                kind: kind, a: counterparts[constraint.bodyA.handle]!, b: counterparts[constraint.bodyB.handle]!)
+            copy.serial = constraint.serial
+            return copy
+        }
+        let from: [UnsafeMutableRawPointer?] =
+            [UnsafeMutableRawPointer(original.staticBody.handle)]
+            + original.bodies.map { UnsafeMutableRawPointer($0.handle) }
+            + original.shapes.map { UnsafeMutableRawPointer($0.handle) }
+            + original.constraints.map { UnsafeMutableRawPointer($0.handle) }
+        let to: [UnsafeMutableRawPointer?] =
+            [UnsafeMutableRawPointer(staticBody.handle)] + bodies.map { UnsafeMutableRawPointer($0.handle) }
+            + shapes.map { UnsafeMutableRawPointer($0.handle) } + constraints.map { UnsafeMutableRawPointer($0.handle) }
+        let bodyCount = bodies.count + 1
+        let shapeCount = shapes.count
+        let cloned = from.withUnsafeBufferPointer { f in
+            to.withUnsafeBufferPointer { t in
+                CChipmunkSpaceClone(
+                    UnsafeMutableRawPointer(original.handle), UnsafeMutableRawPointer(handle), f.baseAddress!,
+                    t.baseAddress!, Int32(bodyCount), f.baseAddress! + bodyCount, t.baseAddress! + bodyCount,
+                    Int32(shapeCount), f.baseAddress! + bodyCount + shapeCount, t.baseAddress! + bodyCount + shapeCount,
+                    Int32(constraints.count))
+            }
+        }
+        ensure(cloned != 0, "Space.copy(): the engine's state could not be cloned (out of memory)")
+        // The objects are in this space now, in Swift as in the engine.
+        staticBody.attachmentCount = original.staticBody.attachmentCount
+        for (copy, body) in zip(bodies, original.bodies) {
+            copy.space = self
+            copy.cSpace = cSpace
+            copy.attachmentCount = body.attachmentCount
+        }
+        for shape in shapes {
+            shape.space = self
+            shape.cSpace = cSpace
+        }
+        for constraint in constraints {
+            constraint.space = self
+            constraint.cSpace = cSpace
+        }
+        stepsTaken = original.stepsTaken
+        nextSerial = original.nextSerial
+        bodiesToCheckForMass = bodies
+        jointsMayBeUnsolvable = true
+    }
+}
