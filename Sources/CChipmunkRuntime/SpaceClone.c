@@ -207,12 +207,25 @@ typedef struct ArbiterList {
     size_t count, capacity;
 } ArbiterList;
 
+/// Makes room for `count` pointers in an engine array, in one allocation.
+static int reserveArray(cpArray *array, int count) {
+    if (array->max >= count) return 1;
+    void **items = (void **)realloc(array->arr, (size_t)count * sizeof(void *));
+    if (!items) return 0;
+    array->arr = items;
+    array->max = count;
+    return 1;
+}
+
 /// A pooled arbiter of the copy, its pool filled as the engine fills it when empty.
 static cpArbiter *takeArbiter(cpSpace *space) {
     if (space->pooledArbiters->num == 0) {
         int count = CP_BUFFER_BYTES / sizeof(cpArbiter);
         cpArbiter *buffer = (cpArbiter *)calloc(1, CP_BUFFER_BYTES);
-        if (!buffer) return NULL;
+        if (!buffer || !reserveArray(space->pooledArbiters, count)) {
+            free(buffer);
+            return NULL;
+        }
         cpArrayPush(space->allocatedBuffers, buffer);
         for (int i = 0; i < count; i++) cpArrayPush(space->pooledArbiters, buffer + i);
     }
@@ -431,11 +444,41 @@ static int cloneTrees(Clone *clone, MirrorTree *const from[2], MirrorTree *const
     return ok;
 }
 
+// MARK: Shapes for the copy
+
+void *CChipmunkShapeSkeleton(void *shape, const void *original) {
+    const cpShape *from = (const cpShape *)original;
+    size_t size = from->klass->type == CP_CIRCLE_SHAPE    ? sizeof(cpCircleShape)
+                  : from->klass->type == CP_SEGMENT_SHAPE ? sizeof(cpSegmentShape)
+                                                          : sizeof(cpPolyShape);
+    memset(shape, 0, size);
+    cpShape *to = (cpShape *)shape;
+    to->klass = from->klass;
+    if (from->klass->type == CP_POLY_SHAPE) {
+        cpPolyShape *poly = (cpPolyShape *)shape;
+        int count = ((const cpPolyShape *)from)->count;
+        poly->count = count;
+        // As `cpPolyShapeInit` keeps them: inside the struct when they fit, which
+        // `cpPolyShapeDestroy` leaves, or in a block of their own, which it frees.
+        if (count <= CP_POLY_SHAPE_INLINE_ALLOC) {
+            poly->planes = poly->_planes;
+        } else {
+            poly->planes = (struct cpSplittingPlane *)calloc(2 * (size_t)count, sizeof(struct cpSplittingPlane));
+            if (!poly->planes) return NULL;
+        }
+    }
+    return shape;
+}
+
 // MARK: The space
 
 static void fillArray(Clone *clone, cpArray *to, const cpArray *from) {
-    to->num = 0;
-    for (int i = 0; i < from->num; i++) cpArrayPush(to, counterpart(clone, from->arr[i]));
+    if (!reserveArray(to, from->num)) {
+        clone->failed = 1;
+        return;
+    }
+    for (int i = 0; i < from->num; i++) to->arr[i] = counterpart(clone, from->arr[i]);
+    to->num = from->num;
 }
 
 static size_t listLength(const cpBody *body) {

@@ -205,6 +205,11 @@ int CChipmunkTreeBufferCount(void *index);
 /// with a known layout, between steps.
 int CChipmunkSpaceCanClone(void *space);
 
+/// Makes `shape` (memory for a struct of `original`'s class) a blank shape of that class, a
+/// polygon with room for as many vertices, for `CChipmunkSpaceClone` to fill. Returns
+/// `shape`, or NULL when out of memory.
+void *CChipmunkShapeSkeleton(void *shape, const void *original);
+
 /// Clones `original`'s engine state into `copy`, a new space with no objects added, for
 /// `Space.copy()` (SpaceClone.c). `fromBodies` are the original's static body and then its
 /// bodies, `fromShapes` and `fromConstraints` all of its own; the `to` lists are the copy's

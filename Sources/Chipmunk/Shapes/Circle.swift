@@ -26,6 +26,9 @@ public final class Circle: Shape {
             friction: friction, elasticity: elasticity, collisionType: collisionType)
     }
 
+    /// A blank circle for ``Space/copy()`` (see ``Shape/blank(like:body:)``).
+    override init(blank handle: UnsafeMutablePointer<cpShape>, body: Body) { super.init(blank: handle, body: body) }
+
     /// The radius.
     ///
     /// The corresponding C function is `cpCircleShapeGetRadius`.

@@ -45,6 +45,9 @@ public final class Polygon: Shape {
         super.init(handle: handle, body: body, friction: friction, elasticity: elasticity, collisionType: collisionType)
     }
 
+    /// A blank polygon for ``Space/copy()`` (see ``Shape/blank(like:body:)``).
+    override init(blank handle: UnsafeMutablePointer<cpShape>, body: Body) { super.init(blank: handle, body: body) }
+
     /// Throws unless the arguments make a polygon: the way to check vertices that arrive
     /// as data before ``init(body:vertices:transform:radius:friction:elasticity:collisionType:)``.
     ///

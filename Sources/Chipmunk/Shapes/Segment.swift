@@ -27,6 +27,9 @@ public final class Segment: Shape {
             friction: friction, elasticity: elasticity, collisionType: collisionType)
     }
 
+    /// A blank segment for ``Space/copy()`` (see ``Shape/blank(like:body:)``).
+    override init(blank handle: UnsafeMutablePointer<cpShape>, body: Body) { super.init(blank: handle, body: body) }
+
     /// The first end, in body coordinates.
     ///
     /// The corresponding C function is `cpSegmentShapeGetA`.

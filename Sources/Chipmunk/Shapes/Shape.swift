@@ -1,4 +1,5 @@
 internal import CChipmunk
+internal import CChipmunkRuntime
 
 /// The collision geometry attached to a body: ``Circle``, ``Segment`` or ``Polygon``.
 ///
@@ -41,6 +42,37 @@ public class Shape: SpaceObject, CObjectOwner {
         self.friction = friction
         self.elasticity = elasticity
         self.collisionType = collisionType
+    }
+
+    /// Wraps a blank C shape that ``Space/copy()`` fills from its original.
+    init(blank handle: UnsafeMutablePointer<cpShape>, body: Body) {
+        self.handle = handle
+        self.body = body
+        cpShapeSetUserData(handle, unretainedPointer)
+    }
+
+    /// A blank shape of `original`'s class (a polygon with as many vertices) on `body`,
+    /// for ``Space/copy()``, whose engine clone then sets every field.
+    static func blank(like original: Shape, body: Body) -> Shape {
+        switch original {
+        case is Circle:
+            Circle(
+                blank: SlabArena.current.circles.build { (s: UnsafeMutablePointer<cpCircleShape>) in blank(s, original)
+                }, body: body)
+        case is Segment:
+            Segment(
+                blank: SlabArena.current.segments.build { (s: UnsafeMutablePointer<cpSegmentShape>) in
+                    blank(s, original)
+                }, body: body)
+        default:
+            Polygon(
+                blank: SlabArena.current.polygons.build { (s: UnsafeMutablePointer<cpPolyShape>) in blank(s, original)
+                }, body: body)
+        }
+    }
+
+    private static func blank<T>(_ memory: UnsafeMutablePointer<T>, _ original: Shape) -> UnsafeMutablePointer<T>? {
+        CChipmunkShapeSkeleton(memory, original.handle).map { $0.assumingMemoryBound(to: T.self) }
     }
 
     deinit { releaseCObject() }

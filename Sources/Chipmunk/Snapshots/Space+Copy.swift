@@ -42,18 +42,14 @@ extension Space {
         for cHandler in original.collisionHandlers.keys {
             ensureCollisionHandler(cHandler.pointee.typeA, cHandler.pointee.typeB)
         }
-        var counterparts: [UnsafeMutablePointer<cpBody>: Body] = [original.staticBody.handle: staticBody]
-        counterparts.reserveCapacity(original.bodies.count + 1)
         bodies = original.bodies.map { body in
             let copy = Body(kind: body.kind)
             copy.serial = body.serial
-            counterparts[body.handle] = copy
             return copy
         }
+        var counterparts = Counterparts(original, self)
         shapes = original.shapes.map { shape in
-            let copy = Shape.skeleton(
-                kind: UInt8(shape.handle.pointee.klass.pointee.type.rawValue),
-                geometry: ShapeGeometry.read(shape.handle), body: counterparts[shape.body.handle]!)
+            let copy = Shape.blank(like: shape, body: counterparts.of(shape.body))
             copy.serial = shape.serial
             return copy
         }
@@ -62,7 +58,7 @@ extension Space {
                 stop("Space.copy(): a constraint of a kind the binding does not know")
             }
             let copy = Constraint.skeleton(
-                kind: kind, a: counterparts[constraint.bodyA.handle]!, b: counterparts[constraint.bodyB.handle]!)
+                kind: kind, a: counterparts.of(constraint.bodyA), b: counterparts.of(constraint.bodyB))
             copy.serial = constraint.serial
             return copy
         }
@@ -105,5 +101,37 @@ extension Space {
         nextSerial = original.nextSerial
         bodiesToCheckForMass = bodies
         jointsMayBeUnsolvable = true
+    }
+}
+
+/// The copy's counterpart of each of the original's bodies. Shapes and constraints mostly
+/// come in their bodies' order (a body is added with its shapes), so the body next to the
+/// last one found is tried first, and a dictionary is built only when that fails.
+private struct Counterparts {
+    private let original: Space
+    private let copy: Space
+    private var cursor = 0
+    private var index: [ObjectIdentifier: Int]?
+
+    init(_ original: Space, _ copy: Space) {
+        self.original = original
+        self.copy = copy
+    }
+
+    mutating func of(_ body: Body) -> Body {
+        if body === original.staticBody { return copy.staticBody }
+        let bodies = original.bodies
+        for i in cursor..<min(cursor + 2, bodies.count) where bodies[i] === body {
+            cursor = i
+            return copy.bodies[i]
+        }
+        if index == nil {
+            index = Dictionary(uniqueKeysWithValues: bodies.enumerated().map { (ObjectIdentifier($1), $0) })
+        }
+        guard let i = index![ObjectIdentifier(body)] else {
+            stop("Space.copy(): a shape's or constraint's body is not in the space")
+        }
+        cursor = i
+        return copy.bodies[i]
     }
 }
