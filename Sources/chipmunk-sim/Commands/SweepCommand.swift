@@ -154,7 +154,7 @@ struct SweepCommand: ParsableCommand {
         }
         let snapshot = from ?? file?.from?.path
         let start = try snapshot.map { try SceneCatalog.loadSnapshot(contentsOf: URL(fileURLWithPath: $0)) }
-        let design = try file?.design ?? .grid(axes)
+        let design = file?.design ?? .grid(axes)
         var plan = try SweepPlan(
             template: template, sceneData: data, design: design, steps: steps, timeStep: timeStep, start: start)
         plan.tracked = try tracked + (file?.tracked ?? []).map { try TrackedQuantity(parsing: $0) }
