@@ -16,6 +16,7 @@
 #include "CChipmunkRuntime.h"
 
 #include <chipmunk/chipmunk_private.h>
+#include <pthread.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -142,12 +143,21 @@ static void *moved(BufferMap *map, const void *pointer) {
     return map->pairs[k].to + ((uintptr_t)pointer - map->pairs[k].from);
 }
 
+/// Like `moved`, for a pointer that may lie in no buffer (a pair slot never used, a contact
+/// array outside the ring): NULL then, and the clone goes on.
+static void *movedIfAny(BufferMap *map, const void *pointer) {
+    int32_t k = pointer ? bufferOf(map, (uintptr_t)pointer) : -1;
+    return k < 0 ? NULL : map->pairs[k].to + ((uintptr_t)pointer - map->pairs[k].from);
+}
+
 // MARK: Clone
 
 typedef struct Clone {
     cpSpace *from, *to;
     ObjectMap objects;
-    BufferMap buffers;
+    BufferMap buffers;   // the trees' buffers
+    BufferMap contacts;  // the contact buffers, once their ring is cloned
+    int ringCloned;
     int failed;
 } Clone;
 
@@ -234,6 +244,97 @@ static void cloneConstraint(Clone *clone, cpConstraint *to, const cpConstraint *
     to->next_b = COPY_OF(clone, from->next_b);
 }
 
+/// Makes room for `count` pointers in an engine array, in one allocation.
+static int reserveArray(cpArray *array, int count) {
+    if (array->max >= count) return 1;
+    void **items = (void **)realloc(array->arr, (size_t)count * sizeof(void *));
+    if (!items) return 0;
+    array->arr = items;
+    array->max = count;
+    return 1;
+}
+
+// MARK: Contact buffers
+
+// The engine keeps contacts in a ring of buffers (cpSpaceStep.c), private to it: mirrored
+// here, and checked once on a probe space before any clone reads through it.
+typedef struct MirrorContactBufferHeader MirrorContactBufferHeader;
+struct MirrorContactBufferHeader {
+    cpTimestamp stamp;
+    MirrorContactBufferHeader *next;
+    unsigned int numContacts;
+};
+
+#define MIRROR_CONTACTS_PER_BUFFER \
+    ((CP_BUFFER_BYTES - sizeof(MirrorContactBufferHeader)) / sizeof(struct cpContact))
+#define MIRROR_CONTACT_BUFFER_BYTES \
+    (sizeof(MirrorContactBufferHeader) + MIRROR_CONTACTS_PER_BUFFER * sizeof(struct cpContact))
+
+static pthread_once_t contactLayoutOnce = PTHREAD_ONCE_INIT;
+static int contactLayoutIsKnown;
+
+/// A probe space's ring read through the mirror against what the engine's functions say:
+/// a fresh buffer stamped now, alone in its ring, its contacts right after its header.
+static void checkContactLayout(void) {
+    cpSpace *space = cpSpaceNew();
+    if (!space) return;
+    space->stamp = 77;
+    cpSpacePushFreshContactBuffer(space);
+    MirrorContactBufferHeader *head = (MirrorContactBufferHeader *)space->contactBuffersHead;
+    struct cpContact *contacts = cpContactBufferGetArray(space);
+    int ok = head && head->stamp == 77 && head->next == head && head->numContacts == 0 &&
+             (unsigned char *)contacts == (unsigned char *)head + sizeof(MirrorContactBufferHeader);
+    if (ok) {
+        cpSpacePushContacts(space, 2);
+        ok = head->numContacts == 2 && cpContactBufferGetArray(space) == contacts + 2;
+    }
+    cpSpaceFree(space);
+    contactLayoutIsKnown = ok;
+}
+
+/// Copies the original's ring of contact buffers, each whole (with what its free slots
+/// still hold: a contact an arbiter no longer owns can be read again, see below), in the
+/// same order from the same head, and indexes them in `clone->contacts`.
+///
+/// Cached contacts must lie where the original's do. The engine expires no arbiter between
+/// two static or sleeping bodies, and such an arbiter's contacts stay where they were while
+/// the ring reuses their buffer; when the pair touches again, `cpArbiterUpdate` takes the
+/// accumulated impulses of whatever contact now lies there with the same hash (every
+/// circle's is 0). Packed anew, a copy read other values there, and drifted from the
+/// original (found by a helper's attack: a ball made static, then dynamic again).
+static int cloneContactRing(Clone *clone) {
+    pthread_once(&contactLayoutOnce, checkContactLayout);
+    MirrorContactBufferHeader *head = (MirrorContactBufferHeader *)clone->from->contactBuffersHead;
+    if (!contactLayoutIsKnown || !head) return 0;
+    size_t count = 0;
+    MirrorContactBufferHeader *buffer = head;
+    do {
+        count++;
+        buffer = buffer->next;
+    } while (buffer != head && count <= (size_t)clone->from->allocatedBuffers->num);
+    BufferMap *map = &clone->contacts;
+    map->pairs = (BufferPair *)malloc(count * sizeof(BufferPair));
+    if (!map->pairs || buffer != head || !reserveArray(clone->to->allocatedBuffers,
+                                                      clone->to->allocatedBuffers->num + (int)count)) {
+        return 0;
+    }
+    MirrorContactBufferHeader *previous = NULL, *first = NULL;
+    buffer = head;
+    do {
+        MirrorContactBufferHeader *copy = (MirrorContactBufferHeader *)malloc(MIRROR_CONTACT_BUFFER_BYTES);
+        if (!copy) return 0;
+        memcpy(copy, buffer, MIRROR_CONTACT_BUFFER_BYTES);
+        cpArrayPush(clone->to->allocatedBuffers, copy);
+        map->pairs[map->count++] = (BufferPair){(uintptr_t)buffer, (unsigned char *)copy};
+        if (previous) previous->next = copy; else first = copy;
+        previous = copy;
+        buffer = buffer->next;
+    } while (buffer != head);
+    previous->next = first;
+    clone->to->contactBuffersHead = (cpContactBufferHeader *)first;
+    return indexBuffers(map);
+}
+
 // MARK: Arbiters
 
 typedef struct ArbiterPair {
@@ -247,15 +348,6 @@ typedef struct ArbiterList {
     size_t count, capacity;
 } ArbiterList;
 
-/// Makes room for `count` pointers in an engine array, in one allocation.
-static int reserveArray(cpArray *array, int count) {
-    if (array->max >= count) return 1;
-    void **items = (void **)realloc(array->arr, (size_t)count * sizeof(void *));
-    if (!items) return 0;
-    array->arr = items;
-    array->max = count;
-    return 1;
-}
 
 /// A pooled arbiter of the copy, its pool filled as the engine fills it when empty.
 static cpArbiter *takeArbiter(cpSpace *space) {
@@ -304,7 +396,12 @@ static void cloneArbiter(Clone *clone, const ArbiterPair *pair) {
     if (clone->failed) return;
     to->contacts = NULL;
     if (from->count > 0 && from->contacts) {
-        if (pair->cached) {
+        struct cpContact *inRing =
+            pair->cached && clone->ringCloned ? (struct cpContact *)movedIfAny(&clone->contacts, from->contacts) : NULL;
+        if (inRing) {
+            // At the same offset of the copy's buffer, which holds them already.
+            to->contacts = inRing;
+        } else if (pair->cached) {
             // The copy's newest contact buffer, stamped now: recycled only after these
             // arbiters have expired or found new contacts (as a snapshot's restore does).
             to->contacts = cpContactBufferGetArray(clone->to);
@@ -317,7 +414,7 @@ static void cloneArbiter(Clone *clone, const ArbiterPair *pair) {
                 return;
             }
         }
-        memcpy(to->contacts, from->contacts, (size_t)from->count * sizeof(struct cpContact));
+        if (!inRing) memcpy(to->contacts, from->contacts, (size_t)from->count * sizeof(struct cpContact));
     }
     // The copy's handlers, looked up by type as `cpArbiterUpdate` does.
     cpCollisionType typeA = to->a->type, typeB = to->b->type;
@@ -433,12 +530,6 @@ static int moveTree(Clone *clone, const MirrorNode *root, NodeStack *stack, uint
     return !clone->buffers.missed;
 }
 
-/// Like `moved`, for a slot that may never have been used: what points into no buffer
-/// (which no pair in use or pooled does) becomes NULL, and the clone goes on.
-static void *movedIfAny(BufferMap *map, const void *pointer) {
-    int32_t k = pointer ? bufferOf(map, (uintptr_t)pointer) : -1;
-    return k < 0 ? NULL : map->pairs[k].to + ((uintptr_t)pointer - map->pairs[k].from);
-}
 
 /// Moves the pointers of every slot of every buffer that holds no node: a tree carves each
 /// buffer into nodes or into pairs, and every node is in use or pooled, so these hold
@@ -567,7 +658,7 @@ int CChipmunkSpaceClone(void *original, void *copy, void *const *fromBodies, voi
     MirrorTree *fromTrees[2] = {CChipmunkMirrorTree(from->staticShapes), CChipmunkMirrorTree(from->dynamicShapes)};
     MirrorTree *toTrees[2] = {CChipmunkMirrorTree(to->staticShapes), CChipmunkMirrorTree(to->dynamicShapes)};
 
-    Clone clone = {from, to, {0}, {0}, 0};
+    Clone clone = {from, to, {0}, {0}, {0}, 0, 0};
     size_t arbiterBound = (size_t)cpHashSetCount(from->cachedArbiters);
     for (int32_t i = 0; i < bodyCount; i++) arbiterBound += listLength((const cpBody *)fromBodies[i]);
     ArbiterList arbiters = {NULL, 0, arbiterBound};
@@ -592,7 +683,8 @@ int CChipmunkSpaceClone(void *original, void *copy, void *const *fromBodies, voi
         to->curr_dt = from->curr_dt;
         to->shapeIDCounter = from->shapeIDCounter;
         to->usesWildcards = from->usesWildcards || to->usesWildcards;
-        cpSpacePushFreshContactBuffer(to);
+        clone.ringCloned = cloneContactRing(&clone);
+        if (!clone.ringCloned) cpSpacePushFreshContactBuffer(to);
 
         // Arbiters: the cached ones, then those only sleeping bodies' lists hold.
         void *context[2] = {&clone, &arbiters};
@@ -621,5 +713,7 @@ int CChipmunkSpaceClone(void *original, void *copy, void *const *fromBodies, voi
     mapFree(&clone.objects);
     free(clone.buffers.pairs);
     free(clone.buffers.slots);
+    free(clone.contacts.pairs);
+    free(clone.contacts.slots);
     return ok;
 }

@@ -201,6 +201,11 @@ int CChipmunkSpaceStateSavedTreeWhole(const CChipmunkSpaceState *state);
 /// The buffers of nodes and pairs a `cpBBTree` index has allocated; -1 for any other index.
 int CChipmunkTreeBufferCount(void *index);
 
+/// Empties the contacts of the cached arbiters between `body`, just turned static, and
+/// other static bodies: the engine keeps them forever, in contact buffers it reuses
+/// (KindChange.c). Nothing when the space is locked.
+void CChipmunkForgetStaticPairContacts(void *space, void *body);
+
 /// Whether `CChipmunkSpaceClone` can copy `space` (a `cpSpace *`): the default broad phase
 /// with a known layout, between steps.
 int CChipmunkSpaceCanClone(void *space);

@@ -1,4 +1,5 @@
 internal import CChipmunk
+internal import CChipmunkRuntime
 
 extension Body {
     /// The body's kind; it can change while the body is in a space.
@@ -47,6 +48,8 @@ extension Body {
                 }
             }
             cpBodySetType(handle, newValue.cp)
+            // Its contacts with static bodies would outlive it in reused memory (KindChange.c).
+            if newValue == .static, let engineSpace { CChipmunkForgetStaticPairContacts(engineSpace, handle) }
             space?.massMayHaveChanged(for: self)
         }
     }

@@ -10,7 +10,8 @@ extension Space {
     /// closures, and custom integrators, constraint callbacks and user data are not copied
     /// (set them again on the copy, as after ``init(restoring:)``). The order in which
     /// `separate` handlers of contacts that expire together run may differ from the
-    /// original's.
+    /// original's. ``maxContactPairs`` and ``guardedCollisions`` are copied; a copy of a
+    /// space on the threaded solver (``init(threads:)``) is a space made with ``init()``.
     ///
     /// The copy is made struct by struct in the engine, each pointer moved to its
     /// counterpart, the broad phase's trees included (a space on the spatial hash is copied
@@ -22,6 +23,9 @@ extension Space {
         requireNoBodyLeaving("Space.copy()")
         requireNotStopped("Space.copy()")
         let copy = Space()
+        // The space's own settings that are not the engine's.
+        copy.maxContactPairs = maxContactPairs
+        copy.guardedCollisions = guardedCollisions
         if spatialHash == nil && CChipmunkSpaceCanClone(handle) != 0 {
             copy.clone(self)
         } else {
