@@ -16,12 +16,12 @@
 #include "CChipmunkRuntime.h"
 
 #include <chipmunk/chipmunk_private.h>
-#include <pthread.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "BroadPhaseMirror.h"
+#include "ContactRing.h"
 #include "EngineStructs.h"
 
 // MARK: Where each object went
@@ -256,42 +256,6 @@ static int reserveArray(cpArray *array, int count) {
 
 // MARK: Contact buffers
 
-// The engine keeps contacts in a ring of buffers (cpSpaceStep.c), private to it: mirrored
-// here, and checked once on a probe space before any clone reads through it.
-typedef struct MirrorContactBufferHeader MirrorContactBufferHeader;
-struct MirrorContactBufferHeader {
-    cpTimestamp stamp;
-    MirrorContactBufferHeader *next;
-    unsigned int numContacts;
-};
-
-#define MIRROR_CONTACTS_PER_BUFFER \
-    ((CP_BUFFER_BYTES - sizeof(MirrorContactBufferHeader)) / sizeof(struct cpContact))
-#define MIRROR_CONTACT_BUFFER_BYTES \
-    (sizeof(MirrorContactBufferHeader) + MIRROR_CONTACTS_PER_BUFFER * sizeof(struct cpContact))
-
-static pthread_once_t contactLayoutOnce = PTHREAD_ONCE_INIT;
-static int contactLayoutIsKnown;
-
-/// A probe space's ring read through the mirror against what the engine's functions say:
-/// a fresh buffer stamped now, alone in its ring, its contacts right after its header.
-static void checkContactLayout(void) {
-    cpSpace *space = cpSpaceNew();
-    if (!space) return;
-    space->stamp = 77;
-    cpSpacePushFreshContactBuffer(space);
-    MirrorContactBufferHeader *head = (MirrorContactBufferHeader *)space->contactBuffersHead;
-    struct cpContact *contacts = cpContactBufferGetArray(space);
-    int ok = head && head->stamp == 77 && head->next == head && head->numContacts == 0 &&
-             (unsigned char *)contacts == (unsigned char *)head + sizeof(MirrorContactBufferHeader);
-    if (ok) {
-        cpSpacePushContacts(space, 2);
-        ok = head->numContacts == 2 && cpContactBufferGetArray(space) == contacts + 2;
-    }
-    cpSpaceFree(space);
-    contactLayoutIsKnown = ok;
-}
-
 /// Copies the original's ring of contact buffers, each whole (with what its free slots
 /// still hold: a contact an arbiter no longer owns can be read again, see below), in the
 /// same order from the same head, and indexes them in `clone->contacts`.
@@ -303,11 +267,10 @@ static void checkContactLayout(void) {
 /// circle's is 0). Packed anew, a copy read other values there, and drifted from the
 /// original (found by a helper's attack: a ball made static, then dynamic again).
 static int cloneContactRing(Clone *clone) {
-    pthread_once(&contactLayoutOnce, checkContactLayout);
-    MirrorContactBufferHeader *head = (MirrorContactBufferHeader *)clone->from->contactBuffersHead;
-    if (!contactLayoutIsKnown || !head) return 0;
+    MirrorContactBuffer *head = (MirrorContactBuffer *)clone->from->contactBuffersHead;
+    if (!CChipmunkContactRingLayoutIsKnown() || !head) return 0;
     size_t count = 0;
-    MirrorContactBufferHeader *buffer = head;
+    MirrorContactBuffer *buffer = head;
     do {
         count++;
         buffer = buffer->next;
@@ -318,10 +281,10 @@ static int cloneContactRing(Clone *clone) {
                                                       clone->to->allocatedBuffers->num + (int)count)) {
         return 0;
     }
-    MirrorContactBufferHeader *previous = NULL, *first = NULL;
+    MirrorContactBuffer *previous = NULL, *first = NULL;
     buffer = head;
     do {
-        MirrorContactBufferHeader *copy = (MirrorContactBufferHeader *)malloc(MIRROR_CONTACT_BUFFER_BYTES);
+        MirrorContactBuffer *copy = (MirrorContactBuffer *)malloc(MIRROR_CONTACT_BUFFER_BYTES);
         if (!copy) return 0;
         memcpy(copy, buffer, MIRROR_CONTACT_BUFFER_BYTES);
         cpArrayPush(clone->to->allocatedBuffers, copy);

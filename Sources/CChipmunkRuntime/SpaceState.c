@@ -28,6 +28,7 @@
 #include <string.h>
 
 #include "BroadPhaseMirror.h"
+#include "ContactRing.h"
 #include "EngineStructs.h"
 
 // MARK: Growable buffers
@@ -490,28 +491,11 @@ static int dropSleepingArbiter(cpArbiter *arbiter, void *context) {
     return 1;
 }
 
-/// cpSpaceStep.c's private header of a contact buffer (7.0.3).
-typedef struct MirrorContactBuffer {
-    cpTimestamp stamp;
-    struct MirrorContactBuffer *next;
-    unsigned int numContacts;
-} MirrorContactBuffer;
-
 /// Once the arbiters are back in the pool, no contact in the space's buffers is in use:
-/// every buffer is stamped old enough to be recycled, and the next one becomes the newest,
-/// stamped `stamp`. (Pushing a fresh buffer as a step does would allocate a new one at
-/// each restore, while the ring's oldest is younger than the collision persistence.)
+/// the ring is recycled (ContactRing.c), its next buffer the newest, stamped `stamp`.
 static void recycleContactBuffers(cpSpace *space, cpTimestamp stamp) {
+    CChipmunkRecycleContactRing(space, stamp);
     MirrorContactBuffer *head = (MirrorContactBuffer *)space->contactBuffersHead;
-    if (head) {
-        MirrorContactBuffer *buffer = head;
-        do {
-            buffer->stamp = stamp - space->collisionPersistence - 1;
-            buffer = buffer->next;
-        } while (buffer != head);
-    }
-    cpSpacePushFreshContactBuffer(space);
-    head = (MirrorContactBuffer *)space->contactBuffersHead;
     if (!head || head->stamp != stamp || head->numContacts != 0) abort();
 }
 

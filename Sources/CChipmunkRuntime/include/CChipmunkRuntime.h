@@ -201,6 +201,11 @@ int CChipmunkSpaceStateSavedTreeWhole(const CChipmunkSpaceState *state);
 /// The buffers of nodes and pairs a `cpBBTree` index has allocated; -1 for any other index.
 int CChipmunkTreeBufferCount(void *index);
 
+/// With every arbiter of `space` pooled, recycles its ring of contact buffers and makes
+/// the next one the newest, stamped with the space's stamp (ContactRing.c): what a
+/// snapshot's restore does before it places the contacts, without growing the ring.
+void CChipmunkSpaceRecycleContactRing(void *space);
+
 /// Empties the contacts of the cached arbiters between `body`, just turned static, and
 /// other static bodies: the engine keeps them forever, in contact buffers it reuses
 /// (KindChange.c). Nothing when the space is locked.

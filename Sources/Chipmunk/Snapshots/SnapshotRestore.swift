@@ -1,4 +1,5 @@
 internal import CChipmunk
+internal import CChipmunkRuntime
 
 /// Checks a snapshot before anything touches the engine: bytes that passed the checksum
 /// can still describe a world no space has (a crafted file), and the engine would abort on
@@ -376,8 +377,9 @@ struct SnapshotRestore {
         // A contact buffer stamped now: waking a restored sleeping group copies its contacts
         // into the newest buffer, which the engine recycles only once it is older than the
         // collision persistence. (A buffer stamped before the restore would be recycled at
-        // the next step, under the contacts it holds.)
-        cpSpacePushFreshContactBuffer(h)
+        // the next step, under the contacts it holds.) The ring's buffers are all free now
+        // (step 1 pooled every arbiter): recycled, not grown by one at each restore.
+        CChipmunkSpaceRecycleContactRing(UnsafeMutableRawPointer(h))
         h.pointee.curr_dt = p.currentTimeStep
         h.pointee.shapeIDCounter = cpHashValue(p.shapeIDCounter)
         // The flag stays set if the space has wildcard or default handlers of its own (added
