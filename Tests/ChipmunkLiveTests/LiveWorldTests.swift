@@ -1,5 +1,6 @@
 import Chipmunk
 import ChipmunkCatalog
+import ChipmunkTestSupport
 import Testing
 
 @testable import ChipmunkLive
@@ -75,14 +76,9 @@ import Testing
 @Suite struct LiveWorldAttackTests {
     /// A small seeded generator: the same messages every run.
     struct Generator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
+        var generator: SeededGenerator
+        init(state: UInt64) { generator = SeededGenerator(state: state) }
+        mutating func next() -> UInt64 { generator.next() }
         mutating func pick<T>(_ values: [T]) -> T { values[Int(next() % UInt64(values.count))] }
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+import ChipmunkTestSupport
 import Testing
 
 @testable import Chipmunk
@@ -9,14 +10,9 @@ import Testing
 /// clone, which found the two defects the tests below name.
 @Suite struct SpaceCopyTests {
     struct RNG {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
+        var generator: SeededGenerator
+        init(state: UInt64) { generator = SeededGenerator(state: state) }
+        mutating func next() -> UInt64 { generator.next() }
         mutating func unit() -> Double { Double(next() >> 11) / Double(1 << 53) }
         mutating func range(_ a: Double, _ b: Double) -> Double { a + (b - a) * unit() }
         mutating func int(_ n: Int) -> Int { Int(next() % UInt64(n)) }
