@@ -1,6 +1,5 @@
 import Chipmunk
 import ChipmunkCatalog
-import ChipmunkTestSupport
 import Testing
 
 @testable import ChipmunkLive
@@ -76,8 +75,8 @@ import Testing
 @Suite struct LiveWorldAttackTests {
     /// A small seeded generator: the same messages every run.
     struct Generator {
-        var generator: SeededGenerator
-        init(state: UInt64) { generator = SeededGenerator(state: state) }
+        var generator: SplitMix64
+        init(state: UInt64) { generator = SplitMix64(seed: state) }
         mutating func next() -> UInt64 { generator.next() }
         mutating func pick<T>(_ values: [T]) -> T { values[Int(next() % UInt64(values.count))] }
     }

@@ -1,5 +1,4 @@
 import Foundation
-import ChipmunkTestSupport
 import Testing
 
 @testable import Chipmunk
@@ -10,8 +9,8 @@ import Testing
 /// clone, which found the two defects the tests below name.
 @Suite struct SpaceCopyTests {
     struct RNG {
-        var generator: SeededGenerator
-        init(state: UInt64) { generator = SeededGenerator(state: state) }
+        var generator: SplitMix64
+        init(state: UInt64) { generator = SplitMix64(seed: state) }
         mutating func next() -> UInt64 { generator.next() }
         mutating func unit() -> Double { Double(next() >> 11) / Double(1 << 53) }
         mutating func range(_ a: Double, _ b: Double) -> Double { a + (b - a) * unit() }
