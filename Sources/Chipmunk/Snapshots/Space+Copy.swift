@@ -66,14 +66,8 @@ extension Space {
             copy.serial = constraint.serial
             return copy
         }
-        let from: [UnsafeMutableRawPointer?] =
-            [UnsafeMutableRawPointer(original.staticBody.handle)]
-            + original.bodies.map { UnsafeMutableRawPointer($0.handle) }
-            + original.shapes.map { UnsafeMutableRawPointer($0.handle) }
-            + original.constraints.map { UnsafeMutableRawPointer($0.handle) }
-        let to: [UnsafeMutableRawPointer?] =
-            [UnsafeMutableRawPointer(staticBody.handle)] + bodies.map { UnsafeMutableRawPointer($0.handle) }
-            + shapes.map { UnsafeMutableRawPointer($0.handle) } + constraints.map { UnsafeMutableRawPointer($0.handle) }
+        let from = MembershipRecord.enginePointers(of: original)
+        let to = MembershipRecord.enginePointers(of: self)
         let bodyCount = bodies.count + 1
         let shapeCount = shapes.count
         let cloned = from.withUnsafeBufferPointer { f in
@@ -85,7 +79,9 @@ extension Space {
                     Int32(constraints.count))
             }
         }
-        ensure(cloned != 0, "Space.copy(): the engine's state could not be cloned (out of memory)")
+        ensure(
+            cloned != 0,
+            "Space.copy(): the engine's state could not be cloned (out of memory, or a pointer with no counterpart)")
         // The objects are in this space now, in Swift as in the engine.
         staticBody.attachmentCount = original.staticBody.attachmentCount
         for (copy, body) in zip(bodies, original.bodies) {

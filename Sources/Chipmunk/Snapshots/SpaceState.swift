@@ -91,9 +91,15 @@ final class MembershipRecord {
         shapes = space.shapes
         constraints = space.constraints
         serials = bodies.map(\.serial) + shapes.map(\.serial) + constraints.map(\.serial)
-        pointers =
-            [UnsafeMutableRawPointer(space.staticBody.handle)] + bodies.map { UnsafeMutableRawPointer($0.handle) }
-            + shapes.map { UnsafeMutableRawPointer($0.handle) } + constraints.map { UnsafeMutableRawPointer($0.handle) }
+        pointers = Self.enginePointers(of: space)
+    }
+
+    /// A space's engine pointers, in the order the C side takes them: its static body's,
+    /// its bodies', its shapes', then its constraints'.
+    static func enginePointers(of space: Space) -> [UnsafeMutableRawPointer?] {
+        [UnsafeMutableRawPointer(space.staticBody.handle)] + space.bodies.map { UnsafeMutableRawPointer($0.handle) }
+            + space.shapes.map { UnsafeMutableRawPointer($0.handle) }
+            + space.constraints.map { UnsafeMutableRawPointer($0.handle) }
     }
 
     /// Whether `space` holds these arrays now.
