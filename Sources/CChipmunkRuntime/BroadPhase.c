@@ -20,6 +20,7 @@
 
 #include <chipmunk/chipmunk_private.h>
 #include "BroadPhaseMirror.h"
+#include "PointerMap.h"
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
@@ -149,34 +150,17 @@ int64_t CChipmunkTreeOverlapCount(void *index, double l, double b, double r, dou
 
 // MARK: Shapes by index
 
-/// Shape pointers sorted, with their indices, for lookups by pointer.
-typedef struct ShapeIndex {
-    const void *shape;
-    int32_t index;
-} ShapeIndex;
-
-static int compareShapeIndex(const void *x, const void *y) {
-    uintptr_t a = (uintptr_t)((const ShapeIndex *)x)->shape, b = (uintptr_t)((const ShapeIndex *)y)->shape;
-    return a < b ? -1 : a > b;
+/// Each shape's index in `shapes`, by its address.
+static int makeShapeIndex(PointerMap *index, void *const *shapes, int32_t count) {
+    if (!pointerMapInit(index, (size_t)(count > 0 ? count : 0))) return 0;
+    for (int32_t i = 0; i < count; i++) pointerMapPut(index, shapes[i], (uintptr_t)i);
+    return 1;
 }
 
-static ShapeIndex *makeShapeIndex(void *const *shapes, int32_t count) {
-    ShapeIndex *index = malloc(sizeof(ShapeIndex) * (size_t)(count > 0 ? count : 1));
-    if (!index) return NULL;
-    for (int32_t i = 0; i < count; i++) index[i] = (ShapeIndex){shapes[i], i};
-    qsort(index, (size_t)count, sizeof *index, compareShapeIndex);
-    return index;
-}
-
-static int32_t lookupShape(const ShapeIndex *index, int32_t count, const void *shape) {
-    ShapeIndex key = {shape, 0};
-    const ShapeIndex *found = bsearch(&key, index, (size_t)count, sizeof key, compareShapeIndex);
-    return found ? found->index : -1;
-}
-
-static int comparePointers(const void *x, const void *y) {
-    uintptr_t a = *(const uintptr_t *)x, b = *(const uintptr_t *)y;
-    return a < b ? -1 : a > b;
+/// The index of `shape`, or -1 for a shape not in the index.
+static int32_t lookupShape(const PointerMap *index, const void *shape) {
+    uintptr_t found;
+    return pointerMapFind(index, shape, &found) ? (int32_t)found : -1;
 }
 
 // MARK: Measuring and capturing
@@ -209,8 +193,7 @@ int CChipmunkBroadPhaseMeasure(void *staticIndex, void *dynamicIndex, CChipmunkB
 
 /// Writes the tree's nodes in preorder (a node, then its a subtree, then its b subtree),
 /// without recursion: a tree of shapes in a row is as deep as it has leaves.
-static int captureNodes(MirrorTree *tree, const ShapeIndex *shapes, int32_t shapeCount, CChipmunkTreeNode *out,
-                        uint32_t capacity) {
+static int captureNodes(MirrorTree *tree, const PointerMap *shapes, CChipmunkTreeNode *out, uint32_t capacity) {
     if (!tree->root) return capacity == 0;
     MirrorNode **stack = malloc(sizeof(MirrorNode *) * capacity);
     if (!stack) return 0;
@@ -229,7 +212,7 @@ static int captureNodes(MirrorTree *tree, const ShapeIndex *shapes, int32_t shap
         record->bb[2] = node->bb.r;
         record->bb[3] = node->bb.t;
         if (node->obj) {
-            record->shape = lookupShape(shapes, shapeCount, node->obj);
+            record->shape = lookupShape(shapes, node->obj);
             record->stamp = node->node.leaf.stamp;
             ok = record->shape >= 0;
         } else {
@@ -249,82 +232,66 @@ static int captureNodes(MirrorTree *tree, const ShapeIndex *shapes, int32_t shap
 
 int CChipmunkBroadPhaseCapture(void *staticIndex, void *dynamicIndex, void *const *shapes, int32_t shapeCount,
                                CChipmunkBroadPhaseState *state) {
-    CChipmunkBroadPhaseCounts counts;
-    if (!CChipmunkBroadPhaseMeasure(staticIndex, dynamicIndex, &counts)) return 0;
-    MirrorTree *trees[2] = {staticIndex, dynamicIndex};
-    ShapeIndex *index = makeShapeIndex(shapes, shapeCount);
-    MirrorPair **pairs = malloc(sizeof(MirrorPair *) * (counts.pairs ? counts.pairs : 1));
-    if (!index || !pairs) {
-        free(index);
-        free(pairs);
-        return 0;
-    }
-    int ok = 1;
-    uint32_t pairCount = 0;
+    MirrorTree *trees[2] = {CChipmunkMirrorTree(staticIndex), CChipmunkMirrorTree(dynamicIndex)};
+    if (!trees[0] || !trees[1] || trees[0]->spatialIndex.dynamicIndex != (cpSpatialIndex *)trees[1]) return 0;
+    // The state was sized by CChipmunkBroadPhaseMeasure: every count is checked against it.
+    uint32_t pairCount = state->pairCount;
+    PointerMap index, numbers;
+    int ok = makeShapeIndex(&index, shapes, shapeCount);
+    ok = pointerMapInit(&numbers, pairCount) && ok;
     for (int t = 0; t < 2 && ok; t++) {
         MirrorTree *tree = trees[t];
         CChipmunkTreeState *out = &state->trees[t];
-        uint32_t leaves = counts.leaves[t];
-        ok = out->leafCount == leaves;
+        uint32_t leaves = out->leafCount;
+        ok = tree->leaves->entries == leaves;
         if (!ok) break;
         out->stamp = tree->stamp;
         out->setSize = tree->leaves->size;
-        ok = captureNodes(tree, index, shapeCount, out->nodes, leaves ? 2 * leaves - 1 : 0);
+        ok = captureNodes(tree, &index, out->nodes, leaves ? 2 * leaves - 1 : 0);
         uint32_t k = 0;
         for (unsigned int i = 0; ok && i < tree->leaves->size; i++) {
             for (MirrorBin *bin = tree->leaves->table[i]; ok && bin; bin = bin->next) {
                 MirrorNode *leaf = bin->elt;
-                ok = k < leaves && (out->setOrder[k++] = lookupShape(index, shapeCount, leaf->obj)) >= 0;
-                for (MirrorPair *pair = leaf->node.leaf.pairs; ok && pair;) {
-                    if (pair->a.leaf == leaf) {
-                        ok = pairCount < counts.pairs;
-                        if (ok) pairs[pairCount++] = pair;
-                    }
-                    pair = pair->a.leaf == leaf ? pair->a.next : pair->b.next;
-                }
+                ok = k < leaves && (out->setOrder[k++] = lookupShape(&index, leaf->obj)) >= 0;
             }
         }
         ok = ok && k == leaves;
     }
-    ok = ok && pairCount == counts.pairs && state->pairCount == counts.pairs;
     // Pairs are numbered as each shape's list (in shape order) first meets them, so that
-    // the numbers do not depend on where the pairs happen to be in memory.
-    int32_t *numbers = malloc(sizeof(int32_t) * (pairCount ? pairCount : 1));
-    ok = ok && numbers != NULL;
-    if (ok) {
-        qsort(pairs, pairCount, sizeof *pairs, comparePointers);
-        for (uint32_t k = 0; k < pairCount; k++) numbers[k] = -1;
-        uint32_t written = 0, numbered = 0;
-        for (int32_t s = 0; s < shapeCount && ok; s++) {
-            state->pairListStart[s] = written;
-            MirrorNode *leaf = NULL;
-            for (int t = 0; t < 2 && !leaf; t++) {
-                const cpShape *shape = shapes[s];
-                leaf = (MirrorNode *)cpHashSetFind((cpHashSet *)trees[t]->leaves, shape->hashid, shape);
-            }
-            for (MirrorPair *pair = leaf ? leaf->node.leaf.pairs : NULL; ok && pair;) {
-                MirrorPair **found = bsearch(&pair, pairs, pairCount, sizeof *pairs, comparePointers);
-                ok = found != NULL && written < 2 * pairCount;
-                if (!ok) break;
-                int32_t *number = &numbers[found - pairs];
-                if (*number < 0) {
-                    *number = (int32_t)numbered++;
-                    CChipmunkTreePair *out = &state->pairs[*number];
-                    out->a = lookupShape(index, shapeCount, pair->a.leaf->obj);
-                    out->b = lookupShape(index, shapeCount, pair->b.leaf->obj);
-                    out->id = pair->id;
-                    ok = out->a >= 0 && out->b >= 0;
-                }
-                state->pairLists[written++] = *number;
-                pair = pair->a.leaf == leaf ? pair->a.next : pair->b.next;
-            }
+    // the numbers do not depend on where the pairs happen to be in memory. Each pair is in
+    // two lists, so the lists hold each number twice.
+    uint32_t written = 0, numbered = 0;
+    for (int32_t s = 0; s < shapeCount && ok; s++) {
+        state->pairListStart[s] = written;
+        MirrorNode *leaf = NULL;
+        for (int t = 0; t < 2 && !leaf; t++) {
+            const cpShape *shape = shapes[s];
+            leaf = (MirrorNode *)cpHashSetFind((cpHashSet *)trees[t]->leaves, shape->hashid, shape);
         }
-        state->pairListStart[shapeCount] = written;
-        ok = ok && written == 2 * pairCount && numbered == pairCount;
+        for (MirrorPair *pair = leaf ? leaf->node.leaf.pairs : NULL; ok && pair;) {
+            // The bound also ends a list that, misread, would loop.
+            ok = written < 2 * pairCount;
+            if (!ok) break;
+            uintptr_t number;
+            if (!pointerMapFind(&numbers, pair, &number)) {
+                ok = numbered < pairCount;
+                if (!ok) break;
+                number = numbered++;
+                pointerMapPut(&numbers, pair, number);
+                CChipmunkTreePair *out = &state->pairs[number];
+                out->a = lookupShape(&index, pair->a.leaf->obj);
+                out->b = lookupShape(&index, pair->b.leaf->obj);
+                out->id = pair->id;
+                ok = out->a >= 0 && out->b >= 0;
+            }
+            state->pairLists[written++] = (int32_t)number;
+            pair = pair->a.leaf == leaf ? pair->a.next : pair->b.next;
+        }
     }
-    free(numbers);
-    free(index);
-    free(pairs);
+    if (ok) state->pairListStart[shapeCount] = written;
+    ok = ok && written == 2 * pairCount && numbered == pairCount;
+    pointerMapFree(&index);
+    pointerMapFree(&numbers);
     return ok;
 }
 
@@ -787,8 +754,8 @@ int CChipmunkSpatialHashCapture(void *staticIndex, void *dynamicIndex, void *con
     CChipmunkSpatialHashCounts counts;
     if (!CChipmunkSpatialHashMeasure(staticIndex, dynamicIndex, &counts)) return 0;
     MirrorHash *hashes[2] = {staticIndex, dynamicIndex};
-    ShapeIndex *index = makeShapeIndex(shapes, shapeCount);
-    int ok = index != NULL;
+    PointerMap index;
+    int ok = makeShapeIndex(&index, shapes, shapeCount);
     for (int t = 0; ok && t < 2; t++) {
         MirrorHash *hash = hashes[t];
         CChipmunkHashIndexState *out = &state->indexes[t];
@@ -800,7 +767,7 @@ int CChipmunkSpatialHashCapture(void *staticIndex, void *dynamicIndex, void *con
         for (unsigned int i = 0; ok && i < hash->handleSet->size; i++) {
             for (MirrorBin *bin = hash->handleSet->table[i]; ok && bin; bin = bin->next) {
                 MirrorHandle *handle = bin->elt;
-                ok = k < out->shapeCount && (out->setOrder[k++] = lookupShape(index, shapeCount, handle->obj)) >= 0;
+                ok = k < out->shapeCount && (out->setOrder[k++] = lookupShape(&index, handle->obj)) >= 0;
             }
         }
         ok = ok && k == out->shapeCount;
@@ -810,7 +777,7 @@ int CChipmunkSpatialHashCapture(void *staticIndex, void *dynamicIndex, void *con
             for (MirrorCell *cell = hash->table[i]; ok && cell; cell = cell->next) {
                 if (!cell->handle->obj) continue;  // a removed shape's, dropped at the next query
                 ok = entries < out->entryCount;
-                if (ok) ok = (out->cellShapes[entries++] = lookupShape(index, shapeCount, cell->handle->obj)) >= 0;
+                if (ok) ok = (out->cellShapes[entries++] = lookupShape(&index, cell->handle->obj)) >= 0;
             }
             if (ok && entries > start) {
                 ok = cells < out->cellCount;
@@ -823,7 +790,7 @@ int CChipmunkSpatialHashCapture(void *staticIndex, void *dynamicIndex, void *con
         ok = ok && cells == out->cellCount && entries == out->entryCount;
         if (ok) out->cellStart[cells] = entries;
     }
-    free(index);
+    pointerMapFree(&index);
     return ok;
 }
 

@@ -23,49 +23,15 @@
 #include "BroadPhaseMirror.h"
 #include "ContactRing.h"
 #include "EngineStructs.h"
+#include "PointerMap.h"
 
 // MARK: Where each object went
 
-/// Original object → its copy: bodies, shapes, constraints and arbiters, by address.
-typedef struct ObjectMap {
-    const void **keys;
-    void **values;
-    size_t mask;
-} ObjectMap;
-
-static int mapInit(ObjectMap *map, size_t count) {
-    size_t size = 64;
-    while (size < count * 2) size <<= 1;
-    map->keys = calloc(size, sizeof(void *));
-    map->values = malloc(size * sizeof(void *));
-    map->mask = size - 1;
-    return map->keys && map->values;
-}
-
-static void mapFree(ObjectMap *map) {
-    free(map->keys);
-    free(map->values);
-}
-
-static size_t mapSlot(const ObjectMap *map, const void *key) {
-    uint64_t h = (uint64_t)(uintptr_t)key * 0x9E3779B97F4A7C15ull;
-    return (size_t)(h >> 32) & map->mask;
-}
-
-static void mapPut(ObjectMap *map, const void *key, void *value) {
-    size_t i = mapSlot(map, key);
-    while (map->keys[i] && map->keys[i] != key) i = (i + 1) & map->mask;
-    map->keys[i] = key;
-    map->values[i] = value;
-}
-
-/// The copy of `key`; NULL for NULL, and for an object the map lacks.
-static void *mapGet(const ObjectMap *map, const void *key) {
-    if (!key) return NULL;
-    for (size_t i = mapSlot(map, key); map->keys[i]; i = (i + 1) & map->mask) {
-        if (map->keys[i] == key) return map->values[i];
-    }
-    return NULL;
+/// The copy of `key` in a map of originals to their copies (bodies, shapes, constraints
+/// and arbiters, by address); NULL for NULL, and for an object the map lacks.
+static void *mapGet(const PointerMap *map, const void *key) {
+    uintptr_t value;
+    return pointerMapFind(map, key, &value) ? (void *)value : NULL;
 }
 
 // MARK: Where each tree buffer went
@@ -154,7 +120,7 @@ static void *movedIfAny(BufferMap *map, const void *pointer) {
 
 typedef struct Clone {
     cpSpace *from, *to;
-    ObjectMap objects;
+    PointerMap objects;  // each original object → its copy
     BufferMap buffers;   // the trees' buffers
     BufferMap contacts;  // the contact buffers, once their ring is cloned
     int ringCloned;
@@ -334,7 +300,7 @@ static void noteArbiter(Clone *clone, ArbiterList *list, const cpArbiter *arbite
         clone->failed = 1;
         return;
     }
-    mapPut(&clone->objects, arbiter, copy);
+    pointerMapPut(&clone->objects, arbiter, (uintptr_t)copy);
     list->items[list->count++] = (ArbiterPair){arbiter, copy, cached};
 }
 
@@ -627,11 +593,11 @@ int CChipmunkSpaceClone(void *original, void *copy, void *const *fromBodies, voi
     ArbiterList arbiters = {NULL, 0, arbiterBound};
     arbiters.items = (ArbiterPair *)malloc((arbiterBound ? arbiterBound : 1) * sizeof(ArbiterPair));
     int ok = arbiters.items != NULL &&
-             mapInit(&clone.objects, (size_t)bodyCount + (size_t)shapeCount + (size_t)constraintCount + arbiterBound);
+             pointerMapInit(&clone.objects, (size_t)bodyCount + (size_t)shapeCount + (size_t)constraintCount + arbiterBound);
     if (ok) {
-        for (int32_t i = 0; i < bodyCount; i++) mapPut(&clone.objects, fromBodies[i], toBodies[i]);
-        for (int32_t i = 0; i < shapeCount; i++) mapPut(&clone.objects, fromShapes[i], toShapes[i]);
-        for (int32_t i = 0; i < constraintCount; i++) mapPut(&clone.objects, fromConstraints[i], toConstraints[i]);
+        for (int32_t i = 0; i < bodyCount; i++) pointerMapPut(&clone.objects, fromBodies[i], (uintptr_t)toBodies[i]);
+        for (int32_t i = 0; i < shapeCount; i++) pointerMapPut(&clone.objects, fromShapes[i], (uintptr_t)toShapes[i]);
+        for (int32_t i = 0; i < constraintCount; i++) pointerMapPut(&clone.objects, fromConstraints[i], (uintptr_t)toConstraints[i]);
 
         // The space's parameters and counters; then a contact buffer stamped now.
         to->iterations = from->iterations;
@@ -673,7 +639,7 @@ int CChipmunkSpaceClone(void *original, void *copy, void *const *fromBodies, voi
         ok = !clone.failed && cloneTrees(&clone, fromTrees, toTrees) && !clone.failed;
     }
     free(arbiters.items);
-    mapFree(&clone.objects);
+    pointerMapFree(&clone.objects);
     free(clone.buffers.pairs);
     free(clone.buffers.slots);
     free(clone.contacts.pairs);

@@ -56,18 +56,19 @@ def main():
     out.append(f"`scripts/bench.sh --state`, release build, one core (`taskset -c 1`), {cpu()}. Each world "
                f"is stepped 300 times, then measured: medians of {rounds} rounds of `save(into:)`, a step and "
                "`restore(_:)` (each round restores, so all start alike; `exact`: every round's step gave the "
-               "same state hash), and of a tenth as many of `snapshot()`, its `restore(_:)` into the same space, "
-               "and `copy()` (then freeing the copy: `free`). Microseconds; bytes per body are what a `SpaceState` "
+               "same state hash), and of a tenth as many of `snapshot()`, reading its bytes back (`Snapshot(bytes:)`, "
+               "which decodes and checks them: `read`), `restore(_:)` of what was read into the same space, and "
+               "`copy()` (then freeing the copy: `free`). Microseconds; bytes per body are what a `SpaceState` "
                "holds.")
     out.append("")
-    out.append("| world | bodies | pairs | step | save | restore | save+restore ≤ step | snapshot | snapshot restore "
+    out.append("| world | bodies | pairs | step | save | restore | save+restore ≤ step | snapshot | read | snapshot restore "
                "| copy | free | state B/body | snapshot B | exact |")
-    out.append("|---|---:|---:|---:|---:|---:|:---:|---:|---:|---:|---:|---:|---:|:---:|")
+    out.append("|---|---:|---:|---:|---:|---:|:---:|---:|---:|---:|---:|---:|---:|---:|:---:|")
     for d in swift:
         fits = d["save_us"] + d["restore_us"] <= max(d["step_us"], 5)
         out.append(f"| {d['scene']} | {d['bodies']} | {d['arbiters']} | {d['step_us']:.1f} | {d['save_us']:.1f} | "
                    f"{d['restore_us']:.1f} | {'yes' if fits else 'no'} | {d['snapshot_us']:.0f} | "
-                   f"{d['snapshot_restore_us']:.0f} | {d['copy_us']:.0f} | {d['copy_free_us']:.0f} | "
+                   f"{d['snapshot_read_us']:.0f} | {d['snapshot_restore_us']:.0f} | {d['copy_us']:.0f} | {d['copy_free_us']:.0f} | "
                    f"{d['state_bytes_per_body']:.0f} | "
                    f"{d['snapshot_bytes']} | {'yes' if d['exact'] else 'NO'} |")
     out.append("")

@@ -13,6 +13,9 @@ public struct StateCosts: Sendable {
     public var saveMicroseconds: Double
     public var restoreMicroseconds: Double
     public var snapshotMicroseconds: Double
+    /// `Snapshot(bytes:)`: decoding and checking what a file holds.
+    public var snapshotReadMicroseconds: Double
+    /// `restore(_:)` of a snapshot already checked (one read from bytes, or restored before).
     public var snapshotRestoreMicroseconds: Double
     public var copyMicroseconds: Double
     /// Freeing the copy: what a search that branches and drops worlds pays besides.
@@ -26,8 +29,9 @@ public struct StateCosts: Sendable {
 
 extension BenchRunner {
     /// Measures `space` as it is now: `rounds` rounds of save, step and restore (fast path),
-    /// and a tenth as many (at least 5) of `snapshot()`, `restore(_:)` of it into the same
-    /// space and `copy()`; each kind stops after about 10 s (at least 5 and 3 rounds). The
+    /// and a tenth as many (at least 5) of `snapshot()`, reading its bytes back
+    /// (`Snapshot(bytes:)`), `restore(_:)` of what was read into the same space, and
+    /// `copy()`; each kind stops after about 10 s (at least 5 and 3 rounds). The
     /// space ends in the state it started in.
     public static func stateCosts(of space: Space, timeStep: Double, rounds: Int) throws -> StateCosts {
         var state = SpaceState()
@@ -60,6 +64,7 @@ extension BenchRunner {
         }
         let slowRounds = max(5, rounds / 10)
         var snapshot: [Double] = []
+        var snapshotRead: [Double] = []
         var snapshotRestore: [Double] = []
         var copy: [Double] = []
         var copyFree: [Double] = []
@@ -71,23 +76,34 @@ extension BenchRunner {
             let t0 = monotonicSeconds()
             let saved = space.snapshot()
             let t1 = monotonicSeconds()
-            try space.restore(saved)
+            let read = try Snapshot(bytes: saved.bytes)
             let t2 = monotonicSeconds()
-            let copied = space.copy()
+            try space.restore(read)
             let t3 = monotonicSeconds()
-            free(consume copied)
-            let t4 = monotonicSeconds()
             snapshotBytes = saved.bytes.count
             snapshot.append(t1 - t0)
-            snapshotRestore.append(t2 - t1)
-            copy.append(t3 - t2)
-            copyFree.append(t4 - t3)
+            snapshotRead.append(t2 - t1)
+            snapshotRestore.append(t3 - t2)
+        }
+        // Copies in a loop of their own, as a search branches and drops worlds: what a copy
+        // costs once the allocator has memory to reuse, not after a snapshot's buffers.
+        let copyStart = monotonicSeconds()
+        for round in 0..<slowRounds {
+            if round >= 3, monotonicSeconds() - copyStart > 10 { break }
+            let t0 = monotonicSeconds()
+            let copied = space.copy()
+            let t1 = monotonicSeconds()
+            free(consume copied)
+            let t2 = monotonicSeconds()
+            copy.append(t1 - t0)
+            copyFree.append(t2 - t1)
         }
         func median(_ values: [Double]) -> Double { values.sorted()[values.count / 2] * 1e6 }
         return StateCosts(
             bodies: space.bodies.count, arbiters: arbiters, stepMicroseconds: median(step),
             saveMicroseconds: median(save), restoreMicroseconds: median(restore),
-            snapshotMicroseconds: median(snapshot), snapshotRestoreMicroseconds: median(snapshotRestore),
+            snapshotMicroseconds: median(snapshot), snapshotReadMicroseconds: median(snapshotRead),
+            snapshotRestoreMicroseconds: median(snapshotRestore),
             copyMicroseconds: median(copy), copyFreeMicroseconds: median(copyFree), stateBytes: state.byteCount,
             snapshotBytes: snapshotBytes, exact: exact)
     }

@@ -48,7 +48,7 @@ struct Bench: ParsableCommand {
 
     @Flag(
         help: """
-            Print the state hash after every step instead of timing (one world, plain mode):             {"scene", "first_step", "step_hashes"}. chipmunk-bench-c --trace prints the raw C engine's.
+            Print the state hash after every step instead of timing (one world, plain mode): {"scene", "first_step", "step_hashes"}. chipmunk-bench-c --trace prints the raw C engine's.
             """)
     var trace = false
 
@@ -60,14 +60,14 @@ struct Bench: ParsableCommand {
 
     @Option(
         help: """
-            With --trace: build the world, restore this snapshot (from --save-at) into it, and             run on from its step to --steps.
+            With --trace: build the world, restore this snapshot (from --save-at) into it, and run on from its step to --steps.
             """)
     var restore: String?
 
     @Flag(
         help: """
             Time saving and restoring state instead of stepping: SpaceState's save(into:) and \
-            restore(_:), snapshot(), a snapshot's restore, copy() and freeing the copy, each \
+            restore(_:), snapshot(), reading its bytes back, restoring what was read, copy() and freeing the copy, each \
             against a step, after --steps steps (default 300). One JSON line per world; --rounds \
             rounds, medians in microseconds.
             """)

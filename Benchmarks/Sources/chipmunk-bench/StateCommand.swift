@@ -32,6 +32,7 @@ extension Bench {
             ("arbiters", "\(c.arbiters)"), ("step_us", number(c.stepMicroseconds)),
             ("save_us", number(c.saveMicroseconds)), ("restore_us", number(c.restoreMicroseconds)),
             ("snapshot_us", number(c.snapshotMicroseconds)),
+            ("snapshot_read_us", number(c.snapshotReadMicroseconds)),
             ("snapshot_restore_us", number(c.snapshotRestoreMicroseconds)), ("copy_us", number(c.copyMicroseconds)),
             ("copy_free_us", number(c.copyFreeMicroseconds)),
             ("state_bytes", "\(c.stateBytes)"),

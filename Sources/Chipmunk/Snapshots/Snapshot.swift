@@ -1,3 +1,5 @@
+internal import Synchronization
+
 /// Everything a ``Space`` carries from one step to the next, as bytes: restore it with
 /// ``Space/init(restoring:)`` or ``Space/restore(_:)-(Snapshot)`` and the simulation continues.
 ///
@@ -20,19 +22,39 @@ public struct Snapshot: Sendable, Equatable {
     /// The encoded snapshot: what to write to a file.
     public let bytes: [UInt8]
     let state: SnapshotState
+    /// Whether `state` passed ``SnapshotCheck/validate(_:)``, shared by the snapshot's
+    /// copies: bytes are checked once, as they are read; any other state at its first
+    /// restore. Restoring one snapshot again and again, as a scrub does, checks it once.
+    let check: SnapshotCheckMark
 
     init(state: SnapshotState) {
         self.state = state
         self.bytes = state.encoded()
+        self.check = SnapshotCheckMark(passed: false)
     }
 
-    /// Reads a snapshot, checking its format, version and checksum.
+    /// Reads a snapshot, checking its format, version and checksum, and that it holds
+    /// nothing a valid space does not (indices in range, finite values, one tree per
+    /// broad phase, ...).
     ///
     /// - Throws: ``SnapshotError``.
     public init(bytes: [UInt8]) throws(SnapshotError) {
-        self.state = try SnapshotState(decoding: bytes)
+        let state = try SnapshotState(decoding: bytes)
+        try SnapshotCheck.validate(state)
+        self.state = state
         self.bytes = bytes
+        self.check = SnapshotCheckMark(passed: true)
     }
+
+    /// Checks the state, once for the snapshot and all its copies.
+    func validate() throws(SnapshotError) {
+        guard !check.hasPassed else { return }
+        try SnapshotCheck.validate(state)
+        check.markPassed()
+    }
+
+    /// Two snapshots are equal when their bytes are: the same state, bit for bit.
+    public static func == (lhs: Snapshot, rhs: Snapshot) -> Bool { lhs.bytes == rhs.bytes }
 
     /// The format version this build reads and writes.
     public static var formatVersion: Int { Int(SnapshotState.formatVersion) }
@@ -179,6 +201,15 @@ extension Snapshot {
         }
         return Snapshot(state: state)
     }
+}
+
+/// Whether a snapshot's state passed its check; a class, so that copies of the snapshot
+/// share it.
+final class SnapshotCheckMark: Sendable {
+    private let passed: Atomic<Bool>
+    init(passed: Bool) { self.passed = Atomic(passed) }
+    var hasPassed: Bool { passed.load(ordering: .acquiring) }
+    func markPassed() { passed.store(true, ordering: .releasing) }
 }
 
 extension ConstraintKind {

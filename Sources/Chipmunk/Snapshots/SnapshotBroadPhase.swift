@@ -63,18 +63,19 @@ enum SnapshotBroadPhase {
                 throw fail("the \(name) has \(tree.nodes.count) nodes for \(leaves) leaves")
             }
             var places = 1
-            var inTree = Set<Int32>()
+            var inTree = [Bool](repeating: false, count: shapeCount)
             for node in tree.nodes {
                 guard places > 0 else { throw fail("the \(name)'s nodes are not one tree") }
-                guard node.box.allSatisfy({ $0.isFinite && abs($0) <= 100 * Parameter.maxCoordinate }) else {
+                guard node.box.allSatisfy({ abs($0) <= 100 * Parameter.maxCoordinate }) else {
                     throw fail("a box in the \(name) is not finite or is out of range")
                 }
                 if node.shape < 0 {
                     guard node.shape == -1, node.stamp == 0 else { throw fail("an internal node of the \(name)") }
                     places += 1
                 } else {
-                    guard Int(node.shape) < shapeCount, treeOf[Int(node.shape)] == t, inTree.insert(node.shape).inserted
+                    guard Int(node.shape) < shapeCount, treeOf[Int(node.shape)] == t, !inTree[Int(node.shape)]
                     else { throw fail("the \(name) has a leaf for shape \(node.shape)") }
+                    inTree[Int(node.shape)] = true
                     places -= 1
                 }
             }

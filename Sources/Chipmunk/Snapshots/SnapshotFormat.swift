@@ -513,25 +513,36 @@ struct SpatialHashRecord: SnapshotRecord {
 
 // MARK: The binary encoding
 
-struct SnapshotWriter: SnapshotCoder {
-    typealias Failure = Never
-    var bytes: [UInt8] = []
+/// Counts the bytes a writer will write, so that it can write into a buffer of that size.
+struct SnapshotSizer: SnapshotCoder {
+    var count = 0
+    mutating func code(_ value: inout UInt8) { count += 1 }
+    mutating func code(_ value: inout Bool) { count += 1 }
+    mutating func code(_ value: inout UInt32) { count += 4 }
+    mutating func code(_ value: inout UInt64) { count += 8 }
+    mutating func codeCount(_ count: inout Int, minimumItemBytes: Int) { self.count += 4 }
+}
 
-    mutating func code(_ value: inout Bool) {
-        var byte: UInt8 = value ? 1 : 0
-        code(&byte)
+/// Writes into a buffer that a ``SnapshotSizer`` sized: each value stored whole, not byte by
+/// byte into a growing array.
+struct SnapshotWriter: SnapshotCoder {
+    let buffer: UnsafeMutableRawBufferPointer
+    private(set) var offset = 0
+
+    init(into buffer: UnsafeMutableRawBufferPointer, at offset: Int) { (self.buffer, self.offset) = (buffer, offset) }
+
+    private mutating func store<T: FixedWidthInteger>(_ value: T) {
+        // A sizer that disagreed with the writer would write past the buffer.
+        precondition(buffer.count - offset >= MemoryLayout<T>.size, "the snapshot writer outran its sizer")
+        buffer.baseAddress!.storeBytes(of: value.littleEndian, toByteOffset: offset, as: T.self)
+        offset += MemoryLayout<T>.size
     }
-    mutating func code(_ value: inout UInt8) { bytes.append(value) }
-    mutating func code(_ value: inout UInt32) {
-        for shift in stride(from: 0, to: 32, by: 8) { bytes.append(UInt8(truncatingIfNeeded: value >> UInt32(shift))) }
-    }
-    mutating func code(_ value: inout UInt64) {
-        for shift in stride(from: 0, to: 64, by: 8) { bytes.append(UInt8(truncatingIfNeeded: value >> UInt64(shift))) }
-    }
-    mutating func codeCount(_ count: inout Int, minimumItemBytes: Int) {
-        var value = UInt32(count)
-        code(&value)
-    }
+
+    mutating func code(_ value: inout Bool) { store(UInt8(value ? 1 : 0)) }
+    mutating func code(_ value: inout UInt8) { store(value) }
+    mutating func code(_ value: inout UInt32) { store(value) }
+    mutating func code(_ value: inout UInt64) { store(value) }
+    mutating func codeCount(_ count: inout Int, minimumItemBytes: Int) { store(UInt32(count)) }
 }
 
 struct SnapshotReader: SnapshotCoder {
@@ -556,6 +567,11 @@ struct SnapshotReader: SnapshotCoder {
         return offset
     }
 
+    /// The little-endian integer at `start`, which `take` has checked lies within the bytes.
+    private func load<T: FixedWidthInteger>(at start: Int) -> T {
+        T(littleEndian: bytes.withUnsafeBytes { $0.loadUnaligned(fromByteOffset: start, as: T.self) })
+    }
+
     mutating func code(_ value: inout UInt8) { value = take(1).map { bytes[$0] } ?? 0 }
     mutating func code(_ value: inout Bool) {
         var byte: UInt8 = 0
@@ -568,14 +584,14 @@ struct SnapshotReader: SnapshotCoder {
             value = 0
             return
         }
-        value = (0..<4).reduce(0) { $0 | UInt32(bytes[start + $1]) << UInt32(8 * $1) }
+        value = load(at: start)
     }
     mutating func code(_ value: inout UInt64) {
         guard let start = take(8) else {
             value = 0
             return
         }
-        value = (0..<8).reduce(0) { $0 | UInt64(bytes[start + $1]) << UInt64(8 * $1) }
+        value = load(at: start)
     }
     mutating func codeCount(_ count: inout Int, minimumItemBytes: Int) {
         var value: UInt32 = 0
@@ -592,22 +608,30 @@ struct SnapshotReader: SnapshotCoder {
     }
 }
 
-/// FNV-1a 64 over bytes, the snapshot's trailing checksum.
-func snapshotChecksum(_ bytes: ArraySlice<UInt8>) -> UInt64 { FNV1a.hash(bytes) }
+/// FNV-1a 64 over a snapshot's bytes but the last 8, which hold it.
+func snapshotChecksum(of bytes: [UInt8]) -> UInt64 {
+    bytes.withUnsafeBytes { FNV1a.hash(UnsafeRawBufferPointer(rebasing: $0[..<($0.count - 8)])) }
+}
 
 extension SnapshotState {
     /// The file: magic, format version, the state, then FNV-1a 64 of everything before it.
     func encoded() -> [UInt8] {
-        var writer = SnapshotWriter()
-        writer.bytes.reserveCapacity(4096)
-        writer.bytes += Self.magic
-        var version = self.version
-        writer.code(&version)
         var copy = self
-        copy.code(&writer)
-        var checksum = snapshotChecksum(writer.bytes[...])
-        writer.code(&checksum)
-        return writer.bytes
+        var sizer = SnapshotSizer()
+        copy.code(&sizer)
+        // The magic, the version, the records, the checksum.
+        let size = Self.magic.count + 4 + sizer.count + 8
+        return [UInt8](unsafeUninitializedCapacity: size) { buffer, initialized in
+            let raw = UnsafeMutableRawBufferPointer(buffer)
+            raw.copyBytes(from: Self.magic)
+            var writer = SnapshotWriter(into: raw, at: Self.magic.count)
+            writer.code(&copy.version)
+            copy.code(&writer)
+            var checksum = FNV1a.hash(UnsafeRawBufferPointer(rebasing: raw[..<writer.offset]))
+            writer.code(&checksum)
+            precondition(writer.offset == size, "the snapshot writer and its sizer disagree")
+            initialized = size
+        }
     }
 
     init(decoding bytes: [UInt8]) throws(SnapshotError) {
@@ -623,7 +647,7 @@ extension SnapshotState {
         var trailer = SnapshotReader(bytes: bytes, offset: bytes.count - 8, end: bytes.count)
         var stored: UInt64 = 0
         trailer.code(&stored)
-        guard stored == snapshotChecksum(bytes[..<(bytes.count - 8)]) else { throw .checksumMismatch }
+        guard stored == snapshotChecksum(of: bytes) else { throw .checksumMismatch }
         self.init()
         self.version = version
         code(&reader)

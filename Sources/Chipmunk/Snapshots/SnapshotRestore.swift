@@ -126,13 +126,13 @@ enum SnapshotCheck {
             guard ShapeGeometry.isValid(kind: shape.kind, count: shape.geometry.count) else {
                 throw fail("shape \(i) has kind \(shape.kind) with \(shape.geometry.count) geometry values")
             }
-            let values =
-                shape.geometry + shape.bb + [
-                    shape.elasticity, shape.friction, shape.surfaceVelocity.x, shape.surfaceVelocity.y,
-                    shape.mass, shape.moment, shape.massCenter.x, shape.massCenter.y, shape.area,
-                ]
             // A bounding box far past any coordinate (-1e308) hung the broad phase and the renderers.
-            guard values.allSatisfy(\.isFinite), shape.geometry.allSatisfy({ abs($0) <= Parameter.maxCoordinate }),
+            // (Finite geometry and boxes follow from their bounds, which NaN fails.)
+            guard
+                allFinite(
+                    shape.elasticity, shape.friction, shape.surfaceVelocity.x, shape.surfaceVelocity.y, shape.mass,
+                    shape.moment, shape.massCenter.x, shape.massCenter.y, shape.area),
+                shape.geometry.allSatisfy({ abs($0) <= Parameter.maxCoordinate }),
                 shape.bb.allSatisfy({ abs($0) <= 100 * Parameter.maxCoordinate }),
                 shape.friction >= 0, shape.elasticity >= 0, shape.mass >= 0
             else { throw fail("shape \(i) has a non-finite or out-of-range value") }
@@ -169,19 +169,21 @@ enum SnapshotCheck {
             guard a.state <= 4, a.contacts.count <= 2, a.stamp <= p.stamp else {
                 throw fail("arbiter \(i) has state \(a.state), \(a.contacts.count) contacts, stamp \(a.stamp)")
             }
-            let values =
-                [a.elasticity, a.friction, a.surfaceVelocity.x, a.surfaceVelocity.y, a.normal.x, a.normal.y]
-                + a.contacts.flatMap {
-                    [
+            guard
+                allFinite(a.elasticity, a.friction, a.surfaceVelocity.x, a.surfaceVelocity.y, a.normal.x, a.normal.y),
+                a.contacts.allSatisfy({
+                    allFinite(
                         $0.r1.x, $0.r1.y, $0.r2.x, $0.r2.y, $0.normalMass, $0.tangentMass, $0.bounce, $0.normalImpulse,
-                        $0.tangentImpulse, $0.biasImpulse, $0.bias,
-                    ]
-                }
-            guard values.allSatisfy(\.isFinite) else { throw fail("arbiter \(i) has a non-finite value") }
+                        $0.tangentImpulse, $0.biasImpulse, $0.bias)
+                })
+            else { throw fail("arbiter \(i) has a non-finite value") }
         }
-        var pairs = Set<[Int32]>()
-        for a in s.arbiters where !pairs.insert([min(a.shapeA, a.shapeB), max(a.shapeA, a.shapeB)]).inserted {
-            throw fail("two arbiters for shapes \(a.shapeA) and \(a.shapeB)")
+        var pairs = Set<UInt64>(minimumCapacity: arbiterCount)
+        for a in s.arbiters {
+            let (low, high) = (UInt32(min(a.shapeA, a.shapeB)), UInt32(max(a.shapeA, a.shapeB)))
+            guard pairs.insert(UInt64(low) << 32 | UInt64(high)).inserted else {
+                throw fail("two arbiters for shapes \(a.shapeA) and \(a.shapeB)")
+            }
         }
 
         // Serials: unique, and below the space's next one.
@@ -221,12 +223,13 @@ enum SnapshotCheck {
             !isSleeping[Int(s.constraints[$0].bodyA)] && !isSleeping[Int(s.constraints[$0].bodyB)]
         }
         try requirePermutation(s.activeConstraints, of: activeConstraints, "the active constraints")
-        guard Set(s.activeArbiters).count == s.activeArbiters.count,
-            s.activeArbiters.allSatisfy({
-                $0 >= 0 && Int($0) < arbiterCount && s.arbiters[Int($0)].isCached
-                    && s.arbiters[Int($0)].contacts.count > 0
-            })
-        else { throw fail("the active arbiters") }
+        var active = Array(repeating: false, count: arbiterCount)
+        for a in s.activeArbiters {
+            guard a >= 0, Int(a) < arbiterCount, !active[Int(a)], s.arbiters[Int(a)].isCached,
+                s.arbiters[Int(a)].contacts.count > 0
+            else { throw fail("the active arbiters") }
+            active[Int(a)] = true
+        }
 
         // Each body's lists.
         // Each body's shapes and constraints, gathered once (a filter of every shape for
@@ -242,9 +245,7 @@ enum SnapshotCheck {
         for (i, b) in s.bodies.enumerated() {
             try requirePermutation(b.shapeList, of: shapesOf[i], "body \(i)'s shapes")
             try requirePermutation(b.constraintList, of: constraintsOf[i], "body \(i)'s constraints")
-            guard Set(b.arbiterList).count == b.arbiterList.count else {
-                throw fail("body \(i) lists an arbiter twice")
-            }
+            guard !hasRepeats(b.arbiterList) else { throw fail("body \(i) lists an arbiter twice") }
             for a in b.arbiterList {
                 guard a >= 0, Int(a) < arbiterCount else { throw fail("body \(i) names arbiter \(a)") }
                 let arbiter = s.arbiters[Int(a)]
@@ -254,14 +255,13 @@ enum SnapshotCheck {
                 threadedCount[Int(a)] += 1
             }
         }
-        let active = Set(s.activeArbiters)
         for (i, a) in s.arbiters.enumerated() {
             let touchesSleeper =
                 isSleeping[Int(s.shapes[Int(a.shapeA)].body)] || isSleeping[Int(s.shapes[Int(a.shapeB)].body)]
             guard threadedCount[i] == 0 || threadedCount[i] == 2 else {
                 throw fail("arbiter \(i) is in one of its bodies' lists only")
             }
-            if active.contains(Int32(i)) {
+            if active[i] {
                 guard threadedCount[i] == 2, !touchesSleeper else {
                     throw fail("active arbiter \(i) is not in its bodies' lists")
                 }
@@ -338,11 +338,23 @@ enum SnapshotCheck {
         return (box.0 - radius, box.1 - radius, box.2 + radius, box.3 + radius)
     }
 
+    /// `list` holds what `expected` does (which has no repeats), each once, in any order.
     private static func requirePermutation(_ list: [Int32], of expected: [Int], _ what: String) throws(SnapshotError) {
-        guard list.count == expected.count, Set(list.map(Int.init)) == Set(expected) else {
+        guard list.count == expected.count, list.isEmpty || list.map(Int.init).sorted() == expected.sorted() else {
             throw .invalid("\(what) are listed wrongly")
         }
     }
+
+    /// Whether a value repeats in `list` (a body's arbiters: a few).
+    private static func hasRepeats(_ list: [Int32]) -> Bool {
+        guard list.count > 1 else { return false }
+        let sorted = list.sorted()
+        return zip(sorted, sorted.dropFirst()).contains { $0 == $1 }
+    }
+
+    /// Whether every value is finite.
+    @inline(__always)
+    private static func allFinite(_ values: Double...) -> Bool { values.allSatisfy(\.isFinite) }
 }
 
 /// Writes a validated snapshot into a space of the same structure.

@@ -39,7 +39,8 @@ extension Space {
     /// integrators and constraint callbacks are not restored; to keep closures, build the
     /// space with your own code and call ``restore(_:)-(Snapshot)`` on it instead.
     ///
-    /// - Throws: ``SnapshotError`` if the snapshot holds what no valid space holds.
+    /// - Throws: ``SnapshotError`` if the snapshot holds what no valid space holds (a
+    ///   snapshot read by ``Snapshot/init(bytes:)`` was checked as it was read).
     public convenience init(restoring snapshot: Snapshot) throws(SnapshotError) {
         self.init()
         try restore(snapshot)
@@ -67,7 +68,8 @@ extension Space {
             !cSpace.isHasty,
             "Space.restore(_:) needs a space made with Space(); the threaded solver is not deterministic")
         requireNotStopped("Space.restore(_:)")
-        try restore(snapshot.state, validating: true)
+        try snapshot.validate()
+        try restore(snapshot.state, validating: false)
     }
 
     /// The space's records as a snapshot holds them, not encoded.
@@ -190,11 +192,13 @@ private struct SnapshotMatch {
 
 private struct SnapshotCapture {
     var state = SnapshotState()
-    private var bodyIndex: [UnsafeMutablePointer<cpBody>: Int32] = [:]
-    private var shapeIndex: [UnsafeMutablePointer<cpShape>: Int32] = [:]
-    private var constraintIndex: [UnsafeMutablePointer<cpConstraint>: Int32] = [:]
-    private var arbiterIndex: [UnsafeMutablePointer<cpArbiter>: Int32] = [:]
+    private var bodyIndex = PointerIndex()
+    private var shapeIndex = PointerIndex()
+    private var constraintIndex = PointerIndex()
+    private var arbiterIndex = PointerIndex()
     private var arbiters: [UnsafeMutablePointer<cpArbiter>] = []
+    /// The arbiters the space's cache holds, with their index in it.
+    private var cached = PointerIndex()
 
     init(space: Space) {
         let h = space.handle
@@ -216,10 +220,15 @@ private struct SnapshotCapture {
             .sorted { ($0.typeA, $0.typeB) < ($1.typeA, $1.typeB) }
 
         let bodies = [space.staticBody] + space.bodies
-        for (index, body) in bodies.enumerated() { bodyIndex[body.handle] = Int32(index) }
-        for (index, shape) in space.shapes.enumerated() { shapeIndex[shape.handle] = Int32(index) }
-        for (index, constraint) in space.constraints.enumerated() { constraintIndex[constraint.handle] = Int32(index) }
-        collectArbiters(h)
+        bodyIndex = PointerIndex(capacity: bodies.count)
+        shapeIndex = PointerIndex(capacity: space.shapes.count)
+        constraintIndex = PointerIndex(capacity: space.constraints.count)
+        for (index, body) in bodies.enumerated() { bodyIndex.insert(body.handle, Int32(index)) }
+        for (index, shape) in space.shapes.enumerated() { shapeIndex.insert(shape.handle, Int32(index)) }
+        for (index, constraint) in space.constraints.enumerated() {
+            constraintIndex.insert(constraint.handle, Int32(index))
+        }
+        collectArbiters(h, bodies: bodies)
 
         state.bodies = bodies.map { record(of: $0.handle) }
         state.shapes = space.shapes.map { record(of: $0.handle) }
@@ -243,7 +252,7 @@ private struct SnapshotCapture {
 
     /// Active arbiters in the engine's order; then the other cached ones; then those only
     /// sleeping bodies' lists hold; the last two sorted by their shapes' indices.
-    private mutating func collectArbiters(_ h: UnsafeMutablePointer<cpSpace>) {
+    private mutating func collectArbiters(_ h: UnsafeMutablePointer<cpSpace>, bodies: [Body]) {
         func add(_ group: [UnsafeMutablePointer<cpArbiter>], sorted: Bool) {
             // Only arbiters not met yet (a body list holds each of its arbiters, and two
             // bodies share one); their sort keys looked up once, not per comparison.
@@ -252,27 +261,29 @@ private struct SnapshotCapture {
                 let shapeIndex = self.shapeIndex
                 fresh = fresh.map { arbiter in
                     let key = (
-                        shapeIndex[UnsafeMutablePointer(mutating: arbiter.pointee.a!)]!,
-                        shapeIndex[UnsafeMutablePointer(mutating: arbiter.pointee.b!)]!
+                        shapeIndex[arbiter.pointee.a!]!,
+                        shapeIndex[arbiter.pointee.b!]!
                     )
                     return (key: key, arbiter: arbiter)
                 }
                 .sorted { $0.key < $1.key }
                 .map(\.arbiter)
             }
-            for arbiter in fresh where arbiterIndex[arbiter] == nil {
-                arbiterIndex[arbiter] = Int32(arbiters.count)
+            for arbiter in fresh where arbiterIndex.insert(arbiter, Int32(arbiters.count)) {
                 arbiters.append(arbiter)
             }
         }
+        let cachedArray = cpArrayNew(0)!
+        cpHashSetEach(h.pointee.cachedArbiters, CChipmunkPushInto, cachedArray)
+        let cachedArbiters: [UnsafeMutablePointer<cpArbiter>] = pointers(cachedArray)
+        cpArrayFree(cachedArray)
+        cached = PointerIndex(capacity: cachedArbiters.count)
+        for (index, arbiter) in cachedArbiters.enumerated() { cached.insert(arbiter, Int32(index)) }
+        arbiterIndex = PointerIndex(capacity: cachedArbiters.count)
         add(pointers(h.pointee.arbiters), sorted: false)
-        let cached = cpArrayNew(0)!
-        cpHashSetEach(h.pointee.cachedArbiters, CChipmunkPushInto, cached)
-        cachedSet = Set(pointers(cached))
-        add(pointers(cached), sorted: true)
-        cpArrayFree(cached)
+        add(cachedArbiters, sorted: true)
         var threaded: [UnsafeMutablePointer<cpArbiter>] = []
-        for body in bodyIndex.keys {
+        for body in bodies.lazy.map(\.handle) {
             var arbiter = body.pointee.arbiterList
             while let current = arbiter {
                 threaded.append(current)
@@ -281,8 +292,6 @@ private struct SnapshotCapture {
         }
         add(threaded, sorted: true)
     }
-
-    private var cachedSet: Set<UnsafeMutablePointer<cpArbiter>> = []
 
     private func record(of b: UnsafeMutablePointer<cpBody>) -> BodyRecord {
         let body = b.pointee
@@ -374,7 +383,7 @@ private struct SnapshotCapture {
         record.normal = .init(arbiter.n)
         record.stamp = UInt64(arbiter.stamp)
         record.state = UInt8(arbiter.state.rawValue)
-        record.isCached = cachedSet.contains(a)
+        record.isCached = cached[a] != nil
         for index in 0..<Int(arbiter.count) {
             let contact = arbiter.contacts[index]
             record.contacts.append(
@@ -391,10 +400,9 @@ private struct SnapshotCapture {
         return (0..<Int(array.pointee.num)).map { array.pointee.arr[$0]!.assumingMemoryBound(to: T.self) }
     }
 
-    private func indices<T>(_ array: UnsafeMutablePointer<cpArray>?, _ index: [UnsafeMutablePointer<T>: Int32])
-        -> [Int32]
-    {
-        (pointers(array) as [UnsafeMutablePointer<T>]).map { index[$0]! }
+    private func indices(_ array: UnsafeMutablePointer<cpArray>?, _ index: PointerIndex) -> [Int32] {
+        guard let array, array.pointee.num > 0 else { return [] }
+        return (0..<Int(array.pointee.num)).map { index[array.pointee.arr[$0]!]! }
     }
 }
 

@@ -1,0 +1,105 @@
+import Foundation
+import Testing
+
+@testable import Chipmunk
+
+/// The snapshot's writer and reader, its one check, and the capture's address index.
+@Suite struct SnapshotEncodingTests {
+    /// A small world with every kind of record: shapes of each kind, a constraint, contacts.
+    static func world() throws -> Space {
+        let space = Space()
+        space.gravity = [0, -10]
+        space.add(Segment(body: space.staticBody, from: [-10, 0], to: [10, 0], radius: 0.1))
+        for i in 0..<6 {
+            let body = Body(mass: 1, moment: 1)
+            body.position = [Double(i) - 3, 0.6]
+            let shape: Shape =
+                i.isMultiple(of: 2) ? Circle(body: body, radius: 0.5) : Polygon.box(body: body, width: 1, height: 1)
+            space.add(body, shape)
+        }
+        space.add(PinJoint(a: space.bodies[0], b: space.bodies[1], anchorA: .zero, anchorB: .zero))
+        for _ in 0..<30 { try space.step(1.0 / 60) }
+        return space
+    }
+
+    @Test("The writer gives back, byte for byte, a snapshot file an earlier writer wrote (format version 1)")
+    func writerReproducesAStoredFile() throws {
+        let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+            .appendingPathComponent("../ChipmunkScenesTests/Fixtures/buoyancy-infinite-drag.snapshot")
+        let bytes = Array(try #require(FileManager.default.contents(atPath: url.standardizedFileURL.path)))
+        let snapshot = try Snapshot(bytes: bytes)
+        #expect(snapshot.state.version == 1)
+        #expect(snapshot.state.encoded() == bytes)
+    }
+
+    @Test("The writer writes exactly the bytes its sizer counted, and the reader reads them all back")
+    func writerAndReaderAgree() throws {
+        let snapshot = try Self.world().snapshot()
+        var sizer = SnapshotSizer()
+        var state = snapshot.state
+        state.code(&sizer)
+        #expect(snapshot.bytes.count == 8 + 4 + sizer.count + 8)
+        let read = try Snapshot(bytes: snapshot.bytes)
+        #expect(read == snapshot)
+        #expect(read.state.encoded() == snapshot.bytes)
+    }
+
+    @Test("Bytes that decode but hold what no space holds are refused as they are read")
+    func invalidBytesAreRefusedWhenRead() throws {
+        var state = try Self.world().snapshot().state
+        state.bodies[1].inverseMass = 0
+        let bytes = Snapshot(state: state).bytes
+        #expect(throws: SnapshotError.self) { try Snapshot(bytes: bytes) }
+        #expect(throws: SnapshotError.self) { try Space(restoring: Snapshot(state: state)) }
+    }
+
+    @Test("A snapshot is checked once, and its copies share the check")
+    func checkedOnce() throws {
+        let space = try Self.world()
+        let captured = space.snapshot()
+        let copy = captured
+        #expect(!captured.check.hasPassed)
+        try space.restore(captured)
+        #expect(copy.check.hasPassed)
+        #expect(try Snapshot(bytes: captured.bytes).check.hasPassed)
+        // A state made by hand is checked at its restore, and a bad one refused every time.
+        var state = captured.state
+        state.bodies[1].inverseMass = 0
+        let crafted = Snapshot(state: state)
+        for _ in 0..<2 { #expect(throws: SnapshotError.self) { try space.restore(crafted) } }
+        #expect(!crafted.check.hasPassed)
+    }
+
+    @Test("Snapshots are equal when their bytes are, NaN payloads included")
+    func equalityIsByBytes() throws {
+        let space = try Self.world()
+        let a = space.snapshot()
+        #expect(a == space.snapshot())
+        var state = a.state
+        state.bodies[1].torque = .nan
+        #expect(Snapshot(state: state) == Snapshot(state: state))
+        try space.step(1.0 / 60)
+        #expect(a != space.snapshot())
+    }
+
+    @Test("PointerIndex finds what a Dictionary finds, through growth and collisions", arguments: [0, 1, 7, 5_000])
+    func pointerIndexMatchesDictionary(count: Int) {
+        var random = SplitMix64(seed: UInt64(count) + 1)
+        var index = PointerIndex(capacity: count / 3)
+        var reference: [UInt: Int32] = [:]
+        for i in 0..<count {
+            // Addresses as the engine's are: aligned, often close together, sometimes far.
+            let address = UInt(random.next() % 4096) * 16 + (i.isMultiple(of: 3) ? UInt(random.next() >> 20) << 4 : 0)
+            guard address != 0 else { continue }
+            let inserted = index.insert(UnsafeRawPointer(bitPattern: address)!, Int32(i))
+            #expect(inserted == (reference[address] == nil))
+            if reference[address] == nil { reference[address] = Int32(i) }
+        }
+        #expect(index.count == reference.count)
+        for (address, value) in reference { #expect(index[UnsafeRawPointer(bitPattern: address)!] == value) }
+        for _ in 0..<1_000 {
+            let address = UInt(random.next() | 1)  // odd: no engine object lives there
+            #expect(index[UnsafeRawPointer(bitPattern: address)!] == nil)
+        }
+    }
+}
