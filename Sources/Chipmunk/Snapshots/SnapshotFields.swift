@@ -116,6 +116,15 @@ enum ShapeGeometry {
         return values
     }
 
+    /// How many values ``read(_:)`` gives for the shape, without reading them.
+    static func count(_ s: UnsafeMutablePointer<cpShape>) -> Int {
+        switch s.pointee.klass.pointee.type {
+        case CP_CIRCLE_SHAPE: 3
+        case CP_SEGMENT_SHAPE: segmentFields.valueCount
+        default: 1 + 4 * Int(UnsafeMutableRawPointer(s).assumingMemoryBound(to: cpPolyShape.self).pointee.count)
+        }
+    }
+
     /// Writes geometry read by ``read(_:)`` back; a polygon must already have as many
     /// vertices. The shape's world-space data is recomputed by the caller (`cpShapeUpdate`).
     static func write(_ s: UnsafeMutablePointer<cpShape>, _ values: [Double]) {

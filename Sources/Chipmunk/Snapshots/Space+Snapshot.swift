@@ -108,45 +108,62 @@ private struct SnapshotMatch {
     private var shapes: [Shape?] = []
     private var constraints: [Constraint?] = []
 
+    /// Whether the space holds exactly the snapshot's objects, in its order: restoring into
+    /// the space the snapshot came from, or one built by the same code. Then nothing is
+    /// looked up by serial, and nothing is added, removed or reordered.
+    private let holdsTheSnapshotsObjects: Bool
+
     init(_ state: SnapshotState, space: Space) throws(SnapshotError) {
         self.state = state
         self.space = space
         func fail(_ message: String) -> SnapshotError { .structureMismatch(message) }
-        let bodyBySerial = Dictionary(uniqueKeysWithValues: space.bodies.map { (UInt64($0.serial), $0) })
-        let shapeBySerial = Dictionary(uniqueKeysWithValues: space.shapes.map { (UInt64($0.serial), $0) })
-        let constraintBySerial = Dictionary(uniqueKeysWithValues: space.constraints.map { (UInt64($0.serial), $0) })
-        bodies = [space.staticBody] + state.bodies.dropFirst().map { bodyBySerial[$0.serial] }
+        func inOrder<Object>(_ objects: [Object], _ serials: some Collection<UInt64>, _ serial: (Object) -> Int)
+            -> [Object?]?
+        {
+            guard objects.count == serials.count, zip(objects, serials).allSatisfy({ UInt64(serial($0)) == $1 })
+            else { return nil }
+            return objects
+        }
+        func bySerial<Object>(_ objects: [Object], _ serials: some Sequence<UInt64>, _ serial: (Object) -> Int)
+            -> [Object?]
+        {
+            let objectBySerial = Dictionary(uniqueKeysWithValues: objects.map { (UInt64(serial($0)), $0) })
+            return serials.map { objectBySerial[$0] }
+        }
+        let bodySerials = state.bodies.dropFirst().lazy.map(\.serial)
+        let shapeSerials = state.shapes.lazy.map(\.serial)
+        let constraintSerials = state.constraints.lazy.map(\.serial)
+        let bodiesInOrder = inOrder(space.bodies, bodySerials, \.serial)
+        let shapesInOrder = inOrder(space.shapes, shapeSerials, \.serial)
+        let constraintsInOrder = inOrder(space.constraints, constraintSerials, \.serial)
+        holdsTheSnapshotsObjects = bodiesInOrder != nil && shapesInOrder != nil && constraintsInOrder != nil
+        bodies = [space.staticBody] + (bodiesInOrder ?? bySerial(space.bodies, bodySerials, \.serial))
+        shapes = shapesInOrder ?? bySerial(space.shapes, shapeSerials, \.serial)
+        constraints = constraintsInOrder ?? bySerial(space.constraints, constraintSerials, \.serial)
         for (i, record) in state.bodies.enumerated() {
             if let body = bodies[i], UInt8(cpBodyGetType(body.handle).rawValue) != record.kind {
                 throw fail("body \(i) (added as object \(record.serial)) is \(body.kind) here but not in the snapshot")
             }
         }
-        for record in state.shapes {
-            guard let shape = shapeBySerial[record.serial] else {
-                shapes.append(nil)
-                continue
-            }
+        for (shape, record) in zip(shapes, state.shapes) {
+            guard let shape else { continue }
             guard shape.body === bodies[Int(record.body)],
                 UInt8(shape.handle.pointee.klass.pointee.type.rawValue) == record.kind,
-                ShapeGeometry.read(shape.handle).count == record.geometry.count
+                ShapeGeometry.count(shape.handle) == record.geometry.count
             else { throw fail("the shape added as object \(record.serial) differs in kind, body or vertex count") }
-            shapes.append(shape)
         }
-        for record in state.constraints {
-            guard let constraint = constraintBySerial[record.serial] else {
-                constraints.append(nil)
-                continue
-            }
+        for (constraint, record) in zip(constraints, state.constraints) {
+            guard let constraint else { continue }
             guard ConstraintFields.kind(of: constraint.handle)?.rawValue == record.kind,
                 constraint.bodyA === bodies[Int(record.bodyA)], constraint.bodyB === bodies[Int(record.bodyB)]
             else { throw fail("the constraint added as object \(record.serial) differs in kind or bodies") }
-            constraints.append(constraint)
         }
     }
 
     /// Removes the space's objects the snapshot lacks, creates those it lacks, and puts
     /// the space's lists in the snapshot's order.
     mutating func apply() {
+        guard !holdsTheSnapshotsObjects else { return }
         let keep = Set(
             (bodies.compactMap { $0 } as [AnyObject] + shapes.compactMap { $0 } + constraints.compactMap { $0 }).map(
                 ObjectIdentifier.init))
