@@ -41,4 +41,29 @@ import Testing
         #expect(both.count == 2)
         #expect(both.allSatisfy { $0.map(\.bitPattern) == alone.map(\.bitPattern) })
     }
+
+    /// One snapshot restored into spaces on many threads at once: its check runs once,
+    /// shared by every copy of the value, and every space goes on with the original's bits.
+    @Test("One snapshot restored on 16 threads at once, unchecked and read from bytes", arguments: [false, true])
+    func oneSnapshotRestoredOnManyThreads(read: Bool) throws {
+        let space = try SpaceCopyTests.randomWorld(seed: 7)
+        for _ in 0..<90 { try space.step(1.0 / 60) }
+        let snapshot = read ? try Snapshot(bytes: space.snapshot().bytes) : space.snapshot()
+        #expect(snapshot.checkMark.hasPassed == read)
+        let copies = Array(repeating: snapshot, count: 16)
+        let hashes = Mutex([UInt64](repeating: 0, count: copies.count))
+        DispatchQueue.concurrentPerform(iterations: copies.count) { i in
+            let hash: UInt64
+            do {
+                let restored = try Space(restoring: copies[i])
+                for _ in 0..<30 { try restored.step(1.0 / 60) }
+                hash = FNV1a.hash(restored.snapshot().bytes)
+            } catch { hash = 1 }
+            hashes.withLock { $0[i] = hash }
+        }
+        for _ in 0..<30 { try space.step(1.0 / 60) }
+        let expected = FNV1a.hash(space.snapshot().bytes)
+        #expect(hashes.withLock { $0 }.allSatisfy { $0 == expected })
+        #expect(snapshot.checkMark.hasPassed)
+    }
 }

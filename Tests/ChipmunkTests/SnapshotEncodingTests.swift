@@ -58,16 +58,90 @@ import Testing
         let space = try Self.world()
         let captured = space.snapshot()
         let copy = captured
-        #expect(!captured.check.hasPassed)
+        #expect(!captured.checkMark.hasPassed)
         try space.restore(captured)
-        #expect(copy.check.hasPassed)
-        #expect(try Snapshot(bytes: captured.bytes).check.hasPassed)
+        #expect(copy.checkMark.hasPassed)
+        #expect(try Snapshot(bytes: captured.bytes).checkMark.hasPassed)
         // A state made by hand is checked at its restore, and a bad one refused every time.
         var state = captured.state
         state.bodies[1].inverseMass = 0
         let crafted = Snapshot(state: state)
         for _ in 0..<2 { #expect(throws: SnapshotError.self) { try space.restore(crafted) } }
-        #expect(!crafted.check.hasPassed)
+        #expect(!crafted.checkMark.hasPassed)
+    }
+
+    @Test("A pile fits the budget of the space it is restored into, checked at every restore, not at reading")
+    func pileFitsTheRestoringSpacesBudget() throws {
+        func pile(budget: Int?) -> Space {
+            let space = Space()
+            space.maxContactPairs = budget
+            let body = Body(kind: .kinematic)
+            space.add(body)
+            for _ in 0..<12 { space.add(Circle(body: body, radius: 1)) }  // 66 pairs on one point
+            return space
+        }
+        let original = pile(budget: 100)
+        try original.step(1.0 / 60)
+        let snapshot = try Snapshot(bytes: original.snapshot().bytes)  // read: no budget yet
+        let tight = pile(budget: 50)
+        #expect {
+            try tight.restore(snapshot)
+        } throws: { error in
+            "\(error)".contains("more than 50 pairs of shapes overlap") && "\(error)".contains("Space.maxContactPairs")
+        }
+        for budget in [100, nil, 66] {
+            let roomy = pile(budget: budget)
+            try roomy.restore(snapshot)
+            try roomy.step(1.0 / 60)
+            try original.restore(snapshot)
+            try original.step(1.0 / 60)
+            #expect(roomy.stateHash() == original.stateHash())
+        }
+        // A budget below the lowest that passed is checked again, not taken from the mark.
+        #expect(snapshot.checkMark.overlapsPassed == 66)
+        #expect(throws: SnapshotError.self) { try pile(budget: 65).restore(snapshot) }
+    }
+
+    /// Enough shapes to grow the capture's address index and crowd the C capture's pair
+    /// map, removed and added between snapshots so that new objects take freed addresses.
+    @Test("Snapshots of 1,200 bodies churned between them restore exactly", arguments: [false, true])
+    func manyShapesWithReusedAddresses(spatialHash: Bool) throws {
+        let space = Space()
+        if spatialHash { space.useSpatialHash(cellSize: 1, count: 3000) }
+        space.gravity = [0, -10]
+        space.sleepTimeThreshold = 0.3
+        space.add(
+            Segment(body: space.staticBody, from: [-40, 0], to: [40, 0], radius: 0.5),
+            Segment(body: space.staticBody, from: [-40, 0], to: [-40, 200], radius: 0.5),
+            Segment(body: space.staticBody, from: [40, 0], to: [40, 200], radius: 0.5))
+        var random = SplitMix64(seed: 42)
+        for i in 0..<1_200 {
+            let body = Body(mass: 1, moment: 1)
+            body.position = [Double(i % 70) - 35 + Double(random.next() % 100) / 500, 1 + Double(i / 70) * 1.1]
+            let shape: Shape =
+                random.next().isMultiple(of: 2)
+                ? Circle(body: body, radius: 0.45) : Polygon.box(body: body, width: 0.8, height: 0.8)
+            space.add(body, shape)
+        }
+        for round in 0..<3 {
+            for _ in 0..<20 { try space.step(1.0 / 60) }
+            let leaving = space.bodies.filter { $0.kind == .dynamic && random.next() % 10 == 0 }
+            space.remove(contentsOf: leaving.flatMap { $0.shapes as [any SpaceObject] + [$0] })
+            for k in leaving.indices {
+                let body = Body(mass: 1, moment: 1)
+                body.position = [Double(k % 60) - 30, 90 + Double(k / 60)]
+                space.add(body, Circle(body: body, radius: 0.4))
+            }
+            for _ in 0..<3 { try space.step(1.0 / 60) }
+            let snapshot = space.snapshot()
+            let restored = try Space(restoring: Snapshot(bytes: snapshot.bytes))
+            #expect(restored.snapshot() == snapshot, "round \(round)")
+            for _ in 0..<10 {
+                try space.step(1.0 / 60)
+                try restored.step(1.0 / 60)
+            }
+            #expect(restored.stateHash() == space.stateHash(), "round \(round)")
+        }
     }
 
     @Test("Snapshots are equal when their bytes are, NaN payloads included")

@@ -25,17 +25,18 @@ public struct Snapshot: Sendable, Equatable {
     /// Whether `state` passed ``SnapshotCheck/validate(_:)``, shared by the snapshot's
     /// copies: bytes are checked once, as they are read; any other state at its first
     /// restore. Restoring one snapshot again and again, as a scrub does, checks it once.
-    let check: SnapshotCheckMark
+    let checkMark: SnapshotCheckMark
 
     init(state: SnapshotState) {
         self.state = state
         self.bytes = state.encoded()
-        self.check = SnapshotCheckMark(passed: false)
+        self.checkMark = SnapshotCheckMark(passed: false)
     }
 
     /// Reads a snapshot, checking its format, version and checksum, and that it holds
     /// nothing a valid space does not (indices in range, finite values, one tree per
-    /// broad phase, ...).
+    /// broad phase, ...). What depends on the space it is restored into (room for the
+    /// pairs its shapes overlap in) is checked by the restore.
     ///
     /// - Throws: ``SnapshotError``.
     public init(bytes: [UInt8]) throws(SnapshotError) {
@@ -43,14 +44,19 @@ public struct Snapshot: Sendable, Equatable {
         try SnapshotCheck.validate(state)
         self.state = state
         self.bytes = bytes
-        self.check = SnapshotCheckMark(passed: true)
+        self.checkMark = SnapshotCheckMark(passed: true)
     }
 
-    /// Checks the state, once for the snapshot and all its copies.
-    func validate() throws(SnapshotError) {
-        guard !check.hasPassed else { return }
-        try SnapshotCheck.validate(state)
-        check.markPassed()
+    /// Checks the state, once for the snapshot and all its copies, and that it fits
+    /// `space` (``SnapshotCheck/checkFit(_:into:overlapsPassed:)``), once for each
+    /// contact-pair budget.
+    func check(restoringInto space: Space) throws(SnapshotError) {
+        if !checkMark.hasPassed {
+            try SnapshotCheck.validate(state)
+            checkMark.markPassed()
+        }
+        let passed = try SnapshotCheck.checkFit(state, into: space, overlapsPassed: checkMark.overlapsPassed)
+        checkMark.passOverlaps(limit: passed)
     }
 
     /// Two snapshots are equal when their bytes are: the same state, bit for bit.
@@ -203,13 +209,17 @@ extension Snapshot {
     }
 }
 
-/// Whether a snapshot's state passed its check; a class, so that copies of the snapshot
+/// Whether a snapshot's state passed its check, and the lowest contact-pair budget its
+/// shapes' overlaps fit (`Int.max` before any); a class, so that copies of the snapshot
 /// share it.
 final class SnapshotCheckMark: Sendable {
     private let passed: Atomic<Bool>
+    private let lowestOverlapLimit = Atomic<Int>(.max)
     init(passed: Bool) { self.passed = Atomic(passed) }
     var hasPassed: Bool { passed.load(ordering: .acquiring) }
     func markPassed() { passed.store(true, ordering: .releasing) }
+    var overlapsPassed: Int { lowestOverlapLimit.load(ordering: .relaxed) }
+    func passOverlaps(limit: Int) { lowestOverlapLimit.min(limit, ordering: .relaxed) }
 }
 
 extension ConstraintKind {

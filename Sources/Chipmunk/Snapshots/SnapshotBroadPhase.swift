@@ -49,7 +49,6 @@ enum SnapshotBroadPhase {
         guard s.space.broadPhase == 0, !s.space.canonicalBroadPhase else {
             throw fail("a tree's history for a space that uses the spatial hash or rebuilt its broad phase")
         }
-        guard layoutIsKnown else { throw .broadPhaseLayoutUnknown(engineVersion: Engine.version) }
         let shapeCount = s.shapes.count
         let inStaticTree = staticMembership(s)
         var treeOf = [Int](repeating: -1, count: shapeCount)

@@ -277,18 +277,31 @@ enum SnapshotCheck {
         // The default broad phase's history, when the snapshot holds it.
         try SnapshotBroadPhase.validate(s)
         try SnapshotSpatialHash.validate(s)
-        try checkOverlaps(s)
     }
 
-    /// A pile: shapes whose boxes overlap in more pairs than a space may hold (the
-    /// default ``Space/maxContactPairs``). Restoring adds each shape to the broad phase,
+    /// What a valid snapshot needs of the space it is restored into and of the loaded
+    /// engine, checked at every restore: the layout of the broad phase whose history it
+    /// holds, and room for the pairs its shapes overlap in (``checkOverlaps(_:limit:)``)
+    /// within the space's ``Space/maxContactPairs`` (or its default for the snapshot's
+    /// shapes). `overlapsPassed` is the lowest limit the snapshot passed before, if any.
+    static func checkFit(_ s: SnapshotState, into space: Space, overlapsPassed: Int) throws(SnapshotError) -> Int {
+        guard s.broadPhase.isEmpty || SnapshotBroadPhase.layoutIsKnown,
+            s.spatialHash.isEmpty || SnapshotSpatialHash.layoutIsKnown
+        else { throw .broadPhaseLayoutUnknown(engineVersion: Engine.version) }
+        let limit = space.maxContactPairs ?? Space.defaultContactPairLimit(shapes: s.shapes.count)
+        guard limit < overlapsPassed else { return overlapsPassed }
+        try checkOverlaps(s, limit: limit)
+        return limit
+    }
+
+    /// A pile: shapes whose boxes overlap in more pairs than `limit` (the space's
+    /// ``Space/maxContactPairs``). Restoring adds each shape to the broad phase,
     /// which pairs it with every box it overlaps at once, widened by a tenth as the tree
     /// widens them: 15,000 circles on one point took over 4 GB. The boxes are those the
     /// engine will compute, from each shape's geometry and its body's transform (not the
     /// recorded boxes, which a crafted file could set apart), counted by a sweep along the
     /// axis the shapes spread most on, stopping at the limit.
-    static func checkOverlaps(_ s: SnapshotState) throws(SnapshotError) {
-        let limit = Space.defaultContactPairLimit(shapes: s.shapes.count)
+    static func checkOverlaps(_ s: SnapshotState, limit: Int) throws(SnapshotError) {
         let isStatic = SnapshotBroadPhase.staticMembership(s)
         let boxes = s.shapes.map { shape in
             let box = insertionBox(of: shape, transform: s.bodies[Int(shape.body)].transform)
@@ -313,7 +326,8 @@ enum SnapshotCheck {
                 if count > limit {
                     throw .invalid(
                         "more than \(limit) pairs of shapes overlap (shape \(i) with shape \(j) among them): "
-                            + "the engine would pair each as the shapes are added")
+                            + "the engine would pair each as the shapes are added; to restore it, raise "
+                            + "Space.maxContactPairs of the space restored into")
                 }
             }
         }

@@ -42,7 +42,6 @@ enum SnapshotSpatialHash {
         guard s.space.broadPhase == 1, !s.space.canonicalBroadPhase else {
             throw fail("a spatial hash's history for a space that uses the tree or rebuilt its broad phase")
         }
-        guard layoutIsKnown else { throw .broadPhaseLayoutUnknown(engineVersion: Engine.version) }
         let cellCount = UInt32(CChipmunkSpatialHashCellCount(s.space.hashCount))
         let membership = SnapshotBroadPhase.staticMembership(s)
         var owner = [Int](repeating: -1, count: s.shapes.count)

@@ -31,7 +31,7 @@ extension Space {
         } else {
             do {
                 // The space's own records, never encoded: nothing to check that the space did not.
-                try copy.restore(capturedState(), validating: false)
+                try copy.restore(checked: capturedState())
             } catch {
                 stop("Space.copy(): the space's own state did not restore: \(error)")
             }

@@ -40,7 +40,9 @@ extension Space {
     /// space with your own code and call ``restore(_:)-(Snapshot)`` on it instead.
     ///
     /// - Throws: ``SnapshotError`` if the snapshot holds what no valid space holds (a
-    ///   snapshot read by ``Snapshot/init(bytes:)`` was checked as it was read).
+    ///   snapshot read by ``Snapshot/init(bytes:)`` was checked as it was read), or shapes
+    ///   that overlap in more pairs than the default ``maxContactPairs``: restore such a
+    ///   pile with ``restore(_:)-(Snapshot)`` into a space whose budget is raised.
     public convenience init(restoring snapshot: Snapshot) throws(SnapshotError) {
         self.init()
         try restore(snapshot)
@@ -58,7 +60,8 @@ extension Space {
     /// lacks are added without closures.
     ///
     /// - Throws: ``SnapshotError/structureMismatch(_:)`` when a matched object differs in
-    ///   kind, body or geometry, naming it; another ``SnapshotError`` for invalid data. The
+    ///   kind, body or geometry, naming it; another ``SnapshotError`` for invalid data, or
+    ///   for shapes that overlap in more pairs than this space's ``maxContactPairs``. The
     ///   space is unchanged then.
     public func restore(_ snapshot: Snapshot) throws(SnapshotError) {
         ensure(
@@ -68,16 +71,15 @@ extension Space {
             !cSpace.isHasty,
             "Space.restore(_:) needs a space made with Space(); the threaded solver is not deterministic")
         requireNotStopped("Space.restore(_:)")
-        try snapshot.validate()
-        try restore(snapshot.state, validating: false)
+        try snapshot.check(restoringInto: self)
+        try restore(checked: snapshot.state)
     }
 
     /// The space's records as a snapshot holds them, not encoded.
     func capturedState() -> SnapshotState { SnapshotCapture(space: self).state }
 
-    /// Restores `state`, checking it first unless it is a capture of a space (``copy()``).
-    func restore(_ state: SnapshotState, validating: Bool) throws(SnapshotError) {
-        if validating { try SnapshotCheck.validate(state) }
+    /// Restores `state`, which passed ``SnapshotCheck`` or is a capture of a space (``copy()``).
+    func restore(checked state: SnapshotState) throws(SnapshotError) {
         var match = try SnapshotMatch(state, space: self)
         withEngineCollisionFunctions { match.apply() }
         SnapshotRestore(space: self, state: state).run()
