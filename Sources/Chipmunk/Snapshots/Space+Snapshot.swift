@@ -124,7 +124,7 @@ private struct SnapshotMatch {
         {
             guard objects.count == serials.count, zip(objects, serials).allSatisfy({ UInt64(serial($0)) == $1 })
             else { return nil }
-            return objects
+            return objects.map(Optional.some)  // `as [Object?]` casts each element at run time
         }
         func bySerial<Object>(_ objects: [Object], _ serials: some Sequence<UInt64>, _ serial: (Object) -> Int)
             -> [Object?]
