@@ -22,9 +22,10 @@ public struct Snapshot: Sendable, Equatable {
     /// The encoded snapshot: what to write to a file.
     public let bytes: [UInt8]
     let state: SnapshotState
-    /// Whether `state` passed ``SnapshotCheck/validate(_:)``, shared by the snapshot's
-    /// copies: bytes are checked once, as they are read; any other state at its first
-    /// restore. Restoring one snapshot again and again, as a scrub does, checks it once.
+    /// Whether `state` passed ``SnapshotCheck/validate(_:)``, and the lowest contact-pair
+    /// budget it fit, shared by the snapshot's copies: bytes are checked once, as they are
+    /// read; any other state at its first restore. Restoring one snapshot again and again,
+    /// as a scrub does, checks it once.
     let checkMark: SnapshotCheckMark
 
     init(state: SnapshotState) {

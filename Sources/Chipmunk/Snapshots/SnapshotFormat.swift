@@ -533,7 +533,7 @@ struct SnapshotWriter: SnapshotCoder {
 
     private mutating func store<T: FixedWidthInteger>(_ value: T) {
         // A sizer that disagreed with the writer would write past the buffer.
-        precondition(buffer.count - offset >= MemoryLayout<T>.size, "the snapshot writer outran its sizer")
+        ensure(buffer.count - offset >= MemoryLayout<T>.size, "the snapshot writer outran its sizer")
         buffer.baseAddress!.storeBytes(of: value.littleEndian, toByteOffset: offset, as: T.self)
         offset += MemoryLayout<T>.size
     }
@@ -629,7 +629,7 @@ extension SnapshotState {
             copy.code(&writer)
             var checksum = FNV1a.hash(UnsafeRawBufferPointer(rebasing: raw[..<writer.offset]))
             writer.code(&checksum)
-            precondition(writer.offset == size, "the snapshot writer and its sizer disagree")
+            ensure(writer.offset == size, "the snapshot writer and its sizer disagree")
             initialized = size
         }
     }

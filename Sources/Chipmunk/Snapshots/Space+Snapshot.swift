@@ -216,7 +216,7 @@ private struct SnapshotCapture {
     private var constraintIndex = PointerIndex()
     private var arbiterIndex = PointerIndex()
     private var arbiters: [UnsafeMutablePointer<cpArbiter>] = []
-    /// The arbiters the space's cache holds, with their index in it.
+    /// The arbiters the space's cache holds (only whether an arbiter is there is read).
     private var cached = PointerIndex()
 
     init(space: Space) {
