@@ -104,6 +104,17 @@ public final class Body: SpaceObject, CObjectOwner {
         installGuardedIntegrators()
     }
 
+    /// A blank body for ``Space/copy()``, whose engine clone then sets every field but the
+    /// integrators and the user data set here (`cpBodyInit`, which the clone would overwrite,
+    /// was a fifth of copying a pyramid).
+    init(blankForCopy: Void) {
+        handle = SlabArena.current.bodies.allocate(cpBody.self)
+        UnsafeMutableRawPointer(handle).initializeMemory(as: UInt8.self, repeating: 0, count: MemoryLayout<cpBody>.size)
+        enclosingSpace = nil
+        cpBodySetUserData(handle, unretainedPointer)
+        installGuardedIntegrators()
+    }
+
     /// Wraps the static body embedded in a space. Never freed by this wrapper.
     init(staticBodyOf cSpace: OwnedCSpace) {
         handle = cpSpaceGetStaticBody(cSpace.handle)

@@ -47,7 +47,7 @@ extension Space {
             ensureCollisionHandler(cHandler.pointee.typeA, cHandler.pointee.typeB)
         }
         bodies = original.bodies.map { body in
-            let copy = Body(kind: body.kind)
+            let copy = Body(blankForCopy: ())
             copy.serial = body.serial
             return copy
         }
