@@ -65,7 +65,13 @@ let package = Package(
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
         ),
 
-        .testTarget(name: "ChipmunkBenchTests", dependencies: ["ChipmunkBench", "ChipmunkBenchWorlds"]),
+        .testTarget(
+            name: "ChipmunkBenchTests",
+            dependencies: [
+                "ChipmunkBench", "ChipmunkBenchWorlds", .product(name: "Chipmunk", package: "SwiftChipmunk"),
+                .product(name: "ChipmunkScenes", package: "SwiftChipmunk"),
+            ]
+        ),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -6,7 +6,7 @@
 # package in Benchmarks/; this script runs from the repository root.
 #   scripts/bench.sh           full run (about 13 minutes on 2 cores, the clean build included)
 #   scripts/bench.sh --quick   fewer steps and repeats
-#   scripts/bench.sh --state   only the save, restore and copy table (issue 27; about 5 minutes)
+#   scripts/bench.sh --state   only the save, restore, copy and synctest tables (issue 27; about 10 minutes)
 # Installs libchipmunk-dev, valgrind and pymunk (from PyPI) if missing.
 set -euo pipefail
 cd "$(dirname "$0")/.."

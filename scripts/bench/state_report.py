@@ -35,6 +35,36 @@ def cpu():
     return platform.processor() or "unknown CPU"
 
 
+def synctest_table(runs):
+    """The synctest's cost against the plain run, depth 1 and 8, and whether it passed."""
+    out = ["", "The synctest (`chipmunk-bench all --synctest --built-in-scenes --depth 1 8`): every frame saved, "
+           "stepped and its state hash kept, then rolled back `depth` frames and simulated again, each step's hash "
+           "compared; against the plain run of the same frames, each a step and nothing else. Fresh worlds and "
+           "scenes, run by turns; medians, milliseconds. A depth-8 synctest steps each frame about 9 times (the "
+           "first 7 frames fewer) and hashes every step, so 9× is about its floor; a scene whose steps take "
+           "microseconds pays more for the hashing, saving and restoring around them.", "",
+           "| world | frames | plain | depth 1 | × plain | depth 8 | × plain | every hash matches |",
+           "|---|---:|---:|---:|---:|---:|---:|:---:|"]
+    by_scene = {}
+    for d in runs:
+        by_scene.setdefault(d["scene"], {})[d["depth"]] = d
+    for name, depths in by_scene.items():
+        one, eight = depths.get(1), depths.get(8)
+        if not one or not eight:
+            continue
+        passed = one["passed"] and eight["passed"]
+        verdict = "yes" if passed else "NO: " + (one["failure"] or eight["failure"])
+        out.append(f"| {name} | {eight['frames']} | {eight['plain_ms']:.1f} | {one['synctest_ms']:.1f} | "
+                   f"{one['ratio']:.1f}× | {eight['synctest_ms']:.1f} | {eight['ratio']:.1f}× | {verdict} |")
+    topple = by_scene.get("pyramid-topple", {}).get(8)
+    if topple:
+        met = "met" if topple["ratio"] <= 10 and topple["passed"] else "NOT met"
+        out.append("")
+        out.append(f"Issue 27's target, a depth-8 synctest of pyramid-topple at most 10× its plain run: "
+                   f"{topple['ratio']:.2f}× ({met}).")
+    return out
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--bin", required=True)
@@ -46,6 +76,9 @@ def main():
     print("chipmunk-bench --state (every world and built-in scene) ...", file=sys.stderr)
     swift = lines(pin + [os.path.join(args.bin, "chipmunk-bench"), "all", "--state", "--built-in-scenes",
                          "--rounds", rounds])
+    print("chipmunk-bench --synctest (every world and built-in scene, depth 1 and 8) ...", file=sys.stderr)
+    synctests = lines(pin + [os.path.join(args.bin, "chipmunk-bench"), "all", "--synctest", "--built-in-scenes",
+                             "--depth", "1", "8", "--repeat", "1" if args.quick else "3"])
     pymunk = {}
     for world in PYMUNK_WORLDS:
         print(f"pymunk copy and pickle: {world} ...", file=sys.stderr)
@@ -86,6 +119,7 @@ def main():
         out.append(f"| {world} | {p['bodies']} | {p['copy_us']:.0f} | {p['pickle_dump_us']:.0f} | "
                    f"{p['pickle_load_us']:.0f} | {p['pickle_bytes']} | {p['copy_us'] / ours['copy_us']:.0f}× | "
                    f"{p['copy_us'] / (ours['save_us'] + ours['restore_us']):.0f}× |")
+    out.extend(synctest_table(synctests))
     if args.allocations:
         sys.path.insert(0, HERE)
         from run import parse_allocations

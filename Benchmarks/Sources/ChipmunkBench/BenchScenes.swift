@@ -65,6 +65,17 @@ public enum BenchScene: RawRepresentable, CaseIterable, Hashable, Sendable {
         }
     }
 
+    /// The frames `chipmunk-bench --synctest` runs unless told otherwise: 300, fewer for the
+    /// worlds whose step takes milliseconds (a depth-8 synctest steps each frame 9 times).
+    public var synctestFrames: Int {
+        switch self {
+        case .pyramid20, .pyramid40, .circles1000: return 300
+        case .pyramid100: return 60
+        case .jointgrid50: return 10
+        case .growth: return 100
+        }
+    }
+
     /// Where `churn` mode drops its extra bodies: above the scene.
     var churnHeight: Double {
         switch self {

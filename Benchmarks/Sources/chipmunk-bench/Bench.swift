@@ -19,9 +19,12 @@ struct Bench: ParsableCommand {
             bodies, \
             steps, ms_per_step (the median of the repeats), and hash: FNV-1a 64 over the little-endian \
             bytes of x, y and angle of every dynamic body after the last step, which the raw C \
-            engine (chipmunk-bench-c) matches. scripts/bench.sh runs Swift, C and pymunk side by side.
+            engine (chipmunk-bench-c) matches. scripts/bench.sh runs Swift, C and pymunk side by side. \
+            --state and --synctest time rollback instead: saving, restoring and copying a world, or a \
+            synctest against the plain run (scripts/bench.sh --state).
 
-            Example: chipmunk-bench pyramid40 --mode reads --repeat 5 --against-c
+            Examples: chipmunk-bench pyramid40 --mode reads --repeat 5 --against-c
+                      chipmunk-bench all --synctest --depth 1 8 --built-in-scenes
             """
     )
 
@@ -73,7 +76,28 @@ struct Bench: ParsableCommand {
             """)
     var state = false
 
-    @Flag(help: "With --state: also every built-in scene (crates, pyramid-topple, ui-heavy, ...).")
+    @Flag(
+        help: """
+            Time a synctest instead of stepping: every frame saved, stepped and hashed, then rolled back --depth \
+            frames and simulated again, against the plain run of the same frames (stepped alone), --repeat times \
+            each, by turns. One JSON line per world and depth: plain_ms, synctest_ms (medians), ratio, and \
+            passed (false with the first differing frame in failure).
+            """)
+    var synctest = false
+
+    @Option(
+        parsing: .upToNextOption,
+        help: "With --synctest: the depths to run, 1 to 600, e.g. --depth 1 8 (default: 8).")
+    var depth: [Int] = []
+
+    @Option(
+        help: """
+            With --synctest: frames per run. Default: the world's own (300; pyramid100 60, jointgrid50 10), \
+            and 600 for a built-in scene.
+            """)
+    var frames: Int?
+
+    @Flag(help: "With --state or --synctest: also every built-in scene (crates, pyramid-topple, ui-heavy, ...).")
     var builtInScenes = false
 
     @Option(help: "With --state: save, step and restore rounds per world (the full snapshot's: a tenth, at least 5).")
@@ -100,8 +124,23 @@ struct Bench: ParsableCommand {
         }
         if (saveAt == nil) != (saveTo == nil) { throw ValidationError("--save-at and --save-to go together") }
         if let saveAt, saveAt < 0 { throw ValidationError("--save-at must be at least 0 (got \(saveAt))") }
-        if !state, builtInScenes || rounds != 200 {
-            throw ValidationError("--built-in-scenes and --rounds go with --state")
+        if !state, rounds != 200 { throw ValidationError("--rounds goes with --state") }
+        if !state, !synctest, builtInScenes {
+            throw ValidationError("--built-in-scenes goes with --state or --synctest")
+        }
+        if !synctest, !depth.isEmpty || frames != nil {
+            throw ValidationError("--depth and --frames go with --synctest")
+        }
+        if synctest,
+            state || trace || againstC || threads != 1 || parallel != 1 || mode.items != [.plain] || steps != nil
+        {
+            throw ValidationError("--synctest runs one world at a time on the plain solver: use it without other modes")
+        }
+        if let bad = depth.first(where: { !(1...600).contains($0) }) {
+            throw ValidationError("--depth must be 1 to 600 (got \(bad))")
+        }
+        if let frames, !(1...1_000_000).contains(frames) {
+            throw ValidationError("--frames must be 1 to 1000000 (got \(frames))")
         }
         if state, trace || againstC || threads != 1 || parallel != 1 || mode.items != [.plain] {
             throw ValidationError("--state times one world at a time on the plain solver: use it alone")
@@ -119,6 +158,7 @@ struct Bench: ParsableCommand {
         _ = Space()
         if trace { return try runTrace(scene.items[0]) }
         if state { return try runState() }
+        if synctest { return try runSyncTest() }
         for scene in scene.items {
             for mode in mode.items {
                 let steps = self.steps ?? scene.defaultSteps

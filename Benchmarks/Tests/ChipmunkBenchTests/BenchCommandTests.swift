@@ -1,5 +1,7 @@
+import Chipmunk
 import ChipmunkBench
 import ChipmunkBenchWorlds
+import ChipmunkScenes
 import Foundation
 import Testing
 
@@ -30,6 +32,26 @@ import Testing
         let result = try BenchRunner.run(.pyramid20, mode: .plain, steps: 100)
         #expect(result.hash == 0xfd1c_1228_e186_db94)
         #expect(result.bodies == 210 && result.steps == 100)
+    }
+
+    /// Issue 27: every benchmark world re-simulates exactly at depth 1 and 8, from a state
+    /// its first steps reached (few frames here: the suite is a debug build).
+    @Test(arguments: [
+        (BenchScene.pyramid20, 60, 40), (.pyramid40, 20, 12), (.pyramid100, 2, 4), (.circles1000, 60, 24),
+        (.jointgrid50, 2, 3),
+    ])
+    func everyWorldPassesTheSyncTest(world: BenchScene, warmUp: Int, frames: Int) throws {
+        for depth in [1, 8] {
+            let costs = try BenchRunner.synctestCosts(depth: depth, frames: frames, repeats: 1) {
+                let space = Space()
+                _ = try world.build(in: space)
+                for _ in 0..<warmUp { try space.step(world.timeStep) }
+                return Scene(name: world.rawValue, space: space, timeStep: world.timeStep)
+            }
+            #expect(costs.failure == nil, "\(world.rawValue) at depth \(depth): \(costs.failure ?? "")")
+            // Frame f rolls back min(f, depth) frames: all of them simulated again.
+            #expect(costs.resimulatedFrames == (1...frames).reduce(0) { $0 + min($1, depth) })
+        }
     }
 
     @Test func theThreadedSolverRuns() throws {
@@ -116,6 +138,23 @@ import Testing
         #expect(all.stdout.split(separator: "\n").count == 5 * 4, "one line per world and mode")
     }
 
+    @Test func theSyncTestLinesHaveTheDocumentedFields() throws {
+        let output = try run("chipmunk-bench", "pyramid20", "--synctest", "--depth", "1", "8", "--frames", "12")
+        #expect(output.status == 0, "\(output.stderr)")
+        let lines = try output.stdout.split(separator: "\n").map {
+            try #require(JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])
+        }
+        #expect(lines.map { $0["depth"] as? Int } == [1, 8], "one line per depth, in order")
+        for line in lines {
+            for key in ["scene", "kind", "frames", "resimulated_frames", "plain_ms", "synctest_ms", "ratio", "failure"]
+            {
+                #expect(line[key] != nil, "\(key)")
+            }
+            #expect(line["passed"] as? Bool == true && line["frames"] as? Int == 12)
+        }
+        #expect(lines.last?["resimulated_frames"] as? Int == (1...12).reduce(0) { $0 + min($1, 8) })
+    }
+
     @Test func theCTwinPrintsTheSameHash() throws {
         let swift = try json(run("chipmunk-bench", "circles1000", "--steps", "30", "--repeat", "1"))
         let c = try json(run("chipmunk-bench-c", "circles1000", "--steps", "30", "--repeat", "1"))
@@ -152,6 +191,11 @@ import Testing
         (["pyramid20", "--steps", "0"], "--steps must be at least 1 (got 0)"),
         (["pyramid20", "--repeat", "0"], "--repeat must be 1 to 1000 (got 0)"),
         (["pyramid20", "--against-c", "--parallel", "2"], "--against-c compares one world on the plain solver"),
+        (["pyramid20", "--synctest", "--depth", "0"], "--depth must be 1 to 600 (got 0)"),
+        (["pyramid20", "--synctest", "--frames", "0"], "--frames must be 1 to 1000000 (got 0)"),
+        (["pyramid20", "--depth", "8"], "--depth and --frames go with --synctest"),
+        (["pyramid20", "--synctest", "--state"], "--synctest runs one world at a time on the plain solver"),
+        (["pyramid20", "--built-in-scenes"], "--built-in-scenes goes with --state or --synctest"),
     ])
     func badArgumentsAreNamed(arguments: [String], expected: String) throws {
         let output = try run("chipmunk-bench", arguments)
