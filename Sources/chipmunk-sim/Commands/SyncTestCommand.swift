@@ -9,7 +9,7 @@ struct SyncTestCommand: ParsableCommand {
         abstract: "Check that a scene re-simulates exactly after a rollback, as rollback netcode needs.",
         discussion: """
             Every frame the scene is saved and stepped, and its state hash kept; then it rolls back \
-            --depth frames (restoring the snapshot taken then) and steps them again with the same \
+            --depth frames (restoring the state saved then) and steps them again with the same \
             inputs: its gravity schedule and timed inputs come back with its clock. Every hash of the \
             second pass must equal the first's. This is GGPO's and GGRS's synctest: a scene whose \
             steps read anything outside its state (a counter in a closure, a clock, a random number) \
@@ -26,11 +26,13 @@ struct SyncTestCommand: ParsableCommand {
     var scene: String
 
     @Option(
-        help: "Frames rolled back and simulated again, every frame (1 to 600).",
+        help: "Frames rolled back and simulated again, every frame (1 to 600; default: 8).",
         transform: WholeNumber.parser(1...600, "frames"))
     var depth = 8
 
-    @Option(help: "Frames to run (1 to 2^53).", transform: WholeNumber.parser(1...WholeNumber.maxStep, "frames"))
+    @Option(
+        help: "Frames to run (1 to 2^53; default: 600).",
+        transform: WholeNumber.parser(1...WholeNumber.maxStep, "frames"))
     var frames = 600
 
     func run() throws {
