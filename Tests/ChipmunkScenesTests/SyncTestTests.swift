@@ -1,6 +1,7 @@
 import Chipmunk
 import ChipmunkCatalog
 import ChipmunkScenes
+import Foundation
 import Testing
 
 /// The synctest: roll back and simulate again, every frame, and compare state hashes.
@@ -41,6 +42,88 @@ import Testing
             }
             #expect(frame > 0 && "\(error)".contains("simulated again differs"))
         }
+    }
+
+    /// A recorded session of the crates: a push, a gravity change, a body added and one
+    /// removed, a hand that grabs, drags and lets go, each inside a depth-8 window of later
+    /// frames, so that every rollback across it applies it again.
+    static func session() throws -> InputRecording {
+        let inputs = try JSONDecoder().decode(
+            [InputRecording.Entry].self,
+            from: Data(
+                """
+                [
+                  {"step": 20, "input": {"impulse": {"body": "0", "impulse": [20000, 50000], "at": [150, 100]}}},
+                  {"step": 40, "input": {"gravity": [300, -500]}},
+                  {"step": 60, "input": {"add": {"id": "boxA", "mass": 5, "moment": {"box": {"width": 20, "height": 20}},
+                      "position": [150, 250], "shapes": [{"type": "box", "width": 20, "height": 20}]}}},
+                  {"step": 61, "input": {"remove": "1"}},
+                  {"step": 80, "input": {"grab": {"hand": "hand-1", "body": "boxA", "at": [150, 250], "maxForce": 1e6}}},
+                  {"step": 81, "input": {"velocity": {"body": "hand-1", "velocity": [-100, 300]}}},
+                  {"step": 95, "input": {"remove": "hand-1"}}
+                ]
+                """.utf8))
+        let recorder = SceneRecorder(try SceneCatalog.scene(named: "crates"), source: "crates")
+        var next = 0
+        for step in 1...120 {
+            while next < inputs.count, inputs[next].step == step {
+                try recorder.apply(inputs[next].input)
+                next += 1
+            }
+            try recorder.step()
+        }
+        #expect(recorder.recording.inputs.count == inputs.count)
+        return recorder.recording
+    }
+
+    /// Issue 27: the synctest takes a recording's inputs, in both passes, and checks the first
+    /// pass against the recording as a replay does.
+    @Test(arguments: [1, 8])
+    func aRecordedSessionResimulatesExactly(depth: Int) throws {
+        let recording = try Self.session()
+        let report = try SyncTest(depth: depth, frames: 120).run(
+            SceneCatalog.scene(named: "crates"), replaying: recording)
+        #expect(report.resimulatedFrames == (1...120).reduce(0) { $0 + min($1, depth) })
+        // The inputs did something: without them, the crates end elsewhere.
+        let plain = try SceneCatalog.scene(named: "crates")
+        for _ in 0..<120 { try plain.step(plain.timeStep) }
+        #expect(plain.space.stateHash().hexDigits != recording.hashes.last)
+        // Past the recording's steps, frames run on without inputs or hashes to compare.
+        try SyncTest(depth: depth, frames: 150).run(SceneCatalog.scene(named: "crates"), replaying: recording)
+    }
+
+    @Test func aRecordingThatDoesNotReplayOrRunIsNamed() throws {
+        let recording = try Self.session()
+        func failure(_ recording: InputRecording, on name: String = "crates") throws -> SyncTest.Failure.Kind? {
+            let scene = try SceneCatalog.scene(named: name)
+            do {
+                try SyncTest(depth: 8, frames: 120).run(scene, replaying: recording)
+                return nil
+            } catch {
+                return error.kind
+            }
+        }
+        // A hash changed: the first pass names its step.
+        var tampered = recording
+        tampered.hashes[89] = "0123456789abcdef"
+        guard case .recordingDiffers(let frame, let step, let expected, _)? = try failure(tampered) else {
+            Issue.record("a changed hash passed")
+            return
+        }
+        #expect(frame == 90 && step == 90 && expected == "0123456789abcdef")
+        // Another scene than the one recorded.
+        guard case .otherScene? = try failure(recording, on: "crates-tilt") else {
+            Issue.record("another scene ran")
+            return
+        }
+        // An input that names a body gone by then.
+        var broken = recording
+        broken.inputs.append(.init(step: 100, input: .remove(body: "hand-1")))
+        guard case .inputFailed(let inputFrame, let inputStep, let error)? = try failure(broken) else {
+            Issue.record("a failing input passed")
+            return
+        }
+        #expect(inputFrame == 100 && inputStep == 100 && error.contains("no body named 'hand-1'"), "\(error)")
     }
 
     /// A hand grabbed before a save and let go after it comes back with the restore, and

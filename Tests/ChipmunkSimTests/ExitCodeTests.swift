@@ -38,6 +38,8 @@ import Testing
         (0, ["snapshot", "crates", "--at", "5", "-o", "c.snapshot"]),
         (0, ["render", "crates", "--step", "10", "-o", "c.svg"]),
         (0, ["synctest", "crates", "--frames", "20"]),
+        (0, ["synctest", "b.inputs.json"]),
+        (1, ["synctest", "tampered.inputs.json"]),
         (64, ["snapshot", "crates", "--at", "-1", "-o", "x.snapshot"]),
         (64, ["render", "crates", "--step", "99999999999999999999", "-o", "x.svg"]),
         (64, ["record", "crates", "--steps", "0", "-o", "x.inputs.json"]),

@@ -8,7 +8,7 @@ Starts `chipmunk-sim serve crates-tilt --port 0`, opens the page in Chromium (Pl
 Debian's chromium-headless-shell) and checks, from the server's own state (/state):
 a drag moves a crate where the pointer went; a synthetic device-orientation event turns
 gravity; pause, step, scrub back and continue (a branch); the page's Recording download
-replays bit for bit with `chipmunk-sim replay`; four viewers and a flood of malformed,
+replays bit for bit with `chipmunk-sim replay` and passes `chipmunk-sim synctest`; four viewers and a flood of malformed,
 oversized and rapid messages leave the world running. No wall-clock tolerances: each
 check waits for a condition of the world (with a generous limit against hanging).
 Prints 'N passed, N failed' last.
@@ -225,7 +225,12 @@ def main():
             assert out.returncode == 0, out.stderr
             assert "replay bit for bit" in out.stdout, out.stdout
             print("   " + out.stdout.strip())
-        check("the session's recording replays bit for bit", recording_replays)
+            # The session as a rollback test: its hand's inputs applied again at every rollback.
+            out = subprocess.run([binary, "synctest", path, "--depth", "8"], capture_output=True, text=True)
+            assert out.returncode == 0, out.stderr
+            assert "every hash matches" in out.stdout, out.stdout
+            print("   " + out.stdout.strip())
+        check("the session's recording replays bit for bit, and survives a depth-8 synctest", recording_replays)
 
         def snapshot_downloads():
             with page.expect_download() as info:

@@ -11,6 +11,15 @@ import Chipmunk
 ///
 /// A scene whose steps depend on anything outside its state (a counter in a closure, the
 /// time of day, a random number not kept in the space) fails at the first frame that reads it.
+///
+/// A recorded session (`chipmunk-sim record`, ``SceneRecorder``, a live session's download)
+/// is checked the same way with its inputs, each applied before its step in both passes,
+/// and its first pass must give the recorded hashes too:
+///
+/// ```swift
+/// let recording = try InputRecording.load(contentsOf: url)
+/// try SyncTest(depth: 8, frames: recording.hashes.count).run(scene, replaying: recording)
+/// ```
 public struct SyncTest: Sendable {
     /// Frames rolled back and simulated again, every frame.
     public var depth: Int
@@ -53,6 +62,13 @@ public struct SyncTest: Sendable {
             case stepFailed(frame: Int, error: String)
             /// The rollback could not restore the saved state.
             case restoreFailed(frame: Int, error: String)
+            /// A recording's input before `step` could not be applied; `error` says why.
+            case inputFailed(frame: Int, step: Int, error: String)
+            /// The first pass's state hash after `step` is not the recording's (`expected`):
+            /// the scene does not replay the recording.
+            case recordingDiffers(frame: Int, step: Int, expected: String, actual: UInt64)
+            /// The scene is not the one recorded: its content hash is `actual`, the recording's `expected`.
+            case otherScene(expected: String, actual: String)
         }
 
         /// What went wrong.
@@ -67,6 +83,13 @@ public struct SyncTest: Sendable {
                     + "something its state does not hold"
             case .stepFailed(let frame, let error): "frame \(frame): \(error)"
             case .restoreFailed(let frame, let error): "frame \(frame): the rollback could not restore: \(error)"
+            case .inputFailed(let frame, let step, let error):
+                "frame \(frame): the recording's input before step \(step) failed: \(error)"
+            case .recordingDiffers(let frame, let step, let expected, let actual):
+                "frame \(frame) does not replay the recording: the state hash after step \(step) is "
+                    + "\(actual.hexDigits), recorded \(expected)"
+            case .otherScene(let expected, let actual):
+                "the scene's content hash is \(actual), the recording's \(expected): not the scene recorded"
             }
         }
     }
@@ -76,7 +99,36 @@ public struct SyncTest: Sendable {
     /// - Throws: ``Failure`` for the first frame that differs, or a step that throws.
     @discardableResult
     public func run(_ scene: Scene) throws(Failure) -> Report {
-        let dt = scene.timeStep
+        try run(scene, timeStep: scene.timeStep, inputs: [:], recorded: [])
+    }
+
+    /// Runs the synctest on a fresh `scene` with `recording`'s inputs, each applied before
+    /// its step in the first pass and again in every pass simulated again, stepped by the
+    /// recording's time step. The first pass must give the recorded hashes, as
+    /// ``InputRecording/replay(on:)`` checks; frames past the recording's steps run with no
+    /// input and no recorded hash.
+    ///
+    /// - Throws: ``Failure``: ``Failure/Kind-swift.enum/otherScene(expected:actual:)`` first
+    ///   for a scene other than the one recorded, then as ``run(_:)`` does, and for an input
+    ///   that cannot be applied or a first pass that does not replay the recording.
+    @discardableResult
+    public func run(_ scene: Scene, replaying recording: InputRecording) throws(Failure) -> Report {
+        let content = scene.contentHash().hexDigits
+        guard content == recording.content else {
+            throw Failure(kind: .otherScene(expected: recording.content, actual: content))
+        }
+        var inputs: [Int: [SceneInput]] = [:]
+        for entry in recording.inputs { inputs[entry.step, default: []].append(entry.input) }
+        return try run(scene, timeStep: recording.timeStep, inputs: inputs, recorded: recording.hashes)
+    }
+
+    /// The synctest: `inputs` by the step they come before; `recorded`, the hashes the first
+    /// pass must give (hex, step 1 first), as far as they go.
+    private func run(
+        _ scene: Scene, timeStep dt: Double, inputs: [Int: [SceneInput]], recorded: [String]
+    ) throws(Failure) -> Report {
+        // Unparsable hex matches nothing.
+        let recordedHashes = recorded.map { UInt64($0, radix: 16) }
         // A ring of depth + 1 states: ring[f % count] is the state before frame f (1-based).
         let count = depth + 1
         var ring = Array(repeating: SceneState(), count: count)
@@ -85,6 +137,14 @@ public struct SyncTest: Sendable {
         var report = Report(frames: 0, resimulatedFrames: 0, rollbacks: 0)
         func stepFrame(_ frame: Int, check: Bool) throws(Failure) {
             for _ in 0..<stepsPerFrame {
+                let step = scene.stepCount + 1
+                for input in inputs[step] ?? [] {
+                    do {
+                        try scene.apply(input)
+                    } catch {
+                        throw Failure(kind: .inputFailed(frame: frame, step: step, error: "\(error)"))
+                    }
+                }
                 do { try scene.step(dt) } catch { throw Failure(kind: .stepFailed(frame: frame, error: "\(error)")) }
                 let hash = scene.space.stateHash()
                 let slot = scene.stepCount % hashes.count
@@ -92,7 +152,14 @@ public struct SyncTest: Sendable {
                     throw Failure(
                         kind: .diverged(frame: frame, step: scene.stepCount, expected: hashes[slot], actual: hash))
                 }
-                if !check { hashes[slot] = hash }
+                if !check {
+                    hashes[slot] = hash
+                    if step <= recordedHashes.count, recordedHashes[step - 1] != hash {
+                        throw Failure(
+                            kind: .recordingDiffers(
+                                frame: frame, step: step, expected: recorded[step - 1], actual: hash))
+                    }
+                }
             }
         }
         for frame in 1...frames {

@@ -13,16 +13,24 @@ struct SyncTestCommand: ParsableCommand {
             inputs: its gravity schedule and timed inputs come back with its clock. Every hash of the \
             second pass must equal the first's. This is GGPO's and GGRS's synctest: a scene whose \
             steps read anything outside its state (a counter in a closure, a clock, a random number) \
-            fails at the first frame that does. It prints one line and exits 0, or names the first \
-            frame and step that differ and exits 1.
+            fails at the first frame that does. A recording is run on its scene with its inputs, each \
+            applied before its step in both passes, and its first pass must also give the recorded \
+            hashes (as `replay` checks). It prints one line and exits 0, or names the first frame \
+            and step that differ and exits 1 (65 when it cannot run: an unreadable file, another \
+            scene than the one recorded, an input or a step that fails).
 
             Examples:
               chipmunk-sim synctest crates
               chipmunk-sim synctest pyramid-topple --depth 8 --frames 1800
+              chipmunk-sim synctest session.inputs.json
             """
     )
 
-    @Argument(help: "A built-in scene (see `chipmunk-sim list`), a scene file, or a snapshot file.")
+    @Argument(
+        help: """
+            A built-in scene (see `chipmunk-sim list`), a scene file, a snapshot file, or a recording \
+            (`chipmunk-sim record`, or a session downloaded from `serve`).
+            """)
     var scene: String
 
     @Option(
@@ -31,20 +39,51 @@ struct SyncTestCommand: ParsableCommand {
     var depth = 8
 
     @Option(
-        help: "Frames to run (1 to 2^53; default: 600).",
+        help: "Frames to run (1 to 2^53; default: 600, or a recording's steps).",
         transform: WholeNumber.parser(1...WholeNumber.maxStep, "frames"))
-    var frames = 600
+    var frames: Int?
 
     func run() throws {
-        let scene = try SceneCatalog.scene(opening: self.scene, warn: Output.warning)
+        if let recording = try Self.recording(at: self.scene) {
+            // A session served from a snapshot names the snapshot: it starts there (as `replay`).
+            let scene = try SceneCatalog.scene(opening: recording.scene, warn: Output.warning)
+            let test = SyncTest(depth: depth, frames: frames ?? recording.hashes.count)
+            try report(inputs: " with the recording's \(recording.inputs.count) inputs") {
+                () throws(SyncTest.Failure) in try test.run(scene, replaying: recording)
+            }
+        } else {
+            let scene = try SceneCatalog.scene(opening: self.scene, warn: Output.warning)
+            let test = SyncTest(depth: depth, frames: frames ?? 600)
+            try report(inputs: "") { () throws(SyncTest.Failure) in try test.run(scene) }
+        }
+    }
+
+    /// The recording `argument` names, if it is a file whose JSON says it is one; nil for
+    /// anything else (a scene or a snapshot).
+    static func recording(at argument: String) throws -> InputRecording? {
+        guard let data = FileManager.default.contents(atPath: argument) else { return nil }
+        struct Header: Decodable { var format: String? }
+        guard let header = try? JSONDecoder().decode(Header.self, from: data), let format = header.format,
+            format.hasPrefix("chipmunk-inputs")
+        else { return nil }
         do {
-            let report = try SyncTest(depth: depth, frames: frames).run(scene)
-            print(
-                "synctest \(self.scene): \(report.frames) frames at depth \(depth), \(report.rollbacks) rollbacks, "
-                    + "\(report.resimulatedFrames) frames simulated again: every hash matches")
+            return try InputRecording.load(contentsOf: URL(fileURLWithPath: argument))
         } catch {
-            if case .diverged = error.kind { throw DifferencesFound("synctest \(self.scene): \(error)") }
-            throw RunError("synctest \(self.scene): \(error)")
+            throw RunError("synctest \(argument): \(error)")
+        }
+    }
+
+    private func report(inputs: String, _ body: () throws(SyncTest.Failure) -> SyncTest.Report) throws {
+        do {
+            let report = try body()
+            print(
+                "synctest \(scene): \(report.frames) frames at depth \(depth)\(inputs), \(report.rollbacks) "
+                    + "rollbacks, \(report.resimulatedFrames) frames simulated again: every hash matches")
+        } catch {
+            switch error.kind {
+            case .diverged, .recordingDiffers: throw DifferencesFound("synctest \(scene): \(error)")
+            default: throw RunError("synctest \(scene): \(error)")
+            }
         }
     }
 }
