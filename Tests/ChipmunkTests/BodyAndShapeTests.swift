@@ -183,6 +183,61 @@ import Testing
         try world.space.step(1.0 / 60)
     }
 
+    /// A box put to sleep under another: alone, it left the engine two arbiters for the
+    /// pair, and the next steps freed a contact block twice (`free(): invalid pointer`, found
+    /// by a helper's attack; only when the lower box was added first, for the arbiter then
+    /// belongs to it). The whole stack sleeps now, as one group, and wakes as one.
+    @Test(arguments: [false, true])
+    func sleepingABodyPutsWhatItTouchesToSleepWithIt(lowerFirst: Bool) throws {
+        let space = Space()
+        space.gravity = [0, -10]
+        space.sleepTimeThreshold = 0.5
+        space.add(Segment(body: space.staticBody, from: [-10, 0], to: [10, 0], radius: 0.1))
+        let boxes = (0..<3).map { i in
+            let box = Body(mass: 1, moment: 0.3)
+            box.position = [0, 0.6 + 1.02 * Double(i)]
+            return box
+        }
+        for box in lowerFirst ? boxes : boxes.reversed() {
+            space.add(box, Polygon.box(body: box, width: 1, height: 1))
+        }
+        let loose = Body(mass: 1, moment: 0.3)
+        loose.position = [5, 0.6]
+        space.add(loose, Polygon.box(body: loose, width: 1, height: 1))
+        for _ in 0..<30 { try space.step(1.0 / 60) }
+        boxes[0].sleep()
+        let stackSleeps = boxes.allSatisfy { $0.isSleeping }
+        #expect(stackSleeps && !loose.isSleeping, "the stack, not the box beside it")
+        for _ in 0..<5 { try space.step(1.0 / 60) }
+        #expect(boxes.allSatisfy { $0.isSleeping })
+        // Joining a group: the loose box (woken: idle, it fell asleep alone) joins the stack's.
+        loose.activate()
+        loose.sleep(group: boxes[2])
+        boxes[1].activate()
+        let anyAsleep = boxes.contains { $0.isSleeping } || loose.isSleeping
+        #expect(!anyAsleep, "one group wakes as one")
+        for _ in 0..<120 { try space.step(1.0 / 60) }
+        let asleepAgain = boxes.allSatisfy { $0.isSleeping }
+        #expect(asleepAgain, "they fall asleep again by themselves")
+    }
+
+    /// Sleeping turned off while a box slept, then a ball dropped on it: the engine no
+    /// longer woke the box yet linked their contact, and aborted ("Dangling contact graph
+    /// pointers detected", found by a helper's attack). Turning sleeping off wakes everything.
+    @Test func turningSleepingOffWakesSleepingBodies() throws {
+        let world = BallOnFloor()
+        world.space.sleepTimeThreshold = 0.3
+        try world.run(seconds: 2)
+        #expect(world.ball.isSleeping)
+        world.space.sleepTimeThreshold = .infinity
+        #expect(!world.ball.isSleeping)
+        let dropped = Body(mass: 1, moment: 0.1)
+        dropped.position = world.ball.position + Vector(x: 0, y: 3)
+        world.space.add(dropped, Circle(body: dropped, radius: 0.3))
+        try world.run(seconds: 1)
+        #expect(!world.ball.isSleeping && !dropped.isSleeping)
+    }
+
     @Test func postStepCallbacksRunOncePerKey() throws {
         let world = BallOnFloor()
         var runs: [String] = []

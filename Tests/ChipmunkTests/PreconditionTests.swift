@@ -329,6 +329,25 @@ import Testing
             try? space.step(1.0 / 60)
         }
         expect(locked, says: "Body.sleep cannot run during a step, a query or a callback")
+        // The engine keeps what a kinematic body touches or holds awake; slept anyway, the
+        // body's contact list took the same arbiter twice.
+        let held = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let space = Space()
+            space.sleepTimeThreshold = 1
+            let paddle = Body(kind: .kinematic)
+            let ball = Body(mass: 1, moment: 1)
+            let other = Body(mass: 1, moment: 1)
+            other.position = [2, 0]
+            space.add(paddle, ball, other)
+            space.add(PivotJoint(a: paddle, b: ball, pivot: [0, 0]))
+            space.add(PinJoint(a: ball, b: other, anchorA: [0, 0], anchorB: [0, 0]))
+            other.sleep()
+        }
+        expect(
+            held,
+            says:
+                "Body.sleep: the body, or a body it touches or is jointed to, touches or is jointed to a kinematic body"
+        )
     }
 
     // "The number of contact points cannot be changed"; a normal of length 1e300 made the

@@ -53,6 +53,24 @@ import Testing
         #expect(throws: SnapshotError.self) { try Space(restoring: Snapshot(state: state)) }
     }
 
+    /// A file whose bodies sleep with sleeping off (an infinite threshold), which the API no
+    /// longer makes: restored, the engine's next steps would abort.
+    @Test("Bodies asleep with sleeping off are refused as they are read")
+    func sleepingBodiesWithSleepingOffAreRefused() throws {
+        let space = try Self.world()
+        space.sleepTimeThreshold = 0.2
+        for _ in 0..<120 { try space.step(1.0 / 60) }
+        var state = space.snapshot().state
+        #expect(!state.sleepingComponents.isEmpty)
+        _ = try Snapshot(bytes: Snapshot(state: state).bytes)
+        state.space.sleepTimeThreshold = .infinity
+        #expect {
+            try Snapshot(bytes: Snapshot(state: state).bytes)
+        } throws: { error in
+            "\(error)".contains("bodies sleep while sleepTimeThreshold is infinite")
+        }
+    }
+
     @Test("A snapshot is checked once, and its copies share the check")
     func checkedOnce() throws {
         let space = try Self.world()

@@ -27,12 +27,19 @@ extension Body {
         }
     }
 
-    /// Puts the body to sleep now, alone or in `group` (a sleeping body whose group it joins).
+    /// Puts the body to sleep now, with every body it touches or is jointed to (and those
+    /// they touch or are jointed to, and so on), as one group: a new one, or `group`'s (a
+    /// sleeping body whose group they join). Bodies of that set asleep in another group are
+    /// woken first and join this one. The engine puts such a set to sleep together when it
+    /// falls idle; put to sleep alone, a body that touches an awake one (or one asleep in
+    /// another group) corrupts the engine's contact graph, and a later step frees memory
+    /// twice.
     ///
     /// The body must be dynamic and in a space with sleeping enabled (a finite
-    /// ``Space/sleepTimeThreshold``), not asleep in another group, and not inside a step, a
-    /// query or a callback; `group`, if given, must be asleep in the same space. Anything
-    /// else is a programming error.
+    /// ``Space/sleepTimeThreshold``), not asleep in another group, not inside a step, a
+    /// query or a callback, and its set must not touch or be jointed to a kinematic body
+    /// (which keeps bodies awake); `group`, if given, must be asleep in the same space.
+    /// Anything else is a programming error.
     ///
     /// The corresponding C functions are `cpBodySleep` and `cpBodySleepWithGroup`.
     public func sleep(group: Body? = nil) {
@@ -56,7 +63,57 @@ extension Body {
                 "Body.sleep: the body is already asleep in another group")
             return
         }
-        cpBodySleepWithGroup(handle, group?.handle)
+        let target = group?.sleepingRoot
+        let (bodies, touchesKinematic) = touchingSet(excludingGroup: target)
+        ensure(
+            !touchesKinematic,
+            "Body.sleep: the body, or a body it touches or is jointed to, touches or is jointed to a kinematic body, "
+                + "which keeps them awake")
+        // Those asleep in another group wake first (their whole group), so that all sleep in one.
+        for body in bodies where body.pointee.sleeping.root != nil { cpBodyActivate(body) }
+        let root = group?.handle ?? handle
+        if group == nil { cpBodySleepWithGroup(handle, nil) }
+        for body in bodies where body != handle || group != nil { cpBodySleepWithGroup(body, root) }
+    }
+
+    /// The dynamic bodies this one touches or is jointed to, transitively, itself first (as
+    /// the engine's flood fill finds a sleeping group), leaving out bodies asleep in the
+    /// group whose root is `excludedRoot`; and whether any of them touches or is jointed to a
+    /// kinematic body.
+    private func touchingSet(
+        excludingGroup excludedRoot: UnsafeMutablePointer<cpBody>?
+    ) -> (bodies: [UnsafeMutablePointer<cpBody>], touchesKinematic: Bool) {
+        var bodies = [handle]
+        var found: Set<UnsafeMutablePointer<cpBody>> = [handle]
+        var touchesKinematic = false
+        func reach(_ other: UnsafeMutablePointer<cpBody>) {
+            switch cpBodyGetType(other) {
+            case CP_BODY_TYPE_KINEMATIC: touchesKinematic = true
+            case CP_BODY_TYPE_DYNAMIC:
+                if excludedRoot == nil || other.pointee.sleeping.root != excludedRoot, found.insert(other).inserted {
+                    bodies.append(other)
+                }
+            default: break  // static bodies never wake
+            }
+        }
+        var i = 0
+        while i < bodies.count {
+            let body = bodies[i]
+            i += 1
+            var arbiter = body.pointee.arbiterList
+            while let a = arbiter {
+                let isA = a.pointee.body_a == body
+                if let other = isA ? a.pointee.body_b : a.pointee.body_a { reach(other) }
+                arbiter = isA ? a.pointee.thread_a.next : a.pointee.thread_b.next
+            }
+            var constraint = body.pointee.constraintList
+            while let c = constraint {
+                let isA = c.pointee.a == body
+                if let other = isA ? c.pointee.b : c.pointee.a { reach(other) }
+                constraint = isA ? c.pointee.next_a : c.pointee.next_b
+            }
+        }
+        return (bodies, touchesKinematic)
     }
 
     /// The root of the sleeping group the body is in, if it sleeps.

@@ -305,16 +305,30 @@ public final class Space {
     }
 
     /// Seconds a group of bodies must be idle before it sleeps; infinity (the default)
-    /// turns sleeping off. It must be greater than zero: at 0 the engine tries to put
-    /// kinematic bodies to sleep, and aborts.
+    /// turns sleeping off, and wakes every sleeping body. It must be greater than zero: at 0
+    /// the engine tries to put kinematic bodies to sleep, and aborts.
     ///
     /// The corresponding C functions are `cpSpaceGetSleepTimeThreshold` and `cpSpaceSetSleepTimeThreshold`.
     public var sleepTimeThreshold: Double {
         get { cpSpaceGetSleepTimeThreshold(handle) }
         set {
             Parameter.spaceSleepTimeThreshold.require(newValue)
+            // With sleeping off, the engine no longer wakes a sleeping body that an awake one
+            // touches, yet links their contacts: its next steps abort ("Dangling contact graph
+            // pointers", found by a helper's attack). Off, nothing sleeps.
+            if newValue == .infinity { wakeSleepingBodies() }
             cpSpaceSetSleepTimeThreshold(handle, newValue)
         }
+    }
+
+    /// Wakes every sleeping group (through `cpBodyActivate`, which takes the group out of
+    /// the space's sleeping components: so the roots are read first).
+    private func wakeSleepingBodies() {
+        let components = handle.pointee.sleepingComponents!
+        let roots = (0..<Int(components.pointee.num)).map {
+            components.pointee.arr[$0]!.assumingMemoryBound(to: cpBody.self)
+        }
+        for root in roots { cpBodyActivate(root) }
     }
 
     /// The time step of the current or last call to ``step(_:)``.

@@ -209,6 +209,10 @@ enum SnapshotCheck {
             }
         }
         guard reached == isSleeping else { throw fail("a sleeping body is in no sleeping group") }
+        // Sleeping off with bodies asleep: the engine's next steps abort (Space.sleepTimeThreshold).
+        guard s.sleepingComponents.isEmpty || p.sleepTimeThreshold < .infinity else {
+            throw fail("bodies sleep while sleepTimeThreshold is infinite (sleeping off), which the engine cannot step")
+        }
         guard !s.bodies.contains(where: { $0.sleepingRoot < 0 && $0.sleepingNext >= 0 }) else {
             throw fail("an awake body has a next body in a sleeping group")
         }
