@@ -44,6 +44,7 @@ import Testing
         (64, ["render", "crates", "--step", "99999999999999999999", "-o", "x.svg"]),
         (64, ["record", "crates", "--steps", "0", "-o", "x.inputs.json"]),
         (64, ["synctest", "crates", "--depth", "0"]),
+        (64, ["synctest", "crates", "--depth", "-1"]),
         (64, ["play", "crates", "--seconds", "0"]),
         (65, ["snapshot", "missing.json", "--at", "5", "-o", "x.snapshot"]),
         (65, ["snapshot", "crates", "--at", "5", "-o", "/dev/full"]),

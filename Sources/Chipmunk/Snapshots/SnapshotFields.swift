@@ -128,6 +128,8 @@ enum ShapeGeometry {
     /// Writes geometry read by ``read(_:)`` back; a polygon must already have as many
     /// vertices. The shape's world-space data is recomputed by the caller (`cpShapeUpdate`).
     static func write(_ s: UnsafeMutablePointer<cpShape>, _ values: [Double]) {
+        ensure(
+            values.count == count(s), "ShapeGeometry.write: \(values.count) values for a shape that takes \(count(s))")
         let raw = UnsafeMutableRawPointer(s)
         var index = 0
         switch s.pointee.klass.pointee.type {

@@ -115,8 +115,9 @@ final class MembershipRecord {
     }
 }
 
-/// Shapes' settings (material, filter, sensor flag, collision type, mass and geometry) as of
-/// one ``Space/shapeSettingsVersion``: shared by every state saved while it holds.
+/// The settings (material, filter, sensor flag, collision type, mass and geometry) of one
+/// list of shapes (the space's, as of one save), as of one ``Space/shapeSettingsVersion``:
+/// shared by every state saved while the space holds the same shapes and the version holds.
 final class ShapeSettingsRecord {
     struct Settings {
         var elasticity: Double
@@ -130,10 +131,13 @@ final class ShapeSettingsRecord {
     }
 
     let version: UInt64
+    /// The shapes the settings are of (a space's array: kept, not copied).
+    let shapes: [Shape]
     let settings: [Settings]
 
     init(_ shapes: [Shape], version: UInt64) {
         self.version = version
+        self.shapes = shapes
         settings = shapes.map { shape in
             let s = shape.handle.pointee
             return Settings(
@@ -142,7 +146,18 @@ final class ShapeSettingsRecord {
         }
     }
 
-    func apply(to shapes: [Shape]) {
+    /// Whether it holds the settings of `shapes` (the same array) as of `version`.
+    func isCurrent(for shapes: [Shape], version: UInt64) -> Bool {
+        self.version == version
+            && self.shapes.withUnsafeBufferPointer { x in
+                shapes.withUnsafeBufferPointer { y in
+                    x.count == y.count && (x.count == 0 || x.baseAddress == y.baseAddress)
+                }
+            }
+    }
+
+    /// Writes the settings back into their shapes.
+    func apply() {
         for (shape, s) in zip(shapes, settings) {
             let h = shape.handle
             h.pointee.e = s.elasticity
@@ -181,8 +196,10 @@ extension Space {
         if membershipRecord?.isCurrent(for: self) != true { membershipRecord = MembershipRecord(self) }
         let membership = membershipRecord!
         storage.membership = membership
-        if shapeSettings?.version != shapeSettingsVersion {
-            shapeSettings = ShapeSettingsRecord(shapes, version: shapeSettingsVersion)
+        // Kept for the same shapes at the same version: an add or a remove changes no setting
+        // but the list (a record reused across one paired the settings with other shapes).
+        if shapeSettings?.isCurrent(for: membership.shapes, version: shapeSettingsVersion) != true {
+            shapeSettings = ShapeSettingsRecord(membership.shapes, version: shapeSettingsVersion)
         }
         storage.shapeSettings = shapeSettings
         storage.snapshot = nil
@@ -221,16 +238,18 @@ extension Space {
                 "the state was saved from another space: a SpaceState restores into its own space; "
                     + "use a Snapshot or Space.copy() to move a world")
         }
-        if let snapshot = storage.snapshot { return try restore(snapshot) }
+        if let snapshot = storage.snapshot { return try restore(snapshot, keeping: storage.membership) }
         guard broadPhaseGeneration == storage.broadPhaseGeneration else {
             throw .structureMismatch(
                 "the space's broad phase was rebuilt since the state was saved (a Snapshot was restored into it, "
                     + "or it switched to the spatial hash): save a new state")
         }
         guard let membership = storage.membership else { stop("SpaceState: a saved state without its objects") }
-        if !membership.isCurrent(for: self) { try adoptMembership(of: membership) }
-        if let settings = storage.shapeSettings, settings.version != shapeSettingsVersion {
-            settings.apply(to: shapes)
+        // Objects put back may have changed out of the space, where no change is noted.
+        let adopted = !membership.isCurrent(for: self)
+        if adopted { try adoptMembership(of: membership) }
+        if let settings = storage.shapeSettings, adopted || settings.version != shapeSettingsVersion {
+            settings.apply()
         }
         let restored = CChipmunkSpaceStateRestore(storage.state, UnsafeMutableRawPointer(handle))
         ensure(restored != 0, "Space.restore(_:): the engine's state did not take a state saved from this space")
@@ -241,6 +260,26 @@ extension Space {
         stepsTaken = storage.stepsTaken
         nextSerial = storage.nextSerial
         jointsMayBeUnsolvable = true
+    }
+
+    /// Restores a state that keeps a snapshot (a space on the spatial hash) as the fast path
+    /// restores one: the objects the state holds put back (not new ones made from the
+    /// snapshot's records, which a snapshot's restore makes for objects it lacks), and bodies'
+    /// kinds changed since set back (which a snapshot's restore refuses), then the records.
+    private func restore(_ snapshot: Snapshot, keeping membership: MembershipRecord?) throws(SnapshotError) {
+        ensure(
+            !cSpace.isHasty,
+            "Space.restore(_:) needs a space made with Space(); the threaded solver is not deterministic")
+        try snapshot.check(restoringInto: self)
+        if let membership, !membership.isCurrent(for: self) { try adoptMembership(of: membership) }
+        // Those that become dynamic first: a body made non-dynamic while its partner in a
+        // constraint still is would join two non-dynamic bodies (the saved state had neither).
+        let kinds = zip(bodies, snapshot.state.bodies.dropFirst()).map { body, record in
+            (body, [Body.Kind.dynamic, .kinematic, .static][Int(record.kind)])
+        }
+        for (body, kind) in kinds where kind == .dynamic && body.kind != kind { body.kind = kind }
+        for (body, kind) in kinds where kind != .dynamic && body.kind != kind { body.kind = kind }
+        try restore(checked: snapshot.state)
     }
 
     /// Makes the space hold exactly the objects it held when `storage` was saved: those

@@ -34,12 +34,12 @@ struct SyncTestCommand: ParsableCommand {
     var scene: String
 
     @Option(
-        help: "Frames rolled back and simulated again, every frame (1 to 600; default: 8).",
+        parsing: .unconditional, help: "Frames rolled back and simulated again, every frame (1 to 600; default: 8).",
         transform: WholeNumber.parser(1...600, "frames"))
     var depth = 8
 
     @Option(
-        help: "Frames to run (1 to 2^53; default: 600, or a recording's steps).",
+        parsing: .unconditional, help: "Frames to run (1 to 2^53; default: 600, or a recording's steps).",
         transform: WholeNumber.parser(1...WholeNumber.maxStep, "frames"))
     var frames: Int?
 
