@@ -227,10 +227,12 @@ enum SnapshotCheck {
             !isSleeping[Int(s.constraints[$0].bodyA)] && !isSleeping[Int(s.constraints[$0].bodyB)]
         }
         try requirePermutation(s.activeConstraints, of: activeConstraints, "the active constraints")
+        // An active arbiter may hold no contact: a body turned static forgets its contacts
+        // with static bodies (KindChange.c) while the arbiter stays active until the next
+        // step, which drops it from the list (a snapshot of that space could not be read).
         var active = Array(repeating: false, count: arbiterCount)
         for a in s.activeArbiters {
-            guard a >= 0, Int(a) < arbiterCount, !active[Int(a)], s.arbiters[Int(a)].isCached,
-                s.arbiters[Int(a)].contacts.count > 0
+            guard a >= 0, Int(a) < arbiterCount, !active[Int(a)], s.arbiters[Int(a)].isCached
             else { throw fail("the active arbiters") }
             active[Int(a)] = true
         }
