@@ -1,4 +1,5 @@
-// A body turned static (`Body.kind`), and the contacts it leaves behind.
+// A body turned static (`Body.kind`) or put to sleep (`Body.sleep`), and the contacts it
+// leaves behind.
 //
 // The engine never expires a cached arbiter whose two bodies are static (or asleep), and
 // keeps such an arbiter's contacts where they were: in its ring of contact buffers, which
@@ -9,6 +10,12 @@
 // then, or a copy, drifted from the original (found by a helper's attack on `copy()`: 8 of
 // 120 revivals). The arbiters between the body and static bodies forget their contacts
 // when it turns static instead: revived, the pair starts from no impulse, as a new one.
+//
+// A group put to sleep by `Body.sleep` keeps the same kind of arbiter: a pair cached but
+// not touching (a ball lifted off the floor in the step before), between a body of the
+// group and a static body or another of the group, which the engine then never expires.
+// A restore places such contacts anew and a copy where they lay, and what the pair read on
+// touching again differed between them (a helper's attack). They are forgotten as well.
 #include "CChipmunkRuntime.h"
 
 #include <chipmunk/chipmunk_private.h>
@@ -28,4 +35,29 @@ void CChipmunkForgetStaticPairContacts(void *space, void *body) {
     cpSpace *s = space;
     if (s->locked) return;
     cpHashSetEach(s->cachedArbiters, forget, body);
+}
+
+typedef struct SleepingGroup {
+    const cpBody *root;
+} SleepingGroup;
+
+static int inGroup(const cpBody *body, const cpBody *root) {
+    return cpBodyGetType((cpBody *)body) == CP_BODY_TYPE_STATIC || body->sleeping.root == root;
+}
+
+static void forgetSleeping(void *element, void *data) {
+    cpArbiter *arbiter = element;
+    const SleepingGroup *group = data;
+    if (arbiter->state != CP_ARBITER_STATE_CACHED) return;
+    if (arbiter->body_a->sleeping.root != group->root && arbiter->body_b->sleeping.root != group->root) return;
+    if (!inGroup(arbiter->body_a, group->root) || !inGroup(arbiter->body_b, group->root)) return;
+    arbiter->count = 0;
+    arbiter->contacts = NULL;
+}
+
+void CChipmunkForgetSleepingPairContacts(void *space, void *root) {
+    cpSpace *s = space;
+    if (s->locked || !root) return;
+    SleepingGroup group = {root};
+    cpHashSetEach(s->cachedArbiters, forgetSleeping, &group);
 }

@@ -211,6 +211,11 @@ void CChipmunkSpaceRecycleContactRing(void *space);
 /// (KindChange.c). Nothing when the space is locked.
 void CChipmunkForgetStaticPairContacts(void *space, void *body);
 
+/// Empties the contacts of the cached arbiters, touching nothing now, between a body of
+/// the sleeping group whose root is `root` and a static body or another of the group: the
+/// engine keeps them forever too (KindChange.c). Nothing when the space is locked.
+void CChipmunkForgetSleepingPairContacts(void *space, void *root);
+
 /// Whether `CChipmunkSpaceClone` can copy `space` (a `cpSpace *`): the default broad phase
 /// with a known layout, between steps.
 int CChipmunkSpaceCanClone(void *space);

@@ -1,4 +1,5 @@
 internal import CChipmunk
+internal import CChipmunkRuntime
 
 extension Body {
     /// Whether the body is asleep.
@@ -74,6 +75,8 @@ extension Body {
         let root = group?.handle ?? handle
         if group == nil { cpBodySleepWithGroup(handle, nil) }
         for body in bodies where body != handle || group != nil { cpBodySleepWithGroup(body, root) }
+        // Pairs left cached with nothing awake would keep contacts in memory the engine reuses.
+        CChipmunkForgetSleepingPairContacts(space.handle, sleepingRoot)
     }
 
     /// The dynamic bodies this one touches or is jointed to, transitively, itself first (as
