@@ -115,9 +115,9 @@ final class MembershipRecord {
     }
 }
 
-/// The settings (material, filter, sensor flag, collision type, mass and geometry) of one
-/// list of shapes (the space's, as of one save), as of one ``Space/shapeSettingsVersion``:
-/// shared by every state saved while the space holds the same shapes and the version holds.
+/// The settings (material, filter, sensor flag, collision type, mass and geometry) of the
+/// shapes of one ``MembershipRecord``, as of one ``Space/shapeSettingsVersion``: shared by
+/// every state saved while the space holds those objects and the version holds.
 final class ShapeSettingsRecord {
     struct Settings {
         var elasticity: Double
@@ -131,14 +131,14 @@ final class ShapeSettingsRecord {
     }
 
     let version: UInt64
-    /// The shapes the settings are of (a space's array: kept, not copied).
-    let shapes: [Shape]
+    /// The objects whose shapes the settings are of.
+    let membership: MembershipRecord
     let settings: [Settings]
 
-    init(_ shapes: [Shape], version: UInt64) {
+    init(_ membership: MembershipRecord, version: UInt64) {
         self.version = version
-        self.shapes = shapes
-        settings = shapes.map { shape in
+        self.membership = membership
+        settings = membership.shapes.map { shape in
             let s = shape.handle.pointee
             return Settings(
                 elasticity: s.e, friction: s.u, surfaceVelocity: s.surfaceV, collisionType: s.type, filter: s.filter,
@@ -146,19 +146,14 @@ final class ShapeSettingsRecord {
         }
     }
 
-    /// Whether it holds the settings of `shapes` (the same array) as of `version`.
-    func isCurrent(for shapes: [Shape], version: UInt64) -> Bool {
-        self.version == version
-            && self.shapes.withUnsafeBufferPointer { x in
-                shapes.withUnsafeBufferPointer { y in
-                    x.count == y.count && (x.count == 0 || x.baseAddress == y.baseAddress)
-                }
-            }
+    /// Whether it holds the settings of `membership`'s shapes as of `version`.
+    func isCurrent(for membership: MembershipRecord, version: UInt64) -> Bool {
+        self.membership === membership && self.version == version
     }
 
     /// Writes the settings back into their shapes.
     func apply() {
-        for (shape, s) in zip(shapes, settings) {
+        for (shape, s) in zip(membership.shapes, settings) {
             let h = shape.handle
             h.pointee.e = s.elasticity
             h.pointee.u = s.friction
@@ -198,8 +193,8 @@ extension Space {
         storage.membership = membership
         // Kept for the same shapes at the same version: an add or a remove changes no setting
         // but the list (a record reused across one paired the settings with other shapes).
-        if shapeSettings?.isCurrent(for: membership.shapes, version: shapeSettingsVersion) != true {
-            shapeSettings = ShapeSettingsRecord(membership.shapes, version: shapeSettingsVersion)
+        if shapeSettings?.isCurrent(for: membership, version: shapeSettingsVersion) != true {
+            shapeSettings = ShapeSettingsRecord(membership, version: shapeSettingsVersion)
         }
         storage.shapeSettings = shapeSettings
         storage.snapshot = nil
