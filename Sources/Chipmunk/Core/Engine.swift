@@ -40,6 +40,13 @@ package enum Engine {
     /// `StructSlab`): 0 once all are freed.
     package static var liveCObjects: Int { StructSlab.liveObjects }
 
+    /// How many of the C bodies, shapes and constraints that `body` made on the calling
+    /// thread are still alive when it returns; unlike ``liveCObjects``, not moved by other
+    /// threads' objects (tests run in parallel). `body` must not suspend.
+    package static func liveCObjects(leftBy body: () throws -> Void) rethrows -> Int {
+        try SlabArena.objectsLeftAlive(by: body)
+    }
+
     /// Makes sure Debian's debug banner ("Initializing cpSpace …") has been printed to
     /// nowhere. Every ``Space`` calls this before it makes its C space; tools in this
     /// package that make C spaces of their own call it first too.

@@ -169,7 +169,7 @@ final class StructSlab: @unchecked Sendable {
     /// C objects of every kind alive now, in every arena: 0 once every body, shape and
     /// constraint is freed (checked by `chipmunk-stress` under valgrind, which cannot see
     /// inside a slab).
-    static var liveObjects: Int { SlabArena.all.reduce(0) { $0 + $1.slabs.reduce(0) { $0 + $1.liveObjects } } }
+    static var liveObjects: Int { SlabArena.everyArena.reduce(0) { $0 + $1.liveObjects } }
 }
 
 /// A slab for every C struct type. Each thread allocates from one arena, assigned on its
@@ -201,12 +201,23 @@ final class SlabArena: Sendable {
         ]
     }
 
+    /// C objects of every kind alive now, made from this arena.
+    var liveObjects: Int { slabs.reduce(0) { $0 + $1.liveObjects } }
+
     /// How many arenas there are; threads beyond this share them.
     static let count = 8
     /// The arenas, made once; like the slabs, they live as long as the process.
     static let all: [SlabArena] = (0..<count).map { _ in SlabArena() }
 
-    /// The calling thread's arena index plus one, in thread-local storage (0: none yet).
+    /// The arenas of ``objectsLeftAlive(by:)``, kept for good: their chunks name their
+    /// slabs unowned, and an object made there may outlive the call.
+    nonisolated(unsafe) private static var counting: [SlabArena] = []
+
+    /// The shared arenas and those of ``objectsLeftAlive(by:)``.
+    static var everyArena: [SlabArena] { all + assignment.withLock { counting } }
+
+    /// The calling thread's arena, retained by `all` or `counting`, in thread-local
+    /// storage (nil: none yet).
     private static let key: pthread_key_t = {
         var key = pthread_key_t()
         ensure(pthread_key_create(&key, nil) == 0, "SlabArena: pthread_key_create failed")
@@ -217,12 +228,29 @@ final class SlabArena: Sendable {
 
     /// The calling thread's arena.
     static var current: SlabArena {
-        if let stored = pthread_getspecific(key) { return all[Int(bitPattern: stored) - 1] }
-        let index = assignment.withLock {
-            defer { assigned += 1 }
-            return assigned % count
+        if let stored = pthread_getspecific(key) {
+            return Unmanaged<SlabArena>.fromOpaque(stored).takeUnretainedValue()
         }
-        pthread_setspecific(key, UnsafeRawPointer(bitPattern: index + 1))
-        return all[index]
+        let arena = assignment.withLock {
+            defer { assigned += 1 }
+            return all[assigned % count]
+        }
+        pthread_setspecific(key, Unmanaged.passUnretained(arena).toOpaque())
+        return arena
+    }
+
+    /// Runs `body` with the calling thread making C objects in an arena of its own, and
+    /// returns how many of those are alive when it returns. Tests run in parallel, so the
+    /// process-wide count moves with other tests' objects; this one counts only the
+    /// objects `body` made, wherever they are freed. `body` must not suspend: the arena
+    /// belongs to the thread.
+    static func objectsLeftAlive(by body: () throws -> Void) rethrows -> Int {
+        let arena = SlabArena()
+        assignment.withLock { counting.append(arena) }
+        let previous = pthread_getspecific(key)
+        pthread_setspecific(key, Unmanaged.passUnretained(arena).toOpaque())
+        defer { pthread_setspecific(key, previous) }
+        try body()
+        return arena.liveObjects
     }
 }
