@@ -46,6 +46,7 @@
 
 extern "C" {
 #include <chipmunk/chipmunk_private.h>
+#include <chipmunk/cpHastySpace.h>
 #include "BroadPhaseMirror.h"
 }
 #include <dlfcn.h>
@@ -134,6 +135,11 @@ THREAD_LOCAL int budgetBuffers;
 THREAD_LOCAL int64_t budgetPairs;
 // What the space's own pools may hold: the budget less the tree's buffers as the step began.
 THREAD_LOCAL int budgetSpaceBuffers;
+
+// The sleeping groups' array of the space stepping on this thread (null between steps),
+// and whether the step pushed a root onto it: a group fell asleep (KeptContacts.c).
+THREAD_LOCAL const cpArray *stepSleepingComponents;
+THREAD_LOCAL int groupsFellAsleep;
 
 // What the pair callback throws when the pools have passed the budget.
 struct PoolBudgetExceeded {};
@@ -242,6 +248,7 @@ extern "C" cpCollisionID cpSpaceCollideShapes(cpShape *a, cpShape *b, cpCollisio
 }
 
 extern "C" void cpArrayPush(cpArray *array, void *object) {
+    if (array == stepSleepingComponents) [[unlikely]] groupsFellAsleep = 1;
     // A buffer of the budgeted tree's pairs, made in the marking pass: past the budget, it
     // is freed (the engine has linked nothing into it) and the step stops.
     if (array == budgetTreeBuffers && budgetSpace->locked > 0) [[unlikely]] {
@@ -277,6 +284,7 @@ extern "C" int CChipmunkSpaceStepWithinBudget(void *space, double dt, int64_t ma
     budgetBuffers = maxBuffers;
     budgetPairs = maxPairs;
     budgetSpaceBuffers = maxBuffers - (budgetTreeBuffers != nullptr ? budgetTreeBuffers->num : 0);
+    stepSleepingComponents = s->sleepingComponents;
     int result = 0;
     try {
         cpSpaceStep(s, dt);
@@ -289,5 +297,19 @@ extern "C" int CChipmunkSpaceStepWithinBudget(void *space, double dt, int64_t ma
     budgetSpace = nullptr;
     budgetTree = nullptr;
     budgetTreeBuffers = nullptr;
+    stepSleepingComponents = nullptr;
     return result;
+}
+
+extern "C" void CChipmunkHastySpaceStep(void *space, double dt) {
+    cpSpace *s = static_cast<cpSpace *>(space);
+    stepSleepingComponents = s->sleepingComponents;
+    cpHastySpaceStep(s, dt);
+    stepSleepingComponents = nullptr;
+}
+
+extern "C" int ChipmunkEngineGuardTakeGroupsFellAsleep(void) {
+    int fell = groupsFellAsleep;
+    groupsFellAsleep = 0;
+    return fell;
 }

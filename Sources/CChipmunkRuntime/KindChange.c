@@ -1,5 +1,4 @@
-// A body turned static (`Body.kind`) or put to sleep (`Body.sleep`), and the contacts it
-// leaves behind.
+// A body turned static (`Body.kind`), and the contacts it leaves behind.
 //
 // The engine never expires a cached arbiter whose two bodies are static (or asleep), and
 // keeps such an arbiter's contacts where they were: in its ring of contact buffers, which
@@ -11,11 +10,9 @@
 // 120 revivals). The arbiters between the body and static bodies forget their contacts
 // when it turns static instead: revived, the pair starts from no impulse, as a new one.
 //
-// A group put to sleep by `Body.sleep` keeps the same kind of arbiter: a pair cached but
-// not touching (a ball lifted off the floor in the step before), between a body of the
-// group and a static body or another of the group, which the engine then never expires.
-// A restore places such contacts anew and a copy where they lay, and what the pair read on
-// touching again differed between them (a helper's attack). They are forgotten as well.
+// A group put to sleep, by `Body.sleep` or by itself, keeps the same kind of arbiter; its
+// contacts are copied out of the ring instead (KeptContacts.c), since the pair may wake
+// and touch again while the engine's own would still be intact.
 #include "CChipmunkRuntime.h"
 
 #include <chipmunk/chipmunk_private.h>
@@ -35,29 +32,4 @@ void CChipmunkForgetStaticPairContacts(void *space, void *body) {
     cpSpace *s = space;
     if (s->locked) return;
     cpHashSetEach(s->cachedArbiters, forget, body);
-}
-
-typedef struct SleepingGroup {
-    const cpBody *root;
-} SleepingGroup;
-
-static int inGroup(const cpBody *body, const cpBody *root) {
-    return cpBodyGetType((cpBody *)body) == CP_BODY_TYPE_STATIC || body->sleeping.root == root;
-}
-
-static void forgetSleeping(void *element, void *data) {
-    cpArbiter *arbiter = element;
-    const SleepingGroup *group = data;
-    if (arbiter->state != CP_ARBITER_STATE_CACHED) return;
-    if (arbiter->body_a->sleeping.root != group->root && arbiter->body_b->sleeping.root != group->root) return;
-    if (!inGroup(arbiter->body_a, group->root) || !inGroup(arbiter->body_b, group->root)) return;
-    arbiter->count = 0;
-    arbiter->contacts = NULL;
-}
-
-void CChipmunkForgetSleepingPairContacts(void *space, void *root) {
-    cpSpace *s = space;
-    if (s->locked || !root) return;
-    SleepingGroup group = {root};
-    cpHashSetEach(s->cachedArbiters, forgetSleeping, &group);
 }

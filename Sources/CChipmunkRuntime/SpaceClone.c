@@ -22,6 +22,7 @@
 
 #include "BroadPhaseMirror.h"
 #include "ContactRing.h"
+#include "KeptContacts.h"
 #include "EngineStructs.h"
 #include "PointerMap.h"
 
@@ -125,6 +126,7 @@ typedef struct Clone {
     BufferMap contacts;  // the contact buffers, once their ring is cloned
     int ringCloned;
     int failed;
+    CChipmunkKeptContacts *kept;  // the copy's blocks of kept contacts
 } Clone;
 
 /// The copy of an object the map must hold.
@@ -226,12 +228,14 @@ static int reserveArray(cpArray *array, int count) {
 /// still hold: a contact an arbiter no longer owns can be read again, see below), in the
 /// same order from the same head, and indexes them in `clone->contacts`.
 ///
-/// Cached contacts must lie where the original's do. The engine expires no arbiter between
-/// two static or sleeping bodies, and such an arbiter's contacts stay where they were while
-/// the ring reuses their buffer; when the pair touches again, `cpArbiterUpdate` takes the
-/// accumulated impulses of whatever contact now lies there with the same hash (every
-/// circle's is 0). Packed anew, a copy read other values there, and drifted from the
-/// original (found by a helper's attack: a ball made static, then dynamic again).
+/// Cached contacts lie where the original's do, and the copy's ring fills as the original's
+/// does. (The engine expires no arbiter between two static or sleeping bodies, and such an
+/// arbiter's contacts stayed where they were while the ring reused their buffer; when the
+/// pair touched again, `cpArbiterUpdate` took the impulses of whatever contact lay there
+/// then, and a copy packed anew drifted from the original: a helper's attack, a ball made
+/// static, then dynamic again. Such contacts are forgotten or kept out of the ring now:
+/// KindChange.c, KeptContacts.c. A contact no step has prestepped still reads four fields
+/// from where it lies: docs/snapshots.md.)
 static int cloneContactRing(Clone *clone) {
     MirrorContactBuffer *head = (MirrorContactBuffer *)clone->from->contactBuffersHead;
     if (!CChipmunkContactRingLayoutIsKnown() || !head) return 0;
@@ -330,6 +334,14 @@ static void cloneArbiter(Clone *clone, const ArbiterPair *pair) {
         if (inRing) {
             // At the same offset of the copy's buffer, which holds them already.
             to->contacts = inRing;
+        } else if (pair->cached && clone->ringCloned) {
+            // Kept out of the ring beside sleeping bodies (KeptContacts.c): kept in the copy
+            // too, the copy's ring left as the original's.
+            to->contacts = CChipmunkKeptContactsAdd(clone->kept, to);
+            if (!to->contacts) {
+                clone->failed = 1;
+                return;
+            }
         } else if (pair->cached) {
             // The copy's newest contact buffer, stamped now: recycled only after these
             // arbiters have expired or found new contacts (as a snapshot's restore does).
@@ -579,15 +591,16 @@ int CChipmunkSpaceCanClone(void *space) {
            s->rousedBodies->num == 0;
 }
 
-int CChipmunkSpaceClone(void *original, void *copy, void *const *fromBodies, void *const *toBodies, int32_t bodyCount,
-                        void *const *fromShapes, void *const *toShapes, int32_t shapeCount,
-                        void *const *fromConstraints, void *const *toConstraints, int32_t constraintCount) {
+int CChipmunkSpaceClone(void *original, void *copy, CChipmunkKeptContacts *copyKept, void *const *fromBodies,
+                        void *const *toBodies, int32_t bodyCount, void *const *fromShapes, void *const *toShapes,
+                        int32_t shapeCount, void *const *fromConstraints, void *const *toConstraints,
+                        int32_t constraintCount) {
     cpSpace *from = (cpSpace *)original, *to = (cpSpace *)copy;
     if (!CChipmunkSpaceCanClone(from) || !CChipmunkSpaceCanClone(to)) return 0;
     MirrorTree *fromTrees[2] = {CChipmunkMirrorTree(from->staticShapes), CChipmunkMirrorTree(from->dynamicShapes)};
     MirrorTree *toTrees[2] = {CChipmunkMirrorTree(to->staticShapes), CChipmunkMirrorTree(to->dynamicShapes)};
 
-    Clone clone = {from, to, {0}, {0}, {0}, 0, 0};
+    Clone clone = {from, to, {0}, {0}, {0}, 0, 0, copyKept};
     size_t arbiterBound = (size_t)cpHashSetCount(from->cachedArbiters);
     for (int32_t i = 0; i < bodyCount; i++) arbiterBound += listLength((const cpBody *)fromBodies[i]);
     ArbiterList arbiters = {NULL, 0, arbiterBound};

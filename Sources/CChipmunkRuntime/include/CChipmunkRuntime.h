@@ -34,6 +34,31 @@ const char *ChipmunkEngineGuardLastWarning(void);
 /// lifted) but is not the space a whole step would have left.
 int CChipmunkSpaceStepWithinBudget(void *space, double dt, int64_t maxPairs, int32_t maxBuffers);
 
+/// `cpHastySpaceStep`, watched as `CChipmunkSpaceStepWithinBudget` is for sleeping groups.
+void CChipmunkHastySpaceStep(void *space, double dt);
+
+/// Whether a step on this thread put a group to sleep since the last call (the engine
+/// pushed its root onto the space's sleeping groups); clears it.
+int ChipmunkEngineGuardTakeGroupsFellAsleep(void);
+
+/// Contacts of pairs the engine leaves cached beside sleeping bodies, copied out of its
+/// ring of contact buffers into blocks of their own (KeptContacts.c): one per space.
+typedef struct CChipmunkKeptContacts CChipmunkKeptContacts;
+CChipmunkKeptContacts *CChipmunkKeptContactsCreate(void);
+/// Frees every block; after the space is freed.
+void CChipmunkKeptContactsDestroy(CChipmunkKeptContacts *kept);
+/// How many blocks are kept.
+size_t CChipmunkKeptContactsCount(const CChipmunkKeptContacts *kept);
+
+/// Copies the contacts every cached arbiter between two sleeping (or static) bodies holds
+/// in the ring into a kept block, after freeing the blocks arbiters have left: after a
+/// restore, a copy, or anything else that may leave such a pair. Nothing when locked.
+void CChipmunkKeepSleepingPairContacts(void *space, CChipmunkKeptContacts *kept);
+
+/// After a step: `CChipmunkKeepSleepingPairContacts` if a group fell asleep in it, and
+/// otherwise the blocks arbiters have left freed.
+void CChipmunkKeptContactsAfterStep(void *space, CChipmunkKeptContacts *kept);
+
 /// The bytes one contact pair can hold in the engine's pools (its tree pair, arbiter and
 /// contacts), and the bytes of one pool buffer.
 size_t CChipmunkContactPairBytes(void);
@@ -211,11 +236,6 @@ void CChipmunkSpaceRecycleContactRing(void *space);
 /// (KindChange.c). Nothing when the space is locked.
 void CChipmunkForgetStaticPairContacts(void *space, void *body);
 
-/// Empties the contacts of the cached arbiters, touching nothing now, between a body of
-/// the sleeping group whose root is `root` and a static body or another of the group: the
-/// engine keeps them forever too (KindChange.c). Nothing when the space is locked.
-void CChipmunkForgetSleepingPairContacts(void *space, void *root);
-
 /// Whether `CChipmunkSpaceClone` can copy `space` (a `cpSpace *`): the default broad phase
 /// with a known layout, between steps.
 int CChipmunkSpaceCanClone(void *space);
@@ -229,12 +249,14 @@ void *CChipmunkShapeSkeleton(void *shape, const void *original);
 /// `Space.copy()` (SpaceClone.c). `fromBodies` are the original's static body and then its
 /// bodies, `fromShapes` and `fromConstraints` all of its own; the `to` lists are the copy's
 /// counterparts, of the same kinds and geometry, in the same order and added to nothing;
-/// the copy's collision handlers are those of the original. Returns 0 when either space
+/// the copy's collision handlers are those of the original; `copyKept` takes the copy's
+/// kept contacts (KeptContacts.c). Returns 0 when either space
 /// cannot be cloned (changing nothing), or when memory ran out or a pointer had no
 /// counterpart (the copy is then unusable).
-int CChipmunkSpaceClone(void *original, void *copy, void *const *fromBodies, void *const *toBodies, int32_t bodyCount,
-                        void *const *fromShapes, void *const *toShapes, int32_t shapeCount,
-                        void *const *fromConstraints, void *const *toConstraints, int32_t constraintCount);
+int CChipmunkSpaceClone(void *original, void *copy, CChipmunkKeptContacts *copyKept, void *const *fromBodies,
+                        void *const *toBodies, int32_t bodyCount, void *const *fromShapes, void *const *toShapes,
+                        int32_t shapeCount, void *const *fromConstraints, void *const *toConstraints,
+                        int32_t constraintCount);
 
 #ifdef __cplusplus
 }

@@ -49,7 +49,11 @@ extension Body {
             }
             cpBodySetType(handle, newValue.cp)
             // Its contacts with static bodies would outlive it in reused memory (KindChange.c).
-            if newValue == .static, let engineSpace { CChipmunkForgetStaticPairContacts(engineSpace, handle) }
+            // and its pairs with sleeping bodies, which the engine keeps cached as well (KeptContacts.c).
+            if newValue == .static, let engineSpace {
+                CChipmunkForgetStaticPairContacts(engineSpace, handle)
+                if let cSpace { CChipmunkKeepSleepingPairContacts(engineSpace, cSpace.keptContacts) }
+            }
             space?.massMayHaveChanged(for: self)
         }
     }

@@ -76,7 +76,7 @@ extension Body {
         if group == nil { cpBodySleepWithGroup(handle, nil) }
         for body in bodies where body != handle || group != nil { cpBodySleepWithGroup(body, root) }
         // Pairs left cached with nothing awake would keep contacts in memory the engine reuses.
-        CChipmunkForgetSleepingPairContacts(space.handle, sleepingRoot)
+        space.keepSleepingPairContacts()
     }
 
     /// The dynamic bodies this one touches or is jointed to, transitively, itself first (as

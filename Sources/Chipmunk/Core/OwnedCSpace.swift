@@ -1,4 +1,5 @@
 internal import CChipmunk
+internal import CChipmunkRuntime
 
 /// Owns a C space, and the C objects that die while still inside it.
 ///
@@ -18,6 +19,9 @@ final class OwnedCSpace {
     /// What the guarded integrators and spring laws refused in the current step; the C
     /// space's user data points here (see `CChipmunkStepReport`).
     let stepReport: UnsafeMutablePointer<CChipmunkStepReport>
+    /// The contacts of pairs left cached beside sleeping bodies, kept out of the engine's
+    /// reused contact memory (KeptContacts.c).
+    let keptContacts = CChipmunkKeptContactsCreate()
     /// C objects whose Swift owners died while they were still in this C space.
     private var orphans: [(object: UnsafeMutableRawPointer, free: (UnsafeMutableRawPointer) -> Void)] = []
 
@@ -39,6 +43,7 @@ final class OwnedCSpace {
         CChipmunkWakeAllBeforeFree(handle)  // frees the contacts copied by sleeping (upstream #227)
         if isHasty { cpHastySpaceFree(handle) } else { cpSpaceFree(handle) }
         for orphan in orphans { orphan.free(orphan.object) }
+        CChipmunkKeptContactsDestroy(keptContacts)
         stepReport.deallocate()
         CallbackState.recycle(callbacks)
     }

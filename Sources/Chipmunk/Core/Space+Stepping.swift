@@ -41,14 +41,20 @@ extension Space {
         _ = CChipmunkBroadPhaseRebaseStamps(handle.pointee.staticShapes, handle.pointee.dynamicShapes)
         let guardedBefore = ChipmunkEngineGuardDegenerateCollisions()
         defer { guardedCollisions += Int(ChipmunkEngineGuardDegenerateCollisions() &- guardedBefore) }
+        var withinBudget = true
         if cSpace.isHasty {
-            cpHastySpaceStep(handle, dt)
-        } else if CChipmunkSpaceStepWithinBudget(handle, dt, Int64(contactPairLimit), contactPoolBuffers) != 0 {
-            stepsTaken += 1
+            CChipmunkHastySpaceStep(handle, dt)
+        } else {
+            withinBudget =
+                CChipmunkSpaceStepWithinBudget(handle, dt, Int64(contactPairLimit), contactPoolBuffers) == 0
+        }
+        // A group that fell asleep may leave pairs whose contacts the engine's ring reuses.
+        CChipmunkKeptContactsAfterStep(handle, cSpace.keptContacts)
+        stepsTaken += 1
+        if !withinBudget {
             isStoppedByContactPairs = true
             throw ChipmunkError.tooManyContactPairs(step: stepsTaken, limit: contactPairLimit)
         }
-        stepsTaken += 1
         let divergence =
             cSpace.stepReport.pointee.body == nil && cSpace.stepReport.pointee.spring == nil
             ? nil : takeDivergence()
@@ -66,6 +72,13 @@ extension Space {
             !isStoppedByContactPairs,
             "\(call): step \(stepsTaken) passed Space.maxContactPairs and was stopped inside the engine; "
                 + "the space can be read and dropped, not saved, restored into or copied")
+    }
+
+    /// Moves the contacts of pairs cached between sleeping (or static) bodies out of the
+    /// engine's reused contact memory (KeptContacts.c): after a restore, a copy, or a change
+    /// that may leave such a pair.
+    func keepSleepingPairContacts() {
+        CChipmunkKeepSleepingPairContacts(UnsafeMutableRawPointer(handle), cSpace.keptContacts)
     }
 
     /// ``maxContactPairs``, or its default for the shapes the space has.

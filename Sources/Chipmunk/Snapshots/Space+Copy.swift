@@ -73,7 +73,8 @@ extension Space {
         let cloned = from.withUnsafeBufferPointer { f in
             to.withUnsafeBufferPointer { t in
                 CChipmunkSpaceClone(
-                    UnsafeMutableRawPointer(original.handle), UnsafeMutableRawPointer(handle), f.baseAddress!,
+                    UnsafeMutableRawPointer(original.handle), UnsafeMutableRawPointer(handle), cSpace.keptContacts,
+                    f.baseAddress!,
                     t.baseAddress!, Int32(bodyCount), f.baseAddress! + bodyCount, t.baseAddress! + bodyCount,
                     Int32(shapeCount), f.baseAddress! + bodyCount + shapeCount, t.baseAddress! + bodyCount + shapeCount,
                     Int32(constraints.count))
@@ -82,6 +83,7 @@ extension Space {
         ensure(
             cloned != 0,
             "Space.copy(): the engine's state could not be cloned (out of memory, or a pointer with no counterpart)")
+        keepSleepingPairContacts()
         // The objects are in this space now, in Swift as in the engine.
         staticBody.attachmentCount = original.staticBody.attachmentCount
         for (copy, body) in zip(bodies, original.bodies) {

@@ -83,6 +83,7 @@ extension Space {
         var match = try SnapshotMatch(state, space: self)
         withEngineCollisionFunctions { match.apply() }
         SnapshotRestore(space: self, state: state).run()
+        keepSleepingPairContacts()
         // SnapshotCheck bounds both, so stepping and adding cannot overflow them.
         stepsTaken = Int(state.stepsTaken)
         nextSerial = Int(state.space.nextSerial)

@@ -248,6 +248,7 @@ extension Space {
         }
         let restored = CChipmunkSpaceStateRestore(storage.state, UnsafeMutableRawPointer(handle))
         ensure(restored != 0, "Space.restore(_:): the engine's state did not take a state saved from this space")
+        keepSleepingPairContacts()
         if let settings = storage.shapeSettings {
             shapeSettingsVersion = settings.version
             shapeSettings = settings
