@@ -126,29 +126,34 @@ THREAD_LOCAL char lastWarning[256];
 // What `cpMessage` throws inside a narrow-phase test.
 struct EngineStop {};
 
-// The step running under a pool budget on this thread (null when none), its pools' buffer
-// arrays (the dynamic tree's is null for the spatial hash), and the most buffers they may hold.
-THREAD_LOCAL const cpSpace *budgetSpace;
-THREAD_LOCAL const MirrorTree *budgetTree;
-THREAD_LOCAL const cpArray *budgetTreeBuffers;
-THREAD_LOCAL int budgetBuffers;
-THREAD_LOCAL int64_t budgetPairs;
-// What the space's own pools may hold: the budget less the tree's buffers as the step began.
-THREAD_LOCAL int budgetSpaceBuffers;
-
-// The sleeping groups' array of the space stepping on this thread (null between steps),
-// and whether the step pushed a root onto it: a group fell asleep (KeptContacts.c).
-THREAD_LOCAL const cpArray *stepSleepingComponents;
-THREAD_LOCAL int groupsFellAsleep;
+// What the step running on this thread watches (all null and 0 between steps). A callback
+// may step another space inside a step: each step keeps the watch it found and puts it
+// back (a nested step cleared it, and the outer step then read a null space).
+struct StepWatch {
+    // The step's pool budget (a null space when none): the space, its tree and the tree's
+    // buffer array (null for the spatial hash), and the most buffers the pools may hold.
+    const cpSpace *budgetSpace;
+    const MirrorTree *budgetTree;
+    const cpArray *budgetTreeBuffers;
+    int budgetBuffers;
+    int64_t budgetPairs;
+    // What the space's own pools may hold: the budget less the tree's buffers as the step began.
+    int budgetSpaceBuffers;
+    // The space's array of sleeping groups, and whether the step pushed a root onto it: a
+    // group fell asleep (KeptContacts.c).
+    const cpArray *sleepingComponents;
+    int groupsFellAsleep;
+};
+THREAD_LOCAL StepWatch watch;
 
 // What the pair callback throws when the pools have passed the budget.
 struct PoolBudgetExceeded {};
 
 int poolBuffers() {
-    return budgetSpace->allocatedBuffers->num + (budgetTreeBuffers != nullptr ? budgetTreeBuffers->num : 0);
+    return watch.budgetSpace->allocatedBuffers->num + (watch.budgetTreeBuffers != nullptr ? watch.budgetTreeBuffers->num : 0);
 }
 
-bool poolsOverBudget() { return poolBuffers() > budgetBuffers; }
+bool poolsOverBudget() { return poolBuffers() > watch.budgetBuffers; }
 
 // Whether the budgeted tree, about to take one more buffer of pairs, would hold more
 // buffers than its nodes and the budget's pairs fill. Its nodes are its leaves, the inner
@@ -160,7 +165,7 @@ bool treePairsPassBudget(const MirrorTree *tree, int buffers) {
     for (const MirrorNode *node = tree->pooledNodes; node != nullptr; node = node->parent) nodes += 1;
     size_t nodeBuffers = (nodes * sizeof(MirrorNode) + CP_BUFFER_BYTES - 1) / CP_BUFFER_BYTES;
     size_t pairsPerBuffer = CP_BUFFER_BYTES / sizeof(MirrorPair);
-    uint64_t pairBuffers = (uint64_t(budgetPairs) + pairsPerBuffer - 1) / pairsPerBuffer;
+    uint64_t pairBuffers = (uint64_t(watch.budgetPairs) + pairsPerBuffer - 1) / pairsPerBuffer;
     return uint64_t(buffers) >= nodeBuffers + pairBuffers;
 }
 
@@ -241,18 +246,18 @@ extern "C" const char *ChipmunkEngineGuardLastWarning(void) { return lastWarning
 extern "C" cpCollisionID cpSpaceCollideShapes(cpShape *a, cpShape *b, cpCollisionID id, cpSpace *space) {
     // Called for every candidate pair, so only the space's own pools (arbiters, contacts)
     // are read here: the tree's pairs are counted as their buffers are made (cpArrayPush).
-    if (space == budgetSpace && space->allocatedBuffers->num > budgetSpaceBuffers) [[unlikely]] {
+    if (space == watch.budgetSpace && space->allocatedBuffers->num > watch.budgetSpaceBuffers) [[unlikely]] {
         throw PoolBudgetExceeded{};
     }
     return resolved(engineSpaceCollide)(a, b, id, space);
 }
 
 extern "C" void cpArrayPush(cpArray *array, void *object) {
-    if (array == stepSleepingComponents) [[unlikely]] groupsFellAsleep = 1;
+    if (array == watch.sleepingComponents) [[unlikely]] watch.groupsFellAsleep = 1;
     // A buffer of the budgeted tree's pairs, made in the marking pass: past the budget, it
     // is freed (the engine has linked nothing into it) and the step stops.
-    if (array == budgetTreeBuffers && budgetSpace->locked > 0) [[unlikely]] {
-        if (treePairsPassBudget(budgetTree, array->num)) {
+    if (array == watch.budgetTreeBuffers && watch.budgetSpace->locked > 0) [[unlikely]] {
+        if (treePairsPassBudget(watch.budgetTree, array->num)) {
             free(object);
             throw PoolBudgetExceeded{};
         }
@@ -275,16 +280,14 @@ extern "C" size_t CChipmunkSpacePoolBytes(void *space) {
     return buffers * CP_BUFFER_BYTES;
 }
 
-extern "C" int CChipmunkSpaceStepWithinBudget(void *space, double dt, int64_t maxPairs, int32_t maxBuffers) {
+extern "C" int CChipmunkSpaceStepWithinBudget(
+    void *space, double dt, int64_t maxPairs, int32_t maxBuffers, int *groupsFellAsleep) {
     cpSpace *s = static_cast<cpSpace *>(space);
     MirrorTree *tree = CChipmunkMirrorTree(s->dynamicShapes);
-    budgetSpace = s;
-    budgetTree = tree;
-    budgetTreeBuffers = tree != nullptr ? tree->allocatedBuffers : nullptr;
-    budgetBuffers = maxBuffers;
-    budgetPairs = maxPairs;
-    budgetSpaceBuffers = maxBuffers - (budgetTreeBuffers != nullptr ? budgetTreeBuffers->num : 0);
-    stepSleepingComponents = s->sleepingComponents;
+    const cpArray *treeBuffers = tree != nullptr ? tree->allocatedBuffers : nullptr;
+    StepWatch outer = watch;
+    watch = StepWatch{s, tree, treeBuffers, maxBuffers, maxPairs,
+        maxBuffers - (treeBuffers != nullptr ? treeBuffers->num : 0), s->sleepingComponents, 0};
     int result = 0;
     try {
         cpSpaceStep(s, dt);
@@ -294,22 +297,17 @@ extern "C" int CChipmunkSpaceStepWithinBudget(void *space, double dt, int64_t ma
         s->locked = 0;
         result = 2;
     }
-    budgetSpace = nullptr;
-    budgetTree = nullptr;
-    budgetTreeBuffers = nullptr;
-    stepSleepingComponents = nullptr;
+    *groupsFellAsleep = watch.groupsFellAsleep;
+    watch = outer;
     return result;
 }
 
-extern "C" void CChipmunkHastySpaceStep(void *space, double dt) {
+extern "C" void CChipmunkHastySpaceStep(void *space, double dt, int *groupsFellAsleep) {
     cpSpace *s = static_cast<cpSpace *>(space);
-    stepSleepingComponents = s->sleepingComponents;
+    StepWatch outer = watch;
+    watch = StepWatch{};
+    watch.sleepingComponents = s->sleepingComponents;
     cpHastySpaceStep(s, dt);
-    stepSleepingComponents = nullptr;
-}
-
-extern "C" int ChipmunkEngineGuardTakeGroupsFellAsleep(void) {
-    int fell = groupsFellAsleep;
-    groupsFellAsleep = 0;
-    return fell;
+    *groupsFellAsleep = watch.groupsFellAsleep;
+    watch = outer;
 }

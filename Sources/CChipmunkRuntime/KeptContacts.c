@@ -134,8 +134,8 @@ void CChipmunkKeepSleepingPairContacts(void *space, CChipmunkKeptContacts *kept)
     cpHashSetEach(s->cachedArbiters, keep, &context);
 }
 
-void CChipmunkKeptContactsAfterStep(void *space, CChipmunkKeptContacts *kept) {
-    if (ChipmunkEngineGuardTakeGroupsFellAsleep()) {
+void CChipmunkKeptContactsAfterStep(void *space, CChipmunkKeptContacts *kept, int groupsFellAsleep) {
+    if (groupsFellAsleep) {
         CChipmunkKeepSleepingPairContacts(space, kept);
     } else if (kept && kept->count > 0) {
         sweep(kept);

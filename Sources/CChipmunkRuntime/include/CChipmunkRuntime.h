@@ -31,15 +31,14 @@ const char *ChipmunkEngineGuardLastWarning(void);
 /// the step ran within it; 1 when the step ran but left the pools past it; 2 when the
 /// pools passed it in the broad phase and the step was stopped there: the space is then
 /// whole enough to read and to free (every pair linked, no arbiter half made, the lock
-/// lifted) but is not the space a whole step would have left.
-int CChipmunkSpaceStepWithinBudget(void *space, double dt, int64_t maxPairs, int32_t maxBuffers);
+/// lifted) but is not the space a whole step would have left. `groupsFellAsleep` is set to
+/// 1 when the step put a group to sleep (the engine pushed its root onto the space's
+/// sleeping groups), else 0. A callback may step another space inside it.
+int CChipmunkSpaceStepWithinBudget(void *space, double dt, int64_t maxPairs, int32_t maxBuffers,
+                                   int *groupsFellAsleep);
 
 /// `cpHastySpaceStep`, watched as `CChipmunkSpaceStepWithinBudget` is for sleeping groups.
-void CChipmunkHastySpaceStep(void *space, double dt);
-
-/// Whether a step on this thread put a group to sleep since the last call (the engine
-/// pushed its root onto the space's sleeping groups); clears it.
-int ChipmunkEngineGuardTakeGroupsFellAsleep(void);
+void CChipmunkHastySpaceStep(void *space, double dt, int *groupsFellAsleep);
 
 /// Contacts of pairs the engine leaves cached beside sleeping bodies, copied out of its
 /// ring of contact buffers into blocks of their own (KeptContacts.c): one per space.
@@ -57,7 +56,7 @@ void CChipmunkKeepSleepingPairContacts(void *space, CChipmunkKeptContacts *kept)
 
 /// After a step: `CChipmunkKeepSleepingPairContacts` if a group fell asleep in it, and
 /// otherwise the blocks arbiters have left freed.
-void CChipmunkKeptContactsAfterStep(void *space, CChipmunkKeptContacts *kept);
+void CChipmunkKeptContactsAfterStep(void *space, CChipmunkKeptContacts *kept, int groupsFellAsleep);
 
 /// The bytes one contact pair can hold in the engine's pools (its tree pair, arbiter and
 /// contacts), and the bytes of one pool buffer.

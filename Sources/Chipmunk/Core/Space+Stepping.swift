@@ -42,14 +42,16 @@ extension Space {
         let guardedBefore = ChipmunkEngineGuardDegenerateCollisions()
         defer { guardedCollisions += Int(ChipmunkEngineGuardDegenerateCollisions() &- guardedBefore) }
         var withinBudget = true
+        var groupsFellAsleep: Int32 = 0
         if cSpace.isHasty {
-            CChipmunkHastySpaceStep(handle, dt)
+            CChipmunkHastySpaceStep(handle, dt, &groupsFellAsleep)
         } else {
             withinBudget =
-                CChipmunkSpaceStepWithinBudget(handle, dt, Int64(contactPairLimit), contactPoolBuffers) == 0
+                CChipmunkSpaceStepWithinBudget(
+                    handle, dt, Int64(contactPairLimit), contactPoolBuffers, &groupsFellAsleep) == 0
         }
         // A group that fell asleep may leave pairs whose contacts the engine's ring reuses.
-        CChipmunkKeptContactsAfterStep(handle, cSpace.keptContacts)
+        CChipmunkKeptContactsAfterStep(handle, cSpace.keptContacts, groupsFellAsleep)
         stepsTaken += 1
         if !withinBudget {
             isStoppedByContactPairs = true
