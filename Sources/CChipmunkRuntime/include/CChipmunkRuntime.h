@@ -235,6 +235,11 @@ void CChipmunkSpaceRecycleContactRing(void *space);
 /// (KindChange.c). Nothing when the space is locked.
 void CChipmunkForgetStaticPairContacts(void *space, void *body);
 
+/// Brings the world-space data of `body`'s shapes, just turned static, up to its transform,
+/// and reindexes them when that changed them: the engine moves them to the static index
+/// as they were at the last step (KindChange.c). Nothing when the space is locked.
+void CChipmunkUpdateStaticShapes(void *space, void *body);
+
 /// Whether `CChipmunkSpaceClone` can copy `space` (a `cpSpace *`): the default broad phase
 /// with a known layout, between steps.
 int CChipmunkSpaceCanClone(void *space);

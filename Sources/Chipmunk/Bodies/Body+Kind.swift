@@ -48,9 +48,11 @@ extension Body {
                 }
             }
             cpBodySetType(handle, newValue.cp)
-            // Its contacts with static bodies would outlive it in reused memory (KindChange.c).
-            // and its pairs with sleeping bodies, which the engine keeps cached as well (KeptContacts.c).
+            // Its shapes lie where the body is (the engine leaves them where the last step did);
+            // its contacts with static bodies would outlive it in reused memory (KindChange.c),
+            // and so would its pairs with sleeping bodies, which it keeps cached (KeptContacts.c).
             if newValue == .static, let engineSpace {
+                CChipmunkUpdateStaticShapes(engineSpace, handle)
                 CChipmunkForgetStaticPairContacts(engineSpace, handle)
                 if let cSpace { CChipmunkKeepSleepingPairContacts(engineSpace, cSpace.keptContacts) }
             }
