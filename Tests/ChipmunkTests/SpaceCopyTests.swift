@@ -410,7 +410,8 @@ import Testing
         let bar = Body(mass: 1, moment: 1)
         bar.position = [-6, 1]
         let barShapes: [Shape] = [
-            Circle(body: bar, radius: 0.4, offset: [0.5, 0]), Segment(body: bar, from: [0, 0], to: [1.2, 0], radius: 0.2),
+            Circle(body: bar, radius: 0.4, offset: [0.5, 0]),
+            Segment(body: bar, from: [0, 0], to: [1.2, 0], radius: 0.2),
         ]
         space.add(bar)
         space.add(contentsOf: barShapes as [any SpaceObject])
