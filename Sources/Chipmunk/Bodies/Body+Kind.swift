@@ -7,8 +7,10 @@ extension Body {
     /// Becoming dynamic, a body takes its mass from its shapes (zero if none have mass or
     /// density): give it a mass and moment before the next step, or ``Space/step(_:)``
     /// throws ``ChipmunkError/massless(step:body:)``. Becoming static or kinematic, it
-    /// stops. A sleeping body is woken first (the engine crashes otherwise), and so are the
-    /// bodies resting on or jointed to a static body that stops being static.
+    /// stops; becoming static, its shapes are brought to where it is (the engine leaves them
+    /// where the last step put them, before any move since). A sleeping body is woken first
+    /// (the engine crashes otherwise), and so are the bodies resting on or jointed to a
+    /// static body that stops being static.
     ///
     /// Setting it is a programming error on a space's own static body, during a step, a
     /// query or a callback, or when a constraint would then join two non-dynamic bodies.
