@@ -143,6 +143,9 @@ struct StepWatch {
     // group fell asleep (KeptContacts.c).
     const cpArray *sleepingComponents;
     int groupsFellAsleep;
+    // The narrow-phase tests of this step the guard answered (`degenerateCollisions` counts
+    // the thread's, a step taken inside this one's callbacks included).
+    uint64_t guardedCollisions;
 };
 THREAD_LOCAL StepWatch watch;
 
@@ -218,6 +221,7 @@ extern "C" cpCollisionInfo cpCollide(const cpShape *a, const cpShape *b, cpColli
     } catch (const EngineStop &) {
     }
     degenerateCollisions += 1;
+    watch.guardedCollisions += 1;
     cpCollisionInfo info;
     bool done = attempt(collide, a, b, 0, contacts, info);
     if (!done && attempt(collide, b, a, 0, contacts, info)) {
@@ -280,14 +284,14 @@ extern "C" size_t CChipmunkSpacePoolBytes(void *space) {
     return buffers * CP_BUFFER_BYTES;
 }
 
-extern "C" int CChipmunkSpaceStepWithinBudget(
-    void *space, double dt, int64_t maxPairs, int32_t maxBuffers, int *groupsFellAsleep) {
+extern "C" int CChipmunkSpaceStepWithinBudget(void *space, double dt, int64_t maxPairs, int32_t maxBuffers,
+    int *groupsFellAsleep, uint64_t *guardedCollisions) {
     cpSpace *s = static_cast<cpSpace *>(space);
     MirrorTree *tree = CChipmunkMirrorTree(s->dynamicShapes);
     const cpArray *treeBuffers = tree != nullptr ? tree->allocatedBuffers : nullptr;
     StepWatch outer = watch;
     watch = StepWatch{s, tree, treeBuffers, maxBuffers, maxPairs,
-        maxBuffers - (treeBuffers != nullptr ? treeBuffers->num : 0), s->sleepingComponents, 0};
+        maxBuffers - (treeBuffers != nullptr ? treeBuffers->num : 0), s->sleepingComponents, 0, 0};
     int result = 0;
     try {
         cpSpaceStep(s, dt);
@@ -298,16 +302,18 @@ extern "C" int CChipmunkSpaceStepWithinBudget(
         result = 2;
     }
     *groupsFellAsleep = watch.groupsFellAsleep;
+    *guardedCollisions = watch.guardedCollisions;
     watch = outer;
     return result;
 }
 
-extern "C" void CChipmunkHastySpaceStep(void *space, double dt, int *groupsFellAsleep) {
+extern "C" void CChipmunkHastySpaceStep(void *space, double dt, int *groupsFellAsleep, uint64_t *guardedCollisions) {
     cpSpace *s = static_cast<cpSpace *>(space);
     StepWatch outer = watch;
     watch = StepWatch{};
     watch.sleepingComponents = s->sleepingComponents;
     cpHastySpaceStep(s, dt);
     *groupsFellAsleep = watch.groupsFellAsleep;
+    *guardedCollisions = watch.guardedCollisions;
     watch = outer;
 }

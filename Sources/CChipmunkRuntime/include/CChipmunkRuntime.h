@@ -33,12 +33,13 @@ const char *ChipmunkEngineGuardLastWarning(void);
 /// whole enough to read and to free (every pair linked, no arbiter half made, the lock
 /// lifted) but is not the space a whole step would have left. `groupsFellAsleep` is set to
 /// 1 when the step put a group to sleep (the engine pushed its root onto the space's
-/// sleeping groups), else 0. A callback may step another space inside it.
+/// sleeping groups), else 0; `guardedCollisions` to the narrow-phase tests of this step the
+/// guard answered. A callback may step another space inside it: neither counts its step.
 int CChipmunkSpaceStepWithinBudget(void *space, double dt, int64_t maxPairs, int32_t maxBuffers,
-                                   int *groupsFellAsleep);
+                                   int *groupsFellAsleep, uint64_t *guardedCollisions);
 
 /// `cpHastySpaceStep`, watched as `CChipmunkSpaceStepWithinBudget` is for sleeping groups.
-void CChipmunkHastySpaceStep(void *space, double dt, int *groupsFellAsleep);
+void CChipmunkHastySpaceStep(void *space, double dt, int *groupsFellAsleep, uint64_t *guardedCollisions);
 
 /// Contacts of pairs the engine leaves cached beside sleeping bodies, copied out of its
 /// ring of contact buffers into blocks of their own (KeptContacts.c): one per space.

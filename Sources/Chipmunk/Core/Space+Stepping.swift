@@ -39,17 +39,18 @@ extension Space {
         // A tree stamp near 2^32 (after 2^31 steps, or from a crafted snapshot) is rebased
         // before the step could wrap it: a load and a compare.
         _ = CChipmunkBroadPhaseRebaseStamps(handle.pointee.staticShapes, handle.pointee.dynamicShapes)
-        let guardedBefore = ChipmunkEngineGuardDegenerateCollisions()
-        defer { guardedCollisions += Int(ChipmunkEngineGuardDegenerateCollisions() &- guardedBefore) }
         var withinBudget = true
         var groupsFellAsleep: Int32 = 0
+        var guarded: UInt64 = 0
         if cSpace.isHasty {
-            CChipmunkHastySpaceStep(handle, dt, &groupsFellAsleep)
+            CChipmunkHastySpaceStep(handle, dt, &groupsFellAsleep, &guarded)
         } else {
             withinBudget =
                 CChipmunkSpaceStepWithinBudget(
-                    handle, dt, Int64(contactPairLimit), contactPoolBuffers, &groupsFellAsleep) == 0
+                    handle, dt, Int64(contactPairLimit), contactPoolBuffers, &groupsFellAsleep, &guarded) == 0
         }
+        // Only this step's own: not those of a step taken in one of its callbacks.
+        guardedCollisions += Int(guarded)
         // A group that fell asleep may leave pairs whose contacts the engine's ring reuses.
         CChipmunkKeptContactsAfterStep(handle, cSpace.keptContacts, groupsFellAsleep)
         stepsTaken += 1
