@@ -1,3 +1,4 @@
+import CChipmunkRuntime
 import Foundation
 import Testing
 
@@ -336,7 +337,8 @@ import Testing
     }
 
     /// The ball hops off the floor, slowly enough to count as idle, and falls asleep in the
-    /// air two steps later, the ball-floor pair still cached (state 3) beside it.
+    /// air two steps later, the ball-floor pair still cached (state 3) beside it, its
+    /// contacts kept in a block of their own (KeptContacts.c).
     static func hopAndSleep(_ space: Space, _ ball: Body) throws {
         for k in 0..<60 { try hopStep(space, k) }
         ball.velocity = [0, 2.5]
@@ -347,6 +349,7 @@ import Testing
             space.capturedState().arbiters.contains {
                 ($0.shapeA == ballShape || $0.shapeB == ballShape) && $0.state == 3
             })
+        #expect(CChipmunkKeptContactsCount(space.cSpace.keptContacts) == 1)
     }
 
     /// Puts each space's ball back on the floor and steps them 20 times: nil if every step
