@@ -242,11 +242,17 @@ static inline int CChipmunkMatrixJointIsSolvable(const cpConstraint *constraint)
     return x <= m * 0x1p40;
 }
 
-/// Zeroes a constraint's accumulated impulse if it is not finite, and says whether it did.
-/// A diverging step can leave one at infinity (a gear phase of 1.8e308); the next step
-/// applies it again as a warm start, so the space kept diverging after the cause was fixed.
+/// Zeroes a constraint's accumulated impulse if it is not finite, and says whether it did;
+/// a ratchet's angle that is not finite becomes its bodies' relative angle, as
+/// `cpRatchetJointInit` starts it. A diverging step can leave an impulse at infinity (a
+/// gear phase of 1.8e308); the next step applies it again as a warm start, so the space
+/// kept diverging after the cause was fixed.
 static inline int CChipmunkResetNonFiniteImpulse(cpConstraint *c) {
 #define CCHIPMUNK_RESET(type, field) { type *j = (type *)c; if (!isfinite(j->field)) { j->field = 0; return 1; } return 0; }
+    if (cpConstraintIsRatchetJoint(c)) {
+        cpRatchetJoint *ratchet = (cpRatchetJoint *)c;
+        if (!isfinite(ratchet->angle)) ratchet->angle = c->b->a - c->a->a;
+    }
 #define CCHIPMUNK_RESET_VECT(type, field) { type *j = (type *)c; \
     if (!isfinite(j->field.x) || !isfinite(j->field.y)) { j->field = cpvzero; return 1; } return 0; }
     if (cpConstraintIsPinJoint(c)) CCHIPMUNK_RESET(cpPinJoint, jnAcc)
@@ -262,6 +268,71 @@ static inline int CChipmunkResetNonFiniteImpulse(cpConstraint *c) {
 #undef CCHIPMUNK_RESET
 #undef CCHIPMUNK_RESET_VECT
     return 0;
+}
+
+/// Zeroes the accumulated impulses of the solved contacts that are not finite: the next
+/// step applies them first, as a warm start (shapes' frictions of 1e300 each made an
+/// infinite friction, which times a normal impulse of 0 left a tangent impulse of NaN).
+static inline void CChipmunkResetNonFiniteContactImpulses(cpSpace *space) {
+    const cpArray *arbiters = space->arbiters;
+    for (int i = 0; i < arbiters->num; i++) {
+        cpArbiter *arb = (cpArbiter *)arbiters->arr[i];
+        for (int j = 0; j < arb->count; j++) {
+            struct cpContact *contact = &arb->contacts[j];
+            if (!isfinite(contact->jnAcc)) contact->jnAcc = 0;
+            if (!isfinite(contact->jtAcc)) contact->jtAcc = 0;
+        }
+    }
+}
+
+/// The divergence guard, part three: what the solver left. The integrators check each
+/// body before the solver runs, but the solver's impulses can still carry a velocity to
+/// infinity or NaN: a motor's rate, a gear's ratio or a ratchet's phase whose terms
+/// overflow against spins near the largest double. After the step, each awake body's
+/// velocities, and the bias velocities the next step integrates, are summed as `x - x`
+/// (0 for finite values, NaN otherwise: no branch per body), and the first body that is
+/// not finite is reported; then the static bodies' (the space's own first); so is a ratchet whose angle overflowed (`(delta - phase) /
+/// ratchet`), by its dynamic body's angle, though its bodies stayed finite. Joints'
+/// accumulated impulses need no pass: the solver applies them, so one that is not finite
+/// leaves a body that is not.
+static inline cpFloat CChipmunkMotionZero(const cpBody *b) {
+    return (b->v.x - b->v.x) + (b->v.y - b->v.y) + (b->w - b->w) + (b->v_bias.x - b->v_bias.x) +
+           (b->v_bias.y - b->v_bias.y) + (b->w_bias - b->w_bias);
+}
+
+static inline int CChipmunkReportMotion(const cpBody *b) {
+    if (CChipmunkMotionZero(b) == 0) return 0;
+    const cpFloat values[] = {b->v.x, b->v.y, b->v_bias.x, b->v_bias.y, b->w, b->w_bias};
+    const int quantities[] = {1, 1, 1, 1, 3, 3};
+    CChipmunkReportBody(b, values, quantities, 6);
+    return 1;
+}
+
+static inline void CChipmunkReportSolverDivergence(cpSpace *space) {
+    const cpArray *bodies = space->dynamicBodies;
+    cpFloat zero = 0;
+    for (int i = 0; i < bodies->num; i++) zero += CChipmunkMotionZero((const cpBody *)bodies->arr[i]);
+    if (zero != 0) {
+        for (int i = 0; i < bodies->num; i++) {
+            if (CChipmunkReportMotion((const cpBody *)bodies->arr[i])) return;
+        }
+    }
+    // Static bodies: the solver gives them an impulse times their inverse mass of 0, which
+    // is NaN for an infinite impulse, and no integrator would ever refuse it.
+    if (CChipmunkReportMotion(space->staticBody)) return;
+    const cpArray *statics = space->staticBodies;
+    for (int i = 0; i < statics->num; i++) {
+        if (CChipmunkReportMotion((const cpBody *)statics->arr[i])) return;
+    }
+    const cpArray *constraints = space->constraints;
+    for (int i = 0; i < constraints->num; i++) {
+        const cpConstraint *c = (const cpConstraint *)constraints->arr[i];
+        if (cpConstraintIsRatchetJoint(c) && !isfinite(((const cpRatchetJoint *)c)->angle)) {
+            const cpBody *body = cpBodyGetType(c->b) == CP_BODY_TYPE_DYNAMIC ? c->b : c->a;
+            CChipmunkReport(space, body, NULL, 2, ((const cpRatchetJoint *)c)->angle);
+            return;
+        }
+    }
 }
 
 // MARK: Snapshots (Space+Snapshot.swift)

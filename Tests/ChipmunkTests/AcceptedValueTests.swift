@@ -89,21 +89,21 @@ import Testing
         #expect(body.position.isFinite && body.velocity.isFinite)
     }
 
-    /// Found by the generated extremes test: a gear phase of 1.8e308 diverges, and left the
+    /// Found by the generated extremes test: a gear phase of 1.8e308 diverged, and left the
     /// joint's accumulated impulse at infinity; the next step applied it again, so the space
     /// kept diverging after the phase was set back. It is zeroed with the stopped bodies.
+    /// (That phase is refused now, ``Parameter/gearPhase``; spins near the largest double
+    /// overflow the gear's impulse the same way.)
     @Test func aDivergedJointForgetsItsImpulse() throws {
         let space = Space()
         let a = Body(mass: 1, moment: 1)
         let b = Body(mass: 1, moment: 1)
-        let gear = GearJoint(a: a, b: b, phase: .greatestFiniteMagnitude, ratio: 1)
+        a.angularVelocity = 1e308
+        b.angularVelocity = -1e308
+        let gear = GearJoint(a: a, b: b, phase: 0, ratio: 1)
         space.add(a, b, gear)
-        var diverged = false
-        for _ in 0..<10 where !diverged {
-            do { try space.step(1.0 / 60) } catch { diverged = true }
-        }
-        #expect(diverged && gear.impulse.isFinite)
-        gear.phase = 0
+        #expect(throws: ChipmunkError.self) { try space.step(1.0 / 60) }
+        #expect(gear.impulse.isFinite)
         for _ in 0..<60 { try space.step(1.0 / 60) }
         #expect(a.angularVelocity.isFinite && gear.impulse.isFinite)
     }

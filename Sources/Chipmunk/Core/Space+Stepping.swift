@@ -12,13 +12,16 @@ extension Space {
     /// ``Parameter/maxCoordinate``. Such a body keeps its state for the step, and so does
     /// one that a damped spring would push to an infinite velocity (a diverging
     /// simulation: a spring too stiff for the time step, forces summed past the largest
-    /// double). The step then throws, naming the step, the body and the quantity; that body,
+    /// double). After the solver, every awake body's velocities are checked once more (a
+    /// joint's impulse can overflow against spins near the largest double), and a
+    /// ratchet's angle. The step then throws, naming the step, the body and the quantity; that body,
     /// and any the solver left with a non-finite velocity, are stopped where they are (zero
     /// velocity, spin, force and torque), so the space stays finite, readable and safe to
     /// drop, and steps again once the cause is removed.
     ///
     /// Changes made by callbacks are applied, then post-step callbacks run, before it
-    /// returns; the first error a callback threw is rethrown then.
+    /// returns; the first error a callback threw is rethrown then. A callback may step
+    /// another space (not this one): each step keeps its own guard, budget and counts.
     ///
     /// - Throws: ``ChipmunkError/massless(step:body:)`` or
     ///   ``ChipmunkError/unsolvable(step:constraint:)`` (nothing was simulated),
@@ -57,6 +60,10 @@ extension Space {
         if !withinBudget {
             isStoppedByContactPairs = true
             throw ChipmunkError.tooManyContactPairs(step: stepsTaken, limit: contactPairLimit)
+        }
+        // What the solver left, unless the integrators or a spring refused something already.
+        if cSpace.stepReport.pointee.body == nil && cSpace.stepReport.pointee.spring == nil {
+            CChipmunkReportSolverDivergence(handle)
         }
         let divergence =
             cSpace.stepReport.pointee.body == nil && cSpace.stepReport.pointee.spring == nil
@@ -161,12 +168,12 @@ extension Space {
             quantity: spring is DampedRotarySpring ? .angularVelocity : .velocity, value: .infinity)
     }
 
-    /// After a divergence, stops the body the step refused, and any body whose motion the
-    /// solver left non-finite: their velocity, spin, force and torque (and the solver's bias
+    /// After a divergence, stops the body the step refused, and any body (of any kind) whose
+    /// motion the solver left non-finite: their velocity, spin, force and torque (and the solver's bias
     /// velocities) become 0, where they are. A refused body kept the velocity that carried
     /// it past ``Parameter/maxCoordinate`` and was refused at every later step, even with
     /// the spring that caused it removed; one the solver had pushed to NaN stayed NaN. A
-    /// joint's accumulated impulse left at infinity is zeroed too.
+    /// joint's or a contact's accumulated impulse left at infinity or NaN is zeroed too.
     private func stopDivergedBodies(reported: UnsafePointer<cpBody>?) {
         func stop(_ body: UnsafeMutablePointer<cpBody>) {
             body.pointee.v = cpVect(x: 0, y: 0)
@@ -176,13 +183,19 @@ extension Space {
             body.pointee.v_bias = cpVect(x: 0, y: 0)
             body.pointee.w_bias = 0
         }
-        for body in bodies where body.kind == .dynamic {
+        // Static and kinematic bodies too: the solver multiplies an infinite impulse by their
+        // inverse mass of 0, which gives NaN, and nothing integrates a static body to refuse
+        // it; the space's own static body, left with a NaN velocity, made every later contact
+        // with it diverge (a helper's attack, a time step of 5e-324).
+        for body in [staticBody] + bodies {
             let c = body.handle.pointee
             let motion = [c.v.x, c.v.y, c.w, c.f.x, c.f.y, c.t, c.v_bias.x, c.v_bias.y, c.w_bias]
             if UnsafePointer(body.handle) == reported || !motion.allSatisfy(\.isFinite) { stop(body.handle) }
         }
-        // Their joints' accumulated impulses too: the next step applies them again first.
+        // Their joints' and contacts' accumulated impulses too: the next step applies them
+        // again first.
         for constraint in constraints { _ = CChipmunkResetNonFiniteImpulse(constraint.handle) }
+        CChipmunkResetNonFiniteContactImpulses(handle)
     }
 
     // MARK: Post-step callbacks

@@ -153,6 +153,16 @@ enum ShapeGeometry {
         FieldList(\.a, \.b, \.n, \.r, \.a_tangent, \.b_tangent)
     }
 
+    /// The largest magnitude each geometry value of a shape of this kind may have: a
+    /// coordinate's bound, and twice that for a segment's tangents (`a_tangent` and
+    /// `b_tangent` run from an end to a neighbour, each within the bound).
+    static func bounds(kind: UInt8, count: Int) -> [Double] {
+        let bound = Parameter.maxCoordinate
+        return kind == 1 && count == 11
+            ? Array(repeating: bound, count: 7) + Array(repeating: 2 * bound, count: 4)
+            : Array(repeating: bound, count: count)
+    }
+
     /// Whether `count` geometry values fit a shape of this kind.
     static func isValid(kind: UInt8, count: Int) -> Bool {
         switch kind {

@@ -25,7 +25,9 @@ public enum ChipmunkError: Error, Hashable, Sendable {
     case massless(step: Int, body: Int)
     /// Step `step` (counting from 1) was refused because it would make `quantity` of the
     /// body at index `body` of ``Space/bodies`` non-finite: the simulation diverged.
-    /// `value` is what the body has now, or would have after the step.
+    /// `value` is what the body has now, or would have after the step. `body` is -1 for
+    /// the space's own ``Space/staticBody``, which the solver can leave with a NaN velocity
+    /// (an infinite impulse times its inverse mass of 0).
     case diverged(step: Int, body: Int, quantity: Body.Quantity, value: Double)
     /// Step `step` (counting from 1) was refused because the pivot or groove joint at index
     /// `constraint` of ``Space/constraints`` has an anchor too far from its body's centre of
@@ -56,7 +58,8 @@ extension ChipmunkError: CustomStringConvertible {
             return "step \(step): dynamic body \(body) has no positive, finite mass and moment; "
                 + "give it a mass, or shapes with mass or density"
         case let .diverged(step, body, quantity, value):
-            return "step \(step): the simulation diverged: body \(body)'s \(quantity) would become \(value)"
+            let name = body == -1 ? "the space's static body" : "body \(body)"
+            return "step \(step): the simulation diverged: \(name)'s \(quantity) would become \(value)"
         case let .tooManyContactPairs(step, limit):
             return "step \(step): more than \(limit) contact pairs: shapes are piled so close that every two of "
                 + "them pair; spread them out, or raise Space.maxContactPairs"

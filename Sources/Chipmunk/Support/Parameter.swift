@@ -226,6 +226,13 @@ public enum Parameter: String, Sendable, Hashable, CaseIterable, CustomStringCon
             // maxCoordinate in under 1.5 s: more is no scene's gravity, and 1e300 only
             // diverged at step 2. Bounded as positions are, it is refused where it is given.
             return .magnitudeAtMost(Self.maxCoordinate)
+        case .ratchetPhase, .gearPhase, .motorRate:
+            // An angle or a spin past maxCoordinate has no fraction left (its ulp is an
+            // eighth of a radian at 1e15), and near the largest double the solver's terms
+            // overflow: a motor's rate of 1.8e308, or a gear's phase of 5e307, left both
+            // bodies spinning at NaN after a step, and a ratchet's phase of 1e308 an
+            // infinite ratchet angle.
+            return .magnitudeAtMost(Self.maxCoordinate)
         case .ratchetInterval:
             // The engine divides the relative angle by it: 0 gives a NaN angle, and a
             // denormal an infinite one.
@@ -238,7 +245,7 @@ public enum Parameter: String, Sendable, Hashable, CaseIterable, CustomStringCon
         case .bodyVelocity, .bodyAngle, .bodyAngularVelocity, .bodyForce,
             .bodyTorque, .appliedForce, .appliedImpulse, .applicationPoint, .integrationGravity, .shapeSurfaceVelocity,
             .springForce, .rotarySpringRestAngle, .rotarySpringTorque, .rotaryLimitAngle,
-            .ratchetPhase, .ratchetAngle, .gearPhase, .motorRate, .arbiterSurfaceVelocity,
+            .ratchetAngle, .arbiterSurfaceVelocity,
             .contactPoint, .queryPoint, .queryBox:
             return .finite
         case .shapeMass, .shapeDensity:
