@@ -80,7 +80,8 @@ public enum RunSource {
     public func makeScene() -> Scene? {
         switch self {
         case .golden(let golden, _): try? SceneCatalog.scene(named: golden.scene)
-        case .recording(let recording, _): try? SceneCatalog.scene(named: recording.scene)
+        case .recording(let recording, let argument):
+            try? SceneCatalog.scene(named: recording.scene(besides: URL(fileURLWithPath: argument)))
         case .scene(let argument): try? SceneCatalog.scene(named: argument)
         }
     }
@@ -98,7 +99,7 @@ public enum RunSource {
         case .golden(let golden, let argument):
             return RunTrace(golden: golden, source: argument)
         case .recording(let recording, let argument):
-            let scene = try SceneCatalog.scene(named: recording.scene)
+            let scene = try SceneCatalog.scene(named: recording.scene(besides: URL(fileURLWithPath: argument)))
             do {
                 return try RunTrace(replaying: recording, on: scene, steps: steps, source: argument)
             } catch let error as RunComparisonError {

@@ -156,15 +156,22 @@ public enum SceneCatalog {
             let dt = space.currentTimeStep > 0 ? space.currentTimeStep : 1.0 / 120.0
             return Scene(name: "snapshot", space: space, timeStep: dt)
         }
-        if let folder, !builtIn.contains(where: { $0.name == reference }), !reference.hasPrefix("/"),
-            !FileManager.default.fileExists(atPath: reference)
-        {
-            let beside = folder.appendingPathComponent(reference).path
-            if FileManager.default.fileExists(atPath: beside) { reference = beside }
-        }
+        if let folder { reference = Self.reference(reference, besides: folder) }
         let scene = try Self.scene(named: reference, warn: warn)
         try scene.restore(snapshot)
         return scene
+    }
+
+    /// The scene a file (a snapshot, a recording) names, as `scene(named:)` takes it: a
+    /// built-in name, an absolute path or one from the current folder as it is, and
+    /// otherwise the path from `folder`, the naming file's own, if a file is there. A
+    /// recording made in one folder replays from any other.
+    public static func reference(_ name: String, besides folder: URL) -> String {
+        guard !builtIn.contains(where: { $0.name == name }), !name.hasPrefix("/"),
+            !FileManager.default.fileExists(atPath: name)
+        else { return name }
+        let beside = folder.appendingPathComponent(name).path
+        return FileManager.default.fileExists(atPath: beside) ? beside : name
     }
 
     /// Reads a snapshot file, naming the file in any error.
@@ -188,5 +195,13 @@ public enum SceneCatalog {
         guard let handle = FileHandle(forReadingAtPath: path) else { return false }
         defer { try? handle.close() }
         return (try? handle.read(upToCount: 8)) == Data("CHIPSNAP".utf8)
+    }
+}
+
+extension InputRecording {
+    /// The scene this recording names, found from the current folder or beside the
+    /// recording at `url` (``SceneCatalog/reference(_:besides:)``).
+    public func scene(besides url: URL) -> String {
+        SceneCatalog.reference(scene, besides: url.deletingLastPathComponent())
     }
 }

@@ -126,6 +126,89 @@ import Testing
         #expect(inputFrame == 100 && inputStep == 100 && error.contains("no body named 'hand-1'"), "\(error)")
     }
 
+    /// A recording's inputs must come before steps it holds, in the order applied. An input
+    /// out of order, or at a step the recording never reached (-7, 0, 100,000), was skipped
+    /// without a word by `replay` and the synctest, which then said every step matched (a
+    /// helper's attack). An input after the last step (given, but no step followed before
+    /// the recording was saved, as a live session's download can end) is kept.
+    @Test func inputsOutOfOrderOrPastTheStepsAreNamed() throws {
+        let recording = try Self.session()
+        var misordered = recording
+        misordered.inputs.swapAt(1, 2)
+        var past = recording
+        past.inputs.append(.init(step: 100_000, input: .gravity([0, 1])))
+        var before = recording
+        before.inputs.insert(.init(step: 0, input: .gravity([0, 1])), at: 0)
+        let cases = [
+            (misordered, "inputs[2].step: 40 comes after step 60 of inputs[1]"),
+            (past, "inputs[7].step: 100000 is outside 1 to 121"),
+            (before, "inputs[0].step: 0 is outside 1 to 121"),
+        ]
+        let folder = FileManager.default.temporaryDirectory.appending(path: "inputs-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        for (index, (bad, message)) in cases.enumerated() {
+            #expect(bad.inputStepProblem?.hasPrefix(message) == true, "\(String(describing: bad.inputStepProblem))")
+            #expect(throws: ReplayFailure.self) { try bad.replay(on: SceneCatalog.scene(named: "crates")) }
+            #expect {
+                try SyncTest(depth: 1, frames: 120).run(SceneCatalog.scene(named: "crates"), replaying: bad)
+            } throws: { error in
+                guard case .inputFailed(_, _, let text) = (error as? SyncTest.Failure)?.kind else { return false }
+                return text.hasPrefix(message)
+            }
+            let url = folder.appending(path: "\(index).inputs.json")
+            try bad.write(to: url)
+            #expect {
+                try InputRecording.load(contentsOf: url)
+            } throws: { error in
+                "\(error)" == "\(index).inputs.json: \(bad.inputStepProblem!)"
+            }
+        }
+        var last = recording
+        last.inputs.append(.init(step: 121, input: .gravity([0, 1])))
+        #expect(last.inputStepProblem == nil)
+        try last.replay(on: SceneCatalog.scene(named: "crates"))
+    }
+
+    /// What a recording's JSON gets wrong is named by its path: a key given twice (Foundation
+    /// keeps one value without a word), and a step that is a number but not a whole one
+    /// (Foundation says "not valid JSON", without a path). The same for `record --inputs`.
+    @Test func aRecordingsKeysAndNumbersAreNamed() throws {
+        let recording = try Self.session()
+        let text = String(decoding: try recording.encoded(), as: UTF8.self)
+        let folder = FileManager.default.temporaryDirectory.appending(path: "inputs-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let cases = [
+            (
+                text.replacingOccurrences(
+                    of: #"{"input""#, with: #"{"step":5,"input""#, options: [], range: text.range(of: #"{"input""#)),
+                "r.inputs.json: inputs[0].step: appears twice in one object; give each key once"
+            ),
+            (
+                text.replacingOccurrences(of: #""step":20"#, with: #""step":20.5"#),
+                "r.inputs.json: not an input recording: inputs[0].step: expected a whole number from -9223372036854775808 to 9223372036854775807, found 20.5"
+            ),
+            (
+                text.replacingOccurrences(of: #""step":20"#, with: #""step":1e300"#),
+                "r.inputs.json: not an input recording: inputs[0].step: expected a whole number from -9223372036854775808 to 9223372036854775807, found 1e+300"
+            ),
+        ]
+        for (json, message) in cases {
+            let url = folder.appending(path: "r.inputs.json")
+            try json.write(to: url, atomically: true, encoding: .utf8)
+            #expect { try InputRecording.load(contentsOf: url) } throws: { "\($0)" == message }
+        }
+        let entries = #"[{"step": 3, "input": {"gravity": [0, 1]}, "step": 4}]"#
+        #expect {
+            try InputRecording.entries(from: Data(entries.utf8), source: "pushes.json")
+        } throws: { "\($0)" == "pushes.json: [0].step: appears twice in one object; give each key once" }
+        #expect {
+            try InputRecording.entries(
+                from: Data(#"[{"step": 2.5, "input": {"gravity": [0, 1]}}]"#.utf8), source: "p.json")
+        } throws: { "\($0)".hasPrefix("p.json: [0].step: expected a whole number") }
+    }
+
     /// A hand grabbed before a save and let go after it comes back with the restore, and
     /// by its name: the scene's inputs name it again when they are simulated again. In a
     /// scene named by index (built in Swift), letting go forgot the name, so the restored

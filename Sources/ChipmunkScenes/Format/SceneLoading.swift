@@ -52,6 +52,9 @@ extension SceneDescription {
         try SceneTemplate(data, source: source).description(parameters: parameters)
     }
 
+    /// The keys a scene file gives whole numbers for: named when a file gives another number.
+    static let wholeNumberKeys: Set<String> = ["version", "iterations", "collisionPersistence", "count"]
+
     /// Foundation's JSONDecoder says only "not valid JSON"; JSONSerialization says what and
     /// where, as a character offset, which this turns into a line and column.
     static func syntaxProblem(in data: Data) -> String {

@@ -95,6 +95,9 @@ package struct SceneTemplate: Sendable {
             throw error
         } catch let error as DecodingError {
             if case .dataCorrupted(let context) = error, context.codingPath.isEmpty {
+                if let problem = WholeNumbers.firstProblem(in: data, keys: SceneDescription.wholeNumberKeys) {
+                    throw SceneError(source: source, reason: problem)
+                }
                 throw SceneError(source: source, reason: "not valid JSON: \(SceneDescription.syntaxProblem(in: data))")
             }
             throw SceneError(decoding: error, source: source)

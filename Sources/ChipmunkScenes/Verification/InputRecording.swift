@@ -72,6 +72,9 @@ public struct InputRecording: Hashable, Sendable, Codable {
         } catch let error as DecodingError {
             // The same words as a scene file's errors: a path into the file, or where the JSON breaks.
             if case .dataCorrupted(let context) = error, context.codingPath.isEmpty {
+                if let problem = WholeNumbers.firstProblem(in: data, keys: ["step"]) {
+                    throw ReplayFailure(kind: .unreadable("\(name): not an input recording: \(problem)"))
+                }
                 throw ReplayFailure(
                     kind: .unreadable(
                         "\(name): not an input recording: not valid JSON: "
@@ -81,6 +84,11 @@ public struct InputRecording: Hashable, Sendable, Codable {
                 kind: .unreadable("not an input recording: \(SceneError(decoding: error, source: name).description)"))
         } catch {
             throw ReplayFailure(kind: .unreadable("\(name): not an input recording"))
+        }
+        // Foundation keeps one of two values for a key given twice, without a word.
+        if let repeated = DuplicateKeys.first(in: Array(data)) {
+            throw ReplayFailure(
+                kind: .unreadable("\(name): \(repeated): appears twice in one object; give each key once"))
         }
         guard recording.format == currentFormat else {
             throw ReplayFailure(kind: .unreadable("\(name): format '\(recording.format)' is not '\(currentFormat)'"))
@@ -98,7 +106,73 @@ public struct InputRecording: Hashable, Sendable, Codable {
                 kind: .unreadable("\(name): hashes: is empty; a recording holds the hash after each step, at least one")
             )
         }
+        if let problem = recording.inputStepProblem {
+            throw ReplayFailure(kind: .unreadable("\(name): \(problem)"))
+        }
         return recording
+    }
+
+    /// Reads a list of inputs, `[{"step": N, "input": …}]` (what `chipmunk-sim record
+    /// --inputs` takes), naming what is wrong by its path: a key given twice, a step that
+    /// is not a whole number, an input that is not a scene file's.
+    ///
+    /// - Throws: ``ReplayFailure`` (`unreadable`).
+    public static func entries(from data: Data, source name: String) throws(ReplayFailure) -> [Entry] {
+        let entries: [Entry]
+        do {
+            entries = try JSONDecoder().decode([Entry].self, from: data)
+        } catch let error as DecodingError {
+            if case .dataCorrupted(let context) = error, context.codingPath.isEmpty {
+                throw ReplayFailure(
+                    kind: .unreadable(
+                        "\(name): "
+                            + (WholeNumbers.firstProblem(in: data, keys: ["step"])
+                                ?? "not valid JSON: \(SceneDescription.syntaxProblem(in: data))")))
+            }
+            throw ReplayFailure(
+                kind: .unreadable(
+                    "not a list of {\"step\": N, \"input\": …}: \(SceneError(decoding: error, source: name).description)"
+                ))
+        } catch {
+            throw ReplayFailure(kind: .unreadable("\(name): not a list of {\"step\": N, \"input\": …}: \(error)"))
+        }
+        if let repeated = DuplicateKeys.first(in: Array(data)) {
+            throw ReplayFailure(
+                kind: .unreadable("\(name): \(repeated): appears twice in one object; give each key once"))
+        }
+        return entries
+    }
+
+    /// What is wrong with the inputs' steps, if anything: each must come before one of the
+    /// steps the recording holds (1 to `hashes.count`), or after its last step
+    /// (`hashes.count + 1`: given, but no step followed before the recording was saved,
+    /// so they check nothing), listed in the order applied. `replay` applied
+    /// inputs only while the next one's step was the current one, so an input out of order
+    /// or outside those steps was skipped without a word (a helper's attack: a replay that
+    /// never applied an input said every step matched).
+    public var inputStepProblem: String? { misplacedInput?.problem }
+
+    /// The first input ``inputStepProblem`` is about: its index, and what is wrong.
+    package var misplacedInput: (index: Int, problem: String)? {
+        var previous = 1
+        for (index, entry) in inputs.enumerated() {
+            guard entry.step >= 1, entry.step <= hashes.count + 1 else {
+                return (
+                    index,
+                    "inputs[\(index)].step: \(entry.step) is outside 1 to \(hashes.count + 1) "
+                        + "(the recording's \(hashes.count) steps, and after the last)"
+                )
+            }
+            guard entry.step >= previous else {
+                return (
+                    index,
+                    "inputs[\(index)].step: \(entry.step) comes after step \(previous) of inputs[\(index - 1)]; "
+                        + "inputs are listed in the order applied"
+                )
+            }
+            previous = entry.step
+        }
+        return nil
     }
 
     /// Writes the recording as JSON.
@@ -116,13 +190,15 @@ public struct InputRecording: Hashable, Sendable, Codable {
     /// Runs `scene` (fresh) with the recorded inputs, checking the state hash after every
     /// step; stops at the first step that differs and names it.
     ///
-    /// - Throws: ``ReplayFailure``.
+    /// - Throws: ``ReplayFailure``; `unreadable` first for inputs out of order or outside
+    ///   the recorded steps (``inputStepProblem``).
     @discardableResult
     public func replay(on scene: Scene) throws(ReplayFailure) -> Int {
         let content = scene.contentHash().hexDigits
         guard content == self.content else {
             throw ReplayFailure(kind: .otherScene(expected: self.content, actual: content))
         }
+        if let problem = inputStepProblem { throw ReplayFailure(kind: .unreadable(problem)) }
         var next = 0
         for step in 1...max(hashes.count, 1) where !hashes.isEmpty {
             while next < inputs.count, inputs[next].step == step {

@@ -106,16 +106,23 @@ public struct SyncTest: Sendable {
     /// its step in the first pass and again in every pass simulated again, stepped by the
     /// recording's time step. The first pass must give the recorded hashes, as
     /// ``InputRecording/replay(on:)`` checks; frames past the recording's steps run with no
-    /// input and no recorded hash.
+    /// recorded hash, and with no input but those given after its last step.
     ///
     /// - Throws: ``Failure``: ``Failure/Kind-swift.enum/otherScene(expected:actual:)`` first
-    ///   for a scene other than the one recorded, then as ``run(_:)`` does, and for an input
-    ///   that cannot be applied or a first pass that does not replay the recording.
+    ///   for a scene other than the one recorded, then `inputFailed` for inputs out of order
+    ///   or outside the recorded steps (``InputRecording/inputStepProblem``), then as
+    ///   ``run(_:)`` does, and for an input that cannot be applied or a first pass that
+    ///   does not replay the recording.
     @discardableResult
     public func run(_ scene: Scene, replaying recording: InputRecording) throws(Failure) -> Report {
         let content = scene.contentHash().hexDigits
         guard content == recording.content else {
             throw Failure(kind: .otherScene(expected: recording.content, actual: content))
+        }
+        if let (index, problem) = recording.misplacedInput {
+            let step = recording.inputs[index].step
+            let frame = step <= 0 ? 0 : (step - 1) / stepsPerFrame + 1
+            throw Failure(kind: .inputFailed(frame: frame, step: step, error: problem))
         }
         var inputs: [Int: [SceneInput]] = [:]
         for entry in recording.inputs { inputs[entry.step, default: []].append(entry.input) }

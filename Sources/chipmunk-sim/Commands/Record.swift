@@ -42,9 +42,9 @@ struct Record: ParsableCommand {
                 throw RunError("cannot read --inputs \(inputs)")
             }
             do {
-                entries = try JSONDecoder().decode([InputRecording.Entry].self, from: data)
+                entries = try InputRecording.entries(from: data, source: inputs)
             } catch {
-                throw RunError("\(inputs): not a list of {\"step\": N, \"input\": …}: \(error)")
+                throw RunError("\(error)")
             }
         }
         let dt = runLength.timeStep(sceneDefault: scene.timeStep)

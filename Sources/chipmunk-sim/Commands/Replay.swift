@@ -23,9 +23,11 @@ struct Replay: ParsableCommand {
     var scene: String?
 
     func run() throws {
-        let recording = try InputRecording.load(contentsOf: URL(fileURLWithPath: self.recording))
+        let url = URL(fileURLWithPath: self.recording)
+        let recording = try InputRecording.load(contentsOf: url)
         // A session served from a snapshot (`serve FILE.snapshot`) names the snapshot: it starts there.
-        let scene = try SceneCatalog.scene(opening: self.scene ?? recording.scene, warn: Output.warning)
+        let scene = try SceneCatalog.scene(
+            opening: self.scene ?? recording.scene(besides: url), warn: Output.warning)
         do {
             let steps = try recording.replay(on: scene)
             print("\(self.recording): \(steps) steps and \(recording.inputs.count) inputs replay bit for bit")

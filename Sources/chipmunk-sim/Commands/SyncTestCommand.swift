@@ -46,7 +46,8 @@ struct SyncTestCommand: ParsableCommand {
     func run() throws {
         if let recording = try Self.recording(at: self.scene) {
             // A session served from a snapshot names the snapshot: it starts there (as `replay`).
-            let scene = try SceneCatalog.scene(opening: recording.scene, warn: Output.warning)
+            let scene = try SceneCatalog.scene(
+                opening: recording.scene(besides: URL(fileURLWithPath: self.scene)), warn: Output.warning)
             let test = SyncTest(depth: depth, frames: frames ?? recording.hashes.count)
             try report(inputs: " with the recording's \(recording.inputs.count) inputs") {
                 () throws(SyncTest.Failure) in try test.run(scene, replaying: recording)
@@ -62,14 +63,16 @@ struct SyncTestCommand: ParsableCommand {
     /// anything else (a scene or a snapshot).
     static func recording(at argument: String) throws -> InputRecording? {
         guard let data = FileManager.default.contents(atPath: argument) else { return nil }
-        struct Header: Decodable { var format: String? }
-        guard let header = try? JSONDecoder().decode(Header.self, from: data), let format = header.format,
-            format.hasPrefix("chipmunk-inputs")
+        // A recording says so in "format"; one whose format is not a string (or names another
+        // version) is still a recording, and its loading names what is wrong, rather than a
+        // scene file's errors about a recording's keys.
+        guard let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
+            object["format"] != nil || object["hashes"] != nil
         else { return nil }
         do {
             return try InputRecording.load(contentsOf: URL(fileURLWithPath: argument))
         } catch {
-            throw RunError("synctest \(argument): \(error)")
+            throw RunError("synctest: \(error)")  // the error names the file
         }
     }
 
