@@ -66,6 +66,8 @@ import ChipmunkCatalog
             "bad.json: iterations: must be a whole number from 1 to 1000 (got 2147483648)"
         ),
         (#"{"name": "x", "iterations": 1.5}"#, "bad.json: iterations: must be a whole number (got 1.5)"),
+        // Foundation says only "not valid JSON" for a version that is not a whole number.
+        (#"{"name": "x", "version": 2.5}"#, "bad.json: version: expected a whole number, found 2.5"),
         (
             #"{"name": "x", "iterations": -1}"#,
             "bad.json: iterations: must be a whole number from 1 to 1000 (got -1)"

@@ -19,7 +19,8 @@ enum WholeNumbers {
             for key in object.keys.sorted() {
                 let child = path.isEmpty ? key : "\(path).\(key)"
                 if keys.contains(key), let number = object[key] as? NSNumber, !isWhole(number) {
-                    return "\(child): expected a whole number from \(Int.min) to \(Int.max), found \(number)"
+                    let tooLarge = number.doubleValue.rounded() == number.doubleValue
+                    return "\(child): expected a whole number, found \(number)\(tooLarge ? " (too large)" : "")"
                 }
                 if let found = problem(in: object[key]!, path: child, keys: keys) { return found }
             }
