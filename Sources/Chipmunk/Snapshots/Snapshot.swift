@@ -122,6 +122,9 @@ public enum SnapshotError: Error, Equatable, Sendable, CustomStringConvertible {
     case broadPhaseLayoutUnknown(engineVersion: String)
     /// ``Space/restore(_:)-(Snapshot)`` was given a snapshot of a space made differently.
     case structureMismatch(String)
+    /// ``Space/restore(_:)-(SpaceState)`` was given a state it cannot restore: an empty
+    /// one, another space's, or one from before the space rebuilt its broad phase.
+    case stateMismatch(String)
 
     /// One line: what is wrong with the snapshot.
     public var description: String {
@@ -136,6 +139,7 @@ public enum SnapshotError: Error, Equatable, Sendable, CustomStringConvertible {
             "the snapshot holds the broad phase's history, and the loaded engine (version \(version)) does not have "
                 + "Chipmunk 7.0.3's broad-phase layout, which this build reads: it cannot be restored here"
         case .structureMismatch(let what): "the snapshot does not fit this space: \(what)"
+        case .stateMismatch(let what): "the state does not fit this space: \(what)"
         }
     }
 }

@@ -216,7 +216,7 @@ extension Space {
     /// Objects added since the save are taken out, and those removed since are put back
     /// (the state keeps them), with no collision handler run.
     ///
-    /// - Throws: ``SnapshotError/structureMismatch(_:)`` when the state is empty, was saved
+    /// - Throws: ``SnapshotError/stateMismatch(_:)`` when the state is empty, was saved
     ///   from another space, one of its objects is in another space now, or the space has
     ///   rebuilt its broad phase since (restored a ``Snapshot``, or switched to the spatial
     ///   hash); the space is unchanged then.
@@ -227,15 +227,15 @@ extension Space {
         requireNoBodyLeaving("Space.restore(_:)")
         requireNotStopped("Space.restore(_:)")
         let storage = state.storage
-        guard !state.isEmpty else { throw .structureMismatch("the state is empty: nothing was saved into it") }
+        guard !state.isEmpty else { throw .stateMismatch("the state is empty: nothing was saved into it") }
         guard storage.space === self else {
-            throw .structureMismatch(
+            throw .stateMismatch(
                 "the state was saved from another space: a SpaceState restores into its own space; "
                     + "use a Snapshot or Space.copy() to move a world")
         }
         if let snapshot = storage.snapshot { return try restore(snapshot, keeping: storage.membership) }
         guard broadPhaseGeneration == storage.broadPhaseGeneration else {
-            throw .structureMismatch(
+            throw .stateMismatch(
                 "the space's broad phase was rebuilt since the state was saved (a Snapshot was restored into it, "
                     + "or it switched to the spatial hash): save a new state")
         }
@@ -284,7 +284,7 @@ extension Space {
     private func adoptMembership(of storage: MembershipRecord) throws(SnapshotError) {
         let kept: [any SpaceObject] = storage.bodies as [any SpaceObject] + storage.shapes + storage.constraints
         for object in kept where object.space !== self && object.space != nil {
-            throw .structureMismatch(
+            throw .stateMismatch(
                 "a \(object.spaceObjectKind) the state holds has since been added to another space; "
                     + "remove it there first, or restore a Snapshot")
         }
