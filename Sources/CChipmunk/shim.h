@@ -111,11 +111,14 @@ static inline void CChipmunkReport(cpSpace *space, const cpBody *body, const cpC
     report->value = value;
 }
 
-/// Reports the first of `values` that is not finite, or that is a position past the bound.
+/// Reports the first of `values` that is not finite, or that is a position past the bound
+/// or an angle past `CChipmunkMaxCoordinate()`.
 static inline void CChipmunkReportBody(const cpBody *body, const cpFloat *values, const int *quantities, int count) {
     for (int i = 0; i < count; i++) {
-        const int isCoordinate = quantities[i] == 0;
-        if (!isfinite(values[i]) || (isCoordinate && !(fabs(values[i]) <= CChipmunkPositionBound(body->space)))) {
+        const cpFloat bound = quantities[i] == 0   ? CChipmunkPositionBound(body->space)
+                              : quantities[i] == 2 ? CChipmunkMaxCoordinate()
+                                                   : INFINITY;
+        if (!isfinite(values[i]) || !(fabs(values[i]) <= bound)) {
             CChipmunkReport(body->space, body, NULL, quantities[i], values[i]);
             return;
         }
@@ -137,7 +140,7 @@ static inline void CChipmunkGuardedUpdatePosition(cpBody *body, cpFloat dt) {
     const cpFloat zero = (a - a) + (body->v.x - body->v.x) + (body->v.y - body->v.y) + (body->w - body->w)
         + (body->f.x - body->f.x) + (body->f.y - body->f.y) + (body->t - body->t);
     const cpFloat bound = CChipmunkPositionBound(body->space);
-    if (!(zero == 0 && fabs(p.x) <= bound && fabs(p.y) <= bound)) {
+    if (!(zero == 0 && fabs(p.x) <= bound && fabs(p.y) <= bound && fabs(a) <= CChipmunkMaxCoordinate())) {
         const cpFloat values[] = {p.x, p.y, a, body->v.x, body->v.y, body->w, body->f.x, body->f.y, body->t};
         const int quantities[] = {0, 0, 2, 1, 1, 3, 4, 4, 5};
         CChipmunkReportBody(body, values, quantities, 9);
@@ -240,6 +243,24 @@ static inline int CChipmunkMatrixJointIsSolvable(const cpConstraint *constraint)
     const cpFloat m = a->m_inv + b->m_inv;
     const cpFloat x = a->i_inv * ra2 + b->i_inv * rb2;
     return x <= m * 0x1p40;
+}
+
+/// `cpConstraintGetImpulse`, except that a pivot's or a groove's impulse whose components
+/// are finite is their length without overflow (`hypot`) where the engine's `cpvlength`
+/// overflows: components of 1e300 (a body pulled towards a static body moving at 1e300)
+/// read as infinite while the joint held a finite impulse. The same bits otherwise.
+static inline cpFloat CChipmunkConstraintImpulse(cpConstraint *c) {
+    const cpFloat impulse = cpConstraintGetImpulse(c);
+    if (!isinf(impulse)) return impulse;
+    cpVect j;
+    if (cpConstraintIsPivotJoint(c)) {
+        j = ((const cpPivotJoint *)c)->jAcc;
+    } else if (cpConstraintIsGrooveJoint(c)) {
+        j = ((const cpGrooveJoint *)c)->jAcc;
+    } else {
+        return impulse;
+    }
+    return isfinite(j.x) && isfinite(j.y) ? hypot(j.x, j.y) : impulse;
 }
 
 /// Zeroes a constraint's accumulated impulse if it is not finite, and says whether it did;

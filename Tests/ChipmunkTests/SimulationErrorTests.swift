@@ -1,3 +1,4 @@
+import CChipmunk
 import Foundation
 import Testing
 @testable import Chipmunk
@@ -109,7 +110,7 @@ import Testing
         let spinning = Space()
         let kinematic = Body(kind: .kinematic)
         kinematic.angularVelocity = 1e308
-        kinematic.angle = 1e308
+        kinematic.angle = Parameter.maxCoordinate
         spinning.add(kinematic)
         #expect(throws: ChipmunkError.diverged(step: 1, body: 0, quantity: .angle, value: .infinity)) {
             try spinning.step(10)
@@ -128,8 +129,9 @@ import Testing
         b.angularVelocity = -1e308
         b.position = [3, 0]
         space.add(a, b, SimpleMotor(a: a, b: b, rate: 0))
+        // A step short enough that the spins do not carry the angles past their bound.
         #expect {
-            try space.step(1.0 / 60)
+            try space.step(1e-300)
         } throws: { error in
             guard case .diverged(1, _, .angularVelocity, let value) = error as? ChipmunkError else { return false }
             return !value.isFinite
@@ -140,20 +142,23 @@ import Testing
 
     /// A ratchet whose angle overflows (`(delta - phase) / ratchet` past the largest double)
     /// while its bodies stay finite: the step throws, naming the dynamic body's angle, and
-    /// the ratchet starts again from its bodies' relative angle.
+    /// the ratchet starts again from its bodies' relative angle. The rules keep a ratchet
+    /// made through the API finite (angles and phases within 1e15, a ratchet of at least
+    /// 1e-150), so the phase of 1e308 is written here as a crafted snapshot could hold it.
     @Test func aRatchetAngleThatOverflowsIsTheStepsError() throws {
         let space = Space()
         let a = Body(mass: 1, moment: 1)
         let b = Body(mass: 1, moment: 1)
-        b.angle = 1e300
         b.position = [3, 0]
-        let ratchet = RatchetJoint(a: a, b: b, phase: 0, ratchet: 1e-10)
+        let ratchet = RatchetJoint(a: a, b: b, phase: 0, ratchet: 1e-150)
         space.add(a, b, ratchet)
-        #expect(throws: ChipmunkError.diverged(step: 1, body: 1, quantity: .angle, value: .infinity)) {
+        try space.step(1.0 / 60)
+        #expect(ratchet.angle.isFinite)
+        cpRatchetJointSetPhase(ratchet.handle, 1e308)
+        #expect(throws: ChipmunkError.diverged(step: 2, body: 1, quantity: .angle, value: -.infinity)) {
             try space.step(1.0 / 60)
         }
         #expect(ratchet.angle.isFinite)
-        _ = try Snapshot(bytes: space.snapshot().bytes)
     }
 
     /// Two frictions of 1e300 make the contact's friction infinite, and infinity times the
@@ -188,6 +193,47 @@ import Testing
         box.friction = 1
         for _ in 0..<60 { try space.step(1.0 / 60) }
         #expect(body.position.isFinite && abs(body.position.y - 0.6) < 0.1)
+    }
+
+    /// Two bodies' angles of ±9e307 were accepted, and their difference overflowed: a
+    /// ratchet between them started at an infinite angle, which no reset could clear, and
+    /// the space's snapshots were refused (a helper's attack). Angles are bounded as
+    /// coordinates are, and a spin that would carry one past the bound is a divergence.
+    @Test func anglesStayWithinTheCoordinateBound() throws {
+        #expect(!Parameter.bodyAngle.accepts(9e307) && Parameter.bodyAngle.accepts(-1e15))
+        let space = Space()
+        let a = Body(mass: 1, moment: 1)
+        let b = Body(mass: 1, moment: 1)
+        a.angle = 1e15
+        b.angle = -1e15
+        b.position = [2, 0]
+        let ratchet = RatchetJoint(a: a, b: b, phase: 0, ratchet: 1)
+        space.add(a, b, ratchet)
+        #expect(ratchet.angle.isFinite)
+        _ = try Snapshot(bytes: space.snapshot().bytes)
+        a.angularVelocity = 1e15
+        #expect(throws: ChipmunkError.diverged(step: 1, body: 0, quantity: .angle, value: 1e15 + 1e15 / 60)) {
+            try space.step(1.0 / 60)
+        }
+        _ = try Snapshot(bytes: space.snapshot().bytes)
+    }
+
+    /// A pivot's impulse is the length of its accumulated impulse, which the engine's
+    /// `cpvlength` overflowed to infinity for components of 1e300 (a body held by a static
+    /// body moving at 1e300: a helper's attack); it is their `hypot` then.
+    @Test func aPivotsImpulseDoesNotOverflowItsLength() throws {
+        let space = Space()
+        let body = Body(mass: 1, moment: 1)
+        let mover = Body(kind: .static)
+        mover.position = [1, 0]
+        mover.velocity = [1e300, 1e300]
+        space.add(body, mover)
+        let pivot = PivotJoint(a: body, b: mover, pivot: [0.5, 0])
+        space.add(pivot)
+        try space.step(1.0 / 60)
+        #expect(pivot.impulse.isFinite && pivot.impulse > 1e299, "\(pivot.impulse)")
+        let calm = PivotJoint(a: body, b: space.staticBody, pivot: [0, 0])
+        #expect(calm.impulse == 0)
     }
 
     /// Issue: `cpBodySetType` on a sleeping body crashed inside the engine.

@@ -101,7 +101,7 @@ public class Constraint: SpaceObject, CObjectOwner {
     ///
     /// The corresponding C function is `cpConstraintGetImpulse`.
     public var impulse: Double {
-        cpConstraintGetImpulse(handle)
+        CChipmunkConstraintImpulse(handle)
     }
 
     /// Runs before the solver each step, inside ``Space/step(_:)``; change the constraint here.

@@ -84,6 +84,7 @@ enum SnapshotCheck {
             for (value, parameter) in [
                 (b.position.x, Parameter.bodyPosition), (b.position.y, .bodyPosition),
                 (b.centerOfGravity.x, .bodyCenterOfGravity), (b.centerOfGravity.y, .bodyCenterOfGravity),
+                (b.angle, .bodyAngle),
             ] where !parameter.accepts(value) {
                 throw fail("body \(i)'s \(parameter) is \(value)")
             }

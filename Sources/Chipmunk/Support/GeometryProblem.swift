@@ -32,7 +32,8 @@ extension GeometryProblem: CustomStringConvertible {
 
 /// Why a shape cannot carry a mass or density.
 public enum MassProblem: Hashable, Sendable, CustomStringConvertible {
-    /// The shape has no area (a segment or circle of radius 0) to spread a mass over.
+    /// The shape has no area (a segment or circle of radius 0) to spread a mass over, or
+    /// one too small for its centre of gravity to be finite.
     case noArea(area: Double)
     /// The body's mass or moment, summed from its shapes, would not be finite and within
     /// ``Parameter/massRange``.
@@ -41,6 +42,9 @@ public enum MassProblem: Hashable, Sendable, CustomStringConvertible {
     /// The problem in words.
     public var description: String {
         switch self {
+        case .noArea(let area) where area > 0:
+            // An area too small to measure (1e-323) leaves the centroid not finite.
+            return "needs a shape with an area whose centre of gravity is finite (this one has area \(area))"
         case .noArea(let area):
             return "needs a shape with an area (this one has area \(area))"
         case let .bodyOutOfRange(mass, moment):

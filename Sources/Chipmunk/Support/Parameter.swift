@@ -226,12 +226,13 @@ public enum Parameter: String, Sendable, Hashable, CaseIterable, CustomStringCon
             // maxCoordinate in under 1.5 s: more is no scene's gravity, and 1e300 only
             // diverged at step 2. Bounded as positions are, it is refused where it is given.
             return .magnitudeAtMost(Self.maxCoordinate)
-        case .ratchetPhase, .gearPhase, .motorRate:
+        case .ratchetPhase, .gearPhase, .motorRate, .bodyAngle:
             // An angle or a spin past maxCoordinate has no fraction left (its ulp is an
             // eighth of a radian at 1e15), and near the largest double the solver's terms
             // overflow: a motor's rate of 1.8e308, or a gear's phase of 5e307, left both
-            // bodies spinning at NaN after a step, and a ratchet's phase of 1e308 an
-            // infinite ratchet angle.
+            // bodies spinning at NaN after a step, a ratchet's phase of 1e308 an infinite
+            // ratchet angle, and so did two bodies' angles of ±9e307 (their difference).
+            // A step that would carry a body's angle past it counts as a divergence.
             return .magnitudeAtMost(Self.maxCoordinate)
         case .ratchetInterval:
             // The engine divides the relative angle by it: 0 gives a NaN angle, and a
@@ -242,7 +243,7 @@ public enum Parameter: String, Sendable, Hashable, CaseIterable, CustomStringCon
             return .nonNegativeAtMost(1)
         case .circleRadius, .segmentRadius, .polygonRadius, .boxSize:
             return .nonNegativeAtMost(Self.maxCoordinate)
-        case .bodyVelocity, .bodyAngle, .bodyAngularVelocity, .bodyForce,
+        case .bodyVelocity, .bodyAngularVelocity, .bodyForce,
             .bodyTorque, .appliedForce, .appliedImpulse, .applicationPoint, .integrationGravity, .shapeSurfaceVelocity,
             .springForce, .rotarySpringRestAngle, .rotarySpringTorque, .rotaryLimitAngle,
             .ratchetAngle, .arbiterSurfaceVelocity,
