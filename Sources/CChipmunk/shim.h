@@ -329,6 +329,19 @@ static inline int CChipmunkReportMotion(const cpBody *b) {
     return 1;
 }
 
+/// After a divergence: stops `b` where it is (its velocity, spin, force, torque and the
+/// solver's bias velocities become 0) when `always`, or when any of them is not finite.
+static inline void CChipmunkStopDivergedBody(cpBody *b, int always) {
+    const cpFloat zero = CChipmunkMotionZero(b) + (b->f.x - b->f.x) + (b->f.y - b->f.y) + (b->t - b->t);
+    if (!always && zero == 0) return;
+    b->v = cpvzero;
+    b->w = 0;
+    b->f = cpvzero;
+    b->t = 0;
+    b->v_bias = cpvzero;
+    b->w_bias = 0;
+}
+
 static inline void CChipmunkReportSolverDivergence(cpSpace *space) {
     const cpArray *bodies = space->dynamicBodies;
     cpFloat zero = 0;

@@ -175,23 +175,15 @@ extension Space {
     /// the spring that caused it removed; one the solver had pushed to NaN stayed NaN. A
     /// joint's or a contact's accumulated impulse left at infinity or NaN is zeroed too.
     private func stopDivergedBodies(reported: UnsafePointer<cpBody>?) {
-        func stop(_ body: UnsafeMutablePointer<cpBody>) {
-            body.pointee.v = cpVect(x: 0, y: 0)
-            body.pointee.w = 0
-            body.pointee.f = cpVect(x: 0, y: 0)
-            body.pointee.t = 0
-            body.pointee.v_bias = cpVect(x: 0, y: 0)
-            body.pointee.w_bias = 0
-        }
         // Static and kinematic bodies too: the solver multiplies an infinite impulse by their
         // inverse mass of 0, which gives NaN, and nothing integrates a static body to refuse
         // it; the space's own static body, left with a NaN velocity, made every later contact
         // with it diverge (a helper's attack, a time step of 5e-324).
-        for body in [staticBody] + bodies {
-            let c = body.handle.pointee
-            let motion = [c.v.x, c.v.y, c.w, c.f.x, c.f.y, c.t, c.v_bias.x, c.v_bias.y, c.w_bias]
-            if UnsafePointer(body.handle) == reported || !motion.allSatisfy(\.isFinite) { stop(body.handle) }
+        func stop(_ body: Body) {
+            CChipmunkStopDivergedBody(body.handle, UnsafePointer(body.handle) == reported ? 1 : 0)
         }
+        stop(staticBody)
+        for body in bodies { stop(body) }
         // Their joints' and contacts' accumulated impulses too: the next step applies them
         // again first.
         for constraint in constraints { _ = CChipmunkResetNonFiniteImpulse(constraint.handle) }
