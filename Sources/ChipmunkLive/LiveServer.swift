@@ -74,7 +74,7 @@
                 router: LiveRoutes.router(world),
                 server: .http1WebSocketUpgrade(
                     webSocketRouter: LiveRoutes.webSocketRouter(world),
-                    configuration: .init(maxFrameSize: 16384)),
+                    configuration: .init(ws: .init(maxFrameSize: 16384))),
                 configuration: .init(address: .hostname(configuration.host, port: configuration.port)),
                 onServerRunning: { [host = configuration.host] channel in
                     let port = channel.localAddress?.port ?? 0

@@ -182,7 +182,7 @@ import Testing
         }
         expect(negative, says: "Body.mass must be from 1e-150 to 1e+150 (got -1.0)")
         let tiny = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
-            Body(mass: 1, moment: 1).moment = 1e-320
+            Body(mass: 1, moment: 1).moment = Double("1e-320")!
         }
         expect(tiny, says: "Body.moment must be from 1e-150 to 1e+150 (got 1e-320)")
         // "You cannot set the mass of kinematic or static bodies"
@@ -388,7 +388,7 @@ import Testing
     // "Constraint … ratio": the engine divides by it; 1e-320 overflowed.
     @Test func badConstraintValues() async {
         let ratio = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
-            _ = GearJoint(a: Body(mass: 1, moment: 1), b: Body(mass: 1, moment: 1), phase: 0, ratio: 1e-320)
+            _ = GearJoint(a: Body(mass: 1, moment: 1), b: Body(mass: 1, moment: 1), phase: 0, ratio: Double("1e-320")!)
         }
         expect(ratio, says: "GearJoint.ratio must be non-zero and finite, with a finite inverse (got 1e-320)")
         let stiffness = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {

@@ -204,7 +204,7 @@ import Testing
         let reference = fuzzWorld(seed: seed, hash: hash)
         var hashes: [UInt64] = []
         for k in 0..<steps {
-            let oplog = operate(reference, seed: seed, step: k)
+            _ = operate(reference, seed: seed, step: k)
             try reference.step(dt)
             hashes.append(reference.stateHash())
         }
