@@ -159,13 +159,13 @@ let package = Package(
 
         // What several test targets share: the exit tests' child log, temporary folders,
         // the package's root, the sanitizer the tests run under.
-        .target(name: "ChipmunkTestSupport", path: "Tests/ChipmunkTestSupport"),
+        .target(name: "ChipmunkTestSupport", dependencies: ["Chipmunk"], path: "Tests/ChipmunkTestSupport"),
 
         .testTarget(name: "ChipmunkTests", dependencies: ["Chipmunk", "ChipmunkTestSupport"]),
         .testTarget(name: "ChipmunkAnimationTests", dependencies: ["ChipmunkAnimation", "Chipmunk"]),
         .testTarget(
             name: "ChipmunkDynamicsTests",
-            dependencies: ["ChipmunkDynamics", "ChipmunkScenes", "ChipmunkCatalog", "Chipmunk"]),
+            dependencies: ["ChipmunkDynamics", "ChipmunkScenes", "ChipmunkCatalog", "Chipmunk", "ChipmunkTestSupport"]),
         .testTarget(
             name: "ChipmunkScenesTests",
             dependencies: [

@@ -82,10 +82,15 @@ public final class DynamicAnimator {
 
     /// An animator over `referenceBounds` (points, y down) that steps in fixed steps of `timeStep` seconds.
     ///
-    /// Bounds whose size is not positive and finite, or a time step that is not (as
-    /// `FixedStepper.timeStep`), are a programming error: the program stops.
+    /// Bounds whose width or height is outside 1e-6...1e15, or with a corner past ±5e14
+    /// (half of `Parameter.maxCoordinate`, so that insets keep the boundary within it), or a
+    /// time step that is not positive and finite, are a programming error: the program
+    /// stops. So is an item whose `center` or `rotation` is past ±1e15 when it joins (or at
+    /// ``updateItem(usingCurrentState:)``).
     public init(referenceBounds: Rect, timeStep: Double = 1.0 / 120) {
         DynamicsParameter.referenceBoundsSize.require(referenceBounds.size)
+        DynamicsParameter.referenceBoundsCorner.requireCorners(of: referenceBounds)
+        DynamicsParameter.animatorTimeStep.require(timeStep)
         self.referenceBounds = referenceBounds
         self.timeStep = timeStep
         stepper = FixedStepper(timeStep: timeStep)
@@ -148,6 +153,8 @@ public final class DynamicAnimator {
     public func updateItem(usingCurrentState item: any DynamicItem) {
         updateIfNeeded()
         guard let record = records[ObjectIdentifier(item)] else { return }
+        DynamicsParameter.itemCenter.require(item.center)
+        DynamicsParameter.itemRotation.require(item.rotation)
         record.body.position = item.center
         record.body.angle = item.rotation
         record.body.activate()
@@ -169,7 +176,8 @@ public final class DynamicAnimator {
     @discardableResult
     public func advance(by frameDuration: Double) throws -> FrameReport {
         // The stepper is a struct being changed: the closure must not read it (timeStep is a copy).
-        try stepper.advance(by: frameDuration) { dt in try self.step(by: dt) }
+        DynamicsParameter.frameDuration.require(frameDuration)
+        return try stepper.advance(by: frameDuration) { dt in try self.step(by: dt) }
     }
 
     /// One fixed step: behaviours act (pushes, fields, moving anchors), the space steps,
@@ -178,6 +186,7 @@ public final class DynamicAnimator {
 
     /// One step of `dt` seconds (for a caller with its own clock, such as a scene).
     public func step(by dt: Double) throws {
+        DynamicsParameter.stepDuration.require(dt)
         updateIfNeeded()
         for behavior in flatBehaviors { behavior.willStep(in: self, dt: dt) }
         try space.step(dt)
@@ -363,6 +372,8 @@ final class ItemRecord {
         self.animator = animator
         let size = item.bounds.size
         DynamicsParameter.itemBoundsSize.require(size)
+        DynamicsParameter.itemCenter.require(item.center)
+        DynamicsParameter.itemRotation.require(item.rotation)
         body = Body(mass: 1, moment: 1)
         body.position = item.center
         body.angle = item.rotation
@@ -384,9 +395,12 @@ final class ItemRecord {
             area = Area.polygon(vertices: vertices)
             unitMoment = Moment.polygon(mass: 1, vertices: vertices)
         case .path(let points):
+            DynamicsParameter.itemPath.require(points)
             ensure(
-                (try? Polygon.check(vertices: points, transform: .identity, radius: 0)) != nil,
-                "DynamicItem collision path must enclose an area, with finite points (got \(points))")
+                (try? Polygon.check(vertices: points, transform: .identity, radius: 0)) != nil
+                    && abs(Area.polygon(vertices: points)) >= DynamicsParameter.minimumPathArea,
+                "DynamicItem collision path must enclose an area of at least \(DynamicsParameter.minimumPathArea) "
+                    + "points² (got \(points))")
             shape = Polygon(body: body, vertices: points)
             area = abs(Area.polygon(vertices: points))
             unitMoment = Moment.polygon(mass: 1, vertices: points)

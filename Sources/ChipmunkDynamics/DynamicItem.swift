@@ -50,7 +50,9 @@ public final class ItemView: DynamicItem {
 
     /// An item called `name`, `size` points large, centred at `center`, not turned.
     ///
-    /// A size that is not positive and finite is a programming error: the program stops.
+    /// A width or height outside 1e-6...1e15 is a programming error: the program stops
+    /// (with densities from 1e-12 to 1e12, an item's mass and moment then stay within the
+    /// engine's range).
     public init(name: String, center: Vector, size: Size, collisionBounds: CollisionBounds = .rectangle) {
         DynamicsParameter.itemViewSize.require(size)
         self.name = name

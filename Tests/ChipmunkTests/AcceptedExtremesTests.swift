@@ -17,41 +17,6 @@ import ChipmunkTestSupport
         "each case runs alone in a child process: ThreadSanitizer adds minutes, and no thread")
 )
 struct AcceptedExtremesTests {
-    /// The values to try: every candidate the rule accepts.
-    static func extremes(of rule: Rule) -> [Double] {
-        var candidates: [Double] = [
-            0, -0.0, .leastNonzeroMagnitude, -.leastNonzeroMagnitude, .leastNormalMagnitude, -.leastNormalMagnitude,
-            1, -1, 1e-300, -1e-300, 1e300, -1e300, .greatestFiniteMagnitude, -.greatestFiniteMagnitude, .infinity,
-            -.infinity,
-        ]
-        for bound in bounds(of: rule) {
-            let near: [Double] = [bound, bound.nextUp, bound.nextDown, -bound, -bound.nextUp, -bound.nextDown]
-            candidates += near
-        }
-        var seen = Set<Double>()
-        return candidates.filter { rule.accepts($0) && seen.insert($0).inserted }
-    }
-
-    /// Values just outside the rule: next to its bounds, NaN, the infinities.
-    static func outside(of rule: Rule) -> [Double] {
-        var candidates: [Double] = [.nan, .infinity, -.infinity, -1, -.leastNonzeroMagnitude]
-        for bound in bounds(of: rule) {
-            let near: [Double] = [bound.nextUp, bound.nextDown, bound + 1, bound - 1, -bound]
-            candidates += near
-        }
-        return candidates.filter { !rule.accepts($0) }
-    }
-
-    private static func bounds(of rule: Rule) -> [Double] {
-        switch rule {
-        case .within(let range), .magnitudeWithin(let range), .zeroOrWithin(let range):
-            return [range.lowerBound, range.upperBound]
-        case .magnitudeAtMost(let bound), .nonNegativeAtMost(let bound): return [bound]
-        case .wholeNumber(let range): return [Double(range.lowerBound), Double(range.upperBound)]
-        default: return []
-        }
-    }
-
     /// The small world: a ground, a unit box `box` on body `b` resting on it, and a second
     /// body `c` with a circle, under gravity, sleeping enabled.
     struct World {
@@ -298,7 +263,7 @@ struct AcceptedExtremesTests {
         let log = ChildLog()
         let result = await #expect(processExitsWith: .success) { [name, log = log as ChildLog] in
             let parameter = Parameter(rawValue: name)!
-            for value in AcceptedExtremesTests.extremes(of: parameter.rule) {
+            for value in parameter.rule.acceptedExtremes {
                 log.write("trying \(parameter) = \(value)")
                 var world = World()
                 AcceptedExtremesTests.apply(parameter, value, to: &world)
@@ -320,7 +285,7 @@ struct AcceptedExtremesTests {
     @Test(arguments: Parameter.allCases.map(\.rawValue))
     func valuesOutsideStopWithTheRule(name: String) async {
         let parameter = Parameter(rawValue: name)!
-        let outside = Self.outside(of: parameter.rule)
+        let outside = parameter.rule.valuesOutside
         #expect(!outside.isEmpty || parameter.rule == .nonNegative || parameter.rule == .positive, "\(name)")
         for value in outside {
             let error = #expect(throws: ChipmunkError.self, "\(name) \(value)") { try parameter.check(value) }
@@ -332,7 +297,7 @@ struct AcceptedExtremesTests {
         guard outside.contains(where: { !$0.isNaN }) else { return }
         let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) { [name] in
             let parameter = Parameter(rawValue: name)!
-            parameter.require(AcceptedExtremesTests.outside(of: parameter.rule).first(where: { !$0.isNaN })!)
+            parameter.require(parameter.rule.valuesOutside.first(where: { !$0.isNaN })!)
         }
         let output = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
         #expect(output.contains("\(parameter) must be \(parameter.rule) (got"), "\(name): \(output.prefix(200))")

@@ -79,10 +79,19 @@ public final class AttachmentBehavior: DynamicBehavior {
         }
     }
     /// Travel along the axis (sliding) or turning (pin) allowed; infinite by default.
+    ///
+    /// Each end is infinite (no limit that way) or from -1e15 to 1e15; a range whose
+    /// minimum is above its maximum, or with an end of NaN, is a programming error: the
+    /// program stops.
     public var attachmentRange = FloatRange.infinite {
         didSet {
+            for end in [attachmentRange.minimum, attachmentRange.maximum] where end.isFinite || end.isNaN {
+                DynamicsParameter.attachmentRangeEnd.require(end)
+            }
             ensure(
-                attachmentRange.minimum <= attachmentRange.maximum, "AttachmentBehavior.attachmentRange is empty")
+                attachmentRange.minimum <= attachmentRange.maximum,
+                "AttachmentBehavior.attachmentRange is empty (got \(attachmentRange.minimum)...\(attachmentRange.maximum))"
+            )
             rebuild()
         }
     }
@@ -129,12 +138,13 @@ public final class AttachmentBehavior: DynamicBehavior {
     /// Two items that slide along `axis` relative to each other, without turning, attached
     /// at `attachmentAnchor`; `attachmentRange` limits the travel.
     ///
-    /// An axis that is zero or not finite is a programming error: the program stops.
+    /// An axis with a component past ±1e15, or shorter than 1e-100, is a programming
+    /// error: the program stops.
     public static func slidingAttachment(
         with item1: any DynamicItem, attachedTo item2: any DynamicItem, attachmentAnchor: Vector,
         axisOfTranslation axis: Vector
     ) -> AttachmentBehavior {
-        ensure(axis.length > 0 && axis.isFinite, "AttachmentBehavior sliding axis must be a non-zero vector")
+        requireAxis(axis)
         return AttachmentBehavior(
             items: [item1, item2], offsets: [.zero, .zero], anchor: attachmentAnchor, kind: .sliding(axis: axis),
             type: .items)
@@ -142,13 +152,25 @@ public final class AttachmentBehavior: DynamicBehavior {
 
     /// An item that slides along `axis` through `attachmentAnchor`, without turning.
     ///
-    /// An axis that is zero or not finite is a programming error: the program stops.
+    /// An axis with a component past ±1e15, or shorter than 1e-100, is a programming
+    /// error: the program stops.
     public static func slidingAttachment(
         with item: any DynamicItem, attachmentAnchor: Vector, axisOfTranslation axis: Vector
     ) -> AttachmentBehavior {
-        ensure(axis.length > 0 && axis.isFinite, "AttachmentBehavior sliding axis must be a non-zero vector")
+        requireAxis(axis)
         return AttachmentBehavior(
             items: [item], offsets: [.zero], anchor: attachmentAnchor, kind: .sliding(axis: axis), type: .anchor)
+    }
+
+    /// The shortest sliding axis: a shorter one (1e-300) has no length in doubles to
+    /// divide by, and the groove it made had no length either.
+    static let minimumAxisLength = 1e-100
+
+    private static func requireAxis(_ axis: Vector) {
+        DynamicsParameter.slidingAxis.require(axis)
+        ensure(
+            axis.length >= minimumAxisLength,
+            "\(DynamicsParameter.slidingAxis) must be at least \(minimumAxisLength) long (got \(axis))")
     }
 
     /// Two items held no further apart than `length`, at points `offset1` and `offset2` from
@@ -227,14 +249,27 @@ public final class AttachmentBehavior: DynamicBehavior {
             made.append(SlideJoint(a: a, b: b, anchorA: offsets[0], anchorB: anchorB, distance: 0...length))
         case .sliding(let axis):
             // The groove lies on b along the axis through the anchor; a slides on it without turning.
-            let localAnchor = b.worldToLocal(anchorPoint)
+            // The anchor in each body's coordinates lies within half of maxCoordinate, and the
+            // travel within the other half, so the groove's ends are coordinates the core takes:
+            // an anchor 1e15 from a body, or a range of ±1e15, made ends past it, and the core
+            // stopped the program naming `GrooveJoint.groove`. Only a world near its edge is
+            // clamped so.
+            let half = Parameter.maxCoordinate / 2
+            let localAnchor = b.worldToLocal(anchorPoint).clamped(to: half)
             let localAxis = (axis * (1 / axis.length)).rotated(by: -b.angle)
-            let low = attachmentRange.minimum.isFinite ? attachmentRange.minimum : -1e5
-            let high = attachmentRange.maximum.isFinite ? attachmentRange.maximum : 1e5
-            made.append(
-                GrooveJoint(
-                    a: b, b: a, grooveA: localAnchor + localAxis * low, grooveB: localAnchor + localAxis * high,
-                    anchorB: a.worldToLocal(anchorPoint)))
+            let low = attachmentRange.minimum.isFinite ? max(attachmentRange.minimum, -half) : -1e5
+            let high = attachmentRange.maximum.isFinite ? min(attachmentRange.maximum, half) : 1e5
+            let (grooveA, grooveB) = (localAnchor + localAxis * low, localAnchor + localAxis * high)
+            if grooveA == grooveB {
+                // No travel (a range of zero, or one below the coordinates' resolution there):
+                // held at the anchor. A groove of no length has no direction.
+                made.append(PivotJoint(a: a, b: b, pivot: anchorPoint))
+            } else {
+                made.append(
+                    GrooveJoint(
+                        a: b, b: a, grooveA: grooveA, grooveB: grooveB,
+                        anchorB: a.worldToLocal(anchorPoint).clamped(to: Parameter.maxCoordinate)))
+            }
             made.append(GearJoint(a: b, b: a, phase: a.angle - b.angle, ratio: 1))
         case .fixed:
             made.append(PivotJoint(a: a, b: b, pivot: anchorPoint))
@@ -274,6 +309,11 @@ public final class AttachmentBehavior: DynamicBehavior {
 }
 
 extension Vector {
+    /// The vector with each component clamped to ±`bound`.
+    func clamped(to bound: Double) -> Vector {
+        Vector(x: min(max(x, -bound), bound), y: min(max(y, -bound), bound))
+    }
+
     /// The vector turned by `angle` radians.
     func rotated(by angle: Double) -> Vector {
         let (c, s) = (cos(angle), sin(angle))

@@ -75,7 +75,11 @@ public final class CollisionBehavior: ItemListBehavior {
     public private(set) var referenceBoundsInsets = EdgeInsets.zero
 
     /// Makes the reference bounds, shrunk by `insets`, a boundary.
+    ///
+    /// An inset that is not finite, or past ±5e14 (half of `Parameter.maxCoordinate`, as the
+    /// reference bounds' corners are), is a programming error: the program stops.
     public func setTranslatesReferenceBoundsIntoBoundary(with insets: EdgeInsets) {
+        DynamicsParameter.boundaryInsets.require(insets)
         referenceBoundsInsets = insets
         translatesReferenceBoundsIntoBoundary = true
     }
@@ -93,7 +97,7 @@ public final class CollisionBehavior: ItemListBehavior {
 
     /// A closed path boundary through `points` (`addBoundaryWithIdentifier:forPath:`).
     ///
-    /// Fewer than 2 points, or a point that is not finite, is a programming error: the program stops.
+    /// Fewer than 2 points, or a coordinate past ±1e15, is a programming error: the program stops.
     public func addBoundary(withIdentifier identifier: String, forPath points: [Vector]) {
         ensure(points.count >= 2, "CollisionBehavior.addBoundary(forPath:) needs at least 2 points")
         addBoundary(identifier, points + [points[0]])

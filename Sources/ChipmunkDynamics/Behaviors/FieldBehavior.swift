@@ -84,12 +84,22 @@ public final class FieldBehavior: ItemListBehavior {
 
     /// Which field.
     public let kind: Kind
-    /// The field's centre, in points; must be finite.
+    /// The field's centre, in points; each coordinate from -1e15 to 1e15.
     public var position: Vector = .zero {
         didSet { DynamicsParameter.fieldPosition.require(position) }
     }
     /// Where the field acts, around its position: everywhere by default.
-    public var region: Region = .infinite
+    ///
+    /// A size or radius that is negative or NaN is a programming error: the program stops.
+    public var region: Region = .infinite {
+        didSet {
+            switch region {
+            case .infinite: break
+            case .rectangle(let size): DynamicsParameter.fieldRegion.require(size)
+            case .circle(let radius): DynamicsParameter.fieldRegion.require(radius)
+            }
+        }
+    }
     /// The force's scale, 1 by default; must be finite.
     public var strength = 1.0 {
         didSet { DynamicsParameter.fieldStrength.require(strength) }
@@ -106,7 +116,17 @@ public final class FieldBehavior: ItemListBehavior {
     /// A field of `kind` acting on `items`, at position (0, 0).
     ///
     /// A value set later that breaks a property's rule is a programming error: the program stops.
+    /// A direction, smoothness or animation speed in `kind` that breaks its rule is a
+    /// programming error too (a direction of NaN went on to the step, which diverged).
     public init(kind: Kind, items: [any DynamicItem] = []) {
+        switch kind {
+        case .linearGravity(let direction), .velocity(let direction):
+            DynamicsParameter.fieldDirection.require(direction)
+        case .noise(let smoothness, let animationSpeed), .turbulence(let smoothness, let animationSpeed):
+            DynamicsParameter.fieldSmoothness.require(smoothness)
+            DynamicsParameter.fieldAnimationSpeed.require(animationSpeed)
+        case .radialGravity, .spring, .drag, .vortex, .electric, .magnetic, .custom: break
+        }
         self.kind = kind
         super.init(items: items)
     }

@@ -24,7 +24,8 @@ public final class PushBehavior: ItemListBehavior {
     public var active = true
     /// The push: a direction whose length is the magnitude (zero, no push, by default).
     ///
-    /// A value that is not finite is a programming error: the program stops.
+    /// A component past ±1e15 is a programming error: the program stops (1e308 became an
+    /// infinite force).
     public var pushDirection = Vector.zero {
         didSet { DynamicsParameter.pushDirection.require(pushDirection) }
     }
@@ -35,7 +36,7 @@ public final class PushBehavior: ItemListBehavior {
     }
     /// The direction's length; setting it keeps the angle.
     ///
-    /// A value that is negative or not finite is a programming error: the program stops.
+    /// A value that is negative or past 1e15 is a programming error: the program stops.
     public var magnitude: Double {
         get { pushDirection.length }
         set {
@@ -55,7 +56,7 @@ public final class PushBehavior: ItemListBehavior {
     public func targetOffsetFromCenter(for item: any DynamicItem) -> Vector { offsets[ObjectIdentifier(item)] ?? .zero }
     /// Makes the push act on `item` at `offset` from its centre, in the item's own coordinates.
     ///
-    /// An offset that is not finite is a programming error: the program stops.
+    /// An offset with a component past ±1e15 is a programming error: the program stops.
     public func setTargetOffsetFromCenter(_ offset: Vector, for item: any DynamicItem) {
         DynamicsParameter.pushTargetOffset.require(offset)
         offsets[ObjectIdentifier(item)] = offset

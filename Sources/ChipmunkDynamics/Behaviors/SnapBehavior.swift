@@ -15,7 +15,7 @@ public final class SnapBehavior: DynamicBehavior {
     public let item: any DynamicItem
     /// Where the item's centre is pulled, in points; changing it wakes the item.
     ///
-    /// A value that is not finite is a programming error: the program stops.
+    /// A coordinate past ±1e15 is a programming error: the program stops.
     public var snapPoint: Vector {
         didSet {
             DynamicsParameter.snapPoint.require(snapPoint)
@@ -39,7 +39,7 @@ public final class SnapBehavior: DynamicBehavior {
 
     /// Snaps `item` to `point`.
     ///
-    /// A point that is not finite is a programming error: the program stops.
+    /// A coordinate past ±1e15 is a programming error: the program stops.
     public init(item: any DynamicItem, snapTo point: Vector) {
         DynamicsParameter.snapPoint.require(point)
         self.item = item

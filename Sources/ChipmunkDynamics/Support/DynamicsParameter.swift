@@ -35,26 +35,63 @@ package enum DynamicsParameter: String, Sendable, CaseIterable, CustomStringConv
     case addedAngularVelocity = "DynamicItemBehavior.addAngularVelocity velocity"
     case itemViewSize = "ItemView.size"
     case itemBoundsSize = "DynamicItem.bounds size"
+    case itemCenter = "DynamicItem.center"
+    case itemRotation = "DynamicItem.rotation"
+    case itemPath = "DynamicItem collision path points"
     case referenceBoundsSize = "DynamicAnimator.referenceBounds size"
+    case referenceBoundsCorner = "DynamicAnimator.referenceBounds corners"
+    case boundaryInsets = "CollisionBehavior.setTranslatesReferenceBoundsIntoBoundary insets"
+    case slidingAxis = "AttachmentBehavior.slidingAttachment axisOfTranslation"
+    case attachmentRangeEnd = "AttachmentBehavior.attachmentRange ends"
+    case fieldDirection = "FieldBehavior direction"
+    case fieldSmoothness = "FieldBehavior smoothness"
+    case fieldAnimationSpeed = "FieldBehavior animationSpeed"
+    case fieldRegion = "FieldBehavior.region size or radius"
+    case animatorTimeStep = "DynamicAnimator timeStep"
+    case stepDuration = "DynamicAnimator.step dt"
+    case frameDuration = "DynamicAnimator.advance frameDuration"
 
     /// The rule the values must keep.
     package var rule: Rule {
         switch self {
-        case .gravityDirection, .pushDirection, .pushTargetOffset, .snapPoint, .fieldPosition, .fieldStrength,
-            .attachmentAnchorPoint, .attachmentPoint, .boundaryPoint, .itemCharge, .addedLinearVelocity,
-            .addedAngularVelocity:
+        // Positions become bodies' positions, anchors and segments' ends: the core's
+        // coordinates (`Parameter.maxCoordinate`). A snap point of 1e308, or an item's centre,
+        // was accepted here and stopped the program in the core, naming `Body.position`.
+        case .snapPoint, .fieldPosition, .attachmentAnchorPoint, .attachmentPoint, .boundaryPoint, .itemCenter,
+            .itemPath, .attachmentRangeEnd:
+            return .magnitudeAtMost(Parameter.maxCoordinate)
+        // The reference bounds and their insets add up to a boundary's corners: half each.
+        case .referenceBoundsCorner, .boundaryInsets: return .magnitudeAtMost(Parameter.maxCoordinate / 2)
+        // A push of 1e308 became an infinite force (× forceScale), and the stop named
+        // `Body.applyForce`; an angle past maxCoordinate has no fraction left.
+        case .pushDirection, .pushTargetOffset, .itemRotation, .slidingAxis:
+            return .magnitudeAtMost(Parameter.maxCoordinate)
+        case .pushMagnitude: return .nonNegativeAtMost(Parameter.maxCoordinate)
+        case .gravityDirection, .fieldStrength, .itemCharge, .addedLinearVelocity, .addedAngularVelocity,
+            .fieldDirection:
             return .finite
-        case .gravityMagnitude, .pushMagnitude, .fieldFalloff, .fieldMinimumRadius, .attachmentLength,
-            .attachmentFrictionTorque, .itemElasticity, .itemFriction, .itemResistance, .itemAngularResistance:
+        // Noise moves at time × speed lattice cells: 1e308 made it infinite, and the force NaN.
+        case .fieldAnimationSpeed: return .magnitudeAtMost(Parameter.maxCoordinate)
+        case .gravityMagnitude, .fieldFalloff, .fieldMinimumRadius, .attachmentLength,
+            .attachmentFrictionTorque, .itemElasticity, .itemFriction, .itemResistance, .itemAngularResistance,
+            .frameDuration:
             return .nonNegativeFinite
-        case .snapDamping: return .nonNegativeAtMost(1)
+        case .snapDamping, .fieldSmoothness: return .nonNegativeAtMost(1)
+        case .fieldRegion: return .nonNegative
         case .attachmentDamping, .attachmentFrequency: return .nonNegativeAtMost(1e6)
         // An item's mass must stay within `Parameter.massRange` (a density of 1e-300 gave
         // a mass the body refused, in a message that named `Body.mass`, not this property).
         case .itemDensity: return .within(1e-12...1e12)
-        case .itemViewSize, .itemBoundsSize, .referenceBoundsSize: return .positiveFinite
+        // With densities from 1e-12 to 1e12, sizes from 1e-6 to 1e15 keep an item's mass
+        // (density × area / 10,000) and moment within `Parameter.massRange`: a size of
+        // 1e-300 gave a mass of 0, and one of 1e308 a box the core refused.
+        case .itemViewSize, .itemBoundsSize, .referenceBoundsSize: return .within(1e-6...Parameter.maxCoordinate)
+        case .animatorTimeStep, .stepDuration: return .positiveFinite
         }
     }
+
+    /// The smallest area a collision path may enclose, in points²: a 1e-6 × 1e-6 box's.
+    package static let minimumPathArea = 1e-12
 
     /// The property as the API spells it, such as `DynamicItemBehavior.density`.
     package var description: String { rawValue }
@@ -81,5 +118,15 @@ package enum DynamicsParameter: String, Sendable, CaseIterable, CustomStringConv
     package func require(_ size: Size) {
         require(size.width)
         require(size.height)
+    }
+
+    /// Stops the program unless the rectangle's corners keep the rule.
+    package func requireCorners(of rect: Rect) {
+        for value in [rect.minX, rect.minY, rect.maxX, rect.maxY] { require(value) }
+    }
+
+    /// Stops the program unless the insets keep the rule.
+    package func require(_ insets: EdgeInsets) {
+        for value in [insets.top, insets.left, insets.bottom, insets.right] { require(value) }
     }
 }
