@@ -17,7 +17,7 @@ import Testing
         }
         let output = stderr(result)
         #expect(
-            output.contains("DynamicItemBehavior.density must be from 1e-12 to 1000000000000.0 (got 0.0)"), "\(output)")
+            output.contains("DynamicItemBehavior.density must be from 1e-12 to 1e12 (got 0.0)"), "\(output)")
     }
 
     @Test func aNegativeMagnitudeStopsNamingTheProperty() async {

@@ -50,7 +50,7 @@ public enum Rule: Sendable, Hashable, CustomStringConvertible {
         switch self {
         case .finite: return "finite"
         case .positiveFinite: return "positive and finite"
-        case .within(let range): return "from \(range.lowerBound) to \(range.upperBound)"
+        case .within(let range): return "from \(Self.text(range.lowerBound)) to \(Self.text(range.upperBound))"
         case .magnitudeAtMost(let bound): return "finite, from -\(Self.text(bound)) to \(Self.text(bound))"
         case .nonNegativeAtMost(let bound): return "from 0 to \(Self.text(bound))"
         case .zeroOrWithin(let range): return "0, or from \(range.lowerBound) to \(range.upperBound)"
@@ -72,6 +72,6 @@ public enum Rule: Sendable, Hashable, CustomStringConvertible {
             mantissa /= 10
             exponent += 1
         }
-        return exponent >= 6 ? "\(Int(mantissa))e\(exponent)" : "\(bound)"
+        return exponent >= 6 && mantissa < 1e15 ? "\(Int(mantissa))e\(exponent)" : "\(bound)"
     }
 }
