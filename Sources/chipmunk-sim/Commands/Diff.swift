@@ -64,6 +64,7 @@ struct Diff: ParsableCommand {
 
     func validate() throws {
         if format == .html, output == "-" { throw ValidationError("--format html needs --output FILE (-o FILE)") }
+        try Output.refuseOverwriting(output, option: "--output", inputs: [("run A's file", a), ("run B's file", b)])
     }
 
     func run() throws {
@@ -83,9 +84,9 @@ struct Diff: ParsableCommand {
         case .html:
             let page = ComparisonPage(comparison, scene: sideA.makeScene())
             try Output.file(Array(page.html().utf8), to: output, option: "--output")
-            print(
+            Output.summary(
                 comparison.firstDivergentStep.map { "wrote \(output): the runs first differ at step \($0)" }
-                    ?? "wrote \(output): the runs are identical")
+                    ?? "wrote \(output): the runs are identical", dataTo: output)
         }
         if !comparison.isIdentical {
             try Output.flushStandardOutput()

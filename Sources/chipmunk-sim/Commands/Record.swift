@@ -31,8 +31,14 @@ struct Record: ParsableCommand {
 
     @OptionGroup var runLength: RunLength  // default: 5 seconds
 
-    @Option(name: [.short, .long], help: "Where to write the recording.")
+    @Option(name: [.short, .long], help: "Where to write the recording ('-': standard output).")
     var output: String
+
+    func validate() throws {
+        try Output.refuseOverwriting(
+            output, option: "-o",
+            inputs: [("the scene file being read", scene), ("the --inputs file being read", inputs)])
+    }
 
     func run() throws {
         let scene = try SceneCatalog.scene(named: self.scene, warn: Output.warning)
@@ -67,6 +73,6 @@ struct Record: ParsableCommand {
             do { try recorder.step() } catch { throw RunError("\(error)") }  // the error names the step
         }
         try Output.file(Array(try recorder.recording.encoded()), to: output, option: "-o")
-        print("wrote \(output): \(total) steps, \(entries.count) inputs")
+        Output.summary("wrote \(output): \(total) steps, \(entries.count) inputs", dataTo: output)
     }
 }

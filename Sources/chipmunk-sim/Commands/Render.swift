@@ -89,12 +89,20 @@ struct Render: ParsableCommand {
                     )
                 }
                 guard output.filter({ $0 == "%" }).count == 1,
-                    output.range(of: #"%0?[0-9]*d"#, options: .regularExpression) != nil
+                    let number = output.range(of: #"%0?[0-9]*d"#, options: .regularExpression)
                 else {
                     throw ValidationError("-o must hold one printf number such as %d or %04d (got \(output))")
                 }
+                // A width of 99,999,999 padded every name with that many spaces: the run
+                // hung building them. No step number needs more than 20 digits.
+                let width = output[number].dropFirst().dropLast().drop(while: { $0 == "0" })
+                guard width.count <= 2, Int(width) ?? 0 <= 20 else {
+                    throw ValidationError(
+                        "-o's number may be at most 20 digits wide, such as %04d (got \(output[number]))")
+                }
             }
         }
+        try Output.refuseOverwriting(output, option: "-o", inputs: [("the scene file being read", scene)])
     }
 
     func run() throws {

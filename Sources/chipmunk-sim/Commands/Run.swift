@@ -93,6 +93,12 @@ struct Run: ParsableCommand {
         if let width, !(16...8192).contains(width) {
             throw ValidationError("--width must be from 16 to 8192 (got \(width))")
         }
+        try Output.refuseOverwriting(output, option: "--output", inputs: [("the scene file being read", scene)])
+        if let events {
+            try Output.refuseOverwriting(
+                events, option: "--events",
+                inputs: [("the scene file being read", scene), ("the --output file too", output)])
+        }
     }
 
     func run() throws {
@@ -139,7 +145,6 @@ struct Run: ParsableCommand {
     /// The run as the HTML replay player. A failing step ends the recording there: the page
     /// is written with every step before it, then the error is reported.
     private func runReplay(_ scene: Scene, from firstStep: Int, steps totalSteps: Int, dt: Double) throws {
-        try refuseOverwritingScene()
         // The state before the first step, every Kth step, and the last.
         let recorded = 1 + (totalSteps + every - 1) / every
         if recorded > Playback.suggestedMaximumSteps {
@@ -214,21 +219,9 @@ struct Run: ParsableCommand {
         String(decoding: (try? JSONEncoder().encode(text)) ?? Data("\"\"".utf8), as: UTF8.self)
     }
 
-    /// Refuses an `--output` that is the scene file being read.
-    private func refuseOverwritingScene() throws {
-        if let sceneFile = try? FileManager.default.attributesOfItem(atPath: scene),
-            let target = try? FileManager.default.attributesOfItem(atPath: output),
-            sceneFile[.systemNumber] as? Int == target[.systemNumber] as? Int,
-            sceneFile[.systemFileNumber] as? Int == target[.systemFileNumber] as? Int
-        {
-            throw ValidationError("--output \(output) is the scene file being read; choose another file")
-        }
-    }
-
     /// Standard output, or the `--output` file, which must not be the scene file itself.
     private func openOutput() throws -> FileDescriptor {
         guard output != "-" else { return .standardOutput }
-        try refuseOverwritingScene()
         do {
             return try FileDescriptor.open(
                 FilePath(output), .writeOnly, options: [.create, .truncate],

@@ -37,6 +37,10 @@ struct SnapshotCommand: ParsableCommand {
     /// Accepted and ignored: snapshots hold the broad phase's history now.
     @Flag(help: .hidden) var canonicalBroadPhase = false
 
+    func validate() throws {
+        try Output.refuseOverwriting(output, option: "-o", inputs: [("the scene file being read", scene)])
+    }
+
     func run() throws {
         let scene = try SceneCatalog.scene(named: self.scene, warn: Output.warning)
         if canonicalBroadPhase { Output.note(CanonicalBroadPhase.ignored) }

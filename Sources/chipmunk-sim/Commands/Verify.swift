@@ -61,6 +61,13 @@ struct Verify: ParsableCommand {
         if update, diffPage != nil {
             throw ValidationError("--diff-page is written when a check fails; --update checks nothing")
         }
+        if update {
+            try Output.refuseOverwriting(goldenPath, option: "--golden", inputs: [("the scene file being read", scene)])
+        } else if let diffPage {
+            try Output.refuseOverwriting(
+                diffPage, option: "--diff-page",
+                inputs: [("the scene file being read", scene), ("the golden file being read", golden)])
+        }
     }
 
     var isBuiltIn: Bool { SceneCatalog.builtIn.contains(where: { $0.name == scene }) }
@@ -103,11 +110,16 @@ struct Verify: ParsableCommand {
                 throw ValidationError("a golden file holds at most 1,000,000 steps, a line each (asked for \(total))")
             }
             let file = try scene.recordGolden(steps: total, checkpointEvery: every, timeStep: dt)
-            let folder = URL(fileURLWithPath: path).deletingLastPathComponent()
-            do {
-                try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-            } catch {
-                throw RunError("cannot make the folder \(folder.path) for \(path)")
+            // Only the default folder for a built-in scene's golden file is made: a --golden
+            // in a folder that does not exist is refused, as every other output is (a mistyped
+            // path made its folders, at the root when run as root).
+            if golden == nil {
+                let folder = URL(fileURLWithPath: path).deletingLastPathComponent()
+                do {
+                    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+                } catch {
+                    throw RunError("cannot make the folder \(folder.path) for \(path)")
+                }
             }
             try Output.file(Array(file.text.utf8), to: path, option: "the golden file")
             print(

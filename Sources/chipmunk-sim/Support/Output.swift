@@ -1,3 +1,4 @@
+import ArgumentParser
 import SystemPackage
 
 #if canImport(Glibc)
@@ -91,6 +92,51 @@ enum Output {
             unlink(temporary.string)
             throw error
         }
+    }
+
+    /// A one-line summary of what was written to `path`: on standard output, unless the
+    /// data itself went there (`-`), and then on standard error, so that standard output
+    /// carries the data and nothing else (`record -o -` printed its summary after the JSON).
+    static func summary(_ text: String, dataTo path: String) {
+        if path == "-" { note(text + "\n") } else { print(text) }
+    }
+
+    /// Refuses to write `path` (named by `option`, as `-o`) when it is one of the files the
+    /// command reads (`inputs`: what each is, such as "the scene file", and its path), or
+    /// the same file twice: the output would replace what is being read. Paths are
+    /// compared as files (device and inode), so `./a.json` and `a.json` are one; a file
+    /// that does not exist yet is no input.
+    static func refuseOverwriting(
+        _ path: String, option: String, inputs: [(what: String, path: String?)]
+    ) throws(ValidationError) {
+        guard path != "-" else { return }
+        for input in inputs {
+            guard let other = input.path, other != "-", sameFile(path, other) else { continue }
+            throw ValidationError("\(option) \(path) is \(input.what); choose another file")
+        }
+    }
+
+    /// Whether two paths name one file: the same device and inode, or, for a file not made
+    /// yet, the same absolute path.
+    private static func sameFile(_ a: String, _ b: String) -> Bool {
+        if let first = identity(of: a), let second = identity(of: b) { return first == second }
+        return absolute(a) == absolute(b)
+    }
+
+    /// A path made absolute from the working folder, with `.` and `..` resolved lexically.
+    private static func absolute(_ path: String) -> FilePath {
+        let filePath = FilePath(path)
+        if filePath.isAbsolute { return filePath.lexicallyNormalized() }
+        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+        guard getcwd(&buffer, buffer.count) != nil else { return filePath.lexicallyNormalized() }
+        return FilePath(String(cString: buffer)).pushing(filePath).lexicallyNormalized()
+    }
+
+    /// A file's device and inode; nil for a path that names no file.
+    private static func identity(of path: String) -> [UInt64]? {
+        var status = stat()
+        guard !path.isEmpty, stat(path, &status) == 0 else { return nil }
+        return [UInt64(status.st_dev), UInt64(status.st_ino)]
     }
 
     /// Checks that everything `print` wrote reached standard output; called once at exit.
