@@ -31,7 +31,9 @@ public enum RunSource {
                 "\(argument) is a snapshot, a state rather than a run: diff compares golden files, input "
                     + "recordings and scenes (continue the snapshot with chipmunk-sim run \(argument))")
         }
-        if data.starts(with: Array("chipmunk-golden".utf8)) || argument.hasSuffix(".golden") {
+        if data.starts(with: Array("chipmunk-golden".utf8)) || data.starts(with: Array("\u{FEFF}chipmunk-golden".utf8))
+            || argument.hasSuffix(".golden")
+        {
             let golden = try GoldenFile(parsing: String(decoding: data, as: UTF8.self), source: argument)
             return .golden(golden, argument: argument)
         }

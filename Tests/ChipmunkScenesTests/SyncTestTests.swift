@@ -194,7 +194,16 @@ import Testing
                 "r.inputs.json: not an input recording: inputs[0].step: expected a whole number, found 1e+300 (too large)"
             ),
         ]
-        for (json, message) in cases {
+        // A hash as the recorder writes it, or refused by its index: replay compared the
+        // text and synctest the number, so "ABC…" or "0abc…" failed one and passed the other.
+        let first = recording.hashes[0]
+        let hashCases = [first.uppercased(), "0" + first, "zzzz"].filter { $0 != first }.map { bad in
+            (
+                text.replacingOccurrences(of: "\"\(first)\"", with: "\"\(bad)\""),
+                "r.inputs.json: hashes[0]: expected 16 lowercase hex digits, found '\(bad)'"
+            )
+        }
+        for (json, message) in cases + hashCases {
             let url = folder.appending(path: "r.inputs.json")
             try json.write(to: url, atomically: true, encoding: .utf8)
             #expect { try InputRecording.load(contentsOf: url) } throws: { "\($0)" == message }

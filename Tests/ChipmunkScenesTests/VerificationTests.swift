@@ -135,6 +135,39 @@ import ChipmunkTestSupport
         #expect(failure.summary.contains("engine 6.2.1"))
     }
 
+    /// A helper's attack on golden files: a checkpoint past the last step was never
+    /// compared (verify said it matched), `asleep -3` was accepted, a bad header value gave
+    /// one message naming four keys and no line, and a byte-order mark passed verify but
+    /// not diff.
+    @Test func aGoldenFilesHeaderAndCheckpointsAreCheckedByLine() throws {
+        let golden = try BookScenes.crate().recordGolden(steps: 120, checkpointEvery: 100)
+        func error(_ text: String) -> String {
+            do {
+                _ = try GoldenFile(parsing: text, source: "x.golden")
+                return "accepted"
+            } catch {
+                return error.description
+            }
+        }
+        func replacing(_ prefix: String, with line: String) -> String {
+            golden.text.split(separator: "\n", omittingEmptySubsequences: false)
+                .map { $0.hasPrefix(prefix) ? line : String($0) }.joined(separator: "\n")
+        }
+        let lines = golden.text.split(separator: "\n")
+        let contentLine = try #require(lines.firstIndex { $0.hasPrefix("content ") }) + 1
+        let asleepLine = try #require(lines.firstIndex { $0.hasPrefix("asleep ") }) + 1
+        #expect(
+            error(replacing("content ", with: "content xyz"))
+                == "x.golden:\(contentLine): 'content xyz': content must be 16 hex digits")
+        #expect(
+            error(replacing("asleep ", with: "asleep -3"))
+                == "x.golden:\(asleepLine): 'asleep -3': asleep must be a step from 1 to 120, or '-'")
+        #expect(
+            error(replacing("checkpoint 100", with: "checkpoint 99999"))
+                == "x.golden: 'checkpoint 99999': checkpoints must come in order, from step 1 to 120")
+        #expect(try GoldenFile(parsing: "\u{FEFF}" + golden.text, source: "x.golden") == golden)
+    }
+
     @Test(arguments: [
         (
             "not a golden file\n",

@@ -127,10 +127,14 @@ public struct GoldenFile: Equatable, Sendable {
     ///
     /// - Throws: ``GoldenFileError`` naming the line that is wrong.
     public init(parsing text: String, source: String) throws(GoldenFileError) {
+        // A byte-order mark, which an editor may add, is no line of the file (verify read the
+        // file through Foundation, which drops it, and diff refused it).
+        let text = text.hasPrefix("\u{FEFF}") ? String(text.dropFirst()) : text
         var allLines = text.split(separator: "\n", omittingEmptySubsequences: false)
         if allLines.last == "" { allLines.removeLast() }  // the newline that ends the last line
         var lines = allLines.enumerated().makeIterator()
         var header: [String: String] = [:]
+        var headerLine: [String: Int] = [:]
         var hashes: [UInt64] = []
         var checkpoints: [Checkpoint] = []
         var ended = false
@@ -158,6 +162,7 @@ public struct GoldenFile: Equatable, Sendable {
                 }
                 guard header[key] == nil else { throw fail(number, "'\(key)' is given twice") }
                 header[key] = fields.dropFirst().joined(separator: " ")
+                headerLine[key] = number
             case "step":
                 guard fields.count == 3, let step = Int(fields[1]), let hash = UInt64(fields[2], radix: 16),
                     fields[2].count == 16
@@ -192,30 +197,39 @@ public struct GoldenFile: Equatable, Sendable {
         for key in keys where header[key] == nil {
             throw GoldenFileError(source: source, line: nil, reason: "'\(key)' is missing")
         }
-        guard let content = UInt64(header["content"]!, radix: 16), let dt = Double(header["dt"]!),
-            Parameter.spaceTimeStep.accepts(dt),
-            let steps = Int(header["steps"]!), let every = Int(header["every"]!), every >= 1
-        else {
-            throw GoldenFileError(
-                source: source, line: nil,
-                reason:
-                    "'content', 'dt', 'steps' or 'every' is not a valid number (dt: positive and finite; every: 1 or more)"
-            )
-        }
-        guard steps == hashes.count, steps >= 1 else {
-            throw GoldenFileError(
-                source: source, line: nil, reason: "'steps \(steps)' but \(hashes.count) step lines")
-        }
-        var guarded = 0
-        if let value = header["guarded"] {
-            guard let count = Int(value), count >= 1 else {
-                throw GoldenFileError(source: source, line: nil, reason: "'guarded' must be a whole number from 1")
+        // Each header value is checked by itself, and its line named.
+        func value<T>(_ key: String, _ rule: String, _ parse: (String) -> T?) throws(GoldenFileError) -> T {
+            guard let parsed = parse(header[key]!) else {
+                throw GoldenFileError(
+                    source: source, line: headerLine[key].map { $0 + 1 },
+                    reason: "'\(key) \(header[key]!)': \(key) must be \(rule)")
             }
-            guarded = count
+            return parsed
         }
-        let asleep = header["asleep"]!
-        guard asleep == "-" || Int(asleep) != nil else {
-            throw GoldenFileError(source: source, line: nil, reason: "'asleep' must be a step or '-'")
+        let content = try value("content", "16 hex digits") { $0.count == 16 ? UInt64($0, radix: 16) : nil }
+        let dt = try value("dt", "a positive, finite time step") {
+            Double($0).flatMap { Parameter.spaceTimeStep.accepts($0) ? $0 : nil }
+        }
+        let steps = try value("steps", "the number of step lines, 1 or more") {
+            Int($0).flatMap { $0 == hashes.count && $0 >= 1 ? $0 : nil }
+        }
+        let every = try value("every", "a whole number from 1") { Int($0).flatMap { $0 >= 1 ? $0 : nil } }
+        var guarded = 0
+        if header["guarded"] != nil {
+            guarded = try value("guarded", "a whole number from 1") { Int($0).flatMap { $0 >= 1 ? $0 : nil } }
+        }
+        let asleepStep = try value("asleep", "a step from 1 to \(steps), or '-'") { text -> Int?? in
+            text == "-" ? .some(nil) : Int(text).flatMap { (1...steps).contains($0) ? .some($0) : nil }
+        }
+        // A checkpoint past the last step was never compared, and verify said it matched.
+        var previous = 0
+        for checkpoint in checkpoints {
+            guard checkpoint.step > previous, checkpoint.step <= steps else {
+                throw GoldenFileError(
+                    source: source, line: nil,
+                    reason: "'checkpoint \(checkpoint.step)': checkpoints must come in order, from step 1 to \(steps)")
+            }
+            previous = checkpoint.step
         }
         scene = header["scene"]!
         contentHash = content
@@ -225,7 +239,7 @@ public struct GoldenFile: Equatable, Sendable {
         architecture = header["arch"]!
         timeStep = dt
         checkpointInterval = every
-        asleepStep = Int(asleep)
+        self.asleepStep = asleepStep
         guardedCollisions = guarded
         self.hashes = hashes
         self.checkpoints = checkpoints

@@ -106,10 +106,23 @@ public struct InputRecording: Hashable, Sendable, Codable {
                 kind: .unreadable("\(name): hashes: is empty; a recording holds the hash after each step, at least one")
             )
         }
+        // A hash is what `stateHash().hexDigits` writes: replay compared the text, synctest and
+        // diff the number, so an uppercased or padded hash failed one and passed the others.
+        if let index = recording.hashes.firstIndex(where: { !Self.isHash($0) }) {
+            throw ReplayFailure(
+                kind: .unreadable(
+                    "\(name): hashes[\(index)]: expected 16 lowercase hex digits, found '\(recording.hashes[index].prefix(40))'"
+                ))
+        }
         if let problem = recording.inputStepProblem {
             throw ReplayFailure(kind: .unreadable("\(name): \(problem)"))
         }
         return recording
+    }
+
+    /// Whether `text` is a state hash as recordings write it: 16 lowercase hex digits.
+    static func isHash(_ text: String) -> Bool {
+        text.utf8.count == 16 && text.utf8.allSatisfy { (0x30...0x39).contains($0) || (0x61...0x66).contains($0) }
     }
 
     /// Reads a list of inputs, `[{"step": N, "input": …}]` (what `chipmunk-sim record
