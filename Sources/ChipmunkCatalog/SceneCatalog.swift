@@ -200,8 +200,20 @@ public enum SceneCatalog {
 
 extension InputRecording {
     /// The scene this recording names, found from the current folder or beside the
-    /// recording at `url` (``SceneCatalog/reference(_:besides:)``).
+    /// recording at `url` (``SceneCatalog/reference(_:besides:)``). When both folders hold
+    /// a file of that name, the one whose content is the recording's wins: scene files are
+    /// often named alike (`drop.json`), and a recording kept beside its scene failed from a
+    /// folder holding another (a helper's attack).
     public func scene(besides url: URL) -> String {
-        SceneCatalog.reference(scene, besides: url.deletingLastPathComponent())
+        let beside = url.deletingLastPathComponent().appendingPathComponent(scene).path
+        guard !scene.hasPrefix("/"), !SceneCatalog.builtIn.contains(where: { $0.name == scene }),
+            FileManager.default.fileExists(atPath: scene), FileManager.default.fileExists(atPath: beside)
+        else { return SceneCatalog.reference(scene, besides: url.deletingLastPathComponent()) }
+        for candidate in [scene, beside] {
+            if let opened = try? SceneCatalog.scene(named: candidate), opened.contentHash().hexDigits == content {
+                return candidate
+            }
+        }
+        return scene
     }
 }

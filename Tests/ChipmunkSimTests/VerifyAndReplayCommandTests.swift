@@ -1,3 +1,4 @@
+import ChipmunkTestSupport
 import ChipmunkCatalog
 import Foundation
 import Testing
@@ -141,5 +142,33 @@ import Testing
             "\(result.stderr)")
         let missing = try Tool.sim("verify", "crates", "--golden", folder.appendingPathComponent("none.golden").path)
         #expect(missing.status == 65 && missing.stderr.contains("cannot read the golden file"))
+    }
+
+    /// A recording made beside its scene replays from a folder that holds another scene of
+    /// the same name (a helper's attack: the current folder's won, and the recording was
+    /// "not the scene recorded"); when neither fits, the error names the scene it opened.
+    @Test func aRecordingFindsItsOwnSceneBesideIt() throws {
+        let folder = try TemporaryFolder("recording-beside")
+        defer { folder.remove() }
+        let other = folder.url.appendingPathComponent("other")
+        try FileManager.default.createDirectory(at: other, withIntermediateDirectories: true)
+        let text = try String(contentsOfFile: "Scenes/drop.json", encoding: .utf8)
+        try text.write(toFile: folder.path("drop.json"), atomically: true, encoding: .utf8)
+        let changed = text.replacingOccurrences(of: #""gravity": [0, -1000]"#, with: #""gravity": [0, -500]"#)
+        #expect(changed != text)
+        try changed.write(to: other.appendingPathComponent("drop.json"), atomically: true, encoding: .utf8)
+        let record = try Tool.run(
+            "chipmunk-sim", ["record", "drop.json", "--steps", "10", "-o", "rec.json"], directory: other)
+        #expect(record.status == 0, "\(record.stderr)")
+        for command in ["replay", "synctest"] {
+            let result = try Tool.run("chipmunk-sim", [command, "other/rec.json"], directory: folder.url)
+            #expect(result.status == 0, "\(command): \(result.stderr)")
+        }
+        try text.write(to: other.appendingPathComponent("drop.json"), atomically: true, encoding: .utf8)
+        let neither = try Tool.run("chipmunk-sim", ["replay", "other/rec.json"], directory: folder.url)
+        #expect(neither.status == 65)
+        #expect(
+            neither.stderr.hasPrefix("chipmunk-sim: other/rec.json: the scene drop.json: the scene's content hash is "),
+            "\(neither.stderr)")
     }
 }

@@ -26,13 +26,14 @@ struct Replay: ParsableCommand {
         let url = URL(fileURLWithPath: self.recording)
         let recording = try InputRecording.load(contentsOf: url)
         // A session served from a snapshot (`serve FILE.snapshot`) names the snapshot: it starts there.
-        let scene = try SceneCatalog.scene(
-            opening: self.scene ?? recording.scene(besides: url), warn: Output.warning)
+        let scenePath = self.scene ?? recording.scene(besides: url)
+        let scene = try SceneCatalog.scene(opening: scenePath, warn: Output.warning)
         do {
             let steps = try recording.replay(on: scene)
             print("\(self.recording): \(steps) steps and \(recording.inputs.count) inputs replay bit for bit")
         } catch {
             if error.divergedStep != nil { throw DifferencesFound("\(self.recording): \(error)") }
+            if case .otherScene = error.kind { throw RunError("\(self.recording): the scene \(scenePath): \(error)") }
             throw RunError("\(self.recording): \(error)")
         }
     }

@@ -46,10 +46,10 @@ struct SyncTestCommand: ParsableCommand {
     func run() throws {
         if let recording = try Self.recording(at: self.scene) {
             // A session served from a snapshot names the snapshot: it starts there (as `replay`).
-            let scene = try SceneCatalog.scene(
-                opening: recording.scene(besides: URL(fileURLWithPath: self.scene)), warn: Output.warning)
+            let scenePath = recording.scene(besides: URL(fileURLWithPath: self.scene))
+            let scene = try SceneCatalog.scene(opening: scenePath, warn: Output.warning)
             let test = SyncTest(depth: depth, frames: frames ?? recording.hashes.count)
-            try report(inputs: " with the recording's \(recording.inputs.count) inputs") {
+            try report(inputs: " with the recording's \(recording.inputs.count) inputs", scenePath: scenePath) {
                 () throws(SyncTest.Failure) in try test.run(scene, replaying: recording)
             }
         } else {
@@ -76,7 +76,9 @@ struct SyncTestCommand: ParsableCommand {
         }
     }
 
-    private func report(inputs: String, _ body: () throws(SyncTest.Failure) -> SyncTest.Report) throws {
+    private func report(
+        inputs: String, scenePath: String? = nil, _ body: () throws(SyncTest.Failure) -> SyncTest.Report
+    ) throws {
         do {
             let report = try body()
             print(
@@ -85,6 +87,8 @@ struct SyncTestCommand: ParsableCommand {
         } catch {
             switch error.kind {
             case .diverged, .recordingDiffers: throw DifferencesFound("synctest \(scene): \(error)")
+            case .otherScene where scenePath != nil:
+                throw RunError("synctest \(scene): the scene \(scenePath!): \(error)")
             default: throw RunError("synctest \(scene): \(error)")
             }
         }
