@@ -52,7 +52,23 @@ struct ChipmunkSim: ParsableCommand {
             parts.append(line)
         }
         if !items.isEmpty { parts.append(items.joined(separator: ", ")) }
-        return parts.joined(separator: " ")
+        return escapingControlCharacters(parts.joined(separator: " "))
+    }
+
+    /// `text` with each control character written as Swift escapes it (`\0`, `\u{1B}`): a
+    /// body named "a\0b" in an input cut the error line short, with no newline, and an
+    /// escape sequence in a name reached the terminal (a helper's attack).
+    static func escapingControlCharacters(_ text: String) -> String {
+        guard text.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else { return text }
+        var escaped = ""
+        for scalar in text.unicodeScalars {
+            if scalar.properties.generalCategory == .control {
+                escaped += scalar.escaped(asASCII: true)
+            } else {
+                escaped.unicodeScalars.append(scalar)
+            }
+        }
+        return escaped
     }
 
     /// Errors become one line on stderr (`chipmunk-sim: <reason>`), never a usage dump.
@@ -67,8 +83,7 @@ struct ChipmunkSim: ParsableCommand {
                 Glibc.exit(0)
             }
             let message = oneLine(message(for: error))
-            let line = "chipmunk-sim: \(message)\n"
-            _ = line.withCString { write(STDERR_FILENO, $0, strlen($0)) }
+            Output.note("chipmunk-sim: \(message)\n")
             Glibc.exit(ExitStatus.of(error).rawValue)
         }
     }

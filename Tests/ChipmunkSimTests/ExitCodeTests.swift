@@ -52,6 +52,13 @@ import Testing
         (65, ["record", "missing.json", "--steps", "5", "-o", "x.inputs.json"]),
         (65, ["synctest", "missing.json"]),
         (65, ["play", "missing.json"]),
+        // A helper's attack: a run that diverges under verify exited 1, diff's 65; an output
+        // that could not be opened by run 64, everyone else's 65; an empty -o said "no folder .".
+        (65, ["verify", "crates", "--golden", "huge-dt.golden"]),
+        (65, ["diff", "huge-dt.golden", "crates"]),
+        (65, ["run", "crates", "--steps", "3", "-o", "."]),
+        (65, ["record", "crates", "--steps", "3", "-o", ""]),
+        (64, ["record", "crates", "--steps", "3", "-o", "a.inputs.json", "--inputs", "a.inputs.json"]),
     ]
 
     @Test("Every command exits by the table: 0, 1 differences, 64 usage, 65 bad data")
@@ -78,6 +85,9 @@ import Testing
         try Data(golden.replacingOccurrences(of: line, with: "\nstep 50 0000000000000000\n").utf8)
             .write(to: at.appendingPathComponent("changed.golden"))
         try Data("not a database at all, but long enough".utf8).write(to: at.appendingPathComponent("damaged.sqlite"))
+        let dtLine = try #require(golden.firstMatch(of: #/\ndt [^\n]+\n/#)?.output)
+        try Data(golden.replacingOccurrences(of: dtLine, with: "\ndt 1e308\n").utf8)
+            .write(to: at.appendingPathComponent("huge-dt.golden"))
 
         for (status, arguments) in Self.cases {
             let result = try Tool.run("chipmunk-sim", arguments, directory: at)

@@ -137,9 +137,21 @@ import Testing
             folder.appendingPathComponent("x").path)
         #expect(result.status == 65)
         #expect(
-            result.stderr.contains(
-                "the input before step 10 failed: input: remove: no body named '42' exists now (names: 0, 1, 2, 3, 4)"),
+            result.stderr
+                == "chipmunk-sim: \(inputs.path): [0], the input before step 10, failed: input: remove: no body named "
+                + "'42' exists now (names: 0, 1, 2, 3, 4)\n",
             "\(result.stderr)")
+        // Control characters in a name are escaped: a NUL cut the line short, and an escape
+        // sequence reached the terminal.
+        try #"[{"step": 1, "input": {"gravity": [0, 1]}}, {"step": 2, "input": {"remove": "a\u0000b\u001b[31m"}}]"#
+            .write(to: inputs, atomically: true, encoding: .utf8)
+        let escaped = try Tool.sim(
+            "record", "crates", "--inputs", inputs.path, "--steps", "20", "-o", folder.appendingPathComponent("x").path)
+        #expect(escaped.status == 65)
+        #expect(
+            escaped.stderr.hasSuffix(
+                #"[1], the input before step 2, failed: input: remove: no body named 'a\0b\u{1B}[31m' exists now (names: 0, 1, 2, 3, 4)"#
+                    + "\n"), "\(escaped.stderr)")
         let missing = try Tool.sim("verify", "crates", "--golden", folder.appendingPathComponent("none.golden").path)
         #expect(missing.status == 65 && missing.stderr.contains("cannot read the golden file"))
     }

@@ -58,15 +58,19 @@ struct Record: ParsableCommand {
         if let late = entries.first(where: { $0.step < 1 || $0.step > total }) {
             throw RunError("\(inputs ?? ""): an input at step \(late.step) is outside steps 1 to \(total)")
         }
-        entries.sort { $0.step < $1.step }  // stable: inputs at one step keep their order
+        // By step, stable: inputs at one step keep their order; each keeps its index in the
+        // file, which an error names.
+        let ordered = entries.enumerated().sorted { $0.element.step < $1.element.step }
         let recorder = SceneRecorder(scene, source: self.scene, timeStep: dt)
         var next = 0
         for step in 1...total {
-            while next < entries.count, entries[next].step == step {
+            while next < ordered.count, ordered[next].element.step == step {
                 do {
-                    try recorder.apply(entries[next].input)
+                    try recorder.apply(ordered[next].element.input)
                 } catch {
-                    throw RunError("the input before step \(step) failed: \(error)")
+                    throw RunError(
+                        "\(inputs ?? "--inputs"): [\(ordered[next].offset)], the input before step \(step), failed: \(error)"
+                    )
                 }
                 next += 1
             }

@@ -227,7 +227,7 @@ struct Run: ParsableCommand {
                 FilePath(output), .writeOnly, options: [.create, .truncate],
                 permissions: [.ownerReadWrite, .groupRead, .otherRead])
         } catch {
-            throw ValidationError("cannot open --output \(output): \(error)")
+            throw RunError("cannot open --output \(output): \(error)")  // 65, as every output that cannot be written
         }
     }
 }

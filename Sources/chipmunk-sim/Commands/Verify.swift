@@ -138,6 +138,9 @@ struct Verify: ParsableCommand {
             let summary = try scene.verify(against: golden)
             print("\(summary) (\(label))")
         } catch {
+            // A run that fails (diverges, or cannot step) is bad data, 65, as for diff and run;
+            // the golden file recorded one that stepped.
+            if case .stepFailed = error.kind { throw RunError(error.summary) }
             print(error.description)  // every difference, on stdout
             if let diffPage { try writeComparisonPage(golden: golden, goldenPath: label, to: diffPage) }
             throw DifferencesFound(error.summary)  // the first, on stderr; exit status 1

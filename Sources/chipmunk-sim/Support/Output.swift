@@ -16,10 +16,13 @@ enum Output {
         case standardOutput(Errno)
         /// The file named by `option` (`-o`, `--output`, `--events`) could not be written.
         case file(option: String, path: String, Errno)
+        /// `option` was given an empty path ("cannot write -o : no folder ." said before).
+        case emptyPath(option: String)
 
         var description: String {
             switch self {
             case .standardOutput(let errno): return "cannot write standard output: \(errno)"
+            case .emptyPath(let option): return "\(option) is empty: give a file, or - for standard output"
             case .file(let option, let path, let errno):
                 // "No such file or directory" says little when the file is being created: name the folder.
                 if errno == .noSuchFileOrDirectory {
@@ -64,6 +67,7 @@ enum Output {
     /// the new one.
     static func file(_ bytes: [UInt8], to path: String, option: String) throws(Failure) {
         if path == "-" { return try standardOutput(bytes) }
+        if path.isEmpty { throw .emptyPath(option: option) }
         do {
             var status = stat()
             if lstat(path, &status) == 0, status.st_mode & S_IFMT != S_IFREG {
