@@ -113,9 +113,52 @@ public enum SceneCatalog {
                 reason: "no built-in scene has this name, and no such file exists (built-in: \(names))")
         }
         let url = URL(fileURLWithPath: nameOrPath)
-        let description = try SceneDescription.load(contentsOf: url)
+        let description: SceneDescription
+        do {
+            description = try SceneDescription.load(contentsOf: url)
+        } catch {
+            // Another of the tool's files where a scene was expected: say which, and what takes it
+            // ("not valid JSON" or "unknown key 'content'" said nothing of the kind).
+            if let kind = OtherFileKind(atPath: nameOrPath) {
+                throw SceneError(source: nameOrPath, reason: "is \(kind.description), not a scene file")
+            }
+            throw error
+        }
         description.warnings.forEach(warn)
         return try description.makeScene(source: url.lastPathComponent)
+    }
+
+    /// The tool's files that are not scene files, told apart by what they hold.
+    public enum OtherFileKind: CustomStringConvertible {
+        case snapshot, golden, recording
+
+        /// The kind of the file at `path`, or nil for any other file.
+        public init?(atPath path: String) {
+            guard let data = FileManager.default.contents(atPath: path) else { return nil }
+            struct Header: Decodable { var format: String? }
+            if data.starts(with: Data("CHIPSNAP".utf8)) {
+                self = .snapshot
+            } else if data.starts(with: Data("chipmunk-golden".utf8))
+                || data.starts(with: Data("\u{FEFF}chipmunk-golden".utf8))
+            {
+                self = .golden
+            } else if let header = try? JSONDecoder().decode(Header.self, from: data),
+                header.format?.hasPrefix("chipmunk-inputs") == true
+            {
+                self = .recording
+            } else {
+                return nil
+            }
+        }
+
+        /// What the file is, and the commands that take it.
+        public var description: String {
+            switch self {
+            case .snapshot: "a snapshot (run, render and synctest continue it)"
+            case .golden: "a golden file (verify --golden and diff read it)"
+            case .recording: "an input recording (replay, synctest and diff read it)"
+            }
+        }
     }
 
     /// What a command line names: a snapshot file (continued from its state), a built-in

@@ -24,7 +24,15 @@ struct Replay: ParsableCommand {
 
     func run() throws {
         let url = URL(fileURLWithPath: self.recording)
-        let recording = try InputRecording.load(contentsOf: url)
+        let recording: InputRecording
+        do {
+            recording = try InputRecording.load(contentsOf: url)
+        } catch {
+            if let kind = SceneCatalog.OtherFileKind(atPath: self.recording), kind != .recording {
+                throw RunError("\(self.recording): is \(kind), not an input recording")
+            }
+            throw error
+        }
         // A session served from a snapshot (`serve FILE.snapshot`) names the snapshot: it starts there.
         let scenePath = self.scene ?? recording.scene(besides: url)
         let scene = try SceneCatalog.scene(opening: scenePath, warn: Output.warning)
