@@ -71,6 +71,26 @@ import ChipmunkTestSupport
         )
         #expect(unknown.stderr.contains("has no body named 'boxB' (names: ball, boxA)"), "\(unknown.stderr)")
     }
+
+    @Test("a constraint the engine cannot solve names the scene file it came from")
+    func anUnsolvableConstraintNamesTheFile() throws {
+        let folder = try TemporaryFolder("unsolvable")
+        defer { folder.remove() }
+        var scene = try #require(
+            try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: "Scenes/joints.json")))
+                as? [String: Any])
+        var constraints = try #require(scene["constraints"] as? [[String: Any]])
+        let index = try #require(constraints.firstIndex { $0["pivot"] != nil })
+        constraints[index]["pivot"] = [1e15, 0]
+        scene["constraints"] = constraints
+        let file = folder.path("far.json")
+        try JSONSerialization.data(withJSONObject: scene).write(to: URL(fileURLWithPath: file))
+        let result = try Tool.sim("run", file, "--steps", "3")
+        #expect(result.status == 65)
+        #expect(
+            result.stderr.hasPrefix("chipmunk-sim: step 1: constraint \(index) cannot be solved: "), "\(result.stderr)")
+        #expect(result.stderr.hasSuffix(" (a constraint of far.json)\n"), "\(result.stderr)")
+    }
 }
 
 @Suite struct DropSceneTests {
