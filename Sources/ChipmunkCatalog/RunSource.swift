@@ -143,7 +143,13 @@ extension RunComparison {
                 let scene = try SceneCatalog.scene(named: side.argument)
                 count = max(1, Int((10 / (timeStep ?? scene.timeStep)).rounded()))
             }
-            return try side.trace(steps: count!, timeStep: timeStep, inputs: inputs, statesAt: statesAt)
+            var trace = try side.trace(steps: count!, timeStep: timeStep, inputs: inputs, statesAt: statesAt)
+            // A file that holds more steps than are compared says so: "identical" over the
+            // other side's 5 steps said nothing of a recording's 60.
+            if let held = side.fixedSteps, held > count! {
+                trace.notes.append("\(side.argument) holds \(held) steps; the first \(count!) are compared")
+            }
+            return trace
         }
         self.init(try plan(a, other: b), try plan(b, other: a), steps: steps)
     }

@@ -230,4 +230,19 @@ struct DiffCommandTests {
         #expect(count(calm, near: red) == 0)
         #expect(count(parted, near: red) > 100)
     }
+
+    /// A file holding more steps than the other side says so: "identical" over a golden
+    /// file's 5 steps said nothing of a recording's 10 (a helper's attack).
+    @Test func aLongerFileSaysHowManyStepsItHolds() throws {
+        let folder = try TemporaryFolder("diff-lengths")
+        defer { folder.remove() }
+        let golden = folder.path("c.golden")
+        let recording = folder.path("c.inputs.json")
+        #expect(try Tool.sim("verify", "crates", "--update", "--steps", "5", "--golden", golden).status == 0)
+        #expect(try Tool.sim("record", "crates", "--steps", "10", "-o", recording).status == 0)
+        let result = try Tool.sim("diff", golden, recording)
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(
+            result.stdout.contains("note: \(recording) holds 10 steps; the first 5 are compared\n"), "\(result.stdout)")
+    }
 }
