@@ -138,6 +138,10 @@ import Testing
             "chipmunk-sim: The value '0' is invalid for '--dt <dt>': expected a positive, finite fraction such as 1/120 or a decimal such as 0.005"
         ),
         (
+            ["run", "crates", "--dt", "0x1p-7"],
+            "chipmunk-sim: The value '0x1p-7' is invalid for '--dt <dt>': expected a positive, finite fraction such as 1/120 or a decimal such as 0.005"
+        ),
+        (
             ["run", "crates", "--dt", "1/0"],
             "chipmunk-sim: The value '1/0' is invalid for '--dt <dt>': expected a positive, finite fraction such as 1/120 or a decimal such as 0.005"
         ),

@@ -11,6 +11,8 @@ struct TimeStep: ExpressibleByArgument, CustomStringConvertible {
     }
 
     init?(argument: String) {
+        // Decimals only: Double also reads hexadecimal ("0x10" was 16 s), which no one means.
+        guard argument.allSatisfy({ "0123456789.eE+-/".contains($0) }) else { return nil }
         let parts = argument.split(separator: "/", omittingEmptySubsequences: false)
         let value: Double?
         switch parts.count {
