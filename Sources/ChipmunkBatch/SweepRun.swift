@@ -24,7 +24,6 @@ extension SweepPlan {
                 try scene.restore(start.applyingConfiguration(of: scene.snapshot()))
             }
             let dt = plan.timeStep ?? scene.timeStep
-            let dynamic = scene.space.bodies.filter { $0.kind == .dynamic }
             // Bodies are found by name at each step: one added by an input is followed from
             // the step it joins, and one removed is no longer sampled.
             let names = Set(scene.bodyNamesOverTime)
@@ -32,7 +31,7 @@ extension SweepPlan {
             {
                 throw SweepError.badInput(.body(name), .noSuchBody(names: names.sorted()))
             }
-            var tracker = Tracker(quantities: plan.tracked, scene: scene, dynamic: dynamic)
+            var tracker = Tracker(quantities: plan.tracked, scene: scene)
             let guardedBefore = scene.space.guardedCollisions
             defer {
                 result.quantities = tracker.ranges
@@ -50,12 +49,17 @@ extension SweepPlan {
                 }
                 result.steps = step
                 tracker.sample()
-                if result.asleepStep == nil, !dynamic.isEmpty, dynamic.allSatisfy(\.isSleeping) {
+                // The bodies in the space now: one added by an input counts from the step it
+                // joins, one removed no longer does (both were fixed before step 1).
+                let bodies = scene.space.bodies
+                if result.asleepStep == nil, bodies.contains(where: { $0.kind == .dynamic }),
+                    bodies.allSatisfy({ $0.kind != .dynamic || $0.isSleeping })
+                {
                     result.asleepStep = step
                 }
             }
             result.finalHash = scene.space.stateHash().hexDigits
-            result.kineticEnergy = Tracker.kineticEnergy(dynamic)
+            result.kineticEnergy = Tracker.kineticEnergy(of: scene.space)
         } catch {
             result.outcome = .failed
             result.error = "\(error)"
@@ -87,7 +91,6 @@ extension SweepPlan {
 private struct Tracker {
     let quantities: [TrackedQuantity]
     let scene: Scene
-    let dynamic: [Body]
     var low: [Double]
     var high: [Double]
     var last: [Double]
@@ -95,10 +98,9 @@ private struct Tracker {
     var found: [String: Body] = [:]
     var samples = 0
 
-    init(quantities: [TrackedQuantity], scene: Scene, dynamic: [Body]) {
+    init(quantities: [TrackedQuantity], scene: Scene) {
         self.quantities = quantities
         self.scene = scene
-        self.dynamic = dynamic
         low = Array(repeating: .infinity, count: quantities.count)
         high = Array(repeating: -.infinity, count: quantities.count)
         last = Array(repeating: .nan, count: quantities.count)
@@ -123,7 +125,9 @@ private struct Tracker {
 
     /// The quantity now; nil for a body not in the space now.
     mutating func value(_ quantity: TrackedQuantity) -> Double? {
-        guard let name = quantity.body, let measure = quantity.measure else { return Self.kineticEnergy(dynamic) }
+        guard let name = quantity.body, let measure = quantity.measure else {
+            return Self.kineticEnergy(of: scene.space)
+        }
         guard let body = body(name) else { return nil }
         let p = body.position
         let v = body.velocity
@@ -138,9 +142,10 @@ private struct Tracker {
         }
     }
 
-    static func kineticEnergy(_ bodies: [Body]) -> Double {
+    /// The kinetic energy of the space's dynamic bodies now.
+    static func kineticEnergy(of space: Space) -> Double {
         var energy = 0.0
-        for body in bodies {
+        for body in space.bodies where body.kind == .dynamic {
             let v = body.velocity
             let w = body.angularVelocity
             let linear: Double = body.mass * (v.x * v.x + v.y * v.y)

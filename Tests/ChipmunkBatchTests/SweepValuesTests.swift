@@ -29,6 +29,28 @@ import Testing
         #expect(plan.runs[0].json == #"{"elasticity":0.2,"speed":1}"#)
     }
 
+    /// A body an input removes no longer counts, and one an input adds counts from the step
+    /// it joins: the bodies were fixed before step 1, so a removed body's energy stayed in
+    /// `kinetic_energy` and the tracked `energy` (a helper's attack).
+    @Test func theEnergyCountsTheBodiesInTheSpaceNow() throws {
+        let scene = #"""
+            {"version": 2, "name": "rm", "gravity": [0, -100], "parameters": {"t": 0.08},
+             "bodies": [{"id": "a", "mass": 1, "moment": 1, "position": [0, 0], "shapes": [{"type": "circle", "radius": 1}]},
+                        {"id": "b", "mass": 1, "moment": 1, "position": [10, 0], "shapes": [{"type": "circle", "radius": 1}]}],
+             "inputs": [{"time": {"$param": "t"}, "remove": "a"}]}
+            """#
+        var plan = try SweepPlan(
+            sceneSource: "rm.json", sceneData: Data(scene.utf8), design: .grid([SweepAxis(name: "t", values: [0.08])]),
+            steps: 20, timeStep: nil)
+        plan.tracked = [try TrackedQuantity(parsing: "energy")]
+        let result = plan.run(at: 0)
+        #expect(result.outcome == .ok, "\(String(describing: result.error))")
+        // b alone, falling for 20 steps of 1/120 s at 100 units/s²: ½ · 1 · (100 · 20/120)².
+        let speed = 100.0 * (20.0 / 120.0)
+        #expect(abs(try #require(result.kineticEnergy) - 0.5 * speed * speed) < 1e-9)
+        #expect(result.quantities?["energy"]?.final == result.kineticEnergy)
+    }
+
     @Test("Errors are data: where the input was given and what is wrong, with the message built from them")
     func errorsAreData() {
         #expect {
