@@ -158,6 +158,8 @@ package enum SweepError: Error, CustomStringConvertible, Sendable {
     package enum DatabaseProblem: Sendable, Equatable, CustomStringConvertible {
         /// The folder a new database would be made in does not exist.
         case noFolder(String)
+        /// The path names a folder, not a database file.
+        case isFolder
         /// A database to read is not there.
         case noSuchFile
         /// A database to read is an empty file.
@@ -187,6 +189,7 @@ package enum SweepError: Error, CustomStringConvertible, Sendable {
         package var description: String {
             switch self {
             case .noFolder(let folder): "no folder \(folder)"
+            case .isFolder: "is a folder, not a results database file"
             case .noSuchFile: "no such file"
             case .empty: "is empty, not a results database"
             case .noRunsTable: "is not a results database (it has no table 'runs')"

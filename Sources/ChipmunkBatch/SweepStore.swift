@@ -41,9 +41,13 @@ package final class SweepStore: Sendable {
                 try db.execute(sql: "PRAGMA synchronous = NORMAL")
             }
         }
-        // SQLite says only "unable to open database file" when the folder is missing.
-        let folder = (path as NSString).deletingLastPathComponent
+        // A folder (such as `.`) is no database file; SQLite says only "unable to open".
         var isFolder: ObjCBool = false
+        if FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), isFolder.boolValue {
+            throw .database(path, .isFolder)
+        }
+        // SQLite says only "unable to open database file" when the folder is missing.
+        let folder = Self.folder(of: path)
         if !readOnly, !folder.isEmpty,
             !FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder) || !isFolder.boolValue
         {
@@ -61,6 +65,15 @@ package final class SweepStore: Sendable {
         }
         let queue = try Self.access(path) { try DatabaseQueue(path: path, configuration: configuration) }
         try self.init(writer: queue, path: path, readOnly: readOnly, isNew: (size ?? 0) == 0)
+    }
+
+    /// The folder part of `path` ("" for a name alone), by its last `/`. Foundation's
+    /// `NSString.deletingLastPathComponent` trapped on a one-character name (`.`, `x`, `x/`).
+    package static func folder(of path: String) -> String {
+        var trimmed = Substring(path)
+        while trimmed.count > 1, trimmed.hasSuffix("/") { trimmed = trimmed.dropLast() }
+        guard let slash = trimmed.lastIndex(of: "/") else { return "" }
+        return slash == trimmed.startIndex ? "/" : String(trimmed[..<slash])
     }
 
     /// A store in memory, for tests and for a sweep whose results are not kept.

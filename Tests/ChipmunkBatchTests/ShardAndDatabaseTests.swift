@@ -142,6 +142,15 @@ import Testing
         #expect(identifiers == ["runs and sweeps", "runs count the engine guard's answers"])
     }
 
+    @Test("A database's folder is read from its path without Foundation, which trapped on `.` and `x`")
+    func folderOfAPath() {
+        let cases = [
+            ".": "", "./": "", "x": "", "x/": "", "t.sqlite": "", "a/b": "a", "a/b/": "a", "./x": ".", "/x": "/",
+            "/": "/", "//": "/", "/a/b/c.sqlite": "/a/b",
+        ]
+        for (path, folder) in cases { #expect(SweepStore.folder(of: path) == folder, "\(path)") }
+    }
+
     @Test("What is wrong with a database is a case a program can switch on")
     func problemsAreCases() throws {
         let folder = try TemporaryFolder("problems")
@@ -156,6 +165,8 @@ import Testing
             }
         }
         #expect(problem(folder.path("missing.sqlite")) == .noSuchFile)
+        #expect(problem(folder.path(".")) == .isFolder)
+        #expect(problem(folder.path("."), readOnly: false) == .isFolder)
         #expect(problem(folder.path("no/folder/r.sqlite"), readOnly: false) == .noFolder(folder.path("no/folder")))
         let empty = folder.path("empty.sqlite")
         _ = FileManager.default.createFile(atPath: empty, contents: Data())

@@ -1,0 +1,43 @@
+import Foundation
+import Testing
+import ChipmunkTestSupport
+
+/// The sweep layer's inputs that an attack (report 14) found mishandled: each is refused in
+/// one line, with the exit status of the exit table, and before any database is made.
+@Suite struct SweepInputTests {
+    let folder: TemporaryFolder
+
+    init() throws { folder = try TemporaryFolder("sweep-input") }
+
+    /// Runs chipmunk-sim in the test's folder.
+    private func sim(_ arguments: String...) throws -> Tool.Result {
+        try Tool.run("chipmunk-sim", arguments, directory: folder.url)
+    }
+
+    private let drop = Tool.packageRoot.appendingPathComponent("Scenes/drop.json").path
+
+    /// D1: `.` (and any one-character name) trapped in NSString.deletingLastPathComponent.
+    @Test func aFolderOrAOneCharacterNameIsNoCrash() throws {
+        defer { folder.remove() }
+        let swept = try sim("sweep", drop, "--param", "speed=1", "--steps", "10", "--db", ".")
+        #expect(swept.status == 65)
+        #expect(swept.stderr == "chipmunk-sim: .: is a folder, not a results database file\n", "\(swept.stderr)")
+        let slash = try sim("sweep", drop, "--param", "speed=1", "--steps", "10", "--db", "./")
+        #expect(slash.status == 65)
+        #expect(slash.stderr == "chipmunk-sim: ./: is a folder, not a results database file\n", "\(slash.stderr)")
+        let results = try sim("results", ".")
+        #expect(results.status == 65)
+        #expect(results.stderr == "chipmunk-sim: .: is a folder, not a results database file\n", "\(results.stderr)")
+        let short = try sim("sweep", drop, "--param", "speed=1", "--steps", "10", "--db", "x")
+        #expect(short.status == 0, "\(short.stderr)")
+        let merged = try sim("merge", "out.sqlite", ".")
+        #expect(merged.status == 65)
+        #expect(merged.stderr == "chipmunk-sim: .: is a folder, not a results database file\n", "\(merged.stderr)")
+        let into = try sim("merge", ".", "x")
+        #expect(into.status == 65)
+        #expect(into.stderr == "chipmunk-sim: .: is a folder, not a results database file\n", "\(into.stderr)")
+        let one = try sim("merge", "y", "x")
+        #expect(one.status == 0, "\(one.stderr)")
+        #expect(try sim("results", "y").status == 0)
+    }
+}
