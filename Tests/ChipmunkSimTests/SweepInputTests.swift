@@ -40,4 +40,23 @@ import ChipmunkTestSupport
         #expect(one.status == 0, "\(one.stderr)")
         #expect(try sim("results", "y").status == 0)
     }
+
+    /// D2: SQLite took an empty name for a private temporary database, and the sweep kept nothing.
+    @Test func anEmptyDatabasePathIsAUsageError() throws {
+        defer { folder.remove() }
+        let swept = try sim("sweep", drop, "--param", "speed=1,2", "--steps", "10", "--db", "")
+        #expect(swept.status == 64)
+        #expect(swept.stderr == "chipmunk-sim: --db is empty: give the results database's file\n", "\(swept.stderr)")
+        #expect(try sim("sweep", drop, "--param", "speed=1", "--steps", "10", "--db", "x").status == 0)
+        let results = try sim("results", "")
+        #expect(results.status == 64)
+        #expect(results.stderr == "chipmunk-sim: the results database's path is empty\n", "\(results.stderr)")
+        let into = try sim("merge", "", "x")
+        #expect(into.status == 64)
+        #expect(into.stderr == "chipmunk-sim: the output database's path is empty\n", "\(into.stderr)")
+        let from = try sim("merge", "m", "x", "")
+        #expect(from.status == 64)
+        #expect(from.stderr == "chipmunk-sim: a shard database's path is empty\n", "\(from.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: folder.path("m")))
+    }
 }

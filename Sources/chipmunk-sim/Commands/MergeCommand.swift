@@ -23,6 +23,9 @@ struct MergeCommand: ParsableCommand {
 
     func validate() throws {
         if inputs.isEmpty { throw ValidationError("give at least one shard database to merge") }
+        // SQLite takes an empty name for a private temporary database: a merge into it keeps nothing.
+        if output.isEmpty { throw ValidationError("the output database's path is empty") }
+        if inputs.contains("") { throw ValidationError("a shard database's path is empty") }
     }
 
     func run() throws {

@@ -37,6 +37,7 @@ struct ResultsCommand: ParsableCommand {
     var output: String?
 
     func validate() throws {
+        if db.isEmpty { throw ValidationError("the results database's path is empty") }
         if chart != nil {
             guard let output, [".svg", ".png", ".pdf"].contains(where: { output.lowercased().hasSuffix($0) }) else {
                 throw ValidationError("--chart needs -o FILE ending in .svg, .png or .pdf")
