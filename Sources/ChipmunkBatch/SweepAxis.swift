@@ -77,6 +77,10 @@ package struct SweepRange: Sendable, Equatable {
             throw .badInput(.axis(name), .lowAboveHigh(low: low, high: high))
         }
         guard !logarithmic || low > 0 else { throw .badInput(.axis(name), .logLowNotAboveZero) }
+        // From -1e308 to 1e308 the span overflows, and every sample was infinite or NaN.
+        guard logarithmic || (high - low).isFinite else {
+            throw .badInput(.axis(name), .spanNotFinite(low: low, high: high))
+        }
         (self.name, self.low, self.high, self.logarithmic) = (name, low, high, logarithmic)
     }
 

@@ -31,9 +31,19 @@ package enum SweepDesign: Sendable {
             }
             var generator = SplitMix64(seed: seed)
             let ordered = ranges.sorted { $0.name < $1.name }
-            return (0..<count).map { _ in
-                ParameterSet(Dictionary(uniqueKeysWithValues: ordered.map { ($0.name, $0.sample(&generator)) }))
+            var runs: [ParameterSet] = []
+            runs.reserveCapacity(count)
+            for _ in 0..<count {
+                var values: [String: Double] = [:]
+                for range in ordered {
+                    let value = range.sample(&generator)
+                    // A log range's top end can round up to infinity; no plan holds one.
+                    guard value.isFinite else { throw .badInput(.randomRange(range.name), .sampleNotFinite) }
+                    values[range.name] = value
+                }
+                runs.append(ParameterSet(values))
             }
+            return runs
         case .table(let rows):
             guard !rows.isEmpty, rows.count <= 10_000_000 else {
                 throw .badInput(.table(row: nil), .tableSizeOutOfRange)

@@ -78,6 +78,10 @@ package enum SweepError: Error, CustomStringConvertible, Sendable {
         case lowAboveHigh(low: Double, high: Double)
         /// A logarithmic random range whose low end is at or below zero.
         case logLowNotAboveZero
+        /// A random range whose span (high − low) is more than a number can hold.
+        case spanNotFinite(low: Double, high: Double)
+        /// A random range that gives a sample that is not finite.
+        case sampleNotFinite
         /// A parameter given twice.
         case givenTwice
         /// A grid of more than 10,000,000 runs.
@@ -127,6 +131,9 @@ package enum SweepError: Error, CustomStringConvertible, Sendable {
                 "'\(item)' is not a finite number (a list is 1,2,5; ranges are lin:… and log:…)"
             case let .lowAboveHigh(low, high): "a range needs finite low <= high (got \(low) to \(high))"
             case .logLowNotAboveZero: "a log range needs low above zero"
+            case let .spanNotFinite(low, high):
+                "the range from \(low) to \(high) is wider than a number can hold (high - low must be finite)"
+            case .sampleNotFinite: "the range gives a sample that is not finite"
             case .givenTwice: "is given twice"
             case .tooManyRuns(let runs): "\(runs) runs is more than 10,000,000"
             case .randomCountOutOfRange: "count must be from 1 to 10,000,000"

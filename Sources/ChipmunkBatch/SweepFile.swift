@@ -123,7 +123,11 @@ package struct SweepFile: Sendable {
                         guard let (low, high, log) = spec.range else {
                             throw SweepError.badInput(.randomRange(key.stringValue), .notARandomRange)
                         }
-                        return try SweepRange(name: key.stringValue, low: low, high: high, logarithmic: log)
+                        do {
+                            return try SweepRange(name: key.stringValue, low: low, high: high, logarithmic: log)
+                        } catch SweepError.badInput(_, let problem) {
+                            throw SweepError.badInput(.randomRange(key.stringValue), problem)
+                        }
                     })
             }
             table = try c.decodeIfPresent([[String: Double]].self, forKey: AnyCodingKey("table"))

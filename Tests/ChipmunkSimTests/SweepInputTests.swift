@@ -41,6 +41,33 @@ import ChipmunkTestSupport
         #expect(try sim("results", "y").status == 0)
     }
 
+    /// Writes a sweep file into the test's folder; `SCENE` in `json` becomes drop.json's path.
+    private func sweepFile(_ name: String, _ json: String) throws {
+        try Data(json.replacingOccurrences(of: "SCENE", with: drop).utf8).write(
+            to: folder.url.appendingPathComponent(name))
+    }
+
+    /// D11: a random range whose span overflows sampled infinities, and the sweep failed
+    /// writing them with a database error, leaving the database bound to the sweep.
+    @Test func aRandomRangeWiderThanANumberIsRefusedBeforeTheDatabase() throws {
+        defer { folder.remove() }
+        try sweepFile(
+            "rinf.json",
+            #"{"scene": "SCENE", "steps": 10, "random": {"count": 2, "seed": 1, "ranges": {"speed": [-1e308, 1e308]}}}"#
+        )
+        let swept = try sim("sweep", "--sweep", "rinf.json", "--db", "t.sqlite")
+        #expect(swept.status == 65)
+        #expect(
+            swept.stderr
+                == "chipmunk-sim: rinf.json: random.ranges.speed: the range from -1e+308 to 1e+308 is wider than a number can hold (high - low must be finite)\n",
+            "\(swept.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: folder.path("t.sqlite")), "no database is made")
+        try sweepFile(
+            "rbig.json",
+            #"{"scene": "SCENE", "steps": 10, "random": {"count": 2, "seed": 1, "ranges": {"speed": [0, 1e308]}}}"#)
+        #expect(try sim("sweep", "--sweep", "rbig.json", "--db", "t.sqlite").status == 0, "a span that fits runs")
+    }
+
     /// D2: SQLite took an empty name for a private temporary database, and the sweep kept nothing.
     @Test func anEmptyDatabasePathIsAUsageError() throws {
         defer { folder.remove() }
