@@ -68,6 +68,27 @@ import ChipmunkTestSupport
         #expect(try sim("sweep", "--sweep", "rbig.json", "--db", "t.sqlite").status == 0, "a span that fits runs")
     }
 
+    /// D22: a snapshot of another scene failed every run alone, the sweep exited 0, and the
+    /// database was bound to that plan.
+    @Test func aSnapshotOfAnotherSceneIsRefusedBeforeTheDatabase() throws {
+        defer { folder.remove() }
+        #expect(try sim("snapshot", "crates", "--at", "10", "-o", "crates10.snapshot").status == 0)
+        let swept = try sim(
+            "sweep", drop, "--param", "speed=1,2", "--steps", "5", "--from", "crates10.snapshot", "--db", "t.sqlite")
+        #expect(swept.status == 65)
+        #expect(
+            swept.stderr.hasPrefix(
+                "chipmunk-sim: --from crates10.snapshot is not a snapshot of drop.json: the snapshot does not fit this space: "
+            ), "\(swept.stderr)")
+        #expect(swept.stderrLines.count == 1)
+        #expect(!FileManager.default.fileExists(atPath: folder.path("t.sqlite")), "no database is made")
+        #expect(try sim("snapshot", drop, "--at", "10", "-o", "drop10.snapshot").status == 0)
+        let fits = try sim(
+            "sweep", drop, "--param", "speed=1,2", "--steps", "5", "--from", "drop10.snapshot", "--db", "t.sqlite")
+        #expect(fits.status == 0, "\(fits.stderr)")
+        #expect(fits.stderr.contains("2 ok, 0 diverged, 0 failed"), "\(fits.stderr)")
+    }
+
     /// D2: SQLite took an empty name for a private temporary database, and the sweep kept nothing.
     @Test func anEmptyDatabasePathIsAUsageError() throws {
         defer { folder.remove() }

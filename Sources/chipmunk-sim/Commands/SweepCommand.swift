@@ -156,6 +156,17 @@ struct SweepCommand: ParsableCommand {
         }
         let snapshot = from ?? file?.from?.path
         let start = try snapshot.map { try SceneCatalog.loadSnapshot(contentsOf: URL(fileURLWithPath: $0)) }
+        if let start, let snapshot {
+            // A snapshot of another scene failed every run alone, and the sweep exited 0 with
+            // its database bound to that plan: the scene as its defaults build it must take it.
+            // Parameters set numbers, never how many bodies, shapes or joints there are.
+            let probe = try description.makeScene(source: source)
+            do {
+                try probe.restore(start.applyingConfiguration(of: probe.snapshot()))
+            } catch {
+                throw RunError("--from \(snapshot) is not a snapshot of \(source): \(error)")
+            }
+        }
         let design = file?.design ?? .grid(axes)
         var plan = try SweepPlan(
             template: template, sceneData: data, design: design, steps: steps, timeStep: timeStep, start: start)
