@@ -89,6 +89,36 @@ import ChipmunkTestSupport
         #expect(fits.stderr.contains("2 ok, 0 diverged, 0 failed"), "\(fits.stderr)")
     }
 
+    /// D26: with the scene's timeStep a swept parameter, a duration in seconds took its step
+    /// count from the default time step, so each run simulated another span of time.
+    @Test func secondsAreRefusedWhenTheTimeStepIsSwept() throws {
+        defer { folder.remove() }
+        let scene = try String(contentsOfFile: drop, encoding: .utf8).replacingOccurrences(
+            of: #""parameters": {"speed": 100, "elasticity": 0.5},"#,
+            with: #""parameters": {"speed": 100, "elasticity": 0.5, "dt": 0.01}, "timeStep": {"$param": "dt"},"#)
+        try Data(scene.utf8).write(to: folder.url.appendingPathComponent("dtp.json"))
+        let why =
+            "the scene's timeStep is the swept parameter dt, so a duration in seconds is a different number of steps in each run"
+        let seconds = try sim("sweep", "dtp.json", "--param", "dt=0.001,0.01,0.1", "--seconds", "1", "--db", "t.sqlite")
+        #expect(seconds.status == 64)
+        #expect(seconds.stderr == "chipmunk-sim: --seconds 1.0: \(why); give --steps\n", "\(seconds.stderr)")
+        let byDefault = try sim("sweep", "dtp.json", "--param", "dt=0.001,0.01,0.1", "--db", "t.sqlite")
+        #expect(byDefault.status == 64)
+        #expect(
+            byDefault.stderr == "chipmunk-sim: a sweep runs 5 s unless told: \(why); give --steps\n",
+            "\(byDefault.stderr)")
+        try Data(#"{"scene": "dtp.json", "seconds": 1, "grid": {"dt": [0.001, 0.1]}}"#.utf8).write(
+            to: folder.url.appendingPathComponent("sw.json"))
+        let file = try sim("sweep", "--sweep", "sw.json", "--db", "t.sqlite")
+        #expect(file.status == 65)
+        #expect(file.stderr == "chipmunk-sim: sw.json: seconds: \(why); give steps\n", "\(file.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: folder.path("t.sqlite")), "no database is made")
+        // Steps, or a time step given for every run, are one duration.
+        #expect(try sim("sweep", "--sweep", "sw.json", "--steps", "10", "--db", "t.sqlite").status == 0)
+        let other = try sim("sweep", "dtp.json", "--param", "speed=1,2", "--seconds", "0.1", "--db", "u.sqlite")
+        #expect(other.status == 0, "another parameter swept: the time step is the default in every run")
+    }
+
     /// D2: SQLite took an empty name for a private temporary database, and the sweep kept nothing.
     @Test func anEmptyDatabasePathIsAUsageError() throws {
         defer { folder.remove() }

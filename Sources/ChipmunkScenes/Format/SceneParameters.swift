@@ -79,6 +79,26 @@ package struct SceneTemplate: Sendable {
         repeatedKey = DuplicateKeys.first(in: Array(data))
     }
 
+    /// The parameters that the file's top-level `key` refers to (`{"$param": NAME}` anywhere
+    /// in its value), such as the one a parameterized `timeStep` names.
+    package func parameters(referencedBy key: String) -> Set<String> {
+        func names(in tree: JSONTree) -> Set<String> {
+            switch tree {
+            case .object(let members):
+                var found = Set<String>()
+                for (key, value) in members {
+                    if key == "$param", case .string(let name) = value { found.insert(name) }
+                    found.formUnion(names(in: value))
+                }
+                return found
+            case .array(let items): return items.reduce(into: Set<String>()) { $0.formUnion(names(in: $1)) }
+            default: return []
+            }
+        }
+        return members?.filter { $0.key == key }.reduce(into: Set<String>()) { $0.formUnion(names(in: $1.value)) }
+            ?? []
+    }
+
     /// The scene with `overrides` set (the other parameters keep their defaults).
     package func description(parameters overrides: [String: Double] = [:]) throws(SceneError) -> SceneDescription {
         do {

@@ -134,6 +134,26 @@ struct SweepCommand: ParsableCommand {
         return (url.lastPathComponent, try SceneDescription.read(contentsOf: url))
     }
 
+    /// A duration in seconds is one step count, from the default time step: refused when each
+    /// run has its own time step (the scene's `timeStep` is a swept parameter), since every run
+    /// took the default's count (dt=0.001 simulated 0.1 s, dt=0.1 10 s, with no word).
+    func checkDurationInSeconds(plan: SweepPlan, file: SweepFile?, timeStep: Double?) throws {
+        guard timeStep == nil, runLength.steps == nil, file?.steps == nil || runLength.seconds != nil else { return }
+        let swept = Set(plan.runs.flatMap(\.values.keys))
+        guard let name = plan.template.parameters(referencedBy: "timeStep").intersection(swept).sorted().first else {
+            return
+        }
+        let why =
+            "the scene's timeStep is the swept parameter \(name), so a duration in seconds is a different number of steps in each run"
+        if let seconds = runLength.seconds {
+            throw ValidationError("--seconds \(seconds): \(why); give --steps")
+        } else if let sweep, file?.seconds != nil {
+            throw RunError("\(sweep): seconds: \(why); give steps")
+        } else {
+            throw ValidationError("a sweep runs 5 s unless told: \(why); give --steps")
+        }
+    }
+
     func run() throws {
         let file = try sweep.map { try SweepFile.load(contentsOf: URL(fileURLWithPath: $0)) }
         let (source, data) = try sceneData(file: file)
@@ -170,6 +190,7 @@ struct SweepCommand: ParsableCommand {
         let design = file?.design ?? .grid(axes)
         var plan = try SweepPlan(
             template: template, sceneData: data, design: design, steps: steps, timeStep: timeStep, start: start)
+        try checkDurationInSeconds(plan: plan, file: file, timeStep: timeStep)
         plan.tracked = try tracked + (file?.tracked ?? []).map { try TrackedQuantity(parsing: $0) }
         plan.recordedBodies = recordedBodies + (file?.bodies ?? [])
         // Names are checked on the scene as the defaults build it, before any run.
