@@ -12,23 +12,37 @@ package enum SweepDesign: Sendable {
     /// The parameter sets, as listed.
     case table([[String: Double]])
 
+    /// Checks the number of runs (at most 10,000,000) without making them; `grid` names where
+    /// a grid was given (`--param`, or a sweep file's `grid`).
+    package func checkSize(grid: SweepError.Input = .parameterOptions) throws(SweepError) {
+        switch self {
+        case .grid(let axes):
+            let total = axes.reduce(1.0) { $0 * Double($1.values.count) }
+            guard total <= 10_000_000 else { throw .badInput(grid, .tooManyRuns(Int(total))) }
+        case .random(let count, _, _):
+            guard (1...10_000_000).contains(count) else {
+                throw .badInput(.random(key: "count"), .randomCountOutOfRange)
+            }
+        case .table(let rows):
+            guard !rows.isEmpty, rows.count <= 10_000_000 else {
+                throw .badInput(.table(row: nil), .tableSizeOutOfRange)
+            }
+        }
+    }
+
     /// The runs, in order.
     package func parameterSets() throws(SweepError) -> [ParameterSet] {
+        try checkSize()
         switch self {
         case .grid(let axes):
             var seen = Set<String>()
             for axis in axes where !seen.insert(axis.name).inserted { throw .badInput(.axis(axis.name), .givenTwice) }
-            let total = axes.reduce(1.0) { $0 * Double($1.values.count) }
-            guard total <= 10_000_000 else { throw .badInput(.parameterOptions, .tooManyRuns(Int(total))) }
             var runs: [[String: Double]] = [[:]]
             for axis in axes {
                 runs = runs.flatMap { partial in axis.values.map { partial.merging([axis.name: $0]) { $1 } } }
             }
             return runs.map(ParameterSet.init)
         case let .random(count, seed, ranges):
-            guard (1...10_000_000).contains(count) else {
-                throw .badInput(.random(key: nil), .randomCountOutOfRange)
-            }
             var generator = SplitMix64(seed: seed)
             let ordered = ranges.sorted { $0.name < $1.name }
             var runs: [ParameterSet] = []
@@ -45,9 +59,6 @@ package enum SweepDesign: Sendable {
             }
             return runs
         case .table(let rows):
-            guard !rows.isEmpty, rows.count <= 10_000_000 else {
-                throw .badInput(.table(row: nil), .tableSizeOutOfRange)
-            }
             for (index, row) in rows.enumerated() where row.values.contains(where: { !$0.isFinite }) {
                 throw .badInput(.table(row: index), .tableValueNotFinite)
             }

@@ -118,6 +118,22 @@ package enum SweepError: Error, CustomStringConvertible, Sendable {
         case notFromToCount
         /// A `lin` or `log` axis whose numbers make no range.
         case malformedFileRange(RangeKind)
+        /// A random seed that is not a whole number from 0 to 2^64 - 1: what was found.
+        case notASeed(JSONTree)
+
+        /// A JSON value as an error names it: `-1`, `1.5`, `a string`.
+        private static func describe(_ value: JSONTree) -> String {
+            switch value {
+            case .integer(let number): "\(number)"
+            case .unsigned(let number): "\(number)"
+            case .number(let number): "\(number)"
+            case .string: "a string"
+            case .bool(let bool): "\(bool)"
+            case .null: "null"
+            case .array: "an array"
+            case .object: "an object"
+            }
+        }
 
         /// The problem in words.
         var message: String {
@@ -136,7 +152,7 @@ package enum SweepError: Error, CustomStringConvertible, Sendable {
             case .sampleNotFinite: "the range gives a sample that is not finite"
             case .givenTwice: "is given twice"
             case .tooManyRuns(let runs): "\(runs) runs is more than 10,000,000"
-            case .randomCountOutOfRange: "count must be from 1 to 10,000,000"
+            case .randomCountOutOfRange: "must be from 1 to 10,000,000"
             case .tableSizeOutOfRange: "must list 1 to 10,000,000 runs"
             case .tableValueNotFinite: "every value must be a finite number"
             case .noParametersDeclared: "the scene declares no parameters (add \"parameters\" to the scene file)"
@@ -155,6 +171,8 @@ package enum SweepError: Error, CustomStringConvertible, Sendable {
             case .notAnAxis: "give a list of numbers, {\"lin\": [...]} or {\"log\": [...]}"
             case .emptyOrNotFinite: "give one or more finite numbers"
             case .notFromToCount: "a range is [from, to, count]"
+            case .notASeed(let value):
+                "expected a whole number from 0 to 18446744073709551615, found \(Self.describe(value))"
             case .malformedFileRange(let kind):
                 "\(kind.rawValue) needs [from, to, count]: finite numbers, a count from 1 to 1000000\(kind == .log ? ", both ends above zero" : "")"
             }

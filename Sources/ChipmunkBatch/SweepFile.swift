@@ -29,47 +29,66 @@ package struct SweepFile: Sendable {
         } catch {
             throw .file(url.path, "cannot read the sweep file: \(error.localizedDescription)")
         }
+        let name = url.lastPathComponent
         let raw: Raw
         do {
             raw = try JSONDecoder().decode(Raw.self, from: data)
         } catch let error as SweepError {
-            throw .file(url.lastPathComponent, "\(error)")
-        } catch let DecodingError.keyNotFound(key, context) {
-            throw .file(url.lastPathComponent, "\(path(context.codingPath + [key])): is required")
-        } catch let DecodingError.typeMismatch(_, context), let DecodingError.valueNotFound(_, context),
-            let DecodingError.dataCorrupted(context)
-        {
-            throw .file(url.lastPathComponent, "\(path(context.codingPath)): \(context.debugDescription)")
+            throw .file(name, "\(error)")
+        } catch let error as DecodingError {
+            // The words of a scene file's and a recording's errors: a path into the file and
+            // the rule, or where the JSON breaks (Foundation called a step of 1.5 "not valid JSON").
+            if case .dataCorrupted(let context) = error, context.codingPath.isEmpty {
+                throw .file(
+                    name,
+                    WholeNumbers.firstProblem(in: data, keys: ["steps", "count"])
+                        ?? "not valid JSON: \(SceneDescription.syntaxProblem(in: data))")
+            }
+            throw .scene(SceneError(decoding: error, source: name))
         } catch {
-            throw .file(url.lastPathComponent, "\(error)")
+            throw .file(name, "\(error)")
+        }
+        // Foundation keeps one of two values for a key given twice, without a word.
+        if let repeated = DuplicateKeys.first(in: Array(data)) {
+            throw .file(name, "\(repeated): appears twice in one object; give each key once")
         }
         let folder = url.deletingLastPathComponent()
         let designs = [raw.grid.map { SweepDesign.grid($0) }, raw.random, raw.table.map { SweepDesign.table($0) }]
             .compactMap { $0 }
         guard designs.count == 1 else {
-            throw .file(url.lastPathComponent, "give exactly one of grid, random and table")
+            throw .file(name, "give exactly one of grid, random and table")
+        }
+        // The file's own mistakes name the file and its key, not a command-line option.
+        do {
+            try designs[0].checkSize(grid: .fileKey("grid"))
+        } catch {
+            throw .file(name, "\(error)")
+        }
+        for (index, text) in (raw.track ?? []).enumerated() {
+            do {
+                _ = try TrackedQuantity(parsing: text)
+            } catch {
+                guard case .badInput(_, let problem) = error else { throw .file(name, "\(error)") }
+                throw .file(name, "\(SweepError.badInput(.fileKey("track[\(index)]"), problem))")
+            }
         }
         guard (raw.steps == nil) != (raw.seconds == nil) else {
-            throw .file(url.lastPathComponent, "give steps or seconds (one of them)")
+            throw .file(name, "give steps or seconds (one of them)")
         }
         if let steps = raw.steps, !(1...100_000_000).contains(steps) {
-            throw .file(url.lastPathComponent, "steps: must be from 1 to 100000000 (got \(steps))")
+            throw .file(name, "steps: must be from 1 to 100000000 (got \(steps))")
         }
         if let seconds = raw.seconds, !(seconds > 0 && seconds.isFinite) {
-            throw .file(url.lastPathComponent, "seconds: must be positive and finite (got \(seconds))")
+            throw .file(name, "seconds: must be positive and finite (got \(seconds))")
         }
         if let dt = raw.timeStep, !(dt > 0 && dt.isFinite) {
-            throw .file(url.lastPathComponent, "timeStep: must be positive and finite (got \(dt))")
+            throw .file(name, "timeStep: must be positive and finite (got \(dt))")
         }
         return SweepFile(
             scene: URL(fileURLWithPath: raw.scene, relativeTo: folder).standardizedFileURL,
             from: raw.from.map { URL(fileURLWithPath: $0, relativeTo: folder).standardizedFileURL },
             steps: raw.steps, seconds: raw.seconds, timeStep: raw.timeStep, design: designs[0],
             tracked: raw.track ?? [], bodies: raw.bodies ?? [])
-    }
-
-    private static func path(_ keys: [any CodingKey]) -> String {
-        keys.map { $0.intValue.map { "[\($0)]" } ?? ".\($0.stringValue)" }.joined().trimmingCharacters(in: ["."])
     }
 
     private struct Raw: Decodable {
@@ -87,6 +106,15 @@ package struct SweepFile: Sendable {
         private enum Key: String, CodingKey, CaseIterable {
             case schema = "$schema"
             case scene, from, steps, seconds, timeStep, grid, random, table, track, bodies
+        }
+
+        /// A seed: a whole number from 0 to 2^64 - 1 (Foundation called -1 and 1.5 "not valid JSON").
+        private static func seed(_ value: JSONTree) throws(SweepError) -> UInt64 {
+            switch value {
+            case .integer(let seed) where seed >= 0: return UInt64(seed)
+            case .unsigned(let seed): return seed
+            default: throw .badInput(.random(key: "seed"), .notASeed(value))
+            }
         }
 
         init(from decoder: any Decoder) throws {
@@ -117,7 +145,7 @@ package struct SweepFile: Sendable {
                 let ranges = try random.nestedContainer(keyedBy: AnyCodingKey.self, forKey: AnyCodingKey("ranges"))
                 self.random = .random(
                     count: try random.decode(Int.self, forKey: AnyCodingKey("count")),
-                    seed: try random.decode(UInt64.self, forKey: AnyCodingKey("seed")),
+                    seed: try Self.seed(random.decode(JSONTree.self, forKey: AnyCodingKey("seed"))),
                     ranges: try ranges.allKeys.map { key in
                         let spec = try ranges.decode(Spec.self, forKey: key)
                         guard let (low, high, log) = spec.range else {
@@ -144,7 +172,10 @@ package struct SweepFile: Sendable {
         case log([Double])
 
         init(from decoder: any Decoder) throws {
-            if let list = try? decoder.singleValueContainer().decode([Double].self) {
+            // A list's items decoded one by one, so that a bad one is named (grid.speed[0]).
+            if var items = try? decoder.unkeyedContainer() {
+                var list: [Double] = []
+                while !items.isAtEnd { list.append(try items.decode(Double.self)) }
                 self = .list(list)
                 return
             }

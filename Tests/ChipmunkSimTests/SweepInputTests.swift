@@ -119,6 +119,75 @@ import ChipmunkTestSupport
         #expect(other.status == 0, "another parameter swept: the time step is the default in every run")
     }
 
+    /// D8, D9, D10: a sweep file's mistakes named the file, its key and the rule, as a scene
+    /// file's do, with exit 65: Foundation's "not valid JSON" for a step of 1.5, Swift's
+    /// decoder wording, a key given twice kept silently, and errors that named `--param`
+    /// and `--track`, which were not given.
+    @Test func aSweepFilesMistakesNameTheFileAndTheKey() throws {
+        defer { folder.remove() }
+        let grid = #""grid": {"speed": [1]}"#
+        let random = #""random": {"count": 1, "seed": 1, "ranges": {"speed": [0, 1]}}"#
+        let cases: [(String, String)] = [
+            (#""steps": 1.5, \#(grid)"#, "steps: expected a whole number, found 1.5"),
+            (#""steps": 1e20, \#(grid)"#, "steps: expected a whole number, found 1e+20 (too large)"),
+            (#""steps": "10", \#(grid)"#, "steps: expected a number, found a string"),
+            (#""steps": 10, "grid": {"speed": ["1"]}"#, "grid.speed[0]: expected a number, found a string"),
+            (
+                #""steps": 10, "grid": {"speed": {"lin": [0, "a", 3]}}"#,
+                "grid.speed.lin[1]: expected a number, found a string"
+            ),
+            (#""steps": 10, "table": [{"speed": "x"}]"#, "table[0].speed: expected a number, found a string"),
+            (
+                #""steps": 10, \#(random.replacingOccurrences(of: "\"seed\": 1", with: "\"seed\": -1"))"#,
+                "random.seed: expected a whole number from 0 to 18446744073709551615, found -1"
+            ),
+            (
+                #""steps": 10, \#(random.replacingOccurrences(of: "\"count\": 1", with: "\"count\": 1.5"))"#,
+                "random.count: expected a whole number, found 1.5"
+            ),
+            (#""steps": 10, "steps": 20, \#(grid)"#, "steps: appears twice in one object; give each key once"),
+            (
+                #""steps": 10, "grid": {"speed": [1], "speed": [2]}"#,
+                "grid.speed: appears twice in one object; give each key once"
+            ),
+            (
+                #""steps": 10, "grid": {"speed": {"lin": [0, 1, 10000]}, "elasticity": {"lin": [0, 1, 10000]}}"#,
+                "grid: 100000000 runs is more than 10,000,000"
+            ),
+            (
+                #""steps": 10, \#(grid), "track": ["energy", "zz"]"#,
+                "track[1]: give energy or BODY.q with q one of x, y, vx, vy, speed, angle, w (BODY: a body's name in output)"
+            ),
+            (
+                #""seconds": 1e300, \#(grid)"#,
+                "seconds: 1e+300 s at a time step of 0.008333333333333333 s is not a usable number of steps"
+            ),
+            (
+                #""steps": 10, \#(random.replacingOccurrences(of: "\"count\": 1", with: "\"count\": 0"))"#,
+                "random.count: must be from 1 to 10,000,000"
+            ),
+            (#""steps": 10, "table": []"#, "table: must list 1 to 10,000,000 runs"),
+            (
+                #""steps": 10, \#(grid), "track": ["nosuch.x"]"#,
+                "track[0]: drop.json has no body named 'nosuch' (names: 0)"
+            ),
+            (
+                #""steps": 10, \#(grid), "bodies": ["nosuch"]"#,
+                "bodies[0]: drop.json has no body named 'nosuch' (names: 0)"
+            ),
+            (#""steps": 10,"#, "not valid JSON: Unexpected end of file during JSON parse"),
+        ]
+        for (body, message) in cases {
+            try sweepFile("sw.json", #"{"scene": "SCENE", \#(body)"# + (body.hasSuffix(",") ? "" : "}"))
+            let swept = try sim("sweep", "--sweep", "sw.json", "--db", "t.sqlite")
+            #expect(swept.status == 65, "\(body)")
+            #expect(swept.stderr == "chipmunk-sim: sw.json: \(message)\n", "\(body)")
+            #expect(!FileManager.default.fileExists(atPath: folder.path("t.sqlite")), "\(body)")
+        }
+        try sweepFile("sw.json", #"{"scene": "SCENE", "steps": 10, \#(grid), "track": ["energy"]}"#)
+        #expect(try sim("sweep", "--sweep", "sw.json", "--db", "t.sqlite").status == 0)
+    }
+
     /// D2: SQLite took an empty name for a private temporary database, and the sweep kept nothing.
     @Test func anEmptyDatabasePathIsAUsageError() throws {
         defer { folder.remove() }

@@ -4,8 +4,8 @@
 /// `"mass": 1, …, "mass": 100` would run with a mass the author did not mean. This reads
 /// valid JSON (call it after decoding succeeded) and returns the path of the repeated key,
 /// such as `bodies[2].mass`.
-enum DuplicateKeys {
-    static func first(in data: [UInt8]) -> String? {
+package enum DuplicateKeys {
+    package static func first(in data: [UInt8]) -> String? {
         var scanner = Scanner(bytes: data)
         return scanner.value(path: "")
     }

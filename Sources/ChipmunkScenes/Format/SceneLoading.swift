@@ -57,7 +57,7 @@ extension SceneDescription {
 
     /// Foundation's JSONDecoder says only "not valid JSON"; JSONSerialization says what and
     /// where, as a character offset, which this turns into a line and column.
-    static func syntaxProblem(in data: Data) -> String {
+    package static func syntaxProblem(in data: Data) -> String {
         do {
             _ = try JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed])
             return "the data is not in the correct format"
@@ -452,7 +452,7 @@ extension ChipmunkError {
 
 extension SceneError {
     /// A one-line error from a JSON decoding failure, with the path to the bad value.
-    init(decoding error: DecodingError, source: String) {
+    package init(decoding error: DecodingError, source: String) {
         func path(_ keys: [any CodingKey]) -> String {
             var text = ""
             for key in keys {

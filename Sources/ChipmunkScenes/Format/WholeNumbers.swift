@@ -6,8 +6,8 @@ import Foundation
 /// "The given data was not valid JSON", with no path: a file that is valid JSON was
 /// called invalid, and the value was not named. This reads the (valid) JSON and names the
 /// first such value under one of `keys`, such as `inputs[0].step`.
-enum WholeNumbers {
-    static func firstProblem(in data: Data, keys: Set<String>) -> String? {
+package enum WholeNumbers {
+    package static func firstProblem(in data: Data, keys: Set<String>) -> String? {
         guard let root = try? JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed]) else {
             return nil
         }

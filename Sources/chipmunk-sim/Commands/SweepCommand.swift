@@ -170,7 +170,11 @@ struct SweepCommand: ParsableCommand {
         let steps: Int
         if let file, runLength.steps == nil, runLength.seconds == nil {
             // A sweep file gives steps or seconds (SweepFile.load checks that it gives one).
-            steps = try file.steps ?? RunLength.stepCount(seconds: file.seconds ?? 5, dt: dt)
+            do {
+                steps = try file.steps ?? RunLength.stepCount(seconds: file.seconds ?? 5, dt: dt)
+            } catch {
+                throw RunError("\(sweep ?? "the sweep file"): seconds: \(error)")  // the file's data: 65
+            }
         } else {
             steps = try runLength.stepCount(dt: dt, defaultSeconds: 5)
         }
@@ -191,13 +195,22 @@ struct SweepCommand: ParsableCommand {
         var plan = try SweepPlan(
             template: template, sceneData: data, design: design, steps: steps, timeStep: timeStep, start: start)
         try checkDurationInSeconds(plan: plan, file: file, timeStep: timeStep)
-        plan.tracked = try tracked + (file?.tracked ?? []).map { try TrackedQuantity(parsing: $0) }
+        let fileTracked = try (file?.tracked ?? []).map { try TrackedQuantity(parsing: $0) }  // checked by load
+        plan.tracked = tracked + fileTracked
         plan.recordedBodies = recordedBodies + (file?.bodies ?? [])
-        // Names are checked on the scene as the defaults build it, before any run.
+        // Names are checked on the scene as the defaults build it, before any run; a name from
+        // the sweep file is named by its file and key.
         let names = Set(example.bodyNamesOverTime)  // bodies added by inputs too
-        for name in plan.tracked.compactMap(\.body) + plan.recordedBodies where !names.contains(name) {
+        let inFile = { (key: String) in sweep.map { "\($0): \(key): " } ?? "" }
+        let given =
+            tracked.compactMap { $0.body.map { ("", $0) } } + recordedBodies.map { ("", $0) }
+            + fileTracked.enumerated().compactMap { index, quantity in
+                quantity.body.map { (inFile("track[\(index)]"), $0) }
+            }
+            + (file?.bodies ?? []).enumerated().map { (inFile("bodies[\($0)]"), $1) }
+        for (origin, name) in given where !names.contains(name) {
             throw RunError(  // the scene's business: bad data (65), as an undeclared --param is
-                "\(source) has no body named '\(name)' (names: \(names.sorted().prefix(20).joined(separator: ", ")))"
+                "\(origin)\(source) has no body named '\(name)' (names: \(names.sorted().prefix(20).joined(separator: ", ")))"
             )
         }
         let shard = try shardToRun()
