@@ -62,6 +62,11 @@ package struct SweepAxis: Sendable, Equatable {
             }
             values = list
         }
+        // A value given twice is one run (its key is the same), which the summary counted twice.
+        var seen = Set<Double>()
+        for value in values where !seen.insert(value).inserted {
+            throw .badInput(.parameterOption(text), .repeatedValue(value))
+        }
     }
 }
 

@@ -84,6 +84,8 @@ package enum SweepError: Error, CustomStringConvertible, Sendable {
         case sampleNotFinite
         /// A parameter given twice.
         case givenTwice
+        /// A value listed twice in one parameter's values (one run, counted twice).
+        case repeatedValue(Double)
         /// A grid of more than 10,000,000 runs.
         case tooManyRuns(Int)
         /// A random design whose count is not from 1 to 10,000,000.
@@ -151,6 +153,8 @@ package enum SweepError: Error, CustomStringConvertible, Sendable {
                 "the range from \(low) to \(high) is wider than a number can hold (high - low must be finite)"
             case .sampleNotFinite: "the range gives a sample that is not finite"
             case .givenTwice: "is given twice"
+            case .repeatedValue(let value):
+                "the value \(ParameterSet.text(value)) is given twice; give each value once (a run is stored once)"
             case .tooManyRuns(let runs): "\(runs) runs is more than 10,000,000"
             case .randomCountOutOfRange: "must be from 1 to 10,000,000"
             case .tableSizeOutOfRange: "must list 1 to 10,000,000 runs"

@@ -194,6 +194,10 @@ package struct SweepFile: Sendable {
                 guard !values.isEmpty, values.allSatisfy(\.isFinite) else {
                     throw .badInput(.axis(name), .emptyOrNotFinite)
                 }
+                var seen = Set<Double>()
+                for value in values where !seen.insert(value).inserted {
+                    throw .badInput(.axis(name), .repeatedValue(value))
+                }
                 return values
             case .lin(let v), .log(let v):
                 guard v.count == 3, let count = Int(exactly: v[2]) else {
@@ -203,6 +207,9 @@ package struct SweepFile: Sendable {
                 do {
                     return try SweepAxis(parsing: "x=\(kind.rawValue):\(v[0]):\(v[1]):\(count)").values
                 } catch {
+                    if case .badInput(_, .repeatedValue(let value)) = error {
+                        throw .badInput(.axis(name), .repeatedValue(value))
+                    }
                     throw .badInput(.axis(name), .malformedFileRange(kind))
                 }
             }

@@ -10,7 +10,9 @@ import ChipmunkTestSupport
     init() throws { folder = try TemporaryFolder("sweep-input") }
 
     /// Runs chipmunk-sim in the test's folder.
-    private func sim(_ arguments: String...) throws -> Tool.Result {
+    private func sim(_ arguments: String...) throws -> Tool.Result { try sim(arguments) }
+
+    private func sim(_ arguments: [String]) throws -> Tool.Result {
         try Tool.run("chipmunk-sim", arguments, directory: folder.url)
     }
 
@@ -186,6 +188,40 @@ import ChipmunkTestSupport
         }
         try sweepFile("sw.json", #"{"scene": "SCENE", "steps": 10, \#(grid), "track": ["energy"]}"#)
         #expect(try sim("sweep", "--sweep", "sw.json", "--db", "t.sqlite").status == 0)
+    }
+
+    /// D12, D13: a parameter given twice and a grid too large exited 65 without naming the
+    /// option; a value listed twice was counted as two runs and stored as one.
+    @Test func parameterMistakesAreUsageErrorsNamingTheOption() throws {
+        defer { folder.remove() }
+        func sweep(_ params: String...) throws -> Tool.Result {
+            try sim(["sweep", drop] + params.flatMap { ["--param", $0] } + ["--steps", "10", "--db", "t.sqlite"])
+        }
+        let twice = try sweep("speed=1", "speed=2")
+        #expect(twice.status == 64)
+        #expect(twice.stderr == "chipmunk-sim: --param speed is given twice; give each parameter once\n")
+        let many = try sweep("speed=lin:0:1:10000", "elasticity=lin:0:1:10000")
+        #expect(many.status == 64)
+        #expect(many.stderr == "chipmunk-sim: --param: 100000000 runs is more than 10,000,000\n")
+        for (param, value) in [("speed=1,1,2", "1"), ("speed=lin:1:1:3", "1"), ("speed=0,-0", "0")] {
+            let repeated = try sweep(param)
+            #expect(repeated.status == 64)
+            #expect(
+                repeated.stderr.hasSuffix(
+                    "--param \(param): the value \(value) is given twice; give each value once (a run is stored once)\n"
+                ),
+                "\(repeated.stderr)")
+        }
+        #expect(!FileManager.default.fileExists(atPath: folder.path("t.sqlite")))
+        try sweepFile("sw.json", #"{"scene": "SCENE", "steps": 10, "grid": {"speed": [2, 1, 2]}}"#)
+        let file = try sim("sweep", "--sweep", "sw.json", "--db", "t.sqlite")
+        #expect(file.status == 65)
+        #expect(
+            file.stderr
+                == "chipmunk-sim: sw.json: grid.speed: the value 2 is given twice; give each value once (a run is stored once)\n",
+            "\(file.stderr)")
+        let ok = try sweep("speed=1,2")
+        #expect(ok.stderr.contains("2 runs planned") && ok.status == 0, "\(ok.stderr)")
     }
 
     /// D2: SQLite took an empty name for a private temporary database, and the sweep kept nothing.

@@ -55,7 +55,7 @@ struct SweepCommand: ParsableCommand {
     @Option(
         name: .customLong("param"),
         help: ArgumentHelp(
-            "name=1,2,5 | name=lin:FROM:TO:COUNT | name=log:FROM:TO:COUNT; repeat for more parameters.",
+            "name=1,2,5 | name=lin:FROM:TO:COUNT | name=log:FROM:TO:COUNT; repeat for more parameters (each parameter, and each value, once).",
             valueName: "name=values"),
         transform: SweepAxis.argument)
     var axes: [SweepAxis] = []
@@ -105,6 +105,16 @@ struct SweepCommand: ParsableCommand {
         if sweep == nil {
             if scene == nil { throw ValidationError("give a scene file and --param, or --sweep FILE") }
             if axes.isEmpty { throw ValidationError("give at least one --param name=values (or --sweep FILE)") }
+            // The command line's own mistakes are usage errors (64), named by the option.
+            var seen = Set<String>()
+            for axis in axes where !seen.insert(axis.name).inserted {
+                throw ValidationError("--param \(axis.name) is given twice; give each parameter once")
+            }
+            do {
+                try SweepDesign.grid(axes).checkSize()
+            } catch {
+                throw ValidationError("\(error)")
+            }
         } else if scene != nil || !axes.isEmpty {
             throw ValidationError("--sweep FILE names its scene and runs; give no scene or --param with it")
         }
