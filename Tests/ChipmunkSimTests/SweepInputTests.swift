@@ -224,6 +224,25 @@ import ChipmunkTestSupport
         #expect(ok.stderr.contains("2 runs planned") && ok.status == 0, "\(ok.stderr)")
     }
 
+    /// D14: a log axis of 600 decades passed matplotlib's "OverflowError: cannot convert float
+    /// infinity to integer" through; it is named as an axis wider than a double is.
+    @Test func aChartOfTooManyDecadesIsRefusedInOurWords() throws {
+        defer { folder.remove() }
+        #expect(
+            try sim("sweep", drop, "--param", "elasticity=1e-300,1e300", "--steps", "10", "--db", "e.sqlite").status
+                == 0)
+        let chart = try sim("results", "e.sqlite", "--chart", "elasticity:steps", "-o", "c.svg")
+        #expect(chart.status == 65)
+        #expect(
+            chart.stderr
+                == "chipmunk-sim: --chart: elasticity spans 1e-300 to 1e+300, wider than a chart axis can hold; sweep a narrower range\n",
+            "\(chart.stderr)")
+        #expect(try sim("sweep", drop, "--param", "elasticity=1e-3,1", "--steps", "10", "--db", "f.sqlite").status == 0)
+        let drawn = try sim("results", "f.sqlite", "--chart", "elasticity:steps", "-o", "c.svg")
+        #expect(drawn.status == 0, "\(drawn.stderr)")
+        #expect(try String(contentsOfFile: folder.path("c.svg"), encoding: .utf8).hasPrefix("<?xml"))
+    }
+
     /// D2: SQLite took an empty name for a private temporary database, and the sweep kept nothing.
     @Test func anEmptyDatabasePathIsAUsageError() throws {
         defer { folder.remove() }

@@ -11,7 +11,7 @@ chipmunk-sim embeds this file at build time (Plugins/EmbedFiles) and runs it wit
 `python3 -c`; it runs alone too:
     python3 Sources/chipmunk-sim/Chart/chart.py < request.json > chart.svg
 """
-import json, sys
+import io, json, math, sys
 try:
     import matplotlib
     matplotlib.use("Agg")
@@ -74,4 +74,18 @@ plotted = sum(p["outcome"] != "ok" or p.get("y") is not None for p in points)
 ax.set_title(f"{chart['scene']}: {metric} against {param} ({plotted} of {chart['runCount']} runs plotted, {ok_count} ok)")
 ax.grid(True, which="major", alpha=0.3)
 ax.legend(fontsize="small")
-fig.savefig(sys.stdout.buffer, format=request["format"], metadata={"Date": None} if request["format"] == "svg" else None)
+picture = io.BytesIO()
+try:
+    fig.savefig(picture, format=request["format"], metadata={"Date": None} if request["format"] == "svg" else None)
+except OverflowError:
+    # A log axis of some 250 decades or more (1e-300 to 1e300): matplotlib's tick locator
+    # steps past the largest double ("cannot convert float infinity to integer"). Named as
+    # chipmunk-sim names an axis wider than a double, not as Python's exception.
+    axes = [(param, xs, ax.get_xscale()), (metric, ok_known or [p.get("y") for p in points], ax.get_yscale())]
+    logged = [(name, [v for v in values if v is not None and v > 0]) for name, values, scale in axes if scale == "log"]
+    logged = [(name, values) for name, values in logged if values]
+    if not logged:
+        raise
+    name, values = max(logged, key=lambda item: math.log10(max(item[1])) - math.log10(min(item[1])))
+    sys.exit(f"{name} spans {min(values)!r} to {max(values)!r}, wider than a chart axis can hold; sweep a narrower range")
+sys.stdout.buffer.write(picture.getvalue())
