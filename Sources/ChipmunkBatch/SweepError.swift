@@ -189,6 +189,8 @@ package enum SweepError: Error, CustomStringConvertible, Sendable {
         case noFolder(String)
         /// The path names a folder, not a database file.
         case isFolder
+        /// The path names a device, a pipe or a socket, not a database file.
+        case notAFile
         /// A database to read is not there.
         case noSuchFile
         /// A database to read is an empty file.
@@ -219,6 +221,7 @@ package enum SweepError: Error, CustomStringConvertible, Sendable {
             switch self {
             case .noFolder(let folder): "no folder \(folder)"
             case .isFolder: "is a folder, not a results database file"
+            case .notAFile: "is not a regular file (a device, pipe or socket), not a results database"
             case .noSuchFile: "no such file"
             case .empty: "is empty, not a results database"
             case .noRunsTable: "is not a results database (it has no table 'runs')"

@@ -56,7 +56,12 @@ package final class SweepStore: Sendable {
         // An input is read, never written: it must exist and be a results database (SQLite
         // would make an empty file, or another program's database, into one).
         var size: Int?
-        if let attributes = try? FileManager.default.attributesOfItem(atPath: path) {
+        let resolved = URL(fileURLWithPath: path).resolvingSymlinksInPath().path
+        if let attributes = try? FileManager.default.attributesOfItem(atPath: resolved) {
+            // A device (/dev/zero) or a pipe reads as size 0: it was called "empty".
+            if let type = attributes[.type] as? FileAttributeType, type != .typeRegular {
+                throw .database(path, .notAFile)
+            }
             size = (attributes[.size] as? NSNumber)?.intValue
         }
         if readOnly {

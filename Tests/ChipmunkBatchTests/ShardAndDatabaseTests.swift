@@ -167,6 +167,8 @@ import Testing
         #expect(problem(folder.path("missing.sqlite")) == .noSuchFile)
         #expect(problem(folder.path(".")) == .isFolder)
         #expect(problem(folder.path("."), readOnly: false) == .isFolder)
+        #expect(problem("/dev/zero") == .notAFile)
+        #expect(problem("/dev/null", readOnly: false) == .notAFile)
         #expect(problem(folder.path("no/folder/r.sqlite"), readOnly: false) == .noFolder(folder.path("no/folder")))
         let empty = folder.path("empty.sqlite")
         _ = FileManager.default.createFile(atPath: empty, contents: Data())

@@ -243,6 +243,19 @@ import ChipmunkTestSupport
         #expect(try String(contentsOfFile: folder.path("c.svg"), encoding: .utf8).hasPrefix("<?xml"))
     }
 
+    /// D23: /dev/zero reads as size 0, and merge called it "empty".
+    @Test func aDeviceIsNotADatabase() throws {
+        defer { folder.remove() }
+        let message = "is not a regular file (a device, pipe or socket), not a results database"
+        let merged = try sim("merge", "m.sqlite", "/dev/zero")
+        #expect(merged.status == 65)
+        #expect(merged.stderr == "chipmunk-sim: /dev/zero: \(message)\n", "\(merged.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: folder.path("m.sqlite")))
+        let swept = try sim("sweep", drop, "--param", "speed=1", "--steps", "3", "--db", "/dev/null")
+        #expect(swept.status == 65)
+        #expect(swept.stderr == "chipmunk-sim: /dev/null: \(message)\n", "\(swept.stderr)")
+    }
+
     /// D2: SQLite took an empty name for a private temporary database, and the sweep kept nothing.
     @Test func anEmptyDatabasePathIsAUsageError() throws {
         defer { folder.remove() }
