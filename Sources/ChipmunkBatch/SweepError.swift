@@ -191,6 +191,9 @@ package enum SweepError: Error, CustomStringConvertible, Sendable {
         case isFolder
         /// The path names a device, a pipe or a socket, not a database file.
         case notAFile
+        /// A stored value that this version never writes: the run's key and the column as
+        /// SQLite quotes them, and what the column holds.
+        case badValue(run: String, column: String, value: String, expected: String)
         /// A database to read is not there.
         case noSuchFile
         /// A database to read is an empty file.
@@ -222,6 +225,7 @@ package enum SweepError: Error, CustomStringConvertible, Sendable {
             case .noFolder(let folder): "no folder \(folder)"
             case .isFolder: "is a folder, not a results database file"
             case .notAFile: "is not a regular file (a device, pipe or socket), not a results database"
+            case let .badValue(run, column, value, expected): "run \(run): \(column) is \(value), not \(expected)"
             case .noSuchFile: "no such file"
             case .empty: "is empty, not a results database"
             case .noRunsTable: "is not a results database (it has no table 'runs')"

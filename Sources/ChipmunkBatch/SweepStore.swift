@@ -305,6 +305,9 @@ package final class SweepStore: Sendable {
     /// in both must have the same result (wall time aside), or the merge stops, naming it,
     /// and adds nothing. It does not compare sweeps: ``merge(_:into:allowMixed:)`` does.
     package func merge(from other: SweepStore) throws(SweepError) {
+        if let (run, column, value, expected) = try other.firstBadValue() {
+            throw .database(other.path, .badValue(run: run, column: column, value: value, expected: expected))
+        }
         let mine = Dictionary(try results().map { ($0.key, $0) }, uniquingKeysWith: { a, _ in a })
         let theirs = try other.results()
         let sweeps = try other.sweeps()
@@ -316,6 +319,47 @@ package final class SweepStore: Sendable {
         try write { db in
             for result in theirs where mine[result.key] == nil { try result.insert(db) }
             for sweep in sweeps { try sweep.insert(db, onConflict: .ignore) }
+        }
+    }
+
+    /// Each column's rule, as SQL on the column's value (`$c`), and the rule in words: what this
+    /// version writes. SQLite keeps any value in any column, and reading converts it
+    /// (`'abc'` as a REAL read 0.0).
+    private static let valueRules: [(column: RunResult.CodingKeys, sql: String, words: String)] = [
+        (.key, "typeof($c) = 'text'", "text"),
+        (.index, "typeof($c) = 'integer' AND $c >= 0", "a whole number from 0"),
+        (.scene, "typeof($c) = 'text'", "text"),
+        (.sceneHash, "typeof($c) = 'text'", "text"),
+        (.parameters, "typeof($c) = 'text' AND json_valid($c)", "a JSON object"),
+        (.outcome, "$c IN ('ok', 'diverged', 'failed')", "ok, diverged or failed"),
+        (.error, "typeof($c) IN ('text', 'null')", "text or null"),
+        (.errorStep, "typeof($c) IN ('integer', 'null') AND ($c IS NULL OR $c >= 1)", "a step from 1, or null"),
+        (.steps, "typeof($c) = 'integer' AND $c >= 0", "a whole number from 0"),
+        (.asleepStep, "typeof($c) IN ('integer', 'null') AND ($c IS NULL OR $c >= 1)", "a step from 1, or null"),
+        (.finalHash, "typeof($c) IN ('text', 'null')", "text or null"),
+        (.kineticEnergy, "typeof($c) IN ('real', 'integer', 'null')", "a number or null"),
+        (.quantities, "$c IS NULL OR (typeof($c) = 'text' AND json_valid($c))", "a JSON object or null"),
+        (.bodies, "$c IS NULL OR (typeof($c) = 'text' AND json_valid($c))", "a JSON object or null"),
+        (.guardedCollisions, "typeof($c) = 'integer' AND $c >= 0", "a whole number from 0"),
+        (.wallMilliseconds, "typeof($c) IN ('real', 'integer')", "a number"),
+    ]
+
+    /// The first stored value (by run index) that breaks its column's rule: the run's key,
+    /// the column, the value as SQLite quotes it, and the rule in words.
+    func firstBadValue() throws(SweepError) -> (String, String, String, String)? {
+        try read { db in
+            for rule in Self.valueRules where hasGuardedColumn || rule.column != .guardedCollisions {
+                let column = rule.column.rawValue
+                let condition = rule.sql.replacingOccurrences(of: "$c", with: column)
+                if let row = try Row.fetchOne(
+                    db,
+                    sql:
+                        "SELECT COALESCE(CAST(key AS TEXT), 'null') AS key, quote(\(column)) AS value FROM runs WHERE NOT COALESCE((\(condition)), 0) ORDER BY run_index LIMIT 1"
+                ) {
+                    return (row["key"] as String, column, row["value"] as String, rule.words)
+                }
+            }
+            return nil
         }
     }
 

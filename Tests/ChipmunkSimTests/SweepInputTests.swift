@@ -256,6 +256,39 @@ import ChipmunkTestSupport
         #expect(swept.stderr == "chipmunk-sim: /dev/null: \(message)\n", "\(swept.stderr)")
     }
 
+    /// D23: merge read a kinetic energy of 'abc' as 0.0 and wrote it, and refused an outcome
+    /// of 'weird' or steps of -5 as "cannot be read", naming no run or column.
+    @Test func mergeNamesAStoredValueItNeverWrites() throws {
+        defer { folder.remove() }
+        #expect(try sim("sweep", drop, "--param", "speed=1,2", "--steps", "10", "--db", "c.sqlite").status == 0)
+        let key = try #require(
+            try sim("results", "c.sqlite").stdout.split(separator: "\n").dropFirst().first?.split(separator: ",").first)
+        func damaged(_ name: String, _ statement: String) throws {
+            try FileManager.default.copyItem(atPath: folder.path("c.sqlite"), toPath: folder.path(name))
+            let result = try Tool.run(
+                "/usr/bin/env",
+                [
+                    "python3", "-c",
+                    "import sqlite3,sys; c=sqlite3.connect(sys.argv[1]); c.executescript(sys.argv[2]); c.commit()",
+                    folder.path(name), statement,
+                ])
+            #expect(result.status == 0, "\(result.stderr)")
+        }
+        for (name, statement, problem) in [
+            ("e.sqlite", "UPDATE runs SET kinetic_energy = 'abc'", "kinetic_energy is 'abc', not a number or null"),
+            ("o.sqlite", "UPDATE runs SET outcome = 'weird'", "outcome is 'weird', not ok, diverged or failed"),
+            ("s.sqlite", "UPDATE runs SET steps = -5", "steps is -5, not a whole number from 0"),
+            ("p.sqlite", "UPDATE runs SET parameters = '{broken'", "parameters is '{broken', not a JSON object"),
+        ] {
+            try damaged(name, statement)
+            let merged = try sim("merge", "m.sqlite", name)
+            #expect(merged.status == 65)
+            #expect(merged.stderr == "chipmunk-sim: \(name): run \(key): \(problem)\n", "\(merged.stderr)")
+            #expect(!FileManager.default.fileExists(atPath: folder.path("m.sqlite")), "nothing is written")
+        }
+        #expect(try sim("merge", "m.sqlite", "c.sqlite").status == 0)
+    }
+
     /// D2: SQLite took an empty name for a private temporary database, and the sweep kept nothing.
     @Test func anEmptyDatabasePathIsAUsageError() throws {
         defer { folder.remove() }
