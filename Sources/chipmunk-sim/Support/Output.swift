@@ -133,7 +133,8 @@ enum Output {
         if filePath.isAbsolute { return filePath.lexicallyNormalized() }
         var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
         guard getcwd(&buffer, buffer.count) != nil else { return filePath.lexicallyNormalized() }
-        return FilePath(String(cString: buffer)).pushing(filePath).lexicallyNormalized()
+        let folder = String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        return FilePath(folder).pushing(filePath).lexicallyNormalized()
     }
 
     /// A file's device and inode; nil for a path that names no file.
