@@ -298,26 +298,37 @@ package final class SweepStore: Sendable {
                 }
             }
         }
-        for input in inputs { try output.merge(from: input) }
+        try output.merge(from: inputs)
     }
 
-    /// Adds every run of `other` to this database, and the sweeps it records. A run stored
-    /// in both must have the same result (wall time aside), or the merge stops, naming it,
-    /// and adds nothing. It does not compare sweeps: ``merge(_:into:allowMixed:)`` does.
-    package func merge(from other: SweepStore) throws(SweepError) {
-        if let (run, column, value, expected) = try other.firstBadValue() {
-            throw .database(other.path, .badValue(run: run, column: column, value: value, expected: expected))
-        }
-        let mine = Dictionary(try results().map { ($0.key, $0) }, uniquingKeysWith: { a, _ in a })
-        let theirs = try other.results()
-        let sweeps = try other.sweeps()
-        for result in theirs {
-            if let existing = mine[result.key], !existing.sameResult(as: result) {
-                throw .mergeConflict(key: result.key, file: other.path)
+    /// Adds every run of `others` to this database, and the sweeps they record, in one
+    /// transaction: a merge stopped part way (`kill -9`) leaves the database as it was,
+    /// never half merged (one transaction per input left the first input's runs, which
+    /// `results` exported as if the merge had ended). A run stored twice must have the same
+    /// result (wall time aside), or the merge stops, naming it, and adds nothing. It does
+    /// not compare sweeps: ``merge(_:into:allowMixed:)`` does.
+    package func merge(from others: [SweepStore]) throws(SweepError) {
+        var known = Dictionary(try results().map { ($0.key, $0) }, uniquingKeysWith: { a, _ in a })
+        var added: [RunResult] = []
+        var sweeps: [SweepIdentity] = []
+        for other in others {
+            if let (run, column, value, expected) = try other.firstBadValue() {
+                throw .database(other.path, .badValue(run: run, column: column, value: value, expected: expected))
             }
+            for result in try other.results() {
+                if let existing = known[result.key] {
+                    guard existing.sameResult(as: result) else {
+                        throw .mergeConflict(key: result.key, file: other.path)
+                    }
+                    continue
+                }
+                known[result.key] = result
+                added.append(result)
+            }
+            sweeps += try other.sweeps()
         }
         try write { db in
-            for result in theirs where mine[result.key] == nil { try result.insert(db) }
+            for result in added { try result.insert(db) }
             for sweep in sweeps { try sweep.insert(db, onConflict: .ignore) }
         }
     }

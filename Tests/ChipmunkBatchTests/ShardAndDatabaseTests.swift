@@ -79,6 +79,30 @@ import Testing
     }
 }
 
+/// A merge is one transaction.
+@Suite struct MergeTransactionTests {
+    /// A conflict found in the second input left the first input's runs in the output,
+    /// which then looked like a finished merge (as a merge killed between inputs did); the
+    /// whole merge is one transaction now, checked before anything is written.
+    @Test func aConflictInALaterInputWritesNothing() throws {
+        let folder = try TemporaryFolder("merge-transaction")
+        defer { folder.remove() }
+        let plan = try UnrecordedSweepTests.plan([1, 2])
+        let first = try SweepStore(path: folder.path("first.sqlite"))
+        _ = try Sweep.run(plan, store: first, jobs: 1)
+        let second = try SweepStore(path: folder.path("second.sqlite"))
+        var changed = plan.run(at: 0)
+        changed.finalHash = "0000000000000000"
+        try second.insert(changed)
+        let output = try SweepStore(path: folder.path("all.sqlite"))
+        #expect {
+            try SweepStore.merge([first, second], into: output, allowMixed: true)
+        } throws: { "\($0)".contains(second.path) }
+        #expect(try output.count() == 0)
+        #expect(try output.sweeps().isEmpty)
+    }
+}
+
 /// The store itself, in process: in memory, and the schema's migrations.
 @Suite struct SweepStoreTests {
     @Test("A sweep runs into a store in memory: no file, and the same results as a file's")
