@@ -130,7 +130,13 @@ public enum SceneCatalog {
 
     /// The tool's files that are not scene files, told apart by what they hold.
     public enum OtherFileKind: CustomStringConvertible {
-        case snapshot, golden, recording
+        /// A snapshot (`chipmunk-sim snapshot`): its first bytes are `CHIPSNAP`.
+        case snapshot
+        /// A golden file (`verify --update`): its first line is `chipmunk-golden N`.
+        case golden
+        /// An input recording (`record`, a live session's download): a JSON object whose
+        /// `format` is `chipmunk-inputs N`.
+        case recording
 
         /// The kind of the file at `path`, or nil for any other file.
         public init?(atPath path: String) {
