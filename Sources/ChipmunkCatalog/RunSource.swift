@@ -26,21 +26,17 @@ public enum RunSource {
         guard let data = FileManager.default.contents(atPath: argument) else {
             throw RunComparisonError("cannot read \(argument)")
         }
-        if data.starts(with: Array("CHIPSNAP".utf8)) {
+        let kind = SceneCatalog.OtherFileKind(data: data)
+        if kind == .snapshot {
             throw RunComparisonError(
                 "\(argument) is a snapshot, a state rather than a run: diff compares golden files, input "
                     + "recordings and scenes (continue the snapshot with chipmunk-sim run \(argument))")
         }
-        if data.starts(with: Array("chipmunk-golden".utf8)) || data.starts(with: Array("\u{FEFF}chipmunk-golden".utf8))
-            || argument.hasSuffix(".golden")
-        {
+        if kind == .golden || argument.hasSuffix(".golden") {
             let golden = try GoldenFile(parsing: String(decoding: data, as: UTF8.self), source: argument)
             return .golden(golden, argument: argument)
         }
-        struct Header: Decodable { var format: String? }
-        if let header = try? JSONDecoder().decode(Header.self, from: data), let format = header.format,
-            format.hasPrefix("chipmunk-inputs")
-        {
+        if kind == .recording {
             do {
                 return .recording(
                     try InputRecording.load(contentsOf: URL(fileURLWithPath: argument)), argument: argument)

@@ -141,6 +141,11 @@ public enum SceneCatalog {
         /// The kind of the file at `path`, or nil for any other file.
         public init?(atPath path: String) {
             guard let data = FileManager.default.contents(atPath: path) else { return nil }
+            self.init(data: data)
+        }
+
+        /// The kind of a file holding `data`, or nil for any other file.
+        public init?(data: Data) {
             struct Header: Decodable { var format: String? }
             if data.starts(with: Data("CHIPSNAP".utf8)) {
                 self = .snapshot
