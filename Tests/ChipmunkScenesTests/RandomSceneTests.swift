@@ -1,7 +1,6 @@
 import Chipmunk
 import Foundation
 import PropertyBased
-import Synchronization
 import Testing
 @testable import ChipmunkScenes
 
@@ -66,7 +65,7 @@ import Testing
     }
 
     @Test func randomScenesEndNormallyOrThrowTypedErrors() async {
-        let outcomes = Mutex<[String: Int]>([:])
+        let outcomes = Locked<[String: Int]>([:])
         await propertyCheck(count: 1_000, input: Self.mostlyOrdinary.array(of: 40...40)) { values in
             let description = Self.scene(from: values)
             let scene: Scene

@@ -1,5 +1,4 @@
 import Dispatch
-import Synchronization
 import Testing
 @testable import Chipmunk
 
@@ -32,7 +31,7 @@ import Testing
 
     @Test func twoWorldsOnTwoThreadsMatchOneAlone() throws {
         let alone = try Self.world()
-        let results = Mutex<[[Double]]>([])
+        let results = Locked<[[Double]]>([])
         DispatchQueue.concurrentPerform(iterations: 2) { _ in
             let result = (try? Self.world()) ?? []
             results.withLock { $0.append(result) }
@@ -51,7 +50,7 @@ import Testing
         let snapshot = read ? try Snapshot(bytes: space.snapshot().bytes) : space.snapshot()
         #expect(snapshot.checkMark.hasPassed == read)
         let copies = Array(repeating: snapshot, count: 16)
-        let hashes = Mutex([UInt64](repeating: 0, count: copies.count))
+        let hashes = Locked([UInt64](repeating: 0, count: copies.count))
         DispatchQueue.concurrentPerform(iterations: copies.count) { i in
             let hash: UInt64
             do {

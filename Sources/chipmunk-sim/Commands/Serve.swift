@@ -1,9 +1,9 @@
 #if Live
     import ArgumentParser
+    import Chipmunk
     import ChipmunkCatalog
     import ChipmunkLive
     import Foundation
-    import Synchronization
 
     struct Serve: ParsableCommand {
         static let configuration = CommandConfiguration(
@@ -52,7 +52,7 @@
             // Build the scene here first, so a bad argument is the usual one-line error.
             _ = try SceneCatalog.scene(opening: scene)
             let server = LiveServer(serving: scene, configuration: .init(host: host, port: port))
-            let outcome = Mutex<(any Error)?>(nil)
+            let outcome = Locked<(any Error)?>(nil)
             let done = DispatchSemaphore(value: 0)
             Task {
                 do { try await server.run() } catch { outcome.withLock { $0 = error } }
