@@ -17,6 +17,7 @@ package enum SweepDesign: Sendable {
     package func checkSize(grid: SweepError.Input = .parameterOptions) throws(SweepError) {
         switch self {
         case .grid(let axes):
+            guard !axes.isEmpty else { throw .badInput(grid, .noAxes) }
             let total = axes.reduce(1.0) { $0 * Double($1.values.count) }
             guard total <= 10_000_000 else { throw .badInput(grid, .tooManyRuns(Int(total))) }
         case .random(let count, _, _):
@@ -47,7 +48,10 @@ package enum SweepDesign: Sendable {
             let ordered = ranges.sorted { $0.name < $1.name }
             var runs: [ParameterSet] = []
             runs.reserveCapacity(count)
-            for _ in 0..<count {
+            // A run is keyed by its parameters: a second draw of the same set would be one
+            // run counted twice (a range of one value, or one too narrow for the count).
+            var firstDraw: [ParameterSet: Int] = [:]
+            for run in 0..<count {
                 var values: [String: Double] = [:]
                 for range in ordered {
                     let value = range.sample(&generator)
@@ -55,12 +59,22 @@ package enum SweepDesign: Sendable {
                     guard value.isFinite else { throw .badInput(.randomRange(range.name), .sampleNotFinite) }
                     values[range.name] = value
                 }
-                runs.append(ParameterSet(values))
+                let set = ParameterSet(values)
+                if let first = firstDraw.updateValue(run, forKey: set) {
+                    throw .badInput(.random(key: "ranges"), .repeatedDraw(run: run, of: first))
+                }
+                runs.append(set)
             }
             return runs
         case .table(let rows):
             for (index, row) in rows.enumerated() where row.values.contains(where: { !$0.isFinite }) {
                 throw .badInput(.table(row: index), .tableValueNotFinite)
+            }
+            var firstRow: [ParameterSet: Int] = [:]
+            for (index, row) in rows.enumerated() {
+                if let first = firstRow.updateValue(index, forKey: ParameterSet(row)) {
+                    throw .badInput(.table(row: index), .repeatedRow(of: first))
+                }
             }
             return rows.map(ParameterSet.init)
         }

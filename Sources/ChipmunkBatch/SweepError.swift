@@ -88,12 +88,19 @@ package enum SweepError: Error, CustomStringConvertible, Sendable {
         case repeatedValue(Double)
         /// A grid of more than 10,000,000 runs.
         case tooManyRuns(Int)
+        /// A grid of no parameters (a sweep file's `"grid": {}`).
+        case noAxes
         /// A random design whose count is not from 1 to 10,000,000.
         case randomCountOutOfRange
         /// A table of no runs or more than 10,000,000.
         case tableSizeOutOfRange
         /// A table row with a value that is not finite.
         case tableValueNotFinite
+        /// A table row that repeats an earlier row (by its index): the same run twice.
+        case repeatedRow(of: Int)
+        /// A random draw that repeats an earlier one (by its run index): a range too
+        /// narrow for the count.
+        case repeatedDraw(run: Int, of: Int)
         /// A parameter set on a scene that declares none.
         case noParametersDeclared
         /// A parameter the scene does not declare; it declares these.
@@ -156,9 +163,14 @@ package enum SweepError: Error, CustomStringConvertible, Sendable {
             case .repeatedValue(let value):
                 "the value \(ParameterSet.text(value)) is given twice; give each value once (a run is stored once)"
             case .tooManyRuns(let runs): "\(runs) runs is more than 10,000,000"
+            case .noAxes: "give at least one parameter to sweep"
             case .randomCountOutOfRange: "must be from 1 to 10,000,000"
             case .tableSizeOutOfRange: "must list 1 to 10,000,000 runs"
             case .tableValueNotFinite: "every value must be a finite number"
+            case .repeatedRow(let first):
+                "repeats table[\(first)]; give each run once (a run is stored once, and the same parameters give the same bits)"
+            case let .repeatedDraw(run, first):
+                "run \(run) draws the same parameters as run \(first); widen a range or lower the count (a run is stored once)"
             case .noParametersDeclared: "the scene declares no parameters (add \"parameters\" to the scene file)"
             case let .undeclaredParameter(name, declared):
                 "the scene declares no parameter '\(name)' (it declares: \(declared.joined(separator: ", ")))"

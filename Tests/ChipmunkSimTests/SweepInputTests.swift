@@ -121,6 +121,73 @@ import ChipmunkTestSupport
         #expect(other.status == 0, "another parameter swept: the time step is the default in every run")
     }
 
+    /// A swept time step replaced by one for every run: `--dt` and a sweep file's
+    /// `timeStep` made every run step alike, and the sweep over dt ran the same run N times.
+    @Test func aTimeStepForEveryRunIsRefusedWhenTheTimeStepIsSwept() throws {
+        defer { folder.remove() }
+        let scene = try String(contentsOfFile: drop, encoding: .utf8).replacingOccurrences(
+            of: #""parameters": {"speed": 100, "elasticity": 0.5},"#,
+            with: #""parameters": {"speed": 100, "elasticity": 0.5, "dt": 0.01}, "timeStep": {"$param": "dt"},"#)
+        try Data(scene.utf8).write(to: folder.url.appendingPathComponent("dtp.json"))
+        let why =
+            "the scene's timeStep is the swept parameter dt; a time step for every run would replace it, and every run would step at 0.01"
+        let dt = try sim(
+            "sweep", "dtp.json", "--param", "dt=0.001,0.1", "--steps", "10", "--dt", "0.01", "--db", "t.sqlite")
+        #expect(dt.status == 64)
+        #expect(dt.stderr == "chipmunk-sim: --dt 0.01: \(why); drop --dt or sweep another parameter\n", "\(dt.stderr)")
+        try Data(#"{"scene": "dtp.json", "steps": 10, "timeStep": 0.01, "grid": {"dt": [0.001, 0.1]}}"#.utf8).write(
+            to: folder.url.appendingPathComponent("sw.json"))
+        let file = try sim("sweep", "--sweep", "sw.json", "--db", "t.sqlite")
+        #expect(file.status == 65)
+        #expect(file.stderr == "chipmunk-sim: sw.json: timeStep: \(why); remove timeStep\n", "\(file.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: folder.path("t.sqlite")), "no database is made")
+        let other = try sim(
+            "sweep", "dtp.json", "--param", "speed=1,2", "--steps", "10", "--dt", "0.02", "--db", "u.sqlite")
+        #expect(other.status == 0, "another parameter swept: --dt sets every run's time step")
+    }
+
+    /// A sweep that names the same run twice: a table row given twice, random ranges too
+    /// narrow for the count, and a grid of no parameters, which ran once. Each run is stored
+    /// once, by its parameters, so the second was counted and never kept.
+    @Test func aRunGivenTwiceOrAGridOfNothingIsRefused() throws {
+        defer { folder.remove() }
+        let cases: [(String, String)] = [
+            (
+                #""table": [{"speed": 1}, {"speed": 2}, {"speed": 1.0}]"#,
+                "table[2]: repeats table[0]; give each run once (a run is stored once, and the same parameters give the same bits)"
+            ),
+            (
+                #""random": {"count": 3, "seed": 1, "ranges": {"speed": [5, 5]}}"#,
+                "random.ranges: run 1 draws the same parameters as run 0; widen a range or lower the count (a run is stored once)"
+            ),
+            (
+                #""random": {"count": 2, "seed": 1, "ranges": {}}"#,
+                "random.ranges: run 1 draws the same parameters as run 0; widen a range or lower the count (a run is stored once)"
+            ),
+            (#""grid": {}"#, "grid: give at least one parameter to sweep"),
+        ]
+        for (index, (design, message)) in cases.enumerated() {
+            try sweepFile("s\(index).json", #"{"scene": "SCENE", "steps": 10, \#(design)}"#)
+            let swept = try sim("sweep", "--sweep", "s\(index).json", "--db", "t.sqlite")
+            #expect(swept.status == 65, "\(design)")
+            #expect(swept.stderr == "chipmunk-sim: s\(index).json: \(message)\n", "\(swept.stderr)")
+            #expect(!FileManager.default.fileExists(atPath: folder.path("t.sqlite")), "no database is made")
+        }
+        try sweepFile(
+            "one.json",
+            #"{"scene": "SCENE", "steps": 10, "random": {"count": 1, "seed": 1, "ranges": {"speed": [5, 5]}}}"#)
+        #expect(try sim("sweep", "--sweep", "one.json", "--db", "t.sqlite").status == 0, "one draw of one value")
+    }
+
+    /// A shard that starts with a minus sign was read as an option: "Missing value".
+    @Test func aNegativeShardIsNamed() throws {
+        defer { folder.remove() }
+        let swept = try sim("sweep", drop, "--param", "speed=1", "--steps", "10", "--shard", "-1/3", "--db", "t.sqlite")
+        #expect(swept.status == 64)
+        #expect(
+            swept.stderr.contains("--shard must be I/N with 0 <= I < N <= 100000 (got -1/3)"), "\(swept.stderr)")
+    }
+
     /// D8, D9, D10: a sweep file's mistakes named the file, its key and the rule, as a scene
     /// file's do, with exit 65: Foundation's "not valid JSON" for a step of 1.5, Swift's
     /// decoder wording, a key given twice kept silently, and errors that named `--param`

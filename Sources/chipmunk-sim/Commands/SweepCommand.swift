@@ -93,6 +93,7 @@ struct SweepCommand: ParsableCommand {
     @Option(help: "The results database (SQLite); created if missing, resumed if not.") var db: String
 
     @Option(
+        parsing: .unconditional,
         help: ArgumentHelp(
             "Run only shard I of N (I from 0), such as 2/4. Default: from Slurm or Kubernetes, else 0/1.",
             valueName: "I/N"), transform: { try Shard.parse($0) })
@@ -144,15 +145,25 @@ struct SweepCommand: ParsableCommand {
         return (url.lastPathComponent, try SceneDescription.read(contentsOf: url))
     }
 
-    /// A duration in seconds is one step count, from the default time step: refused when each
-    /// run has its own time step (the scene's `timeStep` is a swept parameter), since every run
-    /// took the default's count (dt=0.001 simulated 0.1 s, dt=0.1 10 s, with no word).
-    func checkDurationInSeconds(plan: SweepPlan, file: SweepFile?, timeStep: Double?) throws {
-        guard timeStep == nil, runLength.steps == nil, file?.steps == nil || runLength.seconds != nil else { return }
+    /// A swept time step (the scene's `timeStep` is a swept parameter) rules out two things:
+    /// a time step given for every run (`--dt`, the file's `timeStep`), which would replace
+    /// the swept one, so that every run stepped alike with no word; and a duration in
+    /// seconds, which is one step count from the default time step (dt=0.001 simulated
+    /// 0.1 s, dt=0.1 10 s, with no word).
+    func checkSweptTimeStep(plan: SweepPlan, file: SweepFile?, timeStep: Double?) throws {
         let swept = Set(plan.runs.flatMap(\.values.keys))
         guard let name = plan.template.parameters(referencedBy: "timeStep").intersection(swept).sorted().first else {
             return
         }
+        if let timeStep {
+            let why =
+                "the scene's timeStep is the swept parameter \(name); a time step for every run would replace it, and every run would step at \(timeStep)"
+            if let dt = runLength.dt {
+                throw ValidationError("--dt \(dt.seconds): \(why); drop --dt or sweep another parameter")
+            }
+            throw RunError("\(sweep ?? "the sweep file"): timeStep: \(why); remove timeStep")
+        }
+        guard runLength.steps == nil, file?.steps == nil || runLength.seconds != nil else { return }
         let why =
             "the scene's timeStep is the swept parameter \(name), so a duration in seconds is a different number of steps in each run"
         if let seconds = runLength.seconds {
@@ -202,9 +213,16 @@ struct SweepCommand: ParsableCommand {
             }
         }
         let design = file?.design ?? .grid(axes)
-        var plan = try SweepPlan(
-            template: template, sceneData: data, design: design, steps: steps, timeStep: timeStep, start: start)
-        try checkDurationInSeconds(plan: plan, file: file, timeStep: timeStep)
+        var plan: SweepPlan
+        do {
+            plan = try SweepPlan(
+                template: template, sceneData: data, design: design, steps: steps, timeStep: timeStep, start: start)
+        } catch {
+            // A table's row or a random draw is the sweep file's, named as its other keys are.
+            guard let sweep, case .badInput = error else { throw error }
+            throw RunError("\(URL(fileURLWithPath: sweep).lastPathComponent): \(error)")
+        }
+        try checkSweptTimeStep(plan: plan, file: file, timeStep: timeStep)
         let fileTracked = try (file?.tracked ?? []).map { try TrackedQuantity(parsing: $0) }  // checked by load
         plan.tracked = tracked + fileTracked
         plan.recordedBodies = recordedBodies + (file?.bodies ?? [])
