@@ -45,4 +45,30 @@ import Testing
         #expect(text.contains("Worker threads (default: one per core)."), "\(text)")
         #expect(text.components(separatedBy: "(default: ").count == 2, "one default in sweep's help: \(text)")
     }
+
+    /// A value that starts with a minus sign was taken for an option by ArgumentParser,
+    /// which said only "Missing value" for `--shard -1/3`, `--size -5`, `snapshot --dt -5`
+    /// and `--chart -5`: every option that takes a number or a pair reads what follows it,
+    /// and says the option's own rule.
+    @Test(
+        "A negative value gets the option's rule, not 'Missing value'",
+        arguments: [
+            ["run", "crates", "--steps"], ["run", "crates", "--seconds"], ["run", "crates", "--dt"],
+            ["run", "crates", "--every"], ["run", "crates", "--width"], ["run", "crates", "--view"],
+            ["render", "crates", "--step"], ["render", "crates", "--width"], ["render", "crates", "--size"],
+            ["play", "crates", "--width"], ["play", "crates", "--seconds"],
+            ["snapshot", "crates", "-o", "x.snapshot", "--at"], ["snapshot", "crates", "-o", "x.snapshot", "--dt"],
+            ["verify", "crates", "--every"], ["synctest", "crates", "--depth"], ["synctest", "crates", "--frames"],
+            ["sweep", "Scenes/drop.json", "--param", "speed=1", "--db", "x.sqlite", "--jobs"],
+            ["sweep", "Scenes/drop.json", "--param", "speed=1", "--db", "x.sqlite", "--shard"],
+            ["results", "x.sqlite", "--chart"], ["ball", "--jitter"], ["ball", "--stall"], ["ball", "--stall-every"],
+            ["ball", "--seed"],
+        ])
+    func negativeValuesAreReadAsValues(command: [String]) throws {
+        let result = try Tool.run("chipmunk-sim", command + ["-5"])
+        #expect(result.status == 64, "\(command): \(result.stderr)")
+        #expect(result.stderrLines.count == 1, "\(command): \(result.stderr)")
+        #expect(!result.stderr.contains("Missing value"), "\(command): \(result.stderr)")
+        #expect(result.stderr.contains("-5"), "the message names the value: \(command): \(result.stderr)")
+    }
 }

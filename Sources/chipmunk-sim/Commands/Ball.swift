@@ -30,13 +30,21 @@ struct Ball: ParsableCommand {
         12.0
     @Option(parsing: .unconditional, help: "A stall of this many milliseconds …") var stall = 40.0
     @Option(parsing: .unconditional, help: "… every Nth frame (0: none).") var stallEvery = 20
-    @Option(parsing: .unconditional, help: "The jitter's seed.") var seed: UInt64 = 42
+    @Option(
+        parsing: .unconditional, help: "The jitter's seed, a whole number from 0 to 2^64 - 1 (default: 42).",
+        transform: { text in
+            guard let seed = UInt64(text) else {
+                throw ValidationError("--seed must be a whole number from 0 to 18446744073709551615 (got \(text))")
+            }
+            return seed
+        })
+    var seed: UInt64 = 42
     @Option(help: "A table to read, or CSV.") var format: BallFormat = .table
     @Flag(help: "Run on the real monotonic clock; the jitter becomes real sleeps in each frame.") var realTime = false
 
     func validate() throws {
-        guard (0...1000).contains(jitter), (0...1000).contains(stall) else {
-            throw ValidationError("--jitter and --stall must be from 0 to 1000 ms")
+        for (name, value) in [("jitter", jitter), ("stall", stall)] where !(0...1000).contains(value) {
+            throw ValidationError("--\(name) must be from 0 to 1000 ms (got \(value))")
         }
         guard stallEvery >= 0 else { throw ValidationError("--stall-every must be 0 or more (got \(stallEvery))") }
     }

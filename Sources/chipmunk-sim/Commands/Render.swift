@@ -52,6 +52,7 @@ struct Render: ParsableCommand {
     var width: Int?
 
     @Option(
+        parsing: .unconditional,
         help: ArgumentHelp("The picture's exact size: pixels for SVG and PNG, characters for text.", valueName: "WxH"),
         transform: PictureSize.parse)
     var size: PictureSize?

@@ -28,6 +28,7 @@ struct ResultsCommand: ParsableCommand {
     @Argument(help: "The results database.") var db: String
     @Option(help: "The export's format.") var format: ExportFormat = .csv
     @Option(
+        parsing: .unconditional,
         help: ArgumentHelp("Chart a metric against a parameter.", valueName: "param:metric"),
         transform: ChartRequest.parse)
     var chart: ChartRequest?

@@ -38,7 +38,7 @@
         @Option(help: "The address to listen on; anything but loopback is warned about.")
         var host = "127.0.0.1"
 
-        @Option(help: "The port; 0 picks a free one (the printed URL names it).")
+        @Option(parsing: .unconditional, help: "The port; 0 picks a free one (the printed URL names it).")
         var port = 8080
 
         func validate() throws {

@@ -31,7 +31,11 @@ struct SnapshotCommand: ParsableCommand {
     @Option(name: [.short, .customLong("output")], help: "The snapshot file to write.")
     var output: String
 
-    @Option(help: "The time step, as a fraction (1/120) or a decimal. Default: the scene's own.")
+    @Option(
+        parsing: .unconditional,
+        help: ArgumentHelp(
+            "The time step, as a fraction (1/120) or a decimal. Default: the scene's own.", valueName: "dt"),
+        transform: TimeStep.parse)
     var dt: TimeStep?
 
     /// Accepted and ignored: snapshots hold the broad phase's history now.
