@@ -313,6 +313,13 @@ static void noteCachedArbiter(void *arbiter, void *data) {
     noteArbiter((Clone *)context[0], (ArbiterList *)context[1], (const cpArbiter *)arbiter, 1);
 }
 
+static int noteSleepingArbiter(cpArbiter *arbiter, void *data) {
+    void **context = (void **)data;
+    Clone *clone = (Clone *)context[0];
+    noteArbiter(clone, (ArbiterList *)context[1], arbiter, 0);
+    return !clone->failed;
+}
+
 static void cloneArbiter(Clone *clone, const ArbiterPair *pair) {
     cpArbiter *to = pair->to;
     const cpArbiter *from = pair->from;
@@ -579,10 +586,10 @@ static void fillArray(Clone *clone, cpArray *to, const cpArray *from) {
     to->num = from->num;
 }
 
-static size_t listLength(const cpBody *body) {
-    size_t n = 0;
-    for (const cpArbiter *arb = body->arbiterList; arb; arb = arb->body_a == body ? arb->thread_a.next : arb->thread_b.next) n++;
-    return n;
+static int countArbiter(cpArbiter *arbiter, void *count) {
+    (void)arbiter;
+    (*(size_t *)count)++;
+    return 1;
 }
 
 int CChipmunkSpaceCanClone(void *space) {
@@ -601,8 +608,10 @@ int CChipmunkSpaceClone(void *original, void *copy, CChipmunkKeptContacts *copyK
     MirrorTree *toTrees[2] = {CChipmunkMirrorTree(to->staticShapes), CChipmunkMirrorTree(to->dynamicShapes)};
 
     Clone clone = {from, to, {0}, {0}, {0}, 0, 0, copyKept};
+    // Every arbiter is in the cache or held only by sleeping bodies, found as a save finds
+    // them (every body's list, walked here before, held each awake pair twice more).
     size_t arbiterBound = (size_t)cpHashSetCount(from->cachedArbiters);
-    for (int32_t i = 0; i < bodyCount; i++) arbiterBound += listLength((const cpBody *)fromBodies[i]);
+    forEachSleepingArbiter(from, countArbiter, &arbiterBound);
     ArbiterList arbiters = {NULL, 0, arbiterBound};
     arbiters.items = (ArbiterPair *)malloc((arbiterBound ? arbiterBound : 1) * sizeof(ArbiterPair));
     int ok = arbiters.items != NULL &&
@@ -631,13 +640,7 @@ int CChipmunkSpaceClone(void *original, void *copy, CChipmunkKeptContacts *copyK
         // Arbiters: the cached ones, then those only sleeping bodies' lists hold.
         void *context[2] = {&clone, &arbiters};
         cpHashSetEach(from->cachedArbiters, noteCachedArbiter, context);
-        for (int32_t i = 0; i < bodyCount && !clone.failed; i++) {
-            const cpBody *body = (const cpBody *)fromBodies[i];
-            for (const cpArbiter *arb = body->arbiterList; arb;
-                 arb = arb->body_a == body ? arb->thread_a.next : arb->thread_b.next) {
-                noteArbiter(&clone, &arbiters, arb, 0);
-            }
-        }
+        if (!clone.failed) forEachSleepingArbiter(from, noteSleepingArbiter, context);
 
         for (int32_t i = 0; i < bodyCount; i++) cloneBody(&clone, toBodies[i], fromBodies[i]);
         for (int32_t i = 0; i < shapeCount; i++) cloneShape(&clone, toShapes[i], fromShapes[i]);

@@ -257,25 +257,6 @@ static void saveCachedArbiter(void *element, void *data) {
     if (context->ok) context->ok = saveArbiter(context->state, element, 1);
 }
 
-/// Calls `visit` with each arbiter only sleeping bodies hold (not in the cache): once, from
-/// its body_a, or from its other body when body_a is not asleep (static, or awake). Stops
-/// at the first call that returns 0, and returns 0 then.
-static int forEachSleepingArbiter(cpSpace *space, int (*visit)(cpArbiter *, void *), void *context) {
-    cpArray *components = space->sleepingComponents;
-    for (int i = 0; i < components->num; i++) {
-        for (cpBody *body = components->arr[i]; body; body = body->sleeping.next) {
-            for (cpArbiter *arbiter = body->arbiterList; arbiter;) {
-                cpArbiter *next = arbiter->body_a == body ? arbiter->thread_a.next : arbiter->thread_b.next;
-                if (arbiter->body_a == body || arbiter->body_a->sleeping.root == NULL) {
-                    if (!visit(arbiter, context)) return 0;
-                }
-                arbiter = next;
-            }
-        }
-    }
-    return 1;
-}
-
 static int saveSleepingArbiter(cpArbiter *arbiter, void *state) { return saveArbiter(state, arbiter, 0); }
 
 /// Saves a tree's root, stamp and leaf set, and its nodes one by one unless `whole` (the
