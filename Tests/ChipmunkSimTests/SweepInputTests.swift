@@ -49,6 +49,21 @@ import ChipmunkTestSupport
             to: folder.url.appendingPathComponent(name))
     }
 
+    /// Runs `sweep --sweep NAME` and expects it refused with exit 65, `message` after the
+    /// file's name as its one line, and no database made.
+    private func expectRefused(
+        sweepFile name: String, _ message: String, _ comment: Comment? = nil,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) throws {
+        let swept = try sim("sweep", "--sweep", name, "--db", "t.sqlite")
+        #expect(swept.status == 65, comment, sourceLocation: sourceLocation)
+        #expect(
+            swept.stderr == "chipmunk-sim: \(name): \(message)\n", "\(swept.stderr)", sourceLocation: sourceLocation)
+        #expect(
+            !FileManager.default.fileExists(atPath: folder.path("t.sqlite")), "no database is made",
+            sourceLocation: sourceLocation)
+    }
+
     /// D11: a random range whose span overflows sampled infinities, and the sweep failed
     /// writing them with a database error, leaving the database bound to the sweep.
     @Test func aRandomRangeWiderThanANumberIsRefusedBeforeTheDatabase() throws {
@@ -57,13 +72,10 @@ import ChipmunkTestSupport
             "rinf.json",
             #"{"scene": "SCENE", "steps": 10, "random": {"count": 2, "seed": 1, "ranges": {"speed": [-1e308, 1e308]}}}"#
         )
-        let swept = try sim("sweep", "--sweep", "rinf.json", "--db", "t.sqlite")
-        #expect(swept.status == 65)
-        #expect(
-            swept.stderr
-                == "chipmunk-sim: rinf.json: random.ranges.speed: the range from -1e+308 to 1e+308 is wider than a number can hold (high - low must be finite)\n",
-            "\(swept.stderr)")
-        #expect(!FileManager.default.fileExists(atPath: folder.path("t.sqlite")), "no database is made")
+        try expectRefused(
+            sweepFile: "rinf.json",
+            "random.ranges.speed: the range from -1e+308 to 1e+308 is wider than a number can hold (high - low must be finite)"
+        )
         try sweepFile(
             "rbig.json",
             #"{"scene": "SCENE", "steps": 10, "random": {"count": 2, "seed": 1, "ranges": {"speed": [0, 1e308]}}}"#)
@@ -111,10 +123,7 @@ import ChipmunkTestSupport
             "\(byDefault.stderr)")
         try Data(#"{"scene": "dtp.json", "seconds": 1, "grid": {"dt": [0.001, 0.1]}}"#.utf8).write(
             to: folder.url.appendingPathComponent("sw.json"))
-        let file = try sim("sweep", "--sweep", "sw.json", "--db", "t.sqlite")
-        #expect(file.status == 65)
-        #expect(file.stderr == "chipmunk-sim: sw.json: seconds: \(why); give steps\n", "\(file.stderr)")
-        #expect(!FileManager.default.fileExists(atPath: folder.path("t.sqlite")), "no database is made")
+        try expectRefused(sweepFile: "sw.json", "seconds: \(why); give steps")
         // Steps, or a time step given for every run, are one duration.
         #expect(try sim("sweep", "--sweep", "sw.json", "--steps", "10", "--db", "t.sqlite").status == 0)
         let other = try sim("sweep", "dtp.json", "--param", "speed=1,2", "--seconds", "0.1", "--db", "u.sqlite")
@@ -137,10 +146,7 @@ import ChipmunkTestSupport
         #expect(dt.stderr == "chipmunk-sim: --dt 0.01: \(why); drop --dt or sweep another parameter\n", "\(dt.stderr)")
         try Data(#"{"scene": "dtp.json", "steps": 10, "timeStep": 0.01, "grid": {"dt": [0.001, 0.1]}}"#.utf8).write(
             to: folder.url.appendingPathComponent("sw.json"))
-        let file = try sim("sweep", "--sweep", "sw.json", "--db", "t.sqlite")
-        #expect(file.status == 65)
-        #expect(file.stderr == "chipmunk-sim: sw.json: timeStep: \(why); remove timeStep\n", "\(file.stderr)")
-        #expect(!FileManager.default.fileExists(atPath: folder.path("t.sqlite")), "no database is made")
+        try expectRefused(sweepFile: "sw.json", "timeStep: \(why); remove timeStep")
         let other = try sim(
             "sweep", "dtp.json", "--param", "speed=1,2", "--steps", "10", "--dt", "0.02", "--db", "u.sqlite")
         #expect(other.status == 0, "another parameter swept: --dt sets every run's time step")
@@ -168,10 +174,7 @@ import ChipmunkTestSupport
         ]
         for (index, (design, message)) in cases.enumerated() {
             try sweepFile("s\(index).json", #"{"scene": "SCENE", "steps": 10, \#(design)}"#)
-            let swept = try sim("sweep", "--sweep", "s\(index).json", "--db", "t.sqlite")
-            #expect(swept.status == 65, "\(design)")
-            #expect(swept.stderr == "chipmunk-sim: s\(index).json: \(message)\n", "\(swept.stderr)")
-            #expect(!FileManager.default.fileExists(atPath: folder.path("t.sqlite")), "no database is made")
+            try expectRefused(sweepFile: "s\(index).json", message, "\(design)")
         }
         try sweepFile(
             "one.json",
@@ -248,10 +251,7 @@ import ChipmunkTestSupport
         ]
         for (body, message) in cases {
             try sweepFile("sw.json", #"{"scene": "SCENE", \#(body)"# + (body.hasSuffix(",") ? "" : "}"))
-            let swept = try sim("sweep", "--sweep", "sw.json", "--db", "t.sqlite")
-            #expect(swept.status == 65, "\(body)")
-            #expect(swept.stderr == "chipmunk-sim: sw.json: \(message)\n", "\(body)")
-            #expect(!FileManager.default.fileExists(atPath: folder.path("t.sqlite")), "\(body)")
+            try expectRefused(sweepFile: "sw.json", message, "\(body)")
         }
         try sweepFile("sw.json", #"{"scene": "SCENE", "steps": 10, \#(grid), "track": ["energy"]}"#)
         #expect(try sim("sweep", "--sweep", "sw.json", "--db", "t.sqlite").status == 0)
@@ -281,12 +281,8 @@ import ChipmunkTestSupport
         }
         #expect(!FileManager.default.fileExists(atPath: folder.path("t.sqlite")))
         try sweepFile("sw.json", #"{"scene": "SCENE", "steps": 10, "grid": {"speed": [2, 1, 2]}}"#)
-        let file = try sim("sweep", "--sweep", "sw.json", "--db", "t.sqlite")
-        #expect(file.status == 65)
-        #expect(
-            file.stderr
-                == "chipmunk-sim: sw.json: grid.speed: the value 2 is given twice; give each value once (a run is stored once)\n",
-            "\(file.stderr)")
+        try expectRefused(
+            sweepFile: "sw.json", "grid.speed: the value 2 is given twice; give each value once (a run is stored once)")
         let ok = try sweep("speed=1,2")
         #expect(ok.stderr.contains("2 runs planned") && ok.status == 0, "\(ok.stderr)")
     }
