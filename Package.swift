@@ -162,7 +162,8 @@ let package = Package(
         .target(name: "ChipmunkTestSupport", dependencies: ["Chipmunk"], path: "Tests/ChipmunkTestSupport"),
 
         .testTarget(name: "ChipmunkTests", dependencies: ["Chipmunk", "ChipmunkTestSupport"]),
-        .testTarget(name: "ChipmunkAnimationTests", dependencies: ["ChipmunkAnimation", "Chipmunk"]),
+        .testTarget(
+            name: "ChipmunkAnimationTests", dependencies: ["ChipmunkAnimation", "Chipmunk", "ChipmunkTestSupport"]),
         .testTarget(
             name: "ChipmunkDynamicsTests",
             dependencies: ["ChipmunkDynamics", "ChipmunkScenes", "ChipmunkCatalog", "Chipmunk", "ChipmunkTestSupport"]),
@@ -187,7 +188,8 @@ let package = Package(
         .testTarget(
             name: "ChipmunkSimTests",
             dependencies: [
-                "chipmunk-sim", "chipmunk-reference", "Chipmunk", "ChipmunkBatch", "ChipmunkPictures", "ChipmunkCatalog",
+                "chipmunk-sim", "chipmunk-reference", "Chipmunk", "ChipmunkBatch", "ChipmunkPictures",
+                "ChipmunkCatalog",
                 "ChipmunkTestSupport",
             ]
         ),

@@ -7,20 +7,23 @@ import Chipmunk
 /// with a `CADisplayLink` and adds each frame's measured duration. `chipmunk-sim ball` runs
 /// either on a ``TickerClock`` and prints every frame.
 public struct BouncingBall: Sendable {
-    /// Where the ball starts, in points (the book's (150, 32)).
-    public var from = Vector(x: 150, y: 32)
-    /// Where the ball lands, in points (the book's (150, 268)).
-    public var to = Vector(x: 150, y: 268)
-    /// How long the animation lasts, in seconds.
-    public var duration = 1.0
+    /// Where the ball starts, in points (the book's (150, 32)); within ±1e15.
+    public var from = Vector(x: 150, y: 32) { didSet { AnimationParameter.ballPoint.require(from) } }
+    /// Where the ball lands, in points (the book's (150, 268)); within ±1e15.
+    public var to = Vector(x: 150, y: 268) { didSet { AnimationParameter.ballPoint.require(to) } }
+    /// How long the animation lasts, in seconds, from 1e-9 to 1e9 (a duration of 0 made
+    /// every position NaN).
+    public var duration = 1.0 { didSet { AnimationParameter.ballDuration.require(duration) } }
     /// Animation time so far, at most `duration`.
     public private(set) var timeOffset = 0.0
 
     /// The book's ball: from (150, 32) to (150, 268) in 1 s, at time 0.
     public init() {}
 
-    /// `timeOffset = MIN(timeOffset + step, duration)`, as both listings do.
+    /// `timeOffset = MIN(timeOffset + step, duration)`, as both listings do. A step outside
+    /// 0...1e9 seconds is a programming error (a NaN step made the ball's position NaN).
     public mutating func advance(by step: Double) {
+        AnimationParameter.ballStep.require(step)
         timeOffset = min(timeOffset + step, duration)
     }
 

@@ -18,11 +18,13 @@ public struct TimingFunction: Hashable, Sendable {
     public let controlPoint2: Vector
 
     /// A curve through the control points (x1, y1) and (x2, y2). The x values must be in
-    /// 0...1, so that time runs one way; anything else is a programming error.
+    /// 0...1, so that time runs one way, and the y values within ±1e15, so that the curve
+    /// stays finite; anything else is a programming error.
     public init(controlPoints x1: Double, _ y1: Double, _ x2: Double, _ y2: Double) {
-        ensure(
-            (0...1).contains(x1) && (0...1).contains(x2) && y1.isFinite && y2.isFinite,
-            "TimingFunction control points need x in 0...1 and finite y (got (\(x1), \(y1)), (\(x2), \(y2)))")
+        AnimationParameter.controlPointX.require(x1)
+        AnimationParameter.controlPointX.require(x2)
+        AnimationParameter.controlPointY.require(y1)
+        AnimationParameter.controlPointY.require(y2)
         controlPoint1 = Vector(x: x1, y: y1)
         controlPoint2 = Vector(x: x2, y: y2)
     }

@@ -30,14 +30,26 @@ public final class MonotonicClock: TickerClock {
     /// Sleeps until `deadline` on `CLOCK_MONOTONIC` (an absolute deadline), through interruptions.
     public func sleep(until deadline: Double) {
         guard deadline.isFinite, deadline > now else { return }
-        let seconds = deadline.rounded(.down)
-        var ts = timespec(tv_sec: Int(seconds), tv_nsec: Int((deadline - seconds) * 1e9))
+        var ts = Self.absoluteTime(at: deadline)
         #if canImport(Glibc)
             // EINTR (a signal) wakes it early: sleep again until the deadline.
             while clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, nil) == EINTR {}
         #else
             while now < deadline { usleep(UInt32(max(1, (deadline - now) * 1e6))) }
         #endif
+    }
+}
+
+extension MonotonicClock {
+    /// The latest deadline a sleep waits for, in seconds on the clock (2^62, some 10^11
+    /// years): a later one is that one, where `Int(1e300)` trapped.
+    static let latestDeadline = 0x1p62
+
+    /// `deadline` (finite, at least 0) as the absolute time `clock_nanosleep` takes.
+    static func absoluteTime(at deadline: Double) -> timespec {
+        let deadline = min(deadline, latestDeadline)
+        let seconds = deadline.rounded(.down)
+        return timespec(tv_sec: Int(seconds), tv_nsec: Int((deadline - seconds) * 1e9))
     }
 }
 
@@ -57,8 +69,12 @@ public final class SimulatedClock: TickerClock {
     public let repeats: Bool
 
     /// `lateness[i]` is how late the i-th wake-up is, in seconds.
+    ///
+    /// A start beyond ±1e15 seconds, or a lateness outside 0...1e9 seconds, is a
+    /// programming error: the program stops.
     public init(start: Double = 0, lateness: [Double] = [], repeats: Bool = false) {
-        ensure(lateness.allSatisfy { $0 >= 0 && $0.isFinite }, "SimulatedClock lateness must be finite and >= 0")
+        AnimationParameter.clockStart.require(start)
+        for late in lateness { AnimationParameter.clockLateness.require(late) }
         now = start
         self.lateness = lateness
         self.repeats = repeats
@@ -72,13 +88,15 @@ public final class SimulatedClock: TickerClock {
             next += 1
             if repeats, next == lateness.count { next = 0 }
         }
-        now = max(now, deadline) + late
+        // A deadline that is not finite is no deadline, as on the monotonic clock.
+        now = (deadline.isFinite ? max(now, deadline) : now) + late
     }
 
     /// Time passing while the caller works.
+    ///
+    /// Seconds outside 0...1e9 are a programming error: the program stops.
     public func advance(by seconds: Double) {
-        ensure(
-            seconds >= 0 && seconds.isFinite, "SimulatedClock.advance needs finite seconds >= 0 (got \(seconds))")
+        AnimationParameter.clockAdvance.require(seconds)
         now += seconds
     }
 }

@@ -42,9 +42,9 @@ public struct IntervalTimer {
 
     /// A timer firing every `interval` seconds on `clock`.
     ///
-    /// An interval that is not positive and finite is a programming error: the program stops.
+    /// An interval outside 1e-9...1e9 seconds is a programming error: the program stops.
     public init(interval: Double, clock: any TickerClock = MonotonicClock()) {
-        ensure(interval > 0 && interval.isFinite, "IntervalTimer.interval must be positive (got \(interval))")
+        AnimationParameter.timerInterval.require(interval)
         self.interval = interval
         self.clock = clock
     }
@@ -90,17 +90,18 @@ public struct DisplayLink {
 
     /// A link on a `frameDuration` grid that fires every `frameInterval` frames, on `clock`.
     ///
-    /// A `frameDuration` that is not positive and finite, or a `frameInterval` below 1, is a
+    /// A `frameDuration` outside 1e-9...1e9 seconds, or a `frameInterval` below 1, is a
     /// programming error: the program stops.
     public init(frameDuration: Double = 1.0 / 60, frameInterval: Int = 1, clock: any TickerClock = MonotonicClock()) {
-        ensure(
-            frameDuration > 0 && frameDuration.isFinite,
-            "DisplayLink.frameDuration must be positive (got \(frameDuration))")
+        AnimationParameter.frameDuration.require(frameDuration)
         ensure(frameInterval >= 1, "DisplayLink.frameInterval must be at least 1 (got \(frameInterval))")
         self.frameDuration = frameDuration
         self.frameInterval = frameInterval
         self.clock = clock
     }
+
+    /// The most skipped frames one firing reports (2^62): a clock can jump further.
+    static let maxSkippedFrames = 0x1p62
 
     /// The time between firings when none is missed.
     public var period: Double { frameDuration * Double(frameInterval) }
@@ -109,11 +110,13 @@ public struct DisplayLink {
     public func run(_ body: (TickerFrame) throws -> TickerAction) rethrows {
         let start = clock.now
         var previous = start
-        var slot = 1  // deadline number: start + slot × period
+        // The deadline's number, start + slot × period; a Double, for a clock may jump
+        // further ahead than an Int counts frames (a scripted clock, a machine suspended).
+        var slot = 1.0
         var index = 0
         var skipped = 0
         while true {
-            let target = start + Double(slot) * period
+            let target = start + slot * period
             clock.sleep(until: target)
             let now = clock.now
             let frame = TickerFrame(
@@ -124,10 +127,10 @@ public struct DisplayLink {
             index += 1
             // The next deadline still ahead; those that passed during the callback are skipped.
             let after = clock.now
-            var next = slot + 1
             let due = ((after - start) / period).rounded(.down)
-            if due.isFinite, Int(due) >= next { next = Int(due) + 1 }
-            skipped = next - slot - 1
+            let next = due.isFinite && due >= slot + 1 ? due + 1 : slot + 1
+            // Past 2^53 frames a Double counts in steps larger than one: never below none.
+            skipped = Int(min(max(next - slot - 1, 0), Self.maxSkippedFrames))
             slot = next
         }
     }
