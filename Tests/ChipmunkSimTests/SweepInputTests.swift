@@ -147,6 +147,13 @@ import ChipmunkTestSupport
         try Data(#"{"scene": "dtp.json", "steps": 10, "timeStep": 0.01, "grid": {"dt": [0.001, 0.1]}}"#.utf8).write(
             to: folder.url.appendingPathComponent("sw.json"))
         try expectRefused(sweepFile: "sw.json", "timeStep: \(why); remove timeStep")
+        // From another folder, the file is named as its other errors name it: by its name.
+        try FileManager.default.createDirectory(
+            at: folder.url.appendingPathComponent("sweeps"), withIntermediateDirectories: true)
+        try Data(#"{"scene": "../dtp.json", "steps": 10, "timeStep": 0.01, "grid": {"dt": [0.001, 0.1]}}"#.utf8).write(
+            to: folder.url.appendingPathComponent("sweeps/sw.json"))
+        let elsewhere = try sim("sweep", "--sweep", "sweeps/sw.json", "--db", "t.sqlite")
+        #expect(elsewhere.stderr == "chipmunk-sim: sw.json: timeStep: \(why); remove timeStep\n", "\(elsewhere.stderr)")
         let other = try sim(
             "sweep", "dtp.json", "--param", "speed=1,2", "--steps", "10", "--dt", "0.02", "--db", "u.sqlite")
         #expect(other.status == 0, "another parameter swept: --dt sets every run's time step")

@@ -122,6 +122,9 @@ struct SweepCommand: ParsableCommand {
         _ = try shardToRun()
     }
 
+    /// The sweep file as its errors name it: its name, as `SweepFile.load`'s errors do.
+    var sweepFileName: String { sweep.map { URL(fileURLWithPath: $0).lastPathComponent } ?? "the sweep file" }
+
     /// --shard, or the scheduler's, or the whole sweep.
     func shardToRun() throws -> Shard {
         try shard ?? Shard.fromScheduler(ProcessInfo.processInfo.environment) ?? .whole
@@ -161,86 +164,22 @@ struct SweepCommand: ParsableCommand {
             if let dt = runLength.dt {
                 throw ValidationError("--dt \(dt.seconds): \(why); drop --dt or sweep another parameter")
             }
-            throw RunError("\(sweep ?? "the sweep file"): timeStep: \(why); remove timeStep")
+            throw RunError("\(sweepFileName): timeStep: \(why); remove timeStep")
         }
         guard runLength.steps == nil, file?.steps == nil || runLength.seconds != nil else { return }
         let why =
             "the scene's timeStep is the swept parameter \(name), so a duration in seconds is a different number of steps in each run"
         if let seconds = runLength.seconds {
             throw ValidationError("--seconds \(seconds): \(why); give --steps")
-        } else if let sweep, file?.seconds != nil {
-            throw RunError("\(sweep): seconds: \(why); give steps")
+        } else if file?.seconds != nil {
+            throw RunError("\(sweepFileName): seconds: \(why); give steps")
         } else {
             throw ValidationError("a sweep runs 5 s unless told: \(why); give --steps")
         }
     }
 
     func run() throws {
-        let file = try sweep.map { try SweepFile.load(contentsOf: URL(fileURLWithPath: $0)) }
-        let (source, data) = try sceneData(file: file)
-        // The file parsed once, and the scene as its defaults build it, once: its time step,
-        // and the names checked below.
-        let template = try SceneTemplate(data, source: source)
-        let description = try template.description()
-        description.warnings.forEach(Output.warning)
-        let example = try description.makeScene(source: source)
-        let defaultDt = example.timeStep
-        // The command line's duration wins over the file's.
-        let timeStep = runLength.dt?.seconds ?? file?.timeStep
-        let dt = timeStep ?? defaultDt
-        let steps: Int
-        if let file, runLength.steps == nil, runLength.seconds == nil {
-            // A sweep file gives steps or seconds (SweepFile.load checks that it gives one).
-            do {
-                steps = try file.steps ?? RunLength.stepCount(seconds: file.seconds ?? 5, dt: dt)
-            } catch {
-                throw RunError("\(sweep ?? "the sweep file"): seconds: \(error)")  // the file's data: 65
-            }
-        } else {
-            steps = try runLength.stepCount(dt: dt, defaultSeconds: 5)
-        }
-        let snapshot = from ?? file?.from?.path
-        let start = try snapshot.map { try SceneCatalog.loadSnapshot(contentsOf: URL(fileURLWithPath: $0)) }
-        if let start, let snapshot {
-            // A snapshot of another scene failed every run alone, and the sweep exited 0 with
-            // its database bound to that plan: the scene as its defaults build it must take it.
-            // Parameters set numbers, never how many bodies, shapes or joints there are.
-            let probe = try description.makeScene(source: source)
-            do {
-                try probe.restore(start.applyingConfiguration(of: probe.snapshot()))
-            } catch {
-                throw RunError("--from \(snapshot) is not a snapshot of \(source): \(error)")
-            }
-        }
-        let design = file?.design ?? .grid(axes)
-        var plan: SweepPlan
-        do {
-            plan = try SweepPlan(
-                template: template, sceneData: data, design: design, steps: steps, timeStep: timeStep, start: start)
-        } catch {
-            // A table's row or a random draw is the sweep file's, named as its other keys are.
-            guard let sweep, case .badInput = error else { throw error }
-            throw RunError("\(URL(fileURLWithPath: sweep).lastPathComponent): \(error)")
-        }
-        try checkSweptTimeStep(plan: plan, file: file, timeStep: timeStep)
-        let fileTracked = try (file?.tracked ?? []).map { try TrackedQuantity(parsing: $0) }  // checked by load
-        plan.tracked = tracked + fileTracked
-        plan.recordedBodies = recordedBodies + (file?.bodies ?? [])
-        // Names are checked on the scene as the defaults build it, before any run; a name from
-        // the sweep file is named by its file and key.
-        let names = Set(example.bodyNamesOverTime)  // bodies added by inputs too
-        let inFile = { (key: String) in sweep.map { "\($0): \(key): " } ?? "" }
-        let given =
-            tracked.compactMap { $0.body.map { ("", $0) } } + recordedBodies.map { ("", $0) }
-            + fileTracked.enumerated().compactMap { index, quantity in
-                quantity.body.map { (inFile("track[\(index)]"), $0) }
-            }
-            + (file?.bodies ?? []).enumerated().map { (inFile("bodies[\($0)]"), $1) }
-        for (origin, name) in given where !names.contains(name) {
-            throw RunError(  // the scene's business: bad data (65), as an undeclared --param is
-                "\(origin)\(source) has no body named '\(name)' (names: \(names.sorted().prefix(20).joined(separator: ", ")))"
-            )
-        }
+        let plan = try makePlan()
         let shard = try shardToRun()
         let store = try SweepStore(path: db)
         let reporter = ProgressReporter(label: "runs")
@@ -257,5 +196,79 @@ struct SweepCommand: ParsableCommand {
             \(summary.ok) ok, \(summary.diverged) diverged, \(summary.failed) failed
 
             """)
+    }
+
+    /// The sweep's plan from the options and the sweep file, every input checked before
+    /// any database is opened: the scene, the duration, the start state, the runs, and the
+    /// quantities and bodies to follow.
+    func makePlan() throws -> SweepPlan {
+        let file = try sweep.map { try SweepFile.load(contentsOf: URL(fileURLWithPath: $0)) }
+        let (source, data) = try sceneData(file: file)
+        // The file parsed once, and the scene as its defaults build it, once: its time step,
+        // and the names checked below.
+        let template = try SceneTemplate(data, source: source)
+        let description = try template.description()
+        description.warnings.forEach(Output.warning)
+        let example = try description.makeScene(source: source)
+        // The command line's duration wins over the file's.
+        let timeStep = runLength.dt?.seconds ?? file?.timeStep
+        let steps = try stepCount(file: file, dt: timeStep ?? example.timeStep)
+        let snapshot = from ?? file?.from?.path
+        let start = try snapshot.map { try SceneCatalog.loadSnapshot(contentsOf: URL(fileURLWithPath: $0)) }
+        if let start, let snapshot {
+            // A snapshot of another scene failed every run alone, and the sweep exited 0 with
+            // its database bound to that plan: the scene as its defaults build it must take it.
+            // Parameters set numbers, never how many bodies, shapes or joints there are.
+            let probe = try description.makeScene(source: source)
+            do {
+                try probe.restore(start.applyingConfiguration(of: probe.snapshot()))
+            } catch {
+                throw RunError("--from \(snapshot) is not a snapshot of \(source): \(error)")
+            }
+        }
+        var plan: SweepPlan
+        do {
+            plan = try SweepPlan(
+                template: template, sceneData: data, design: file?.design ?? .grid(axes), steps: steps,
+                timeStep: timeStep, start: start)
+        } catch {
+            // A table's row or a random draw is the sweep file's, named as its other keys are.
+            guard sweep != nil, case .badInput = error else { throw error }
+            throw RunError("\(sweepFileName): \(error)")
+        }
+        try checkSweptTimeStep(plan: plan, file: file, timeStep: timeStep)
+        let fileTracked = try (file?.tracked ?? []).map { try TrackedQuantity(parsing: $0) }  // checked by load
+        plan.tracked = tracked + fileTracked
+        plan.recordedBodies = recordedBodies + (file?.bodies ?? [])
+        // Names are checked on the scene as the defaults build it, before any run; a name from
+        // the sweep file is named by its file and key.
+        let names = Set(example.bodyNamesOverTime)  // bodies added by inputs too
+        let inFile = { (key: String) in sweep == nil ? "" : "\(sweepFileName): \(key): " }
+        let given =
+            tracked.compactMap { $0.body.map { ("", $0) } } + recordedBodies.map { ("", $0) }
+            + fileTracked.enumerated().compactMap { index, quantity in
+                quantity.body.map { (inFile("track[\(index)]"), $0) }
+            }
+            + (file?.bodies ?? []).enumerated().map { (inFile("bodies[\($0)]"), $1) }
+        for (origin, name) in given where !names.contains(name) {
+            throw RunError(  // the scene's business: bad data (65), as an undeclared --param is
+                "\(origin)\(source) has no body named '\(name)' (names: \(names.sorted().prefix(20).joined(separator: ", ")))"
+            )
+        }
+        return plan
+    }
+
+    /// Every run's number of steps at time step `dt`: the command line's duration, else the
+    /// sweep file's (steps or seconds), else 5 s.
+    func stepCount(file: SweepFile?, dt: Double) throws -> Int {
+        guard let file, runLength.steps == nil, runLength.seconds == nil else {
+            return try runLength.stepCount(dt: dt, defaultSeconds: 5)
+        }
+        // A sweep file gives steps or seconds (SweepFile.load checks that it gives one).
+        do {
+            return try file.steps ?? RunLength.stepCount(seconds: file.seconds ?? 5, dt: dt)
+        } catch {
+            throw RunError("\(sweepFileName): seconds: \(error)")  // the file's data: 65
+        }
     }
 }
