@@ -1,4 +1,5 @@
 import Chipmunk
+import ChipmunkCatalog
 import ChipmunkScenes
 import Foundation
 
@@ -35,6 +36,10 @@ package final class LiveSession {
     /// How the scene is found again: a built-in name, a scene file's path, or a snapshot's
     /// (the recording names it, for `chipmunk-sim replay`).
     package let source: String
+    /// What the Snapshot link's snapshots name as their scene (`SceneCatalog.scene(restoring:)`
+    /// builds it again): the source, or, when the source is a snapshot file, the scene that
+    /// snapshot names (a snapshot cannot be a snapshot's scene).
+    package let snapshotReference: String
     private var makeScene: () throws -> Scene
     package private(set) var scene: Scene
     package let limits: Limits
@@ -83,12 +88,29 @@ package final class LiveSession {
     /// Builds the scene with `makeScene` and starts at step 0, running.
     package init(source: String, limits: Limits = Limits(), makeScene: @escaping () throws -> Scene) throws {
         self.source = source
+        snapshotReference = Self.snapshotReference(source)
         self.limits = limits
         self.makeScene = makeScene
         scene = try makeScene()
         stepper = FixedStepper()
         log = InputRecording(scene: source, content: "", timeStep: scene.timeStep)
         begin(scene)
+    }
+
+    /// The scene a served snapshot file names, found as `SceneCatalog.scene(opening:)`
+    /// finds it (beside the snapshot); `source` itself when it is no snapshot file.
+    private static func snapshotReference(_ source: String) -> String {
+        guard SceneCatalog.isSnapshotFile(source),
+            let snapshot = try? SceneCatalog.loadSnapshot(contentsOf: URL(fileURLWithPath: source))
+        else { return source }
+        let name = snapshot.scene.name
+        guard !name.isEmpty else { return "" }  // a bare space's snapshot stays one
+        let resolved = SceneCatalog.reference(name, besides: URL(fileURLWithPath: source).deletingLastPathComponent())
+        // A scene file is named in full: the download lands in another folder.
+        guard !SceneCatalog.builtIn.contains(where: { $0.name == resolved }),
+            FileManager.default.fileExists(atPath: resolved)
+        else { return resolved }
+        return URL(fileURLWithPath: resolved).standardizedFileURL.path
     }
 
     /// Starts from `scene` as built: its clock, an empty recording, a new ring.
@@ -398,7 +420,7 @@ package final class LiveSession {
         guard !scene.space.isStoppedByContactPairs else {
             throw Unsaved(step: scene.stepCount, reason: failure ?? "a step stopped inside the engine")
         }
-        return scene.snapshot(reference: source)
+        return scene.snapshot(reference: snapshotReference)
     }
 
     /// Why the world now cannot be saved: the step that stopped it.

@@ -182,6 +182,24 @@ import Testing
         #expect(try recording.replay(on: SceneCatalog.scene(opening: path)) == 120)
     }
 
+    /// The Snapshot link of a served snapshot names the scene the snapshot came from, not
+    /// the snapshot file: `run` and `serve` build that scene again and continue the world.
+    @Test func theSnapshotOfAServedSnapshotContinuesTheWorld() throws {
+        let folder = try TemporaryFolder("live-snapshot-again")
+        defer { folder.remove() }
+        let scene = try SceneCatalog.scene(named: "crates")
+        for _ in 0..<300 { try scene.step(scene.timeStep) }
+        let path = folder.path("crates-300.snapshot")
+        try Data(scene.snapshot(reference: "crates").bytes).write(to: URL(fileURLWithPath: path))
+        let session = try LiveSession(source: path) { try SceneCatalog.scene(opening: path) }
+        run(session, frames: 10)
+        let downloaded = folder.path("downloaded.snapshot")
+        try Data(try session.snapshot().bytes).write(to: URL(fileURLWithPath: downloaded))
+        let continued = try SceneCatalog.scene(opening: downloaded)
+        #expect(continued.stepCount == 320)
+        #expect(continued.space.stateHash() == session.scene.space.stateHash())
+    }
+
     @Test func emptySpaceAndStaticBodiesCannotBeGrabbed() throws {
         let session = try session()
         #expect(try session.grab(viewer: 1, at: [-1000, -1000]) == nil)
