@@ -115,10 +115,12 @@ let package = Package(
             dependencies: [
                 "Chipmunk", "ChipmunkScenes", "ChipmunkCatalog", "ChipmunkPictures",
                 .product(name: "Hummingbird", package: "hummingbird", condition: .when(traits: ["Live"])),
+                .product(name: "HummingbirdCore", package: "hummingbird", condition: .when(traits: ["Live"])),
                 .product(
                     name: "HummingbirdWebSocket", package: "hummingbird-websocket", condition: .when(traits: ["Live"])),
                 .product(name: "Logging", package: "swift-log", condition: .when(traits: ["Live"])),
                 .product(name: "NIOCore", package: "swift-nio", condition: .when(traits: ["Live"])),
+                .product(name: "NIOHTTP1", package: "swift-nio", condition: .when(traits: ["Live"])),
             ],
             exclude: ["Page"], plugins: ["EmbedFiles"]),
 

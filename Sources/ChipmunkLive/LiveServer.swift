@@ -2,9 +2,11 @@
     import ChipmunkScenes
     import Foundation
     import Hummingbird
+    import HummingbirdCore
     import HummingbirdWebSocket
     import Logging
     import NIOCore
+    import NIOHTTP1
 
     /// Serves a scene live: one authoritative world stepped at the book's fixed 1/120 s
     /// steps in 60 Hz frames, and a page where every viewer drags bodies, flicks them, tilts
@@ -72,9 +74,7 @@
             let world = try makeWorld()
             let app = Application(
                 router: LiveRoutes.router(world),
-                server: .http1WebSocketUpgrade(
-                    webSocketRouter: LiveRoutes.webSocketRouter(world),
-                    configuration: .init(ws: .init(maxFrameSize: 16384))),
+                server: LiveRoutes.server(world),
                 configuration: .init(address: .hostname(configuration.host, port: configuration.port)),
                 onServerRunning: { [host = configuration.host] channel in
                     let port = channel.localAddress?.port ?? 0
@@ -131,6 +131,55 @@
 
     /// The routes: the page, the downloads, the state, and a WebSocket per viewer.
     package enum LiveRoutes {
+        /// HTTP/1 with the WebSocket upgrade at `/ws`, and a request the HTTP parser refuses
+        /// (a URL or headers past its limits, bytes that are not HTTP) answered 400 and closed:
+        /// Hummingbird's upgrade channel leaves such a connection open with no answer.
+        package static func server(_ world: LiveWorld) -> HTTPServerBuilder {
+            let webSocketResponder = webSocketRouter(world).buildResponder()
+            return HTTPServerBuilder { responder in
+                RefusingMalformedRequests(
+                    inner: HTTP1WebSocketUpgradeChannel(
+                        responder: responder, webSocketResponder: webSocketResponder,
+                        configuration: .init(ws: .init(maxFrameSize: 16384))))
+            }
+        }
+
+        /// The upgrade channel, with ``BadRequest`` at the end of its pipeline.
+        struct RefusingMalformedRequests: ServerChildChannel {
+            let inner: HTTP1WebSocketUpgradeChannel
+
+            func setup(channel: any Channel, logger: Logger) -> EventLoopFuture<HTTP1WebSocketUpgradeChannel.Value> {
+                inner.setup(channel: channel, logger: logger).flatMapThrowing { value in
+                    try channel.pipeline.syncOperations.addHandler(BadRequest())
+                    return value
+                }
+            }
+
+            func handle(value: HTTP1WebSocketUpgradeChannel.Value, logger: Logger) async {
+                await inner.handle(value: value, logger: logger)
+            }
+        }
+
+        /// Answers the HTTP parser's error with 400, naming it, and closes the connection.
+        final class BadRequest: ChannelInboundHandler, RemovableChannelHandler {
+            typealias InboundIn = NIOAny
+            typealias OutboundOut = HTTPServerResponsePart
+
+            func errorCaught(context: ChannelHandlerContext, error: any Error) {
+                guard let error = error as? HTTPParserError else { return context.fireErrorCaught(error) }
+                let text = "bad request: \(error) (the request could not be read as HTTP)\n"
+                var headers = HTTPHeaders()
+                headers.add(name: "Connection", value: "close")
+                headers.add(name: "Content-Type", value: "text/plain; charset=utf-8")
+                headers.add(name: "Content-Length", value: "\(text.utf8.count)")
+                context.write(
+                    wrapOutboundOut(.head(HTTPResponseHead(version: .http1_1, status: .badRequest, headers: headers))),
+                    promise: nil)
+                context.write(wrapOutboundOut(.body(.byteBuffer(ByteBuffer(string: text)))), promise: nil)
+                context.writeAndFlush(wrapOutboundOut(.end(nil))).whenComplete { _ in context.close(promise: nil) }
+            }
+        }
+
         package static func router(_ world: LiveWorld) -> Router<BasicRequestContext> {
             let router = Router()
             router.get("/") { _, _ in

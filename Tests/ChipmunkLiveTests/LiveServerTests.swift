@@ -95,6 +95,24 @@
             _ = await serving.result
         }
 
+        /// A request the HTTP parser refuses (a header past its limit) is answered 400 with
+        /// why, and the connection closed: it was left open with no answer, and the client
+        /// waited for ever.
+        @Test func aRequestTooLargeToParseIsAnsweredNotLeftOpen() async throws {
+            let (url, serving) = try await start(
+                LiveServer(name: "ramp", configuration: .init(port: 0)) { Self.ramp() })
+            var request = URLRequest(url: url.appending(path: "state"))
+            request.setValue(String(repeating: "a", count: 200_000), forHTTPHeaderField: "X-Long")
+            request.timeoutInterval = 60  // a bound for a busy machine, not a timing: it hung for ever
+            let (data, response) = try await URLSession.shared.data(for: request)
+            #expect((response as? HTTPURLResponse)?.statusCode == 400)
+            let text = String(decoding: data, as: UTF8.self)
+            #expect(text.contains("header"), "\(text)")
+            _ = try await get(url.appending(path: "state"))  // still serving
+            serving.cancel()
+            _ = await serving.result
+        }
+
         @Test func aSceneFileIsRebuiltWhenSavedAndAnErrorKeepsTheWorld() async throws {
             let folder = try TemporaryFolder("live-reload")
             defer { folder.remove() }
