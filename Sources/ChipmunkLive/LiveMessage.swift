@@ -49,6 +49,8 @@ package enum LiveMessage: Equatable, Sendable {
         case unknownType(String?)
         /// A field is missing or not a number.
         case missing(field: String, type: String)
+        /// A number beyond a `Double`'s range (`1e400`): JSON has no limit, a Double does.
+        case unrepresentable(field: String, type: String)
         /// A number outside its range.
         case outOfRange(field: String, value: Double, range: ClosedRange<Double>)
 
@@ -60,6 +62,8 @@ package enum LiveMessage: Equatable, Sendable {
             case .unknownType(let type):
                 type.map { "unknown type '\($0.prefix(40))'" } ?? "no \"type\""
             case .missing(let field, let type): "\(type): \"\(field)\" missing or not a number"
+            case .unrepresentable(let field, let type):
+                "\(type): \"\(field)\" is a number beyond ±1.8e308, which no field takes"
             case .outOfRange(let field, let value, let range):
                 "\"\(field)\" is \(value), outside \(range.lowerBound)...\(range.upperBound)"
             }
@@ -77,6 +81,7 @@ package enum LiveMessage: Equatable, Sendable {
         }
         guard case .string(let type) = object["type"] else { throw .unknownType(nil) }
         func number(_ field: String, _ range: ClosedRange<Double>) throws(Problem) -> Double {
+            if case .huge = object[field] { throw .unrepresentable(field: field, type: type) }
             guard case .number(let value) = object[field] else { throw .missing(field: field, type: type) }
             guard range.contains(value) else { throw .outOfRange(field: field, value: value, range: range) }
             return value
@@ -105,10 +110,12 @@ package enum LiveMessage: Equatable, Sendable {
         }
     }
 
-    /// A member's value: a number, a string, or anything else (which no field takes).
+    /// A member's value: a number, a string, a number too large for a Double, or anything
+    /// else (which no field takes).
     private enum Field: Decodable {
         case number(Double)
         case string(String)
+        case huge
         case other
 
         init(from decoder: any Decoder) throws {
@@ -120,8 +127,12 @@ package enum LiveMessage: Equatable, Sendable {
                 self = .number(value)
             } else if let value = try? c.decode(String.self) {
                 self = .string(value)
-            } else {
+            } else if c.decodeNil() || (try? c.decode([Field].self)) != nil
+                || (try? c.decode([String: Field].self)) != nil
+            {
                 self = .other
+            } else {
+                self = .huge  // a JSON number, but none a Double holds
             }
         }
     }
