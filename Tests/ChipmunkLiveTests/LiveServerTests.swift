@@ -61,6 +61,12 @@
             _ = await serving.result
         }
 
+        /// The page asks its server for nothing but its socket and the downloads: without an
+        /// icon of its own, a browser asks for /favicon.ico, and its console shows the 404.
+        @Test func thePageNamesItsOwnIcon() {
+            #expect(LivePage.html.contains(#"<link rel="icon" href="data:,">"#))
+        }
+
         @Test func aPortInUseIsSaidPlainly() async throws {
             let (url, serving) = try await start(
                 LiveServer(name: "ramp", configuration: .init(port: 0)) { Self.ramp() })
