@@ -131,6 +131,11 @@
 
     /// The routes: the page, the downloads, the state, and a WebSocket per viewer.
     package enum LiveRoutes {
+        /// The most bytes of a frame, and of a message assembled from fragments: past this the
+        /// socket closes with 1009 (too big). A message within it but over
+        /// `LiveMessage.maximumBytes` is refused by `LiveMessage`, with 1008 and the reason.
+        package static let maximumFrameBytes = 16384
+
         /// HTTP/1 with the WebSocket upgrade at `/ws`, and a request the HTTP parser refuses
         /// (a URL or headers past its limits, bytes that are not HTTP) answered 400 and closed:
         /// Hummingbird's upgrade channel leaves such a connection open with no answer.
@@ -140,7 +145,7 @@
                 RefusingMalformedRequests(
                     inner: HTTP1WebSocketUpgradeChannel(
                         responder: responder, webSocketResponder: webSocketResponder,
-                        configuration: .init(ws: .init(maxFrameSize: 16384))))
+                        configuration: .init(ws: .init(maxFrameSize: maximumFrameBytes))))
             }
         }
 
@@ -251,7 +256,7 @@
                         }
                     }
                     group.addTask {
-                        for try await message in inbound.messages(maxSize: LiveMessage.maximumBytes) {
+                        for try await message in inbound.messages(maxSize: maximumFrameBytes) {
                             switch message {
                             case .text(let text): await world.receive(text, from: id)
                             case .binary: await world.receiveBinary(from: id)

@@ -119,6 +119,56 @@
             _ = await serving.result
         }
 
+        /// A text message over 1,024 bytes sent in fragments is refused as a single frame is:
+        /// code 1008 and the reason. The socket's own limit (1,024 bytes assembled) closed it
+        /// with 1009 and no reason.
+        @Test func aFragmentedOversizedMessageIsRefusedWithItsReason() async throws {
+            let (url, serving) = try await start(
+                LiveServer(name: "ramp", configuration: .init(port: 0)) { Self.ramp() })
+            defer { serving.cancel() }
+            let port = try #require(url.port)
+            let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+            defer { close(fd) }
+            var address = sockaddr_in()
+            address.sin_family = sa_family_t(AF_INET)
+            address.sin_port = in_port_t(UInt16(port).bigEndian)
+            address.sin_addr.s_addr = inet_addr("127.0.0.1")
+            let connected = withUnsafePointer(to: &address) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                    connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+                }
+            }
+            try #require(connected == 0)
+            func sendAll(_ bytes: [UInt8]) { _ = bytes.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, 0) } }
+            sendAll(
+                Array(
+                    ("GET /ws HTTP/1.1\r\nHost: x\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+                        + "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n").utf8))
+            /// A masked client frame: `opcode` 1 (text) or 0 (continuation), FIN when `last`.
+            func frame(_ opcode: UInt8, _ payload: [UInt8], last: Bool) -> [UInt8] {
+                var bytes: [UInt8] = [
+                    (last ? 0x80 : 0) | opcode, 0x80 | 126, UInt8(payload.count >> 8), UInt8(payload.count & 255),
+                ]
+                bytes += [0, 0, 0, 0]  // a zero mask leaves the payload as it is
+                return bytes + payload
+            }
+            let text = Array((#"{"type":"hello","pad":""# + String(repeating: "x", count: 2000) + #""}"#).utf8)
+            sendAll(frame(1, Array(text[..<1000]), last: false))
+            sendAll(frame(0, Array(text[1000...]), last: true))
+            let reason = "message of \(text.count) bytes (at most 1024)"
+            let close = [0x88, UInt8(2 + reason.utf8.count), 0x03, 0xF0] + Array(reason.utf8)  // 1008
+            // Read frames until the close frame, or until the server closes the connection.
+            var received: [UInt8] = []
+            func closed() -> Bool { received.count >= close.count && received.suffix(close.count).elementsEqual(close) }
+            var buffer = [UInt8](repeating: 0, count: 65536)
+            while !closed() {
+                let count = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
+                if count <= 0 { break }
+                received += buffer[..<count]
+            }
+            #expect(closed(), "\(String(decoding: received.suffix(60), as: UTF8.self))")
+        }
+
         @Test func aSceneFileIsRebuiltWhenSavedAndAnErrorKeepsTheWorld() async throws {
             let folder = try TemporaryFolder("live-reload")
             defer { folder.remove() }
