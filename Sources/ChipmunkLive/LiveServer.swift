@@ -192,19 +192,22 @@
                     status: .ok, headers: [.contentType: "text/html; charset=utf-8", .cacheControl: "no-store"],
                     body: .init(byteBuffer: ByteBuffer(string: LivePage.html)))
             }
+            // 409 Conflict when the world's state, not the request, is what refuses: a
+            // recording of no step yet, a world stopped inside the engine.
             router.get("/recording") { _, _ in
                 let name = await world.sceneName
-                return download(await world.recordingJSON(), "\(name).inputs.json", "application/json")
+                do {
+                    return download(try await world.recordingJSON(), "\(name).inputs.json", "application/json")
+                } catch {
+                    return conflict(error)
+                }
             }
             router.get("/snapshot") { _, _ in
                 let name = await world.sceneName
                 do {
                     return download(try await world.snapshotBytes(), "\(name).snapshot", "application/octet-stream")
                 } catch {
-                    // 409 Conflict: the world's state, not the request, is what refuses.
-                    return Response(
-                        status: .conflict, headers: [.contentType: "text/plain; charset=utf-8"],
-                        body: .init(byteBuffer: ByteBuffer(string: "\(error)\n")))
+                    return conflict(error)
                 }
             }
             router.get("/state") { _, _ in
@@ -223,6 +226,13 @@
                     .contentType: type, .contentDisposition: "attachment; filename=\"\(safe)\"",
                     .cacheControl: "no-store",
                 ], body: .init(byteBuffer: ByteBuffer(bytes: bytes)))
+        }
+
+        /// 409 with why the world cannot give the download now, for the page's notice.
+        private static func conflict(_ error: any Error) -> Response {
+            Response(
+                status: .conflict, headers: [.contentType: "text/plain; charset=utf-8", .cacheControl: "no-store"],
+                body: .init(byteBuffer: ByteBuffer(string: "\(error)\n")))
         }
 
         package static func webSocketRouter(_ world: LiveWorld) -> Router<BasicWebSocketRequestContext> {

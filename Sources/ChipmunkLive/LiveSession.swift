@@ -423,6 +423,31 @@ package final class LiveSession {
         return scene.snapshot(reference: snapshotReference)
     }
 
+    /// The session's recording as a file, for a viewer to download (`chipmunk-sim replay FILE`).
+    ///
+    /// - Throws: ``Unrecorded`` when it holds no step yet (at the start, after Restart, or
+    ///   scrubbed back to the start), which `replay` would refuse ("hashes: is empty").
+    package func recordingFile() throws(Unrecorded) -> [UInt8] {
+        guard recordedSteps > 0 else {
+            throw Unrecorded(
+                reason: "the recording holds no step yet (the world is at step \(scene.stepCount), where it starts): "
+                    + "step it, or let it run, then download it")
+        }
+        do {
+            return Array(try recording.encoded())
+        } catch {
+            throw Unrecorded(reason: "the recording could not be written as JSON: \(error)")
+        }
+    }
+
+    /// Why there is no recording to download.
+    package struct Unrecorded: Error, CustomStringConvertible {
+        /// Why, in words.
+        package var reason: String
+
+        package var description: String { reason }
+    }
+
     /// Why the world now cannot be saved: the step that stopped it.
     package struct Unsaved: Error, CustomStringConvertible {
         /// The last step the world took.

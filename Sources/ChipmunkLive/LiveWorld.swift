@@ -218,9 +218,9 @@ package actor LiveWorld {
     // MARK: Downloads and state
 
     /// The session's recording as JSON (`chipmunk-sim replay` reads it).
-    package func recordingJSON() -> [UInt8] {
-        (try? Array(session.recording.encoded())) ?? []
-    }
+    ///
+    /// - Throws: `LiveSession.Unrecorded` when it holds no step yet.
+    package func recordingJSON() throws(LiveSession.Unrecorded) -> [UInt8] { try session.recordingFile() }
 
     /// A snapshot of the world now.
     ///

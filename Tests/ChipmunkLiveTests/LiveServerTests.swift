@@ -47,11 +47,18 @@
             #expect(page.contains("<canvas id=\"world\""))
             struct State: Decodable {
                 var scene: String
+                var step: Int
                 var bodies: [Body]
                 struct Body: Decodable { var name: String }
             }
-            let state = try JSONDecoder().decode(State.self, from: try await get(url.appending(path: "state")))
+            var state = try JSONDecoder().decode(State.self, from: try await get(url.appending(path: "state")))
             #expect(state.scene == "ramp" && state.bodies.map(\.name) == ["0"])
+            // A recording holds a step once the world has taken one (before, 409 with why).
+            let deadline = ContinuousClock.now + .seconds(60)  // a bound for a busy machine, not a timing
+            while state.step == 0, ContinuousClock.now < deadline {
+                try await Task.sleep(for: .milliseconds(20))
+                state = try JSONDecoder().decode(State.self, from: try await get(url.appending(path: "state")))
+            }
             let recording = try JSONDecoder().decode(
                 InputRecording.self, from: try await get(url.appending(path: "recording")))
             #expect(recording.scene == "my-ramp")

@@ -51,6 +51,28 @@ import Testing
         try replays(session)
     }
 
+    /// A recording of no step (at the start, after Restart, scrubbed back to the start) is
+    /// refused with why, for the page's notice: the page downloaded it, and `replay` refused
+    /// the file ("hashes: is empty"). One step later the download replays.
+    @Test func aRecordingOfNoStepIsRefusedWithWhy() throws {
+        let session = try session()
+        #expect(throws: LiveSession.Unrecorded.self) { try session.recordingFile() }
+        do {
+            _ = try session.recordingFile()
+        } catch {
+            #expect("\(error)".contains("holds no step yet"), "\(error)")
+        }
+        run(session, frames: 30)
+        _ = try session.scrub(to: 0)
+        #expect(throws: LiveSession.Unrecorded.self) { try session.recordingFile() }
+        #expect(session.singleStep())
+        let file = try session.recordingFile()
+        let recording = try JSONDecoder().decode(InputRecording.self, from: Data(file))
+        #expect(try recording.replay(on: SceneCatalog.scene(named: "crates")) == 1)
+        try session.restart()
+        #expect(throws: LiveSession.Unrecorded.self) { try session.recordingFile() }
+    }
+
     @Test func scrubbingBackAndContinuingBranchesTheRecording() throws {
         let session = try session("crates-tilt")
         run(session, frames: 60)

@@ -225,18 +225,21 @@
   $("step").onclick = () => send({ type: "step" });
   $("speed").onchange = (event) => send({ type: "speed", value: Number(event.target.value) });
   $("restart").onclick = () => { send({ type: "restart" }); $("notice").hidden = true; };
-  // The snapshot link downloads as a link does; a world stopped inside the engine cannot
-  // be saved, and the server answers 409 with why: that goes in the notice instead.
-  $("snapshot").onclick = async (event) => {
-    event.preventDefault();
-    const response = await fetch("snapshot", { cache: "no-store" });
-    if (!response.ok) { notice((await response.text()).trim(), false); return; }
-    const link = document.createElement("a");
-    link.href = URL.createObjectURL(await response.blob());
-    link.download = (response.headers.get("content-disposition") || "").match(/filename="([^"]+)"/)?.[1] || "world.snapshot";
-    link.click();
-    setTimeout(() => URL.revokeObjectURL(link.href), 1000);
-  };
+  // The Recording and Snapshot links download as links do; when the world cannot give one
+  // (a recording of no step yet, a world stopped inside the engine), the server answers
+  // 409 with why: that goes in the notice instead of a file.
+  for (const [id, fallback] of [["recording", "session.inputs.json"], ["snapshot", "world.snapshot"]]) {
+    $(id).onclick = async (event) => {
+      event.preventDefault();
+      const response = await fetch(id, { cache: "no-store" });
+      if (!response.ok) { notice((await response.text()).trim(), false); return; }
+      const link = document.createElement("a");
+      link.href = URL.createObjectURL(await response.blob());
+      link.download = (response.headers.get("content-disposition") || "").match(/filename="([^"]+)"/)?.[1] || fallback;
+      link.click();
+      setTimeout(() => URL.revokeObjectURL(link.href), 1000);
+    };
+  }
   const scrub = $("scrub");
   scrub.oninput = () => { scrubbing = true; };
   scrub.onchange = () => { scrubbing = false; send({ type: "scrub", step: Number(scrub.value) }); };
