@@ -12,7 +12,7 @@ import Chipmunk
 /// duration of 1e-300 made the number of frames a late callback skipped larger than an
 /// `Int` holds (the program trapped), and a clock or an interval near 1e308 made
 /// deadlines infinite and frame durations NaN.
-package enum AnimationParameter: String, Sendable, CaseIterable, CustomStringConvertible {
+package enum AnimationParameter: String, Sendable, CaseIterable, RuledParameter {
     case controlPointX = "TimingFunction control point x"
     case controlPointY = "TimingFunction control point y"
     case timerInterval = "IntervalTimer.interval"
@@ -46,17 +46,4 @@ package enum AnimationParameter: String, Sendable, CaseIterable, CustomStringCon
 
     /// The property as the API spells it, such as `DisplayLink.frameDuration`.
     package var description: String { rawValue }
-
-    /// Stops the program unless `value` keeps the rule.
-    @inline(__always)
-    package func require(_ value: Double) {
-        ensure(rule.accepts(value), "\(self) must be \(rule) (got \(value))")
-    }
-
-    /// Stops the program unless both components keep the rule; the message names the first that does not.
-    @inline(__always)
-    package func require(_ value: Vector) {
-        require(value.x)
-        require(value.y)
-    }
 }

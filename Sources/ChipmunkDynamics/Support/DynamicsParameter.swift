@@ -6,7 +6,7 @@ import Chipmunk
 /// A value that breaks its rule is a programming error: the program stops with a message
 /// that names the property, the rule and the value, such as
 /// `GravityBehavior.magnitude must be zero or more, and finite (got -1.0)`.
-package enum DynamicsParameter: String, Sendable, CaseIterable, CustomStringConvertible {
+package enum DynamicsParameter: String, Sendable, CaseIterable, RuledParameter {
     case gravityDirection = "GravityBehavior.gravityDirection"
     case gravityMagnitude = "GravityBehavior.magnitude"
     case pushDirection = "PushBehavior.pushDirection"
@@ -95,19 +95,6 @@ package enum DynamicsParameter: String, Sendable, CaseIterable, CustomStringConv
 
     /// The property as the API spells it, such as `DynamicItemBehavior.density`.
     package var description: String { rawValue }
-
-    /// Stops the program unless `value` keeps the rule.
-    @inline(__always)
-    package func require(_ value: Double) {
-        ensure(rule.accepts(value), "\(self) must be \(rule) (got \(value))")
-    }
-
-    /// Stops the program unless both components keep the rule; the message names the first that does not.
-    @inline(__always)
-    package func require(_ value: Vector) {
-        require(value.x)
-        require(value.y)
-    }
 
     /// Stops the program unless every point keeps the rule.
     package func require(_ points: [Vector]) {
