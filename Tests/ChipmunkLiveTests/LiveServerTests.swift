@@ -24,9 +24,19 @@
             return Scene(name: "ramp", space: space)
         }
 
+        /// `url`'s answer and its status, bounded by `Patience` (URLSession's own 60 s bound
+        /// failed a CI run on two busy cores).
+        func fetch(_ url: URL, configure: (inout URLRequest) -> Void = { _ in }) async throws -> (Data, Int?) {
+            var request = URLRequest(url: url)
+            request.timeoutInterval = Patience.seconds
+            configure(&request)
+            let (data, response) = try await URLSession.shared.data(for: request)
+            return (data, (response as? HTTPURLResponse)?.statusCode)
+        }
+
         func get(_ url: URL) async throws -> Data {
-            let (data, response) = try await URLSession.shared.data(from: url)
-            #expect((response as? HTTPURLResponse)?.statusCode == 200)
+            let (data, status) = try await fetch(url)
+            #expect(status == 200)
             return data
         }
 
@@ -54,7 +64,7 @@
             var state = try JSONDecoder().decode(State.self, from: try await get(url.appending(path: "state")))
             #expect(state.scene == "ramp" && state.bodies.map(\.name) == ["0"])
             // A recording holds a step once the world has taken one (before, 409 with why).
-            let deadline = ContinuousClock.now + .seconds(60)  // a bound for a busy machine, not a timing
+            let deadline = ContinuousClock.now + .seconds(Patience.seconds)
             while state.step == 0, ContinuousClock.now < deadline {
                 try await Task.sleep(for: .milliseconds(20))
                 state = try JSONDecoder().decode(State.self, from: try await get(url.appending(path: "state")))
@@ -92,15 +102,15 @@
             let (url, serving) = try await start(
                 LiveServer(name: "pile", configuration: .init(port: 0)) { LiveSessionTests.pile() })
             struct State: Decodable { var failure: String? }
-            let deadline = ContinuousClock.now + .seconds(60)  // a bound for a busy machine, not a timing
+            let deadline = ContinuousClock.now + .seconds(Patience.seconds)
             var state = State(failure: nil)
             while state.failure == nil, ContinuousClock.now < deadline {
                 try await Task.sleep(for: .milliseconds(50))
                 state = try JSONDecoder().decode(State.self, from: try await get(url.appending(path: "state")))
             }
             #expect(state.failure?.contains("contact pairs") == true)
-            let (data, response) = try await URLSession.shared.data(from: url.appending(path: "snapshot"))
-            #expect((response as? HTTPURLResponse)?.statusCode == 409)
+            let (data, status) = try await fetch(url.appending(path: "snapshot"))
+            #expect(status == 409)
             let text = String(decoding: data, as: UTF8.self)
             #expect(text.contains("cannot be saved: scrub back or restart"), "\(text)")
             _ = try await get(url.appending(path: "state"))  // still serving
@@ -114,11 +124,11 @@
         @Test func aRequestTooLargeToParseIsAnsweredNotLeftOpen() async throws {
             let (url, serving) = try await start(
                 LiveServer(name: "ramp", configuration: .init(port: 0)) { Self.ramp() })
-            var request = URLRequest(url: url.appending(path: "state"))
-            request.setValue(String(repeating: "a", count: 200_000), forHTTPHeaderField: "X-Long")
-            request.timeoutInterval = 60  // a bound for a busy machine, not a timing: it hung for ever
-            let (data, response) = try await URLSession.shared.data(for: request)
-            #expect((response as? HTTPURLResponse)?.statusCode == 400)
+            // Before the fix, the request hung for ever: `fetch` bounds it.
+            let (data, status) = try await fetch(url.appending(path: "state")) {
+                $0.setValue(String(repeating: "a", count: 200_000), forHTTPHeaderField: "X-Long")
+            }
+            #expect(status == 400)
             let text = String(decoding: data, as: UTF8.self)
             #expect(text.contains("header"), "\(text)")
             _ = try await get(url.appending(path: "state"))  // still serving
@@ -146,6 +156,8 @@
                 }
             }
             try #require(connected == 0)
+            var bound = timeval(tv_sec: Int(Patience.seconds), tv_usec: 0)  // a hang guard, as `fetch` has
+            setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &bound, socklen_t(MemoryLayout<timeval>.size))
             func sendAll(_ bytes: [UInt8]) { _ = bytes.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, 0) } }
             sendAll(
                 Array(

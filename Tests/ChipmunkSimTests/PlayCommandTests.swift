@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import ChipmunkTestSupport
 
 #if canImport(Glibc)
     import Glibc
@@ -46,7 +47,7 @@ import Testing
         func screen() throws -> String { try run("capture-pane", "-p", "-t", session) }
 
         /// Polls the screen until `test` holds, for up to `seconds`.
-        func wait(seconds: Double = 8, until test: (String) -> Bool) throws -> String {
+        func wait(seconds: Double = Patience.seconds, until test: (String) -> Bool) throws -> String {
             let deadline = Date().addingTimeInterval(seconds)
             var text = try screen()
             while !test(text), Date() < deadline {
@@ -74,7 +75,7 @@ import Testing
         defer { tmux.stop() }
         let clock = ContinuousClock()
         let launched = clock.now
-        try tmux.start("\(Self.binary) play crates --width 50; echo EXITED $?; sleep 30")
+        try tmux.start("\(Self.binary) play crates --width 50; echo EXITED $?; sleep 600")
         let first = try tmux.wait { $0.contains("steps/frame") }
         #expect(first.contains("q quits"), "\(first)")
         #expect(first.unicodeScalars.contains { (0x2801...0x28FF).contains($0.value) }, "the crates are drawn")
@@ -84,7 +85,7 @@ import Testing
         // moves on, and never by more than the real time since the program was launched (a
         // loop that stepped as fast as it could would be far ahead).
         let t1 = try #require(time(first))
-        let t2 = try #require(time(try tmux.wait(seconds: 60) { (time($0) ?? 0) > t1 + 0.2 }))
+        let t2 = try #require(time(try tmux.wait { (time($0) ?? 0) > t1 + 0.2 }))
         #expect(t2 > t1 + 0.2, "the clock moves on: \(t1) then \(t2)")
         let real = clock.now - launched
         let realSeconds = Double(real.components.seconds) + Double(real.components.attoseconds) * 1e-18
@@ -99,7 +100,7 @@ import Testing
     func heavyScene() throws {
         let tmux = Tmux()
         defer { tmux.stop() }
-        try tmux.start("\(Self.binary) play crates --width 40 --step-cost 20; echo EXITED $?; sleep 30")
+        try tmux.start("\(Self.binary) play crates --width 40 --step-cost 20; echo EXITED $?; sleep 600")
         let screen = try tmux.wait { $0.contains("advice:") }
         #expect(screen.contains("⚠ physics takes") && screen.contains("over the book's 50 %"), "\(screen)")
         #expect(screen.contains("longer than a 16.7 ms frame: try --frame-interval 2"), "\(screen)")

@@ -85,7 +85,7 @@ import ChipmunkTestSupport
         process.standardError = FileHandle.nullDevice
         try process.run()
         var stored = 0
-        let deadline = Date().addingTimeInterval(60)
+        let deadline = Date().addingTimeInterval(Patience.seconds)
         while stored < 10, Date() < deadline, process.isRunning {
             Thread.sleep(forTimeInterval: 0.05)
             if FileManager.default.fileExists(atPath: db) {
