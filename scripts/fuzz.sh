@@ -7,7 +7,8 @@
 # gold fails on the instrumented debug info), then runs each over its checked-in seeds
 # (Fuzz/corpus, Fuzz/corpus-snapshots, Fuzz/corpus-readers: each reader seed's first byte
 # names its reader, 0 golden, 1 recording, 2 sweep, 3 database).
-#   scripts/fuzz.sh [RUNS] [scenes|snapshots|readers]   (default 1,000,000 inputs each, every harness)
+#   scripts/fuzz.sh [RUNS] [scenes|snapshots|readers]   (default 1,000,000 inputs each, every
+#   harness, the three side by side)
 # The runs start from a fixed seed (FUZZ_SEED, default 1), so that a bounded run in the
 # tests is the same run each time for the same code; FUZZ_SEED=0 lets libFuzzer pick one,
 # for long runs that look for new findings. Fuzz/open-findings/ holds inputs still open.
@@ -67,14 +68,33 @@ fuzz() {
     echo "fuzz.sh: $harness: $runs inputs in ${elapsed}s, 0 crashes"
 }
 
+# all HARNESS...: runs the harnesses side by side, one process each (the machine has two
+# cores; libFuzzer runs one input at a time), and prints each one's lines when it is done,
+# in order. A bounded run is the same run however many run beside it: each has its seed
+# and counts inputs, not seconds.
+all() {
+    local dir status=0 harness
+    dir="$(mktemp -d)"
+    for harness in "$@"; do
+        (set -- $harness; fuzz "$@") >"$dir/${harness%% *}.out" 2>&1 &
+        echo "$!" >"$dir/${harness%% *}.pid"
+    done
+    for harness in "$@"; do
+        wait "$(cat "$dir/${harness%% *}.pid")" || status=1
+        cat "$dir/${harness%% *}.out"
+    done
+    rm -rf "$dir"
+    return "$status"
+}
+
 case "${2:-all}" in
     scenes) fuzz SceneFuzzer Fuzz/corpus 4096 ;;
     snapshots) fuzz SnapshotFuzzer Fuzz/corpus-snapshots 65536 ;;
     readers) fuzz ReaderFuzzer Fuzz/corpus-readers 131072 ;;
     all)
-        fuzz SceneFuzzer Fuzz/corpus 4096
-        fuzz SnapshotFuzzer Fuzz/corpus-snapshots 65536
-        fuzz ReaderFuzzer Fuzz/corpus-readers 131072
+        echo "Fuzzing the three harnesses side by side ..."
+        all "ReaderFuzzer Fuzz/corpus-readers 131072" "SceneFuzzer Fuzz/corpus 4096" \
+            "SnapshotFuzzer Fuzz/corpus-snapshots 65536"
         ;;
     *)
         echo "fuzz.sh: the harness is scenes, snapshots, readers or nothing for all (got '$2')" >&2

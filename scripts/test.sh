@@ -8,8 +8,8 @@
 #                            against their raw-C twins), the precondition exit tests against a
 #                            release build, the DocC build of every library (0 warnings), a doc
 #                            comment on every public declaration (check-docs.sh), the
-#                            suites under ASan+LSan and under TSan, and the long fuzz runs.
-#                            CI (.ci/run) runs this tier.
+#                            suites under ASan+LSan and under TSan, and a fuzz run ten times
+#                            longer in place of the short one. CI (.ci/run) runs this tier.
 # Every step runs even when an earlier one fails; the failures are printed last, alone.
 # Installs libchipmunk-dev, libsqlite3-dev, libcairo2-dev, zlib1g-dev, chromium-headless-shell,
 # tmux, valgrind, slurm-wlm, munge (apt) and matplotlib, check-jsonschema (pip) if missing.
@@ -103,7 +103,10 @@ step "The live server in headless Chromium: drag, tilt, scrub and branch, four v
 step "JSON Schemas (check-jsonschema) and the bad-file corpus" bash scripts/schema-check.sh
 step "A sweep on a single-node Slurm cluster" bash scripts/slurm-sweep.sh
 step "Leak check (valgrind, about a minute)" bash scripts/leaks.sh
-step "Fuzzing, short: 20,000 each of scene files, snapshots and other readers (builds the fuzzers first: about 4 minutes)" bash scripts/fuzz.sh 20000
+# --full fuzzes ten times longer at its end; the short run would only repeat its start.
+if [ "$full" -eq 0 ]; then
+    step "Fuzzing, short: 20,000 each of scene files, snapshots and other readers, side by side (builds the fuzzers first: about 3 minutes)" bash scripts/fuzz.sh 20000
+fi
 
 if [ "$full" -eq 1 ]; then
     step "Benchmarks/ (a nested package): building with tests (about 3 minutes)" \
@@ -115,7 +118,7 @@ if [ "$full" -eq 1 ]; then
     step "DocC: every library target's documentation, DocC warnings as errors" bash scripts/docs.sh
     step "Doc comments: every public declaration of every library module has one" bash scripts/check-docs.sh
     step "Sanitizers: every suite under ASan+LSan, the threaded ones under TSan (about 15 minutes)" bash scripts/sanitize.sh
-    step "Fuzzing, long: 200,000 each of scene files, snapshots and other readers" bash scripts/fuzz.sh 200000
+    step "Fuzzing, long: 200,000 each of scene files, snapshots and other readers, side by side (builds the fuzzers first: about 5 minutes)" bash scripts/fuzz.sh 200000
 fi
 
 elapsed=$(($(date +%s) - started))
