@@ -185,8 +185,11 @@
             }
         }
 
+        /// The routes. `HEAD` answers as `GET` does, without the body; any other request
+        /// gets 404 with what the server answers.
         package static func router(_ world: LiveWorld) -> Router<BasicRequestContext> {
-            let router = Router()
+            let router = Router(options: .autoGenerateHeadEndpoints)
+            router.add(middleware: NotFoundSaysWhatIsServed())
             router.get("/") { _, _ in
                 Response(
                     status: .ok, headers: [.contentType: "text/html; charset=utf-8", .cacheControl: "no-store"],
@@ -216,6 +219,27 @@
                     body: .init(byteBuffer: ByteBuffer(bytes: await world.stateJSON())))
             }
             return router
+        }
+
+        /// Hummingbird's 404 has no body; this one names the request and what is served.
+        struct NotFoundSaysWhatIsServed: RouterMiddleware {
+            func handle(
+                _ request: Request, context: BasicRequestContext,
+                next: (Request, BasicRequestContext) async throws -> Response
+            ) async throws -> Response {
+                do {
+                    return try await next(request, context)
+                } catch let error as HTTPError where error.status == .notFound {
+                    let path = String(request.uri.path.prefix(200))
+                    return Response(
+                        status: .notFound,
+                        headers: [.contentType: "text/plain; charset=utf-8", .cacheControl: "no-store"],
+                        body: .init(
+                            byteBuffer: ByteBuffer(
+                                string: "not found: \(request.method) \(path): this server answers GET (or HEAD) "
+                                    + "/, /state, /recording and /snapshot, and a WebSocket at /ws (docs/live.md)\n")))
+                }
+            }
         }
 
         private static func download(_ bytes: [UInt8], _ file: String, _ type: String) -> Response {

@@ -78,6 +78,30 @@
             _ = await serving.result
         }
 
+        /// `HEAD` answers as `GET` without the body (it was 404); an unknown path or method
+        /// gets 404 with a line naming it and what is served (it had no body).
+        @Test func headAnswersAndAnUnknownRequestIsTold() async throws {
+            let (url, serving) = try await start(
+                LiveServer(name: "ramp", configuration: .init(port: 0)) { Self.ramp() })
+            for path in ["", "state", "recording"] {
+                var request = URLRequest(url: url.appending(path: path))
+                request.httpMethod = "HEAD"
+                request.timeoutInterval = Patience.seconds
+                let (data, response) = try await URLSession.shared.data(for: request)
+                let status = (response as? HTTPURLResponse)?.statusCode
+                #expect(status == 200 || (path == "recording" && status == 409), "HEAD /\(path): \(status ?? 0)")
+                #expect(data.isEmpty, "HEAD /\(path)")
+            }
+            for (method, path) in [("GET", "nope"), ("POST", "state"), ("GET", "ws")] {
+                let (data, status) = try await fetch(url.appending(path: path)) { $0.httpMethod = method }
+                let text = String(decoding: data, as: UTF8.self)
+                #expect(status == 404, "\(method) /\(path)")
+                #expect(text.hasPrefix("not found: \(method) /\(path): this server answers"), "\(text)")
+            }
+            serving.cancel()
+            _ = await serving.result
+        }
+
         /// The page asks its server for nothing but its socket and the downloads: without an
         /// icon of its own, a browser asks for /favicon.ico, and its console shows the 404.
         @Test func thePageNamesItsOwnIcon() {
