@@ -117,7 +117,7 @@ if [ "$full" -eq 1 ]; then
     step "Stops in a release build: the exit tests read each stop's message" release_stops
     step "DocC: every library target's documentation, DocC warnings as errors" bash scripts/docs.sh
     step "Doc comments: every public declaration of every library module has one" bash scripts/check-docs.sh
-    step "Sanitizers: every suite under ASan+LSan, the threaded ones under TSan (about 15 minutes)" bash scripts/sanitize.sh
+    step "Sanitizers: the library suites under ASan+LSan, the threaded ones and the CLI under TSan (about 15 minutes)" bash scripts/sanitize.sh
     step "Fuzzing, long: 200,000 each of scene files, snapshots and other readers, side by side (builds the fuzzers first: about 5 minutes)" bash scripts/fuzz.sh 200000
 fi
 
