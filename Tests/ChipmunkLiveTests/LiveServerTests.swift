@@ -24,124 +24,6 @@
             return Scene(name: "ramp", space: space)
         }
 
-        /// A TCP socket connected to `url`'s port, for bytes no HTTP client sends; its reads
-        /// give up after `Patience` (a hang guard, as `fetch` has).
-        func connectRaw(_ url: URL) throws -> Int32 {
-            let port = try #require(url.port)
-            let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-            var address = sockaddr_in()
-            address.sin_family = sa_family_t(AF_INET)
-            address.sin_port = in_port_t(UInt16(port).bigEndian)
-            address.sin_addr.s_addr = inet_addr("127.0.0.1")
-            let connected = withUnsafePointer(to: &address) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                    connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-                }
-            }
-            if connected != 0 { close(fd) }
-            try #require(connected == 0)
-            var bound = timeval(tv_sec: Int(Patience.seconds), tv_usec: 0)
-            setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &bound, socklen_t(MemoryLayout<timeval>.size))
-            return fd
-        }
-
-        static func sendBytes(_ fd: Int32, _ bytes: [UInt8]) {
-            _ = bytes.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, 0) }
-        }
-
-        /// A WebSocket upgrade request for `/ws`.
-        static let upgrade = Array(
-            ("GET /ws HTTP/1.1\r\nHost: x\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
-                + "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n").utf8)
-
-        /// A masked client frame: `opcode` 1 (text) or 0 (continuation), FIN when `last`;
-        /// payloads up to 65,535 bytes.
-        static func frame(_ opcode: UInt8, _ payload: [UInt8], last: Bool) -> [UInt8] {
-            var bytes: [UInt8] = [(last ? 0x80 : 0) | opcode]
-            if payload.count < 126 {
-                bytes.append(0x80 | UInt8(payload.count))
-            } else {
-                bytes += [0x80 | 126, UInt8(payload.count >> 8), UInt8(payload.count & 255)]
-            }
-            bytes += [0, 0, 0, 0]  // a zero mask leaves the payload as it is
-            return bytes + payload
-        }
-
-        /// What `fd` receives until `enough` holds for it, the server closes the connection
-        /// (`closed`), or a read fails or gives up (after `Patience`). Read on a thread of its
-        /// own: a blocking read on one of the cooperative pool's two threads holds up the
-        /// server's tasks that would answer it, and two such reads at once deadlocked.
-        func receive(_ fd: Int32, until enough: @escaping @Sendable ([UInt8]) -> Bool = { _ in false }) async
-            -> (bytes: [UInt8], closed: Bool)
-        {
-            await withCheckedContinuation { continuation in
-                Thread {
-                    var received: [UInt8] = []
-                    var buffer = [UInt8](repeating: 0, count: 65536)
-                    while !enough(received) {
-                        let count = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
-                        if count <= 0 { return continuation.resume(returning: (received, count == 0)) }
-                        received += buffer[..<count]
-                    }
-                    continuation.resume(returning: (received, false))
-                }.start()
-            }
-        }
-
-        /// Everything `fd` receives until the server closes it; nil if a read failed or gave
-        /// up first.
-        func readUntilClosed(_ fd: Int32) async -> String? {
-            let (bytes, closed) = await receive(fd)
-            return closed ? String(decoding: bytes, as: UTF8.self) : nil
-        }
-
-        /// A connection that sends no request head (nothing, or half a head) is closed after
-        /// `requestHeadTimeout`, and an HTTP connection idle after its answer after
-        /// `idleTimeout`: both were held open for ever.
-        @Test func connectionsThatSendNothingAreClosed() async throws {
-            var configuration = LiveServer.Configuration(port: 0)
-            configuration.requestHeadTimeout = .milliseconds(200)
-            configuration.idleTimeout = .milliseconds(200)
-            let (url, serving) = try await start(LiveServer(name: "ramp", configuration: configuration) { Self.ramp() })
-            defer { serving.cancel() }
-            let silent = try connectRaw(url)
-            defer { close(silent) }
-            #expect(await readUntilClosed(silent) == "", "nothing sent: closed with no answer")
-            let half = try connectRaw(url)
-            defer { close(half) }
-            Self.sendBytes(half, Array("GET /state HTTP/1.1\r\nHost: x\r\n".utf8))
-            #expect(await readUntilClosed(half) == "", "half a head: closed with no answer")
-            let idle = try connectRaw(url)
-            defer { close(idle) }
-            Self.sendBytes(idle, Array("GET /state HTTP/1.1\r\nHost: x\r\n\r\n".utf8))
-            let answer = await readUntilClosed(idle)
-            #expect(answer?.hasPrefix("HTTP/1.1 200 OK") == true && answer?.contains(#""scene":"ramp""#) == true)
-            // A head sent in one-byte writes (which the server may read split) is still found.
-            let slow = try connectRaw(url)
-            defer { close(slow) }
-            for byte in Array("GET / HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n".utf8) {
-                Self.sendBytes(slow, [byte])
-            }
-            #expect(await readUntilClosed(slow)?.hasPrefix("HTTP/1.1 200 OK") == true)
-            // A viewer is not HTTP once upgraded: five times both timeouts later, its socket
-            // still drives the world.
-            let viewer = try connectRaw(url)
-            defer { close(viewer) }
-            Self.sendBytes(viewer, Self.upgrade)
-            let head = await receive(viewer) { $0.count >= 4 && $0.suffix(4).elementsEqual(Array("\r\n\r\n".utf8)) }
-            #expect(String(decoding: head.bytes, as: UTF8.self).hasPrefix("HTTP/1.1 101"))
-            try await Task.sleep(for: .seconds(1))
-            Self.sendBytes(viewer, Self.frame(1, Array(#"{"type":"pause"}"#.utf8), last: true))
-            struct State: Decodable { var paused: Bool }
-            let deadline = ContinuousClock.now + .seconds(Patience.seconds)
-            var state = State(paused: false)
-            while !state.paused, ContinuousClock.now < deadline {
-                try await Task.sleep(for: .milliseconds(20))
-                state = try JSONDecoder().decode(State.self, from: try await get(url.appending(path: "state")))
-            }
-            #expect(state.paused, "the viewer's pause arrived")
-        }
-
         /// `url`'s answer and its status, bounded by `Patience` (URLSession's own 60 s bound
         /// failed a CI run on two busy cores).
         func fetch(_ url: URL, configure: (inout URLRequest) -> Void = { _ in }) async throws -> (Data, Int?) {
@@ -285,22 +167,49 @@
             let (url, serving) = try await start(
                 LiveServer(name: "ramp", configuration: .init(port: 0)) { Self.ramp() })
             defer { serving.cancel() }
-            let fd = try connectRaw(url)
+            let port = try #require(url.port)
+            let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
             defer { close(fd) }
-            func sendAll(_ bytes: [UInt8]) { Self.sendBytes(fd, bytes) }
-            sendAll(Self.upgrade)
+            var address = sockaddr_in()
+            address.sin_family = sa_family_t(AF_INET)
+            address.sin_port = in_port_t(UInt16(port).bigEndian)
+            address.sin_addr.s_addr = inet_addr("127.0.0.1")
+            let connected = withUnsafePointer(to: &address) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                    connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+                }
+            }
+            try #require(connected == 0)
+            var bound = timeval(tv_sec: Int(Patience.seconds), tv_usec: 0)  // a hang guard, as `fetch` has
+            setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &bound, socklen_t(MemoryLayout<timeval>.size))
+            func sendAll(_ bytes: [UInt8]) { _ = bytes.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, 0) } }
+            sendAll(
+                Array(
+                    ("GET /ws HTTP/1.1\r\nHost: x\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+                        + "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n").utf8))
+            /// A masked client frame: `opcode` 1 (text) or 0 (continuation), FIN when `last`.
+            func frame(_ opcode: UInt8, _ payload: [UInt8], last: Bool) -> [UInt8] {
+                var bytes: [UInt8] = [
+                    (last ? 0x80 : 0) | opcode, 0x80 | 126, UInt8(payload.count >> 8), UInt8(payload.count & 255),
+                ]
+                bytes += [0, 0, 0, 0]  // a zero mask leaves the payload as it is
+                return bytes + payload
+            }
             let text = Array((#"{"type":"hello","pad":""# + String(repeating: "x", count: 2000) + #""}"#).utf8)
-            sendAll(Self.frame(1, Array(text[..<1000]), last: false))
-            sendAll(Self.frame(0, Array(text[1000...]), last: true))
+            sendAll(frame(1, Array(text[..<1000]), last: false))
+            sendAll(frame(0, Array(text[1000...]), last: true))
             let reason = "message of \(text.count) bytes (at most 1024)"
             let close = [0x88, UInt8(2 + reason.utf8.count), 0x03, 0xF0] + Array(reason.utf8)  // 1008
             // Read frames until the close frame, or until the server closes the connection.
-            let (received, _) = await receive(fd) {
-                $0.count >= close.count && $0.suffix(close.count).elementsEqual(close)
+            var received: [UInt8] = []
+            func closed() -> Bool { received.count >= close.count && received.suffix(close.count).elementsEqual(close) }
+            var buffer = [UInt8](repeating: 0, count: 65536)
+            while !closed() {
+                let count = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
+                if count <= 0 { break }
+                received += buffer[..<count]
             }
-            #expect(
-                received.suffix(close.count).elementsEqual(close),
-                "\(String(decoding: received.suffix(60), as: UTF8.self))")
+            #expect(closed(), "\(String(decoding: received.suffix(60), as: UTF8.self))")
         }
 
         @Test func aSceneFileIsRebuiltWhenSavedAndAnErrorKeepsTheWorld() async throws {
