@@ -231,13 +231,10 @@
                     return try await next(request, context)
                 } catch let error as HTTPError where error.status == .notFound {
                     let path = String(request.uri.path.prefix(200))
-                    return Response(
-                        status: .notFound,
-                        headers: [.contentType: "text/plain; charset=utf-8", .cacheControl: "no-store"],
-                        body: .init(
-                            byteBuffer: ByteBuffer(
-                                string: "not found: \(request.method) \(path): this server answers GET (or HEAD) "
-                                    + "/, /state, /recording and /snapshot, and a WebSocket at /ws (docs/live.md)\n")))
+                    return plainText(
+                        .notFound,
+                        "not found: \(request.method) \(path): this server answers GET (or HEAD) "
+                            + "/, /state, /recording and /snapshot, and a WebSocket at /ws (docs/live.md)")
                 }
             }
         }
@@ -253,10 +250,13 @@
         }
 
         /// 409 with why the world cannot give the download now, for the page's notice.
-        private static func conflict(_ error: any Error) -> Response {
+        private static func conflict(_ error: any Error) -> Response { plainText(.conflict, "\(error)") }
+
+        /// One line of text that says why, never cached: the server's refusals.
+        private static func plainText(_ status: HTTPResponse.Status, _ line: String) -> Response {
             Response(
-                status: .conflict, headers: [.contentType: "text/plain; charset=utf-8", .cacheControl: "no-store"],
-                body: .init(byteBuffer: ByteBuffer(string: "\(error)\n")))
+                status: status, headers: [.contentType: "text/plain; charset=utf-8", .cacheControl: "no-store"],
+                body: .init(byteBuffer: ByteBuffer(string: line + "\n")))
         }
 
         package static func webSocketRouter(_ world: LiveWorld) -> Router<BasicWebSocketRequestContext> {

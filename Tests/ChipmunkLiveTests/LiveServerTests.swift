@@ -40,6 +40,20 @@
             return data
         }
 
+        /// `url`'s JSON as `T`, fetched again every `interval` until `done` holds of it (or
+        /// `Patience` runs out: the caller's expectations then say what was not met).
+        func poll<T: Decodable>(
+            _ url: URL, as _: T.Type, every interval: Duration = .milliseconds(20), until done: (T) -> Bool
+        ) async throws -> T {
+            let deadline = ContinuousClock.now + .seconds(Patience.seconds)
+            var value = try JSONDecoder().decode(T.self, from: try await get(url))
+            while !done(value), ContinuousClock.now < deadline {
+                try await Task.sleep(for: interval)
+                value = try JSONDecoder().decode(T.self, from: try await get(url))
+            }
+            return value
+        }
+
         /// Starts `server` and returns its URL once it listens, and the task serving (cancel it
         /// to stop the server).
         func start(_ server: LiveServer) async throws -> (url: URL, serving: Task<Void, any Error>) {
@@ -61,14 +75,10 @@
                 var bodies: [Body]
                 struct Body: Decodable { var name: String }
             }
-            var state = try JSONDecoder().decode(State.self, from: try await get(url.appending(path: "state")))
+            let state = try JSONDecoder().decode(State.self, from: try await get(url.appending(path: "state")))
             #expect(state.scene == "ramp" && state.bodies.map(\.name) == ["0"])
             // A recording holds a step once the world has taken one (before, 409 with why).
-            let deadline = ContinuousClock.now + .seconds(Patience.seconds)
-            while state.step == 0, ContinuousClock.now < deadline {
-                try await Task.sleep(for: .milliseconds(20))
-                state = try JSONDecoder().decode(State.self, from: try await get(url.appending(path: "state")))
-            }
+            _ = try await poll(url.appending(path: "state"), as: State.self) { $0.step > 0 }
             let recording = try JSONDecoder().decode(
                 InputRecording.self, from: try await get(url.appending(path: "recording")))
             #expect(recording.scene == "my-ramp")
@@ -84,11 +94,7 @@
             let (url, serving) = try await start(
                 LiveServer(name: "ramp", configuration: .init(port: 0)) { Self.ramp() })
             for path in ["", "state", "recording"] {
-                var request = URLRequest(url: url.appending(path: path))
-                request.httpMethod = "HEAD"
-                request.timeoutInterval = Patience.seconds
-                let (data, response) = try await URLSession.shared.data(for: request)
-                let status = (response as? HTTPURLResponse)?.statusCode
+                let (data, status) = try await fetch(url.appending(path: path)) { $0.httpMethod = "HEAD" }
                 #expect(status == 200 || (path == "recording" && status == 409), "HEAD /\(path): \(status ?? 0)")
                 #expect(data.isEmpty, "HEAD /\(path)")
             }
@@ -126,11 +132,8 @@
             let (url, serving) = try await start(
                 LiveServer(name: "pile", configuration: .init(port: 0)) { LiveSessionTests.pile() })
             struct State: Decodable { var failure: String? }
-            let deadline = ContinuousClock.now + .seconds(Patience.seconds)
-            var state = State(failure: nil)
-            while state.failure == nil, ContinuousClock.now < deadline {
-                try await Task.sleep(for: .milliseconds(50))
-                state = try JSONDecoder().decode(State.self, from: try await get(url.appending(path: "state")))
+            let state = try await poll(url.appending(path: "state"), as: State.self, every: .milliseconds(50)) {
+                $0.failure != nil
             }
             #expect(state.failure?.contains("contact pairs") == true)
             let (data, status) = try await fetch(url.appending(path: "snapshot"))

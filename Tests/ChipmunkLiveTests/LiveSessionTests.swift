@@ -186,13 +186,19 @@ import Testing
         try replays(session)
     }
 
-    @Test func aSessionServedFromASnapshotStartsThereAndReplaysFromIt() throws {
-        let folder = try TemporaryFolder("live-snapshot")
-        defer { folder.remove() }
+    /// A snapshot of `crates` at step 300, written in `folder`: its path.
+    func cratesAtStep300(in folder: TemporaryFolder) throws -> String {
         let scene = try SceneCatalog.scene(named: "crates")
         for _ in 0..<300 { try scene.step(scene.timeStep) }
         let path = folder.path("crates-300.snapshot")
         try Data(scene.snapshot(reference: "crates").bytes).write(to: URL(fileURLWithPath: path))
+        return path
+    }
+
+    @Test func aSessionServedFromASnapshotStartsThereAndReplaysFromIt() throws {
+        let folder = try TemporaryFolder("live-snapshot")
+        defer { folder.remove() }
+        let path = try cratesAtStep300(in: folder)
         let session = try LiveSession(source: path) { try SceneCatalog.scene(opening: path) }
         #expect(session.step == 300)
         run(session, frames: 10)
@@ -209,10 +215,7 @@ import Testing
     @Test func theSnapshotOfAServedSnapshotContinuesTheWorld() throws {
         let folder = try TemporaryFolder("live-snapshot-again")
         defer { folder.remove() }
-        let scene = try SceneCatalog.scene(named: "crates")
-        for _ in 0..<300 { try scene.step(scene.timeStep) }
-        let path = folder.path("crates-300.snapshot")
-        try Data(scene.snapshot(reference: "crates").bytes).write(to: URL(fileURLWithPath: path))
+        let path = try cratesAtStep300(in: folder)
         let session = try LiveSession(source: path) { try SceneCatalog.scene(opening: path) }
         run(session, frames: 10)
         let downloaded = folder.path("downloaded.snapshot")
