@@ -11,12 +11,18 @@ import ChipmunkTestSupport
 @Suite(.serialized) struct PlayCommandTests {
     struct Tmux {
         let session = "play-\(UUID().uuidString.prefix(8))"
+        /// A tmux server of the test's own (`tmux -L`): a user's tmux, or another program's
+        /// `tmux kill-server`, neither sees nor ends it.
+        let server = "chipmunk-tests-\(UUID().uuidString.prefix(8))"
 
         /// Runs tmux with posix_spawn, its output to a file. (Foundation's Process never
         /// returns from waitUntilExit() here: the tmux server that `new-session` leaves
         /// running holds on to what Process uses to watch its child.)
         @discardableResult
-        func run(_ arguments: String...) throws -> String {
+        func run(_ arguments: String...) throws -> String { try runWithStatus(arguments).output }
+
+        /// tmux's output and exit status.
+        func runWithStatus(_ arguments: [String]) throws -> (output: String, status: Int32) {
             let output = FileManager.default.temporaryDirectory.appendingPathComponent("tmux-\(UUID().uuidString)").path
             defer { try? FileManager.default.removeItem(atPath: output) }
             var actions = posix_spawn_file_actions_t()
@@ -25,7 +31,7 @@ import ChipmunkTestSupport
             posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
             posix_spawn_file_actions_addopen(&actions, 1, output, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
             posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
-            let argv = (["tmux"] + arguments).map { strdup($0) } + [nil]
+            let argv = (["tmux", "-L", server] + arguments).map { strdup($0) } + [nil]
             defer { argv.forEach { free($0) } }
             var pid: pid_t = 0
             guard posix_spawnp(&pid, "tmux", &actions, nil, argv, environ) == 0 else {
@@ -33,7 +39,7 @@ import ChipmunkTestSupport
             }
             var status: Int32 = 0
             waitpid(pid, &status, 0)
-            return (try? String(contentsOfFile: output, encoding: .utf8)) ?? ""
+            return ((try? String(contentsOfFile: output, encoding: .utf8)) ?? "", status)
         }
 
         func start(_ command: String) throws {
@@ -44,20 +50,30 @@ import ChipmunkTestSupport
             try run("new-session", "-d", "-s", session, "-x", "120", "-y", "48", command)
         }
 
-        func screen() throws -> String { try run("capture-pane", "-p", "-t", session) }
+        /// The screen, or nil once the session is gone.
+        func screen() throws -> String? {
+            let (text, status) = try runWithStatus(["capture-pane", "-p", "-t", session])
+            return status == 0 ? text : nil
+        }
 
-        /// Polls the screen until `test` holds, for up to `seconds`.
+        /// Polls the screen until `test` holds, for up to `seconds`, or until the session is
+        /// gone (its command ends with `sleep`, so that is never the program's own end): the
+        /// last screen seen.
         func wait(seconds: Double = Patience.seconds, until test: (String) -> Bool) throws -> String {
             let deadline = Date().addingTimeInterval(seconds)
-            var text = try screen()
+            var text = try screen() ?? ""
             while !test(text), Date() < deadline {
                 usleep(100_000)
-                text = try screen()
+                guard let next = try screen() else {
+                    Issue.record("the tmux session ended; its last screen:\n\(text)")
+                    return text
+                }
+                text = next
             }
             return text
         }
 
-        func stop() { _ = try? run("kill-session", "-t", session) }
+        func stop() { _ = try? run("kill-server") }
     }
 
     static let binary = Tool.productsFolder.appendingPathComponent("chipmunk-sim").path
