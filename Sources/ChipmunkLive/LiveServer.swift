@@ -34,6 +34,13 @@
             public var port: Int
             /// Display frames per second: the book's 60.
             public var framesPerSecond: Double
+            /// How long a connection may take to send its first request's head before it is
+            /// closed: a client that connects and sends nothing, or a byte at a time, would
+            /// otherwise hold its socket for ever (tests shorten it).
+            package var requestHeadTimeout: TimeAmount = .seconds(30)
+            /// How long an HTTP connection may stay idle after an answer (keep-alive) before
+            /// it is closed. A viewer's WebSocket is not HTTP once upgraded: pings keep it.
+            package var idleTimeout: TimeAmount = .seconds(60)
 
             /// A configuration; the defaults serve this machine only, on port 8080, at 60 frames a second.
             public init(host: String = "127.0.0.1", port: Int = 8080, framesPerSecond: Double = 60) {
@@ -74,7 +81,7 @@
             let world = try makeWorld()
             let app = Application(
                 router: LiveRoutes.router(world),
-                server: LiveRoutes.server(world),
+                server: LiveRoutes.server(world, configuration),
                 configuration: .init(address: .hostname(configuration.host, port: configuration.port)),
                 onServerRunning: { [host = configuration.host] channel in
                     let port = channel.localAddress?.port ?? 0
@@ -139,22 +146,31 @@
         /// HTTP/1 with the WebSocket upgrade at `/ws`, and a request the HTTP parser refuses
         /// (a URL or headers past its limits, bytes that are not HTTP) answered 400 and closed:
         /// Hummingbird's upgrade channel leaves such a connection open with no answer.
-        package static func server(_ world: LiveWorld) -> HTTPServerBuilder {
+        /// Connections that send no request head in time, or stay idle after an answer, are
+        /// closed (`configuration`'s two timeouts).
+        package static func server(_ world: LiveWorld, _ configuration: LiveServer.Configuration) -> HTTPServerBuilder {
             let webSocketResponder = webSocketRouter(world).buildResponder()
             return HTTPServerBuilder { responder in
                 RefusingMalformedRequests(
                     inner: HTTP1WebSocketUpgradeChannel(
                         responder: responder, webSocketResponder: webSocketResponder,
-                        configuration: .init(ws: .init(maxFrameSize: maximumFrameBytes))))
+                        configuration: .init(
+                            http1: .init(idleTimeout: configuration.idleTimeout),
+                            ws: .init(maxFrameSize: maximumFrameBytes))),
+                    requestHeadTimeout: configuration.requestHeadTimeout)
             }
         }
 
-        /// The upgrade channel, with ``BadRequest`` at the end of its pipeline.
+        /// The upgrade channel, with ``RequestHeadDeadline`` at the front of its pipeline
+        /// and ``BadRequest`` at the end.
         struct RefusingMalformedRequests: ServerChildChannel {
             let inner: HTTP1WebSocketUpgradeChannel
+            let requestHeadTimeout: TimeAmount
 
             func setup(channel: any Channel, logger: Logger) -> EventLoopFuture<HTTP1WebSocketUpgradeChannel.Value> {
                 inner.setup(channel: channel, logger: logger).flatMapThrowing { value in
+                    try channel.pipeline.syncOperations.addHandler(
+                        RequestHeadDeadline(timeout: requestHeadTimeout), position: .first)
                     try channel.pipeline.syncOperations.addHandler(BadRequest())
                     return value
                 }
@@ -162,6 +178,45 @@
 
             func handle(value: HTTP1WebSocketUpgradeChannel.Value, logger: Logger) async {
                 await inner.handle(value: value, logger: logger)
+            }
+        }
+
+        /// Closes a connection whose first request head (the bytes up to its blank line) has
+        /// not arrived within `timeout` of its opening. Hummingbird's idle timeout starts
+        /// only after a request head, so a client that connects and sends nothing, or a byte
+        /// at a time, held its socket for ever. Reads the raw bytes ahead of the HTTP parser;
+        /// once the head is in, it only passes bytes on.
+        final class RequestHeadDeadline: ChannelInboundHandler, RemovableChannelHandler {
+            typealias InboundIn = ByteBuffer
+            let timeout: TimeAmount
+            private var deadline: Scheduled<Void>?
+            /// How many bytes of "\r\n\r\n" the bytes read so far end with; 4 once the head is in.
+            private var matched = 0
+
+            init(timeout: TimeAmount) { self.timeout = timeout }
+
+            func handlerAdded(context: ChannelHandlerContext) {
+                let channel = context.channel
+                deadline = context.eventLoop.scheduleTask(in: timeout) { channel.close(promise: nil) }
+            }
+
+            func handlerRemoved(context: ChannelHandlerContext) { deadline?.cancel() }
+
+            func channelInactive(context: ChannelHandlerContext) {
+                deadline?.cancel()
+                context.fireChannelInactive()
+            }
+
+            func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+                if matched < 4 {
+                    let bytes = unwrapInboundIn(data)
+                    for byte in bytes.readableBytesView where matched < 4 {
+                        let expected: UInt8 = matched % 2 == 0 ? 13 : 10  // \r \n \r \n
+                        matched = byte == expected ? matched + 1 : (byte == 13 ? 1 : 0)
+                    }
+                    if matched == 4 { deadline?.cancel() }
+                }
+                context.fireChannelRead(data)
             }
         }
 

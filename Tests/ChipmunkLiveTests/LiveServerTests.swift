@@ -9,6 +9,9 @@
         import FoundationNetworking
     #endif
 
+    import NIOCore
+    import NIOEmbedded
+
     @testable import ChipmunkLive
 
     /// The server as a user's executable runs it: `LiveServer(name:scene:)` on a free port.
@@ -22,6 +25,170 @@
             ball.position = [40, 200]
             space.add(ball, Circle(body: ball, radius: 10, friction: 0.7, elasticity: 0.5))
             return Scene(name: "ramp", space: space)
+        }
+
+        /// A TCP socket connected to `url`'s port, for bytes no HTTP client sends; its reads
+        /// give up after `Patience` (a hang guard, as `fetch` has).
+        func connectRaw(_ url: URL) throws -> Int32 {
+            let port = try #require(url.port)
+            let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+            var address = sockaddr_in()
+            address.sin_family = sa_family_t(AF_INET)
+            address.sin_port = in_port_t(UInt16(port).bigEndian)
+            address.sin_addr.s_addr = inet_addr("127.0.0.1")
+            let connected = withUnsafePointer(to: &address) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                    connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+                }
+            }
+            if connected != 0 { close(fd) }
+            try #require(connected == 0)
+            var bound = timeval(tv_sec: Int(Patience.seconds), tv_usec: 0)
+            setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &bound, socklen_t(MemoryLayout<timeval>.size))
+            return fd
+        }
+
+        static func sendBytes(_ fd: Int32, _ bytes: [UInt8]) {
+            _ = bytes.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, 0) }
+        }
+
+        /// A WebSocket upgrade request for `/ws`.
+        static let upgrade = Array(
+            ("GET /ws HTTP/1.1\r\nHost: x\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+                + "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n").utf8)
+
+        /// A masked client frame: `opcode` 1 (text) or 0 (continuation), FIN when `last`;
+        /// payloads up to 65,535 bytes.
+        static func frame(_ opcode: UInt8, _ payload: [UInt8], last: Bool) -> [UInt8] {
+            var bytes: [UInt8] = [(last ? 0x80 : 0) | opcode]
+            if payload.count < 126 {
+                bytes.append(0x80 | UInt8(payload.count))
+            } else {
+                bytes += [0x80 | 126, UInt8(payload.count >> 8), UInt8(payload.count & 255)]
+            }
+            bytes += [0, 0, 0, 0]  // a zero mask leaves the payload as it is
+            return bytes + payload
+        }
+
+        /// What `fd` receives until `enough` holds for it, the server closes the connection
+        /// (`closed`), or a read fails or gives up (after `Patience`). Read on a thread of its
+        /// own: a blocking read on one of the cooperative pool's two threads holds up the
+        /// server's tasks that would answer it, and two such reads at once deadlocked.
+        func receive(_ fd: Int32, until enough: @escaping @Sendable ([UInt8]) -> Bool = { _ in false }) async
+            -> (bytes: [UInt8], closed: Bool)
+        {
+            await withCheckedContinuation { continuation in
+                Thread {
+                    var received: [UInt8] = []
+                    var buffer = [UInt8](repeating: 0, count: 65536)
+                    while !enough(received) {
+                        let count = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
+                        if count <= 0 { return continuation.resume(returning: (received, count == 0)) }
+                        received += buffer[..<count]
+                    }
+                    continuation.resume(returning: (received, false))
+                }.start()
+            }
+        }
+
+        /// Everything `fd` receives until the server closes it; nil if a read failed or gave
+        /// up first.
+        func readUntilClosed(_ fd: Int32) async -> String? {
+            let (bytes, closed) = await receive(fd)
+            return closed ? String(decoding: bytes, as: UTF8.self) : nil
+        }
+
+        /// The deadline on a connection's first request head, on a channel whose clock the
+        /// test moves (no wall-clock race): nothing sent, or half a head, is closed at the
+        /// deadline and not before; a head that arrives a byte at a time, or with its blank
+        /// line split across reads, cancels it, and every byte reaches the parser untouched.
+        @Test func theRequestHeadDeadlineClosesOnlyWhatSendsNoHead() throws {
+            let timeout = TimeAmount.seconds(30)
+            func channel() throws -> EmbeddedChannel {
+                let channel = EmbeddedChannel(handler: LiveRoutes.RequestHeadDeadline(timeout: timeout))
+                try channel.connect(to: SocketAddress(ipAddress: "127.0.0.1", port: 1)).wait()
+                return channel
+            }
+            func send(_ channel: EmbeddedChannel, _ text: String) throws {
+                try channel.writeInbound(ByteBuffer(string: text))
+            }
+            func passed(_ channel: EmbeddedChannel) throws -> String {
+                var text = ""
+                while let buffer = try channel.readInbound(as: ByteBuffer.self) { text += String(buffer: buffer) }
+                return text
+            }
+
+            let silent = try channel()
+            silent.embeddedEventLoop.advanceTime(by: timeout - .nanoseconds(1))
+            #expect(silent.isActive, "open until the deadline")
+            silent.embeddedEventLoop.advanceTime(by: .nanoseconds(1))
+            #expect(!silent.isActive, "nothing sent: closed at the deadline")
+
+            let half = try channel()
+            try send(half, "GET /state HTTP/1.1\r\nHost: x\r\n")
+            half.embeddedEventLoop.advanceTime(by: timeout)
+            #expect(!half.isActive, "half a head: closed at the deadline")
+
+            let head = "GET / HTTP/1.1\r\nHost: x\r\n\r\nthe body"
+            let slow = try channel()
+            for byte in head { try send(slow, String(byte)) }
+            slow.embeddedEventLoop.advanceTime(by: timeout * 10)
+            #expect(slow.isActive, "a head a byte at a time cancels the deadline")
+            #expect(try passed(slow) == head)
+
+            for cut in 1..<head.count {
+                let split = try channel()
+                try send(split, String(head.prefix(cut)))
+                try send(split, String(head.dropFirst(cut)))
+                split.embeddedEventLoop.advanceTime(by: timeout * 10)
+                #expect(split.isActive, "the head cut after \(cut) bytes")
+                #expect(try passed(split) == head)
+                _ = try? split.finish()
+            }
+            _ = try? slow.finish()
+        }
+
+        /// On a served world: a connection that sends no request head (nothing, or half a
+        /// head) is closed after `requestHeadTimeout`, and an HTTP connection idle after its
+        /// answer after `idleTimeout`: both were held open for ever. Each server has one
+        /// short timeout, and only connections meant to be closed race it: what a busy
+        /// machine delays is their closing, never the outcome.
+        @Test func connectionsThatSendNothingAreClosed() async throws {
+            var headDeadline = LiveServer.Configuration(port: 0)
+            headDeadline.requestHeadTimeout = .milliseconds(100)
+            let (url, serving) = try await start(LiveServer(name: "ramp", configuration: headDeadline) { Self.ramp() })
+            defer { serving.cancel() }
+            let silent = try connectRaw(url)
+            defer { close(silent) }
+            #expect(await readUntilClosed(silent) == "", "nothing sent: closed with no answer")
+            let half = try connectRaw(url)
+            defer { close(half) }
+            Self.sendBytes(half, Array("GET /state HTTP/1.1\r\nHost: x\r\n".utf8))
+            #expect(await readUntilClosed(half) == "", "half a head: closed with no answer")
+
+            var idleLimit = LiveServer.Configuration(port: 0)
+            idleLimit.idleTimeout = .milliseconds(100)
+            let (idleURL, idleServing) = try await start(
+                LiveServer(name: "ramp", configuration: idleLimit) { Self.ramp() })
+            defer { idleServing.cancel() }
+            let idle = try connectRaw(idleURL)
+            defer { close(idle) }
+            Self.sendBytes(idle, Array("GET /state HTTP/1.1\r\nHost: x\r\n\r\n".utf8))
+            let answer = await readUntilClosed(idle)
+            #expect(answer?.hasPrefix("HTTP/1.1 200 OK") == true && answer?.contains(#""scene":"ramp""#) == true)
+            // A viewer is not HTTP once upgraded: ten times the idle limit later, its socket
+            // still drives the world.
+            let viewer = try connectRaw(idleURL)
+            defer { close(viewer) }
+            Self.sendBytes(viewer, Self.upgrade)
+            // The 101's head and the first frames may come in one read.
+            let head = await receive(viewer) { String(decoding: $0, as: UTF8.self).contains("\r\n\r\n") }
+            #expect(String(decoding: head.bytes, as: UTF8.self).hasPrefix("HTTP/1.1 101"))
+            try await Task.sleep(for: .seconds(1))
+            Self.sendBytes(viewer, Self.frame(1, Array(#"{"type":"pause"}"#.utf8), last: true))
+            struct State: Decodable { var paused: Bool }
+            let state = try await poll(idleURL.appending(path: "state"), as: State.self) { $0.paused }
+            #expect(state.paused, "the viewer's pause arrived")
         }
 
         /// `url`'s answer and its status, bounded by `Patience` (URLSession's own 60 s bound
@@ -170,49 +337,22 @@
             let (url, serving) = try await start(
                 LiveServer(name: "ramp", configuration: .init(port: 0)) { Self.ramp() })
             defer { serving.cancel() }
-            let port = try #require(url.port)
-            let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+            let fd = try connectRaw(url)
             defer { close(fd) }
-            var address = sockaddr_in()
-            address.sin_family = sa_family_t(AF_INET)
-            address.sin_port = in_port_t(UInt16(port).bigEndian)
-            address.sin_addr.s_addr = inet_addr("127.0.0.1")
-            let connected = withUnsafePointer(to: &address) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                    connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-                }
-            }
-            try #require(connected == 0)
-            var bound = timeval(tv_sec: Int(Patience.seconds), tv_usec: 0)  // a hang guard, as `fetch` has
-            setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &bound, socklen_t(MemoryLayout<timeval>.size))
-            func sendAll(_ bytes: [UInt8]) { _ = bytes.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, 0) } }
-            sendAll(
-                Array(
-                    ("GET /ws HTTP/1.1\r\nHost: x\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
-                        + "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n").utf8))
-            /// A masked client frame: `opcode` 1 (text) or 0 (continuation), FIN when `last`.
-            func frame(_ opcode: UInt8, _ payload: [UInt8], last: Bool) -> [UInt8] {
-                var bytes: [UInt8] = [
-                    (last ? 0x80 : 0) | opcode, 0x80 | 126, UInt8(payload.count >> 8), UInt8(payload.count & 255),
-                ]
-                bytes += [0, 0, 0, 0]  // a zero mask leaves the payload as it is
-                return bytes + payload
-            }
+            func sendAll(_ bytes: [UInt8]) { Self.sendBytes(fd, bytes) }
+            sendAll(Self.upgrade)
             let text = Array((#"{"type":"hello","pad":""# + String(repeating: "x", count: 2000) + #""}"#).utf8)
-            sendAll(frame(1, Array(text[..<1000]), last: false))
-            sendAll(frame(0, Array(text[1000...]), last: true))
+            sendAll(Self.frame(1, Array(text[..<1000]), last: false))
+            sendAll(Self.frame(0, Array(text[1000...]), last: true))
             let reason = "message of \(text.count) bytes (at most 1024)"
             let close = [0x88, UInt8(2 + reason.utf8.count), 0x03, 0xF0] + Array(reason.utf8)  // 1008
             // Read frames until the close frame, or until the server closes the connection.
-            var received: [UInt8] = []
-            func closed() -> Bool { received.count >= close.count && received.suffix(close.count).elementsEqual(close) }
-            var buffer = [UInt8](repeating: 0, count: 65536)
-            while !closed() {
-                let count = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
-                if count <= 0 { break }
-                received += buffer[..<count]
+            let (received, _) = await receive(fd) {
+                $0.count >= close.count && $0.suffix(close.count).elementsEqual(close)
             }
-            #expect(closed(), "\(String(decoding: received.suffix(60), as: UTF8.self))")
+            #expect(
+                received.suffix(close.count).elementsEqual(close),
+                "\(String(decoding: received.suffix(60), as: UTF8.self))")
         }
 
         @Test func aSceneFileIsRebuiltWhenSavedAndAnErrorKeepsTheWorld() async throws {
