@@ -203,6 +203,7 @@ let package = Package(
                 // The server's channel handlers, on a channel whose clock a test moves.
                 .product(name: "NIOCore", package: "swift-nio", condition: .when(traits: ["Live"])),
                 .product(name: "NIOEmbedded", package: "swift-nio", condition: .when(traits: ["Live"])),
+                .product(name: "NIOHTTP1", package: "swift-nio", condition: .when(traits: ["Live"])),
             ]
         ),
         // The catalog of built-in scenes: names, summaries and time steps against the docs.

@@ -167,17 +167,32 @@
             let inner: HTTP1WebSocketUpgradeChannel
             let requestHeadTimeout: TimeAmount
 
-            func setup(channel: any Channel, logger: Logger) -> EventLoopFuture<HTTP1WebSocketUpgradeChannel.Value> {
+            struct Value: ServerChildChannelValue {
+                let inner: HTTP1WebSocketUpgradeChannel.Value
+                /// How the connection's first request head ended.
+                let firstHead: EventLoopFuture<RequestHeadDeadline.Outcome>
+                var channel: any Channel { inner.channel }
+            }
+
+            func setup(channel: any Channel, logger: Logger) -> EventLoopFuture<Value> {
                 inner.setup(channel: channel, logger: logger).flatMapThrowing { value in
-                    try channel.pipeline.syncOperations.addHandler(
-                        RequestHeadDeadline(timeout: requestHeadTimeout), position: .first)
-                    try channel.pipeline.syncOperations.addHandler(BadRequest())
-                    return value
+                    let deadline = RequestHeadDeadline(timeout: requestHeadTimeout)
+                    try channel.pipeline.syncOperations.addHandler(deadline, position: .first)
+                    try channel.pipeline.syncOperations.addHandler(BadRequest(deadline))
+                    return Value(inner: value, firstHead: deadline.outcome)
                 }
             }
 
-            func handle(value: HTTP1WebSocketUpgradeChannel.Value, logger: Logger) async {
-                await inner.handle(value: value, logger: logger)
+            /// A connection that closes before its first request head (a browser's
+            /// preconnect, a port scan, the head deadline), or whose first request is refused
+            /// 400, is no error of the server's: Hummingbird logged a line for each at level
+            /// error.
+            func handle(value: Value, logger: Logger) async {
+                let outcome = (try? await value.firstHead.get()) ?? .closed
+                guard outcome == .arrived else {
+                    return logger.debug("a connection ended before its first request: \(outcome)")
+                }
+                await inner.handle(value: value.inner, logger: logger)
             }
         }
 
@@ -192,20 +207,45 @@
             private var deadline: Scheduled<Void>?
             /// How many bytes of "\r\n\r\n" the bytes read so far end with; 4 once the head is in.
             private var matched = 0
+            /// Made when the handler joins a pipeline; kept until the first head's outcome.
+            private var promise: EventLoopPromise<Outcome>?
+            private var future: EventLoopFuture<Outcome>?
+
+            /// How a connection's first request head ended.
+            enum Outcome: Sendable {
+                /// It arrived, and the parser took it.
+                case arrived
+                /// The connection closed first: the client's doing, or the deadline's.
+                case closed
+                /// The parser refused it (``BadRequest`` answered 400).
+                case refused
+            }
 
             init(timeout: TimeAmount) { self.timeout = timeout }
+
+            /// The first head's outcome. Read it once the handler is in a pipeline.
+            var outcome: EventLoopFuture<Outcome> {
+                guard let future else { preconditionFailure("RequestHeadDeadline is in no pipeline yet") }
+                return future
+            }
 
             func handlerAdded(context: ChannelHandlerContext) {
                 let channel = context.channel
                 deadline = context.eventLoop.scheduleTask(in: timeout) { channel.close(promise: nil) }
+                let promise = context.eventLoop.makePromise(of: Outcome.self)
+                self.promise = promise
+                future = promise.futureResult
             }
 
-            func handlerRemoved(context: ChannelHandlerContext) { deadline?.cancel() }
+            func handlerRemoved(context: ChannelHandlerContext) { end(.closed) }
 
             func channelInactive(context: ChannelHandlerContext) {
-                deadline?.cancel()
+                end(.closed)
                 context.fireChannelInactive()
             }
+
+            /// The parser refused the request (on the same event loop, from ``BadRequest``).
+            func refused() { end(.refused) }
 
             func channelRead(context: ChannelHandlerContext, data: NIOAny) {
                 if matched < 4 {
@@ -214,9 +254,20 @@
                         let expected: UInt8 = matched % 2 == 0 ? 13 : 10  // \r \n \r \n
                         matched = byte == expected ? matched + 1 : (byte == 13 ? 1 : 0)
                     }
-                    if matched == 4 { deadline?.cancel() }
+                    // The parser reads the head within fireChannelRead: if it refuses it,
+                    // ``BadRequest`` has ended the outcome as refused before this does.
+                    context.fireChannelRead(data)
+                    if matched == 4 { end(.arrived) }
+                    return
                 }
                 context.fireChannelRead(data)
+            }
+
+            private func end(_ outcome: Outcome) {
+                deadline?.cancel()
+                deadline = nil
+                promise?.succeed(outcome)
+                promise = nil
             }
         }
 
@@ -224,9 +275,14 @@
         final class BadRequest: ChannelInboundHandler, RemovableChannelHandler {
             typealias InboundIn = NIOAny
             typealias OutboundOut = HTTPServerResponsePart
+            /// Told of the refusal: the connection's first request ends there.
+            let deadline: RequestHeadDeadline
+
+            init(_ deadline: RequestHeadDeadline) { self.deadline = deadline }
 
             func errorCaught(context: ChannelHandlerContext, error: any Error) {
                 guard let error = error as? HTTPParserError else { return context.fireErrorCaught(error) }
+                deadline.refused()
                 let text = "bad request: \(error) (the request could not be read as HTTP)\n"
                 var headers = HTTPHeaders()
                 headers.add(name: "Connection", value: "close")

@@ -11,6 +11,7 @@
 
     import NIOCore
     import NIOEmbedded
+    import NIOHTTP1
 
     @testable import ChipmunkLive
 
@@ -104,10 +105,16 @@
         /// line split across reads, cancels it, and every byte reaches the parser untouched.
         @Test func theRequestHeadDeadlineClosesOnlyWhatSendsNoHead() throws {
             let timeout = TimeAmount.seconds(30)
+            var handlers: [ObjectIdentifier: LiveRoutes.RequestHeadDeadline] = [:]
             func channel() throws -> EmbeddedChannel {
-                let channel = EmbeddedChannel(handler: LiveRoutes.RequestHeadDeadline(timeout: timeout))
+                let handler = LiveRoutes.RequestHeadDeadline(timeout: timeout)
+                let channel = EmbeddedChannel(handler: handler)
+                handlers[ObjectIdentifier(channel)] = handler
                 try channel.connect(to: SocketAddress(ipAddress: "127.0.0.1", port: 1)).wait()
                 return channel
+            }
+            func outcome(_ channel: EmbeddedChannel) throws -> LiveRoutes.RequestHeadDeadline.Outcome {
+                try #require(handlers[ObjectIdentifier(channel)]).outcome.wait()
             }
             func send(_ channel: EmbeddedChannel, _ text: String) throws {
                 try channel.writeInbound(ByteBuffer(string: text))
@@ -123,6 +130,7 @@
             #expect(silent.isActive, "open until the deadline")
             silent.embeddedEventLoop.advanceTime(by: .nanoseconds(1))
             #expect(!silent.isActive, "nothing sent: closed at the deadline")
+            #expect(try outcome(silent) == .closed)
 
             let half = try channel()
             try send(half, "GET /state HTTP/1.1\r\nHost: x\r\n")
@@ -135,6 +143,7 @@
             slow.embeddedEventLoop.advanceTime(by: timeout * 10)
             #expect(slow.isActive, "a head a byte at a time cancels the deadline")
             #expect(try passed(slow) == head)
+            #expect(try outcome(slow) == .arrived)
 
             for cut in 1..<head.count {
                 let split = try channel()
@@ -146,6 +155,33 @@
                 _ = try? split.finish()
             }
             _ = try? slow.finish()
+        }
+
+        /// Behind the deadline, the parser: a first request it refuses ends as refused (and
+        /// is answered 400), one it takes as arrived. The server logs neither refused nor
+        /// closed connections as its own errors (Hummingbird logged a line for each).
+        @Test func theFirstRequestsOutcomeIsTheParsersWord() throws {
+            func outcome(of bytes: String) throws -> (LiveRoutes.RequestHeadDeadline.Outcome, Bool) {
+                let deadline = LiveRoutes.RequestHeadDeadline(timeout: .seconds(30))
+                let channel = EmbeddedChannel()
+                try channel.pipeline.syncOperations.addHandler(deadline)
+                try channel.pipeline.syncOperations.addHandler(ByteToMessageHandler(HTTPRequestDecoder()))
+                try channel.pipeline.syncOperations.addHandler(LiveRoutes.BadRequest(deadline))
+                try channel.connect(to: SocketAddress(ipAddress: "127.0.0.1", port: 1)).wait()
+                try? channel.writeInbound(ByteBuffer(string: bytes))
+                var answered = false
+                while let part = try channel.readOutbound(as: HTTPServerResponsePart.self) {
+                    if case .head(let head) = part, head.status == .badRequest { answered = true }
+                }
+                defer { _ = try? channel.finish() }
+                return (try deadline.outcome.wait(), answered)
+            }
+            let refused = try outcome(of: "\u{0}\u{1} not HTTP\r\n\r\n")
+            #expect(refused.0 == .refused && refused.1)
+            let refusedEarly = try outcome(of: "\u{0}\u{1}")
+            #expect(refusedEarly.0 == .refused && refusedEarly.1, "refused before a blank line")
+            let taken = try outcome(of: "GET /state HTTP/1.1\r\nHost: x\r\n\r\n")
+            #expect(taken.0 == .arrived && !taken.1)
         }
 
         /// On a served world: a connection that sends no request head (nothing, or half a
