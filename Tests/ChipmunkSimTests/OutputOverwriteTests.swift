@@ -38,6 +38,36 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: folder.path("same.csv")))
     }
 
+    /// `results DB -o DB` replaced the database with its CSV, with exit status 0 (a
+    /// newcomer's pass); `merge` and `sweep --db` onto a file they read are refused alike.
+    @Test func aDatabaseIsNeverWrittenOverByWhatReadsIt() throws {
+        let folder = try TemporaryFolder("overwrite-db")
+        defer { folder.remove() }
+        let db = folder.path("crates.sqlite")
+        let sweep = try Tool.sim("sweep", "crates", "--param", "friction=0,1", "--steps", "5", "--db", db)
+        #expect(sweep.status == 0, "\(sweep.stderr)")
+        let original = try Data(contentsOf: URL(fileURLWithPath: db))
+        let sameFile = folder.url.path + "/./crates.sqlite"
+        let scene = folder.path("drop.json")
+        try FileManager.default.copyItem(atPath: "Scenes/drop.json", toPath: scene)
+        let cases: [([String], String)] = [
+            (["results", db, "-o", sameFile], "-o \(sameFile) is the database being read"),
+            (["results", db, "-o", db + "-wal"], "-o \(db)-wal is the database's write-ahead log"),
+            (["merge", sameFile, db], "the output database \(sameFile) is a shard being merged"),
+            (
+                ["sweep", scene, "--param", "speed=1,2", "--db", scene],
+                "--db \(scene) is the scene file being read"
+            ),
+        ]
+        for (arguments, message) in cases {
+            let result = try Tool.run("chipmunk-sim", arguments)
+            #expect(result.status == 64, "\(arguments): \(result.stderr)")
+            #expect(result.stderr == "chipmunk-sim: \(message); choose another file\n", "\(arguments)")
+        }
+        #expect(try Data(contentsOf: URL(fileURLWithPath: db)) == original)
+        #expect(try Tool.sim("results", db).stdout.split(separator: "\n").count == 3)
+    }
+
     @Test func theSummaryOfDataWrittenToStandardOutputGoesToStandardError() throws {
         let result = try Tool.sim("record", "crates", "--steps", "2", "-o", "-")
         #expect(result.status == 0, "\(result.stderr)")

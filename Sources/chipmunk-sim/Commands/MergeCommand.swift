@@ -26,6 +26,8 @@ struct MergeCommand: ParsableCommand {
         // SQLite takes an empty name for a private temporary database: a merge into it keeps nothing.
         if output.isEmpty { throw ValidationError("the output database's path is empty") }
         if inputs.contains("") { throw ValidationError("a shard database's path is empty") }
+        try Output.refuseOverwriting(
+            output, option: "the output database", inputs: inputs.map { ("a shard being merged", $0) })
     }
 
     func run() throws {

@@ -39,6 +39,15 @@ struct ResultsCommand: ParsableCommand {
 
     func validate() throws {
         if db.isEmpty { throw ValidationError("the results database's path is empty") }
+        // `results DB -o DB` replaced the database with its own CSV, and said nothing.
+        if let output {
+            try Output.refuseOverwriting(
+                output, option: "-o",
+                inputs: [
+                    ("the database being read", db), ("the database's write-ahead log", db + "-wal"),
+                    ("the database's shared-memory file", db + "-shm"),
+                ])
+        }
         if chart != nil {
             guard let output, [".svg", ".png", ".pdf"].contains(where: { output.lowercased().hasSuffix($0) }) else {
                 throw ValidationError("--chart needs -o FILE ending in .svg, .png or .pdf")

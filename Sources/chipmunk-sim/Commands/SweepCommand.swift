@@ -102,6 +102,11 @@ struct SweepCommand: ParsableCommand {
     func validate() throws {
         // SQLite takes an empty name for a private temporary database: nothing would be kept.
         if db.isEmpty { throw ValidationError("--db is empty: give the results database's file") }
+        try Output.refuseOverwriting(
+            db, option: "--db",
+            inputs: [
+                ("the scene file being read", scene), ("the sweep file", sweep), ("the snapshot being read", from),
+            ])
         if !(1...256).contains(jobs) { throw ValidationError("--jobs must be from 1 to 256 (got \(jobs))") }
         if sweep == nil {
             if scene == nil { throw ValidationError("give a scene file and --param, or --sweep FILE") }
