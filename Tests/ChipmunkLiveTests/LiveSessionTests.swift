@@ -208,6 +208,13 @@ import Testing
         let recording = session.recording
         #expect(recording.hashes.count == 120 && recording.inputs.first?.step == 21)
         #expect(try recording.replay(on: SceneCatalog.scene(opening: path)) == 120)
+        // The synctest counts the recording's steps from the snapshot too: it looked its
+        // hashes and inputs up 300 steps on, so it failed a longer session and applied no
+        // input of this one.
+        let scene = try SceneCatalog.scene(opening: path)
+        let report = try SyncTest(depth: 8, frames: 120).run(scene, replaying: recording)
+        #expect(report.frames == 120)
+        #expect(scene.space.stateHash().hexDigits == recording.hashes.last, "ends where the session did")
     }
 
     /// The Snapshot link of a served snapshot names the scene the snapshot came from, not

@@ -54,7 +54,8 @@ public struct SyncTest: Sendable {
 
     /// The first frame whose second simulation differs from its first.
     public struct Failure: Error, Sendable, Equatable, CustomStringConvertible {
-        /// What went wrong.
+        /// What went wrong. Steps count from the run's start, as a recording's do (a scene
+        /// opened from a snapshot took its steps before).
         public enum Kind: Sendable, Equatable {
             /// The state hash after `step` differs: `expected` is the first pass's.
             case diverged(frame: Int, step: Int, expected: UInt64, actual: UInt64)
@@ -130,7 +131,9 @@ public struct SyncTest: Sendable {
     }
 
     /// The synctest: `inputs` by the step they come before; `recorded`, the hashes the first
-    /// pass must give (hex, step 1 first), as far as they go.
+    /// pass must give (hex, step 1 first), as far as they go. Steps count from the run's
+    /// start, as a recording's do: a scene opened from a snapshot has taken steps already
+    /// (its recording, from a served snapshot, was checked against hashes 120 steps on).
     private func run(
         _ scene: Scene, timeStep dt: Double, inputs: [Int: [SceneInput]], recorded: [String]
     ) throws(Failure) -> Report {
@@ -142,9 +145,10 @@ public struct SyncTest: Sendable {
         // The first pass's hash after each step of the last depth + 1 frames, by step.
         var hashes = Array(repeating: UInt64(0), count: count * stepsPerFrame)
         var report = Report(frames: 0, resimulatedFrames: 0, rollbacks: 0)
+        let stepsBefore = scene.stepCount
         func stepFrame(_ frame: Int, check: Bool) throws(Failure) {
             for _ in 0..<stepsPerFrame {
-                let step = scene.stepCount + 1
+                let step = scene.stepCount - stepsBefore + 1
                 for input in inputs[step] ?? [] {
                     do {
                         try scene.apply(input)
@@ -154,10 +158,9 @@ public struct SyncTest: Sendable {
                 }
                 do { try scene.step(dt) } catch { throw Failure(kind: .stepFailed(frame: frame, error: "\(error)")) }
                 let hash = scene.space.stateHash()
-                let slot = scene.stepCount % hashes.count
+                let slot = step % hashes.count
                 if check, hashes[slot] != hash {
-                    throw Failure(
-                        kind: .diverged(frame: frame, step: scene.stepCount, expected: hashes[slot], actual: hash))
+                    throw Failure(kind: .diverged(frame: frame, step: step, expected: hashes[slot], actual: hash))
                 }
                 if !check {
                     hashes[slot] = hash
