@@ -1,4 +1,5 @@
 #if Live
+    import Chipmunk
     import ChipmunkScenes
     import Foundation
     import Hummingbird
@@ -30,10 +31,16 @@
             /// The address to bind: 127.0.0.1 (this machine only) by default. Anything else
             /// lets other machines drive the world; ``LiveServer/run(onReady:)`` warns.
             public var host: String
-            /// The port; 0 picks a free one.
-            public var port: Int
-            /// Display frames per second: the book's 60.
-            public var framesPerSecond: Double
+            /// The port, from 0 to 65,535; 0 picks a free one. (99,999 served on 34,463, the
+            /// socket's 16 bits of it.)
+            public var port: Int {
+                didSet { Self.check(port: port) }
+            }
+            /// Display frames per second, from 1 to 1,000: the book's 60. (0 or NaN made no
+            /// frame period, and the frame loop trapped.)
+            public var framesPerSecond: Double {
+                didSet { Self.check(framesPerSecond: framesPerSecond) }
+            }
             /// How long a connection may take to send its first request's head before it is
             /// closed: a client that connects and sends nothing, or a byte at a time, would
             /// otherwise hold its socket for ever (tests shorten it).
@@ -44,9 +51,23 @@
 
             /// A configuration; the defaults serve this machine only, on port 8080, at 60 frames a second.
             public init(host: String = "127.0.0.1", port: Int = 8080, framesPerSecond: Double = 60) {
+                Self.check(port: port)
+                Self.check(framesPerSecond: framesPerSecond)
                 self.host = host
                 self.port = port
                 self.framesPerSecond = framesPerSecond
+            }
+
+            private static func check(port: Int) {
+                ensure(
+                    (0...65_535).contains(port),
+                    "LiveServer.Configuration.port must be from 0 to 65535 (0: a free port), got \(port)")
+            }
+
+            private static func check(framesPerSecond: Double) {
+                ensure(
+                    (1...1_000).contains(framesPerSecond),
+                    "LiveServer.Configuration.framesPerSecond must be from 1 to 1000, got \(framesPerSecond)")
             }
         }
 

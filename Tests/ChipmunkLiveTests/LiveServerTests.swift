@@ -311,6 +311,35 @@
             _ = await serving.result
         }
 
+        /// A port or frame rate outside its rule stops the program naming the property, set
+        /// at once or later (a newcomer's pass: port 99,999 served on 34,463, and a frame
+        /// rate of 0 made no frame period); the rule's ends are accepted.
+        @Test(arguments: [
+            "port -1", "port 65536", "port 99999", "later port 70000", "fps 0", "fps -1", "fps nan", "fps 1001",
+            "later fps inf",
+        ])
+        func aConfigurationOutsideItsRulesStopsNamingIt(_ value: String) async {
+            let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) { [value] in
+                let words = value.split(separator: " ").map(String.init)
+                var configuration = LiveServer.Configuration(port: 0)
+                switch (words.count == 3, words[words.count - 2]) {
+                case (false, "port"): configuration = .init(port: Int(words.last!)!)
+                case (true, "port"): configuration.port = Int(words.last!)!
+                case (false, _): configuration = .init(framesPerSecond: Double(words.last!)!)
+                default: configuration.framesPerSecond = Double(words.last!)!
+                }
+                _ = configuration
+            }
+            let stderr = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
+            let property =
+                value.contains("port") ? "port must be from 0 to 65535" : "framesPerSecond must be from 1 to 1000"
+            #expect(stderr.contains("LiveServer.Configuration.\(property)"), "\(value): \(stderr)")
+            var accepted = LiveServer.Configuration(port: 65_535, framesPerSecond: 1)
+            accepted.port = 0
+            accepted.framesPerSecond = 1_000
+            #expect(accepted.port == 0 && accepted.framesPerSecond == 1_000)
+        }
+
         /// The page asks its server for nothing but its socket and the downloads: without an
         /// icon of its own, a browser asks for /favicon.ico, and its console shows the 404.
         @Test func thePageNamesItsOwnIcon() {
