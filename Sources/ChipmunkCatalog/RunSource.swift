@@ -23,8 +23,11 @@ public enum RunSource {
             _ = try SceneCatalog.scene(named: argument)  // its error names the argument
             return .scene(argument: argument)
         }
-        guard let data = FileManager.default.contents(atPath: argument) else {
-            throw RunComparisonError("cannot read \(argument)")
+        let data: Data
+        do {
+            data = try InputFile.read(argument, kind: "golden file, recording or scene file")
+        } catch {
+            throw RunComparisonError("\(argument): \(error)")
         }
         let kind = SceneCatalog.OtherFileKind(data: data)
         if kind == .snapshot {

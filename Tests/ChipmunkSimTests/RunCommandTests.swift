@@ -183,7 +183,7 @@ import Testing
         ),
         (
             ["run", "/nonexistent/scene.json"],
-            "chipmunk-sim: /nonexistent/scene.json: cannot read the file (The file doesn’t exist.)"
+            "chipmunk-sim: /nonexistent/scene.json: no such file"
         ),
         (["fly"], "chipmunk-sim: Unexpected argument 'fly'"),
         (
@@ -194,7 +194,7 @@ import Testing
         (["run", "/tmp"], "chipmunk-sim: /tmp: is a directory, not a scene file"),
         (
             ["run", "/dev/zero"],
-            "chipmunk-sim: /dev/zero: is not a regular file (a FIFO, device or socket); give a .json file"
+            "chipmunk-sim: /dev/zero: is not a regular file (a FIFO, device or socket), not a scene file"
         ),
     ])
     func oneLineOnStderr(arguments: [String], expected: String) throws {

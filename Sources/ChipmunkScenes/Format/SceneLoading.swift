@@ -18,27 +18,11 @@ extension SceneDescription {
     ///
     /// - Throws: ``SceneError`` naming the file.
     package static func read(contentsOf url: URL) throws(SceneError) -> Data {
-        // Reading a directory fails, a FIFO blocks and /dev/zero never ends: look first.
-        if let attributes = try? FileManager.default.attributesOfItem(atPath: url.resolvingSymlinksInPath().path) {
-            let type = attributes[.type] as? FileAttributeType
-            if type == .typeDirectory { throw SceneError(source: url.path, reason: "is a directory, not a scene file") }
-            if type != .typeRegular {
-                throw SceneError(
-                    source: url.path, reason: "is not a regular file (a FIFO, device or socket); give a .json file")
-            }
-            if let size = attributes[.size] as? Int, size > maxFileSize {
-                throw SceneError(
-                    source: url.path, reason: "is \(size) bytes; a scene file may be at most \(maxFileSize) bytes")
-            }
-        }
-        let data: Data
         do {
-            data = try Data(contentsOf: url)
+            return try InputFile.read(url.path, kind: "scene file", maxBytes: maxFileSize)
         } catch {
-            let reason = (error as NSError).localizedFailureReason ?? "cannot be read"
-            throw SceneError(source: url.path, reason: "cannot read the file (\(reason))")
+            throw SceneError(source: url.path, reason: error.description)
         }
-        return data
     }
 
     /// The largest scene file read: 64 MiB.

@@ -50,8 +50,11 @@ public struct InputRecording: Hashable, Sendable, Codable {
 
     /// Reads a recording written by ``write(to:)``.
     public static func load(contentsOf url: URL) throws -> InputRecording {
-        guard let data = FileManager.default.contents(atPath: url.path) else {
-            throw ReplayFailure(kind: .unreadable("cannot read \(url.path)"))
+        let data: Data
+        do {
+            data = try InputFile.read(url.path, kind: "recording")
+        } catch {
+            throw ReplayFailure(kind: .unreadable("\(url.path): \(error)"))
         }
         let name = url.lastPathComponent
         // Version 1 numbered bodies and spelt gravity {"_0": [x, y]}: say so, rather than

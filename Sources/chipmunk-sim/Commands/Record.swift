@@ -44,8 +44,11 @@ struct Record: ParsableCommand {
         let scene = try SceneCatalog.scene(named: self.scene, warn: Output.warning)
         var entries: [InputRecording.Entry] = []
         if let inputs {
-            guard let data = FileManager.default.contents(atPath: inputs) else {
-                throw RunError("cannot read --inputs \(inputs)")
+            let data: Data
+            do {
+                data = try InputFile.read(inputs, kind: "list of inputs")
+            } catch {
+                throw RunError("--inputs \(inputs): \(error)")
             }
             do {
                 entries = try InputRecording.entries(from: data, source: inputs)

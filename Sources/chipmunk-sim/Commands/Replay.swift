@@ -31,6 +31,13 @@ struct Replay: ParsableCommand {
             if let kind = SceneCatalog.OtherFileKind(atPath: self.recording), kind != .recording {
                 throw RunError("\(self.recording): is \(kind), not an input recording")
             }
+            let name = self.recording
+            if !FileManager.default.fileExists(atPath: name), SceneCatalog.builtIn.contains(where: { $0.name == name })
+            {
+                throw RunError(
+                    "\(name) is a built-in scene, not a recording: record one with "
+                        + "chipmunk-sim record \(name) --steps 600 -o \(name).inputs.json")
+            }
             throw error
         }
         // A session served from a snapshot (`serve FILE.snapshot`) names the snapshot: it starts there.

@@ -90,12 +90,18 @@ struct Verify: ParsableCommand {
             return (text, "built-in \(scene).golden")
         }
         let path = goldenPath
-        guard let text = try? String(contentsOfFile: path, encoding: .utf8) else {
+        let text: String
+        do {
+            guard let read = String(data: try InputFile.read(path, kind: "golden file"), encoding: .utf8) else {
+                throw InputFile.Problem(description: "is not UTF-8 text, not a golden file")
+            }
+            text = read
+        } catch {
             // For a built-in scene, --update would only record this build against itself.
             throw RunError(
                 isBuiltIn
-                    ? "cannot read the golden file \(path) (without --golden, verify \(scene) checks the one built in)"
-                    : "cannot read the golden file \(path) (write one with --update)")
+                    ? "the golden file \(path): \(error) (without --golden, verify \(scene) checks the one built in)"
+                    : "the golden file \(path): \(error) (write one with --update)")
         }
         return (text, path)
     }
