@@ -72,3 +72,57 @@ import Testing
         #expect(result.stderr.contains("-5"), "the message names the value: \(command): \(result.stderr)")
     }
 }
+
+/// Options that were taken and then ignored, or misused, are refused before any work (a
+/// newcomer's pass: `render -o x.gif` wrote SVG into x.gif, `verify --every` without
+/// `--update` did nothing, `run --width` with CSV did nothing, `run --events adir` ran the
+/// whole scene first, `play --step-cost -1` was "Missing value"); text frames named with a
+/// printf number go one file a frame (they all went into one file named `d-%d.txt`).
+@Suite struct IgnoredOptionTests {
+    @Test func optionsThatWouldBeIgnoredOrFailLateAreRefusedFirst() throws {
+        let folder = try TemporaryFolder("ignored-options")
+        defer { folder.remove() }
+        try FileManager.default.createDirectory(atPath: folder.path("adir"), withIntermediateDirectories: false)
+        let cases: [([String], Int32, String)] = [
+            (
+                ["render", "crates", "-o", "x.gif"], 64,
+                "-o x.gif: .gif is no format render writes; end it in .svg, .png or .txt, or give --format"
+            ),
+            (
+                ["verify", "crates", "--every", "5"], 64,
+                "--every chooses the checkpoints --update records; verify takes them from the golden file"
+            ),
+            (
+                ["run", "crates", "--steps", "2", "--width", "100"], 64,
+                "--width shapes the html player; give --format html, or leave it out"
+            ),
+            (
+                ["run", "crates", "--steps", "2", "--view", "0,0,1,1"], 64,
+                "--view shapes the html player; give --format html, or leave it out"
+            ),
+            (["run", "crates", "--steps", "2", "--events", "adir"], 65, "cannot write --events adir: Is a directory"),
+            (
+                ["play", "crates", "--seconds", "1", "--step-cost", "-1"], 64,
+                "--step-cost must be from 0 to 1000 ms (got -1.0)"
+            ),
+        ]
+        for (arguments, status, message) in cases {
+            let result = try Tool.run("chipmunk-sim", arguments, directory: folder.url)
+            #expect(result.status == status, "\(arguments): \(result.stderr)")
+            #expect(result.stderrLines == ["chipmunk-sim: \(message)"], "\(arguments)")
+            #expect(result.stdout.isEmpty, "\(arguments): nothing ran")
+        }
+        #expect(!FileManager.default.fileExists(atPath: folder.path("x.gif")))
+        // An explicit --format writes what it says, whatever the name.
+        #expect(
+            try Tool.run("chipmunk-sim", ["render", "crates", "--format", "svg", "-o", "x.gif"], directory: folder.url)
+                .status == 0)
+
+        let frames = try Tool.run(
+            "chipmunk-sim", ["render", "crates", "--step", "4", "--every", "2", "-o", "d-%d.txt"], directory: folder.url
+        )
+        #expect(frames.status == 0, "\(frames.stderr)")
+        for step in [0, 2, 4] { #expect(FileManager.default.fileExists(atPath: folder.path("d-\(step).txt"))) }
+        #expect(!FileManager.default.fileExists(atPath: folder.path("d-%d.txt")))
+    }
+}

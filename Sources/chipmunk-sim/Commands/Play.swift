@@ -50,6 +50,7 @@ struct Play: ParsableCommand {
     var seconds: Double?
 
     @Option(
+        parsing: .unconditional,
         help: ArgumentHelp(
             "Add this many milliseconds of busy work to every step, to see a scene too heavy for its frames.",
             valueName: "ms"))

@@ -19,7 +19,8 @@ struct Render: ParsableCommand {
 
             --every K draws every Kth step from 0 to --step, one file each: -o then names them \
             with a printf number, as in frames/crates-%04d.png (the step goes in). Text goes to \
-            stdout, each frame under a line "step N".
+            -o (stdout by default), each frame under a line "step N", or one file a frame when \
+            -o holds a printf number.
 
             Examples:
               chipmunk-sim render crates --step 600 --format text
@@ -74,6 +75,13 @@ struct Render: ParsableCommand {
                 "--format \(format.rawValue) does not match -o \(output), whose extension says \(named.rawValue); give one of them, or make them agree"
             )
         }
+        // `-o x.gif` wrote SVG into x.gif: an extension that names no format of ours is
+        // refused unless --format says what to write.
+        let suffix = URL(fileURLWithPath: output).pathExtension
+        if format == nil, output != "-", !suffix.isEmpty, PictureFormat(extensionOf: output) == nil {
+            throw ValidationError(
+                "-o \(output): .\(suffix) is no format render writes; end it in .svg, .png or .txt, or give --format")
+        }
         let format = pictureFormat
         if format == .png, output == "-" { throw ValidationError("--format png needs -o FILE") }
         if let width, !PictureSize.sides.contains(width) {
@@ -83,7 +91,8 @@ struct Render: ParsableCommand {
         if let every {
             guard every >= 1 else { throw ValidationError("--every must be at least 1 (got \(every))") }
             guard step > 0 else { throw ValidationError("--every needs --step N, the last step to draw") }
-            if format != .text {
+            // Text frames go to one file (or stdout) unless -o numbers them.
+            if format != .text || output.contains("%") {
                 guard output.contains("%") else {
                     throw ValidationError(
                         "--every writes a file a frame: give -o with a number in it, such as frames/crates-%04d.\(format.fileExtension)"
@@ -120,7 +129,7 @@ struct Render: ParsableCommand {
                 }
             }
             let bytes = try draw(scene)
-            if every != nil, pictureFormat == .text {
+            if every != nil, pictureFormat == .text, !output.contains("%") {
                 text += "step \(target)\n" + String(decoding: bytes, as: UTF8.self)
             } else if every != nil {
                 try write(bytes, to: String(format: output, target))

@@ -93,6 +93,11 @@ struct Run: ParsableCommand {
         if let width, !(16...8192).contains(width) {
             throw ValidationError("--width must be from 16 to 8192 (got \(width))")
         }
+        if format != .html, width != nil || view != nil {
+            // They shape the player's picture: with csv or jsonl they were taken and ignored.
+            throw ValidationError(
+                "--\(width != nil ? "width" : "view") shapes the html player; give --format html, or leave it out")
+        }
         try Output.refuseOverwriting(output, option: "--output", inputs: [("the scene file being read", scene)])
         if let events {
             try Output.refuseOverwriting(
@@ -102,6 +107,7 @@ struct Run: ParsableCommand {
     }
 
     func run() throws {
+        if let events { try Output.checkWritable(events, option: "--events") }
         let scene = try SceneCatalog.scene(opening: self.scene, warn: Output.warning)
         if canonicalBroadPhase { Output.note(CanonicalBroadPhase.ignored) }
         // Said on stderr however the run ends: its bits depended on the guard.

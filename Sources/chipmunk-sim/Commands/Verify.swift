@@ -49,8 +49,15 @@ struct Verify: ParsableCommand {
 
     @OptionGroup(title: "With --update") var runLength: RunLength  // default: 5 seconds
 
-    @Option(parsing: .unconditional, help: "With --update: a checkpoint of every body's state every N steps.")
-    var every: Int = 100
+    // Optional, so that `verify X --every 5` (which checks, and has nothing to record) is
+    // told, as --steps is; --help states the default in words.
+    @Option(
+        name: .customLong("every"), parsing: .unconditional,
+        help: "With --update: a checkpoint of every body's state every N steps (default: 100).")
+    var everyGiven: Int?
+
+    /// --every, or 100.
+    var every: Int { everyGiven ?? 100 }
 
     func validate() throws {
         if !update, runLength.isGiven {
@@ -58,6 +65,10 @@ struct Verify: ParsableCommand {
                 "--steps, --seconds and --dt choose what --update records; verify takes them from the golden file")
         }
         if every < 1 { throw ValidationError("--every must be at least 1 (got \(every))") }
+        if !update, everyGiven != nil {
+            throw ValidationError(
+                "--every chooses the checkpoints --update records; verify takes them from the golden file")
+        }
         if update, diffPage != nil {
             throw ValidationError("--diff-page is written when a check fails; --update checks nothing")
         }

@@ -83,6 +83,21 @@ enum Output {
         }
     }
 
+    /// Refuses, before any work, a `path` that ``file(_:to:option:)`` could not write when
+    /// the work is done: a directory, or a file in a folder that does not exist. (`run
+    /// --events adir` ran the whole scene, printed its CSV and only then failed.)
+    static func checkWritable(_ path: String, option: String) throws(Failure) {
+        guard path != "-", !path.isEmpty else { return }
+        var status = stat()
+        if stat(path, &status) == 0, status.st_mode & S_IFMT == S_IFDIR {
+            throw .file(option: option, path: path, .isDirectory)
+        }
+        let folder = FilePath(path).removingLastComponent()
+        if !folder.isEmpty, stat(folder.string, &status) != 0 || status.st_mode & S_IFMT != S_IFDIR {
+            throw .file(option: option, path: path, .noSuchFileOrDirectory)
+        }
+    }
+
     private static func writeAtomically(_ bytes: [UInt8], to path: FilePath) throws {
         let temporary = path.removingLastComponent()
             .appending(".\(path.lastComponent?.string ?? "output").\(getpid()).tmp")
