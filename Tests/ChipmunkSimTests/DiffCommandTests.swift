@@ -101,7 +101,7 @@ struct DiffCommandTests {
         let page = folder.path("crates.diff.html")
         let failed = try Tool.sim("verify", "crates", "--golden", golden, "--diff-page", page)
         #expect(failed.status == 1)
-        #expect(failed.stdout.contains("wrote \(page): the comparison page"))
+        #expect(failed.stderr.contains("wrote \(page): the comparison page"))
         let html = try String(contentsOfFile: page, encoding: .utf8)
         #expect(html.contains("\"firstDivergentStep\":50,"))
         // A check that passes writes no page.
@@ -137,7 +137,7 @@ struct DiffCommandTests {
         let page = folder.path("crates.diff.html")
         let verify = try Tool.sim("verify", "crates", "--golden", golden, "--diff-page", page)
         #expect(verify.status == 1, "\(verify.stderr)")
-        #expect(verify.stdout.contains("wrote \(page): the comparison page"))
+        #expect(verify.stderr.contains("wrote \(page): the comparison page"))
         #expect(try String(contentsOfFile: page, encoding: .utf8).contains("\"firstDivergentStep\":100,"))
     }
 
@@ -186,7 +186,7 @@ struct DiffCommandTests {
         let page = folder.path("diff.html")
         let made = try Tool.sim("diff", a, b, "--format", "html", "-o", page)
         #expect(made.status == 1)
-        #expect(made.stdout == "wrote \(page): the runs first differ at step 70\n")
+        #expect(made.stderr == "wrote \(page): the runs first differ at step 70\n")
         let html = try String(contentsOfFile: page, encoding: .utf8)
         #expect(!html.contains("http://") || html.contains("xmlns=\"http://www.w3.org/2000/svg\""))
         #expect(!html.contains("https://") && !html.contains("<script src"))

@@ -44,7 +44,7 @@ import Testing
         let update = try Tool.run(
             "chipmunk-sim", ["verify", "crates.json", "--update", "--steps", "20"], directory: folder)
         #expect(
-            update.stdout == "wrote \(folder.appendingPathComponent("crates.golden").path): 20 steps, 1 checkpoints\n")
+            update.stderr == "wrote \(folder.appendingPathComponent("crates.golden").path): 20 steps, 1 checkpoint\n")
         let file = try Tool.run("chipmunk-sim", ["verify", "crates.json"], directory: folder)
         #expect(file.status == 0, "\(file.stderr)")
     }

@@ -84,9 +84,11 @@ struct Diff: ParsableCommand {
         case .html:
             let page = ComparisonPage(comparison, scene: sideA.makeScene())
             try Output.file(Array(page.html().utf8), to: output, option: "--output")
+        }
+        if output != "-" {
             Output.summary(
                 comparison.firstDivergentStep.map { "wrote \(output): the runs first differ at step \($0)" }
-                    ?? "wrote \(output): the runs are identical", dataTo: output)
+                    ?? "wrote \(output): the runs are identical")
         }
         if !comparison.isIdentical {
             try Output.flushStandardOutput()

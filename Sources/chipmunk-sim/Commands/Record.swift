@@ -80,6 +80,6 @@ struct Record: ParsableCommand {
             do { try recorder.step() } catch { throw RunError("\(error)") }  // the error names the step
         }
         try Output.file(Array(try recorder.recording.encoded()), to: output, option: "-o")
-        Output.summary("wrote \(output): \(total) steps, \(entries.count) inputs", dataTo: output)
+        Output.summary("wrote \(output): \(Output.count(total, "step")), \(Output.count(entries.count, "input"))")
     }
 }

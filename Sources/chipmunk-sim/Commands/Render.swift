@@ -70,6 +70,8 @@ struct Render: ParsableCommand {
     var pictureFormat: PictureFormat { format ?? PictureFormat(extensionOf: output) ?? .svg }
 
     func validate() throws {
+        // First: writing over the scene is the worst of what -o can get wrong.
+        try Output.refuseOverwriting(output, option: "-o", inputs: [("the scene file being read", scene)])
         if let format, let named = PictureFormat(extensionOf: output), named != format {
             throw ValidationError(
                 "--format \(format.rawValue) does not match -o \(output), whose extension says \(named.rawValue); give one of them, or make them agree"
@@ -112,7 +114,6 @@ struct Render: ParsableCommand {
                 }
             }
         }
-        try Output.refuseOverwriting(output, option: "-o", inputs: [("the scene file being read", scene)])
     }
 
     func run() throws {
@@ -124,8 +125,9 @@ struct Render: ParsableCommand {
                 do {
                     try scene.step(scene.timeStep)
                 } catch {
-                    if !text.isEmpty { try Output.standardOutput(text) }
-                    throw RunError("step \(scene.stepCount + 1) failed: \(error); the frames before it were drawn")
+                    if !text.isEmpty { try write(Array(text.utf8), to: output) }
+                    throw RunError(
+                        "\(Output.stepFailure(scene.stepCount + 1, error)); the frames before it were drawn")
                 }
             }
             let bytes = try draw(scene)
@@ -138,6 +140,14 @@ struct Render: ParsableCommand {
             }
         }
         if !text.isEmpty { try write(Array(text.utf8), to: output) }
+        if output != "-" {
+            let files = every == nil || (pictureFormat == .text && !output.contains("%")) ? 1 : step / stride + 1
+            Output.summary(
+                files == 1
+                    ? "wrote \(output): step \(step)"
+                    : "wrote \(files) frames, \(String(format: output, 0)) to \(String(format: output, step / stride * stride))"
+            )
+        }
     }
 
     /// The picture of the scene now.

@@ -60,7 +60,9 @@ struct ResultsCommand: ParsableCommand {
         guard FileManager.default.fileExists(atPath: db) else { throw RunError("no such database: \(db)") }
         let store = try SweepStore(path: db, readOnly: true)
         guard let chart, let output else {
-            try Output.file(Array(try store.export(asCSV: format == .csv).utf8), to: output ?? "-", option: "-o")
+            let target = output ?? "-"
+            try Output.file(Array(try store.export(asCSV: format == .csv).utf8), to: target, option: "-o")
+            if target != "-" { Output.summary("wrote \(target): \(Output.count(try store.count(), "run"))") }
             return
         }
         let data = try store.chart(parameter: chart.parameter, metric: chart.metric)

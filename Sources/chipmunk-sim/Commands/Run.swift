@@ -123,6 +123,7 @@ struct Run: ParsableCommand {
         defer { if out != .standardOutput { try? out.close() } }
 
         // writeAll retries interrupted and partial writes; what it throws is an Errno.
+        var recorded = 0
         var writer = TrajectoryWriter(format: format == .jsonl ? .jsonl : .csv, includesStateHash: hash) { bytes in
             _ = try out.writeAll(bytes)
         }
@@ -139,10 +140,12 @@ struct Run: ParsableCommand {
                 if (step - firstStep) % every == 0 || step == firstStep + totalSteps {
                     try writer.record(
                         step: step, space: scene.space, names: scene.bodyNames, includingKinematic: kinematic)
+                    recorded += 1
                 }
             }
             try writer.finish()
             try writeEvents(scene)
+            if output != "-" { Output.summary("wrote \(output): \(Output.count(recorded, "recorded step"))") }
         } catch let error as TrajectoryWriter.WriteError {
             throw RunError("cannot write the output after step \(scene.stepCount): \(error.reason)")
         }
@@ -186,6 +189,7 @@ struct Run: ParsableCommand {
         }
         try Output.file(Array(page.utf8), to: output, option: "--output")
         try writeEvents(scene)
+        Output.summary("wrote \(output): the player, \(Output.count(replay.recordedSteps, "recorded step"))")
         if let failure { throw failure }
     }
 
@@ -193,7 +197,7 @@ struct Run: ParsableCommand {
     /// body; for a scene file, the body is also named by its path in the file, since the
     /// file's bodies are the space's bodies in the same order.
     private func describe(_ error: any Error, at step: Int, in running: Scene) -> String {
-        guard let error = error as? ChipmunkError else { return "step \(step) failed: \(error)" }
+        guard let error = error as? ChipmunkError else { return Output.stepFailure(step, error) }
         let isFile = !SceneCatalog.builtIn.contains { $0.name == scene }
         switch error {
         case .diverged(_, let body, _, _) where isFile && body >= 0, .massless(_, let body) where isFile && body >= 0:

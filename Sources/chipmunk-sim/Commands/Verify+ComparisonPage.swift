@@ -24,6 +24,6 @@ extension Verify {
         let comparison = RunComparison(RunTrace(golden: golden, source: goldenPath), run)
         let html = ComparisonPage(comparison, scene: try? SceneCatalog.scene(named: scene)).html()
         try Output.file(Array(html.utf8), to: page, option: "--diff-page")
-        print("wrote \(page): the comparison page")
+        Output.summary("wrote \(page): the comparison page")
     }
 }

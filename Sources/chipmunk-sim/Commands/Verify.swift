@@ -139,11 +139,11 @@ struct Verify: ParsableCommand {
                 }
             }
             try Output.file(Array(file.text.utf8), to: path, option: "the golden file")
-            print(
-                "wrote \(path): \(file.steps) steps, \(file.checkpoints.count) checkpoints"
+            Output.summary(
+                "wrote \(path): \(Output.count(file.steps, "step")), \(Output.count(file.checkpoints.count, "checkpoint"))"
                     + (file.asleepStep.map { ", everything asleep after step \($0)" } ?? ""))
             if golden == nil, isBuiltIn {
-                print(
+                Output.summary(
                     "(verify \(self.scene) checks the golden file built into chipmunk-sim: rebuild it to check this one)"
                 )
             }

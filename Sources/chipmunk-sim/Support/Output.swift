@@ -113,11 +113,20 @@ enum Output {
         }
     }
 
-    /// A one-line summary of what was written to `path`: on standard output, unless the
-    /// data itself went there (`-`), and then on standard error, so that standard output
-    /// carries the data and nothing else (`record -o -` printed its summary after the JSON).
-    static func summary(_ text: String, dataTo path: String) {
-        if path == "-" { note(text + "\n") } else { print(text) }
+    /// A one-line summary of what a command wrote to a file, on standard error: standard
+    /// output carries data and verdicts only, whatever -o is (summaries went to stdout for
+    /// record, verify --update and diff, to stderr for snapshot, sweep and merge, and
+    /// nowhere for run, render and results).
+    static func summary(_ text: String) { note(text + "\n") }
+
+    /// "N things", or "1 thing".
+    static func count(_ number: Int, _ noun: String) -> String { "\(number) \(noun)\(number == 1 ? "" : "s")" }
+
+    /// What a step's error says: the engine's own errors name their step ("step 2: the
+    /// simulation diverged ..."), so they are not prefixed again ("step 2 failed: step 2: ...").
+    static func stepFailure(_ step: Int, _ error: any Error) -> String {
+        let text = "\(error)"
+        return text.hasPrefix("step \(step):") ? text : "step \(step) failed: \(text)"
     }
 
     /// Refuses to write `path` (named by `option`, as `-o`) when it is one of the files the
