@@ -8,10 +8,13 @@ import Foundation
 ///  "random": {"count": 100, "seed": 7, "ranges": {"speed": {"log": [1, 1e6]}, "elasticity": [0.1, 0.9]}}}
 /// ```
 ///
-/// `scene` (and `from`, a snapshot) are paths relative to the sweep file. Give `steps` or
+/// `scene` (and `from`, a snapshot) are paths relative to the sweep file; `scene` may also
+/// be a built-in scene's name (`crates`) when no file of that name is there. Give `steps` or
 /// `seconds`, optionally `timeStep`, and exactly one of `grid`, `random` and `table`.
 package struct SweepFile: Sendable {
     package var scene: URL
+    /// `scene` as the file gives it: a built-in scene's name, when no file is at ``scene``.
+    package var sceneAsGiven: String
     package var from: URL?
     package var steps: Int?
     package var seconds: Double?
@@ -25,9 +28,9 @@ package struct SweepFile: Sendable {
     package static func load(contentsOf url: URL) throws(SweepError) -> SweepFile {
         let data: Data
         do {
-            data = try Data(contentsOf: url)
+            data = try InputFile.read(url.path, kind: "sweep file")
         } catch {
-            throw .file(url.path, "cannot read the sweep file: \(error.localizedDescription)")
+            throw .file(url.path, "\(error)")
         }
         let name = url.lastPathComponent
         let raw: Raw
@@ -85,7 +88,7 @@ package struct SweepFile: Sendable {
             throw .file(name, "timeStep: must be positive and finite (got \(dt))")
         }
         return SweepFile(
-            scene: URL(fileURLWithPath: raw.scene, relativeTo: folder).standardizedFileURL,
+            scene: URL(fileURLWithPath: raw.scene, relativeTo: folder).standardizedFileURL, sceneAsGiven: raw.scene,
             from: raw.from.map { URL(fileURLWithPath: $0, relativeTo: folder).standardizedFileURL },
             steps: raw.steps, seconds: raw.seconds, timeStep: raw.timeStep, design: designs[0],
             tracked: raw.track ?? [], bodies: raw.bodies ?? [])

@@ -136,6 +136,17 @@ func firstDifference(_ a: Scene, _ b: Scene, steps: Int) throws -> Int? {
             refused = "\(error)".contains("makes more than 1000000 bodies")
         }
         #expect(refused)
+        let reversed =
+            #"{"version": 2, "name": "g", "bodies": [{"generate": {"random": {"count": 2, "seed": 1, "min": [5, 5], "max": [0, 9]}}, "mass": 1, "moment": 1}]}"#
+        #expect(throws: SceneError.self) { try SceneDescription.decode(Data(reversed.utf8), source: "g.json") }
+        do {
+            _ = try SceneDescription.decode(Data(reversed.utf8), source: "g.json")
+        } catch {
+            #expect(
+                "\(error)"
+                    == "g.json: bodies[0].generate.random.max: is below min on an axis (min [5.0, 5.0], max [0.0, 9.0])"
+            )
+        }
     }
 }
 

@@ -18,6 +18,20 @@ import ChipmunkTestSupport
 
     private let drop = Tool.packageRoot.appendingPathComponent("Scenes/drop.json").path
 
+    /// A sweep file may name a built-in scene, as the command line may ("scene": "crates"
+    /// was "cannot read the file"); a file of that name beside it still wins.
+    @Test func aSweepFileMayNameABuiltInScene() throws {
+        defer { folder.remove() }
+        try Data(#"{"scene": "crates", "steps": 10, "grid": {"friction": [0, 1]}}"#.utf8)
+            .write(to: folder.url.appendingPathComponent("s.json"))
+        let swept = try sim("sweep", "--sweep", "s.json", "--db", "s.sqlite")
+        #expect(swept.status == 0, "\(swept.stderr)")
+        #expect(try sim("results", "s.sqlite").stdout.contains(",crates.json,"))
+        try FileManager.default.copyItem(atPath: drop, toPath: folder.path("crates"))
+        let file = try sim("sweep", "--sweep", "s.json", "--db", "t.sqlite")
+        #expect(file.status == 65 && file.stderr.contains("friction"), "the file named crates is swept: \(file.stderr)")
+    }
+
     /// D1: `.` (and any one-character name) trapped in NSString.deletingLastPathComponent.
     @Test func aFolderOrAOneCharacterNameIsNoCrash() throws {
         defer { folder.remove() }

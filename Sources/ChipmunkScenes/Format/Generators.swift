@@ -68,9 +68,15 @@ public enum GeneratorDescription: Hashable, Sendable, Codable {
             self = .pyramid(rows: rows, origin: origin, spacing: try f.decode(Vector.self, forKey: .spacing))
         case .random:
             try nested.rejectUnknownKeys(["count", "seed", "min", "max"])
-            self = .random(
-                count: try count(.count), seed: try f.decode(UInt64.self, forKey: .seed),
-                min: try f.decode(Vector.self, forKey: .min), max: try f.decode(Vector.self, forKey: .max))
+            let min = try f.decode(Vector.self, forKey: .min)
+            let max = try f.decode(Vector.self, forKey: .max)
+            // As a sweep file's random ranges are: low before high (a reversed box was taken).
+            guard min.x <= max.x, min.y <= max.y else {
+                throw DecodingError.dataCorruptedError(
+                    forKey: .max, in: f,
+                    debugDescription: "is below min on an axis (min [\(min.x), \(min.y)], max [\(max.x), \(max.y)])")
+            }
+            self = .random(count: try count(.count), seed: try f.decode(UInt64.self, forKey: .seed), min: min, max: max)
         }
     }
 

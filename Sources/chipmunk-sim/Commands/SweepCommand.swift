@@ -139,7 +139,10 @@ struct SweepCommand: ParsableCommand {
     /// carried in the binary), or the file named on the command line or in the sweep file.
     /// A built-in name wins over a file of the same name, as in `run`: write ./crates for the file.
     func sceneData(file: SweepFile?) throws -> (source: String, data: Data) {
-        if file == nil, let name = scene, let entry = SceneCatalog.builtIn.first(where: { $0.name == name }) {
+        // A sweep file's scene is a built-in name only when no file of that name is beside it.
+        let builtInName =
+            file.map { FileManager.default.fileExists(atPath: $0.scene.path) ? nil : $0.sceneAsGiven } ?? scene
+        if let name = builtInName, let entry = SceneCatalog.builtIn.first(where: { $0.name == name }) {
             guard let data = SceneCatalog.sceneFile(named: name) else {
                 throw ValidationError(
                     "\(name) is a built-in scene that needs code (\(entry.summary)), so it has no scene file to sweep; sweeping takes the built-in scenes with a file in Scenes/"
