@@ -188,6 +188,22 @@ public enum SceneCatalog {
         return try scene(named: argument, warn: warn)
     }
 
+    /// The scene `recording` (read from `url`) names, opened beside it as
+    /// ``scene(opening:warn:)`` does; an error names the recording too ("nonexist: no
+    /// built-in scene has this name" did not say where the name came from).
+    public static func scene(recordedIn recording: InputRecording, at url: URL, warn: (String) -> Void = { _ in })
+        throws -> Scene
+    {
+        let argument = recording.scene(besides: url)
+        do {
+            return try scene(opening: argument, warn: warn)
+        } catch {
+            throw SceneError(
+                source: url.lastPathComponent,
+                reason: "the scene it was recorded on cannot be opened: \(error)")
+        }
+    }
+
     /// The scene a snapshot came from, set to the snapshot's state.
     ///
     /// A snapshot made by `Scene.snapshot(reference:)` names its scene: the scene is built

@@ -42,4 +42,25 @@ import Testing
         }
         #expect(!FileManager.default.fileExists(atPath: folder.path("r.json")))
     }
+
+    /// A recording naming a scene that cannot be opened says which recording named it.
+    @Test func aRecordingsMissingSceneIsNamedWithTheRecording() throws {
+        let folder = try TemporaryFolder("recording-scene")
+        defer { folder.remove() }
+        let recorded = try Tool.run(
+            "chipmunk-sim", ["record", "crates", "--steps", "5", "-o", "r.json"], directory: folder.url)
+        #expect(recorded.status == 0, "\(recorded.stderr)")
+        let text = try String(contentsOfFile: folder.path("r.json"), encoding: .utf8)
+        let renamed = text.replacingOccurrences(of: #""scene":"crates""#, with: #""scene":"nonexist""#)
+        #expect(renamed != text)
+        try renamed.write(toFile: folder.path("r.json"), atomically: true, encoding: .utf8)
+        for command in ["replay", "synctest"] {
+            let result = try Tool.run("chipmunk-sim", [command, "r.json"], directory: folder.url)
+            #expect(result.status == 65)
+            #expect(
+                result.stderr.hasPrefix(
+                    "chipmunk-sim: r.json: the scene it was recorded on cannot be opened: nonexist: no built-in scene"),
+                "\(command): \(result.stderr)")
+        }
+    }
 }

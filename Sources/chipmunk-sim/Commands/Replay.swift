@@ -42,7 +42,9 @@ struct Replay: ParsableCommand {
         }
         // A session served from a snapshot (`serve FILE.snapshot`) names the snapshot: it starts there.
         let scenePath = self.scene ?? recording.scene(besides: url)
-        let scene = try SceneCatalog.scene(opening: scenePath, warn: Output.warning)
+        let scene =
+            try self.scene.map { try SceneCatalog.scene(opening: $0, warn: Output.warning) }
+            ?? SceneCatalog.scene(recordedIn: recording, at: url, warn: Output.warning)
         do {
             let steps = try recording.replay(on: scene)
             print("\(self.recording): \(steps) steps and \(recording.inputs.count) inputs replay bit for bit")

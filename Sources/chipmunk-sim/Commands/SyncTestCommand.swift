@@ -47,7 +47,8 @@ struct SyncTestCommand: ParsableCommand {
         if let recording = try Self.recording(at: self.scene) {
             // A session served from a snapshot names the snapshot: it starts there (as `replay`).
             let scenePath = recording.scene(besides: URL(fileURLWithPath: self.scene))
-            let scene = try SceneCatalog.scene(opening: scenePath, warn: Output.warning)
+            let scene = try SceneCatalog.scene(
+                recordedIn: recording, at: URL(fileURLWithPath: self.scene), warn: Output.warning)
             let test = SyncTest(depth: depth, frames: frames ?? recording.hashes.count)
             try report(inputs: " with the recording's \(recording.inputs.count) inputs", scenePath: scenePath) {
                 () throws(SyncTest.Failure) in try test.run(scene, replaying: recording)
