@@ -37,6 +37,11 @@ import ChipmunkCatalog
             "bad.json: bodies[0].shapes[0].fricton: unknown key 'fricton'; expected one of 'radius', 'offset', 'type', 'friction', 'elasticity', 'collisionType', 'mass', 'density', 'sensor', 'filter', 'surfaceVelocity', 'id'"
         ),
         (
+            // Named as written: `offset`, not the `transform` it becomes.
+            #"{"name": "x", "bodies": [{"mass": 1, "moment": 1, "shapes": [{"type": "polygon", "vertices": [[0, 0], [1, 0], [0, 1]], "offset": [1e300, 0]}]}]}"#,
+            "bad.json: bodies[0].shapes[0].offset: must be finite, from -1e15 to 1e15 (got 1e+300)"
+        ),
+        (
             #"{"name": "x", "bodies": [{"mass": 1, "moment": 1, "shapes": [{"type": "hexagon"}]}]}"#,
             "bad.json: bodies[0].shapes[0].type: unknown shape type 'hexagon'; expected 'circle', 'segment', 'polygon' or 'box'"
         ),

@@ -393,6 +393,13 @@ public struct ShapeDescription: Hashable, Sendable, Codable {
         case "polygon":
             own = [.vertices, .offset, .transform, .radius]
             let offset = try c.decodeIfPresent(Vector.self, forKey: .offset)
+            // Checked here, where it is still an offset: built, it is the transform's
+            // translation, and its error named `transform`, a key the file did not write.
+            for value in [offset?.x, offset?.y].compactMap({ $0 }) {
+                do { try Parameter.polygonTransform.check(value) } catch {
+                    throw DecodingError.dataCorruptedError(forKey: .offset, in: c, debugDescription: error.reason)
+                }
+            }
             let transform = try c.decodeIfPresent(StrictTransform.self, forKey: .transform)?.transform
             if offset != nil, transform != nil {
                 throw DecodingError.dataCorruptedError(
