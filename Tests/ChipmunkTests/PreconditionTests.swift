@@ -95,8 +95,9 @@ import Testing
         }
         expect(
             result,
-            says: "Space.step: a body was removed while 1 of its shapes and constraints stayed in the space; "
-                + "remove them too, or add the body back")
+            says: "Space.step: a body was removed (at (0.0, 0.0)) while 1 shape and 0 constraints of it "
+                + "stayed in the space; remove them with it (space.remove(body.attachments + [body])), or add the body back"
+        )
         let snapshot = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             let space = Space()
             let body = Body(mass: 1, moment: 1)
@@ -104,7 +105,21 @@ import Testing
             space.remove(body)
             _ = space.snapshot()
         }
-        expect(snapshot, says: "Space.snapshot(): a body was removed while 1 of its shapes")
+        expect(snapshot, says: "Space.snapshot(): a body was removed (at (0.0, 0.0)) while 1 shape")
+    }
+
+    /// `body.attachments + [body]` takes a body out with its joints too (`body.shapes +
+    /// [body]`, the idiom the docs showed, left a spring behind and the step stopped).
+    @Test func aBodyLeavesWithItsAttachments() throws {
+        let space = Space()
+        let a = Body(mass: 1, moment: 1)
+        let b = Body(mass: 1, moment: 1)
+        let spring = DampedSpring(a: a, b: b, restLength: 1, stiffness: 10, damping: 1)
+        space.add(a, b, Circle(body: a, radius: 1), spring)
+        #expect(a.attachments.count == 2 && b.attachments.count == 1)
+        space.remove(a.attachments + [a])
+        #expect(space.bodies.count == 1 && space.shapes.isEmpty && space.constraints.isEmpty)
+        try space.step(1.0 / 60)
     }
 
     // "Constraint is attached to a NULL body" cannot be written; these can:

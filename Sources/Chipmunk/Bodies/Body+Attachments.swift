@@ -15,6 +15,11 @@ extension Body {
         space?.constraints.filter { $0.bodyA === self || $0.bodyB === self } ?? []
     }
 
+    /// The body's ``shapes`` and then its ``constraints``: what must leave the space with
+    /// it, as in `space.remove(body.attachments + [body])` (`body.shapes + [body]` leaves
+    /// a joint behind, and the next step stops saying so).
+    public var attachments: [any SpaceObject] { shapes + constraints }
+
     /// Calls `body` with each arbiter (contact) the body is in, valid only during the call.
     /// Changes to the space made inside are deferred until it returns.
     ///

@@ -49,13 +49,13 @@ extension Space {
     }
 
     /// Removes every object in `objects`, any sequence of them, as
-    /// `remove(_:)` does: `space.remove(body.shapes + [body])`.
+    /// `remove(_:)` does: `space.remove(body.attachments + [body])`.
     public func remove(_ objects: some Sequence<any SpaceObject>) {
         remove(contentsOf: objects)
     }
 
     /// Removes every object in `objects`, any sequence of them, as
-    /// `remove(_:)` does: `space.remove(contentsOf: body.shapes + [body])`.
+    /// `remove(_:)` does: `space.remove(contentsOf: body.attachments + [body])`.
     public func remove(contentsOf objects: some Sequence<any SpaceObject>) {
         let objects = Array(objects)
         for object in objects { Self.requireKnownKind(object) }
@@ -187,9 +187,15 @@ extension Space {
     /// Stepping and snapshots need every removed body's shapes and constraints gone too.
     func requireNoBodyLeaving(_ operation: String) {
         guard let body = leavingBodies.first else { return }
+        // The body is out of the space, so its own `shapes` and `constraints` are empty:
+        // count what of it the space still holds.
+        let shapeCount = shapes.count { $0.body === body }
+        let constraintCount = constraints.count { $0.bodyA === body || $0.bodyB === body }
+        func count(_ number: Int, _ noun: String) -> String { "\(number) \(noun)\(number == 1 ? "" : "s")" }
         stop(
-            "\(operation): a body was removed while \(body.attachmentCount) of its shapes and constraints stayed in "
-                + "the space; remove them too, or add the body back")
+            "\(operation): a body was removed (at \(body.position)) while \(count(shapeCount, "shape")) and "
+                + "\(count(constraintCount, "constraint")) of it stayed in the space; remove them with it "
+                + "(space.remove(body.attachments + [body])), or add the body back")
     }
 
     private func remove(shape: Shape) {
