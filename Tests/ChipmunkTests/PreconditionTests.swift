@@ -108,6 +108,19 @@ import Testing
         expect(snapshot, says: "Space.snapshot(): a body was removed (at (0.0, 0.0)) while 1 shape")
     }
 
+    /// A query's argument outside its rule is named by the call and the argument ("query
+    /// radius must be ..." named neither).
+    @Test func aQuerysArgumentIsNamedByItsCall() async {
+        let radius = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            _ = Space().pointQuery(.zero, maxDistance: -5)
+        }
+        expect(radius, says: "Space.pointQuery maxDistance must be zero or more, and finite (got -5.0)")
+        let point = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            _ = Space().segmentQueryFirst(from: .zero, to: [.nan, 0])
+        }
+        expect(point, says: "Space.segmentQueryFirst to must be finite")
+    }
+
     /// `body.attachments + [body]` takes a body out with its joints too (`body.shapes +
     /// [body]`, the idiom the docs showed, left a spring behind and the step stopped).
     @Test func aBodyLeavesWithItsAttachments() throws {

@@ -15,8 +15,8 @@ extension Space {
     ///
     /// The corresponding C function is `cpSpacePointQuery`.
     public func pointQuery(_ point: Vector, maxDistance: Double, filter: ShapeFilter = .all) -> [PointQueryInfo] {
-        Parameter.queryPoint.require(point)
-        Parameter.queryRadius.require(maxDistance)
+        Parameter.queryPoint.require(point, as: "Space.pointQuery point")
+        Parameter.queryRadius.require(maxDistance, as: "Space.pointQuery maxDistance")
         if queryScansShapes(cpBBNewForCircle(point.cp, maxDistance)) {
             return indexedShapes(passing: filter, sensors: true).compactMap { shape in
                 var info = cpPointQueryInfo()
@@ -44,8 +44,8 @@ extension Space {
     public func pointQueryNearest(_ point: Vector, maxDistance: Double = .infinity, filter: ShapeFilter = .all)
         -> PointQueryInfo?
     {
-        Parameter.queryPoint.require(point)
-        Parameter.queryDistance.require(maxDistance)
+        Parameter.queryPoint.require(point, as: "Space.pointQueryNearest point")
+        Parameter.queryDistance.require(maxDistance, as: "Space.pointQueryNearest maxDistance")
         var distance = maxDistance
         if usesSpatialHash, !distance.isFinite {
             guard let bounds = shapes.map(\.boundingBox).reduce(nil, { $0?.union($1) ?? $1 }) else { return nil }
@@ -85,9 +85,9 @@ extension Space {
     public func segmentQuery(from start: Vector, to end: Vector, radius: Double = 0, filter: ShapeFilter = .all)
         -> [SegmentQueryInfo]
     {
-        Parameter.queryPoint.require(start)
-        Parameter.queryPoint.require(end)
-        Parameter.queryRadius.require(radius)
+        Parameter.queryPoint.require(start, as: "Space.segmentQuery from")
+        Parameter.queryPoint.require(end, as: "Space.segmentQuery to")
+        Parameter.queryRadius.require(radius, as: "Space.segmentQuery radius")
         if segmentQueryScansShapes(from: start, to: end) {
             return indexedShapes(passing: filter, sensors: true).compactMap { shape in
                 var info = cpSegmentQueryInfo()
@@ -112,9 +112,9 @@ extension Space {
     public func segmentQueryFirst(from start: Vector, to end: Vector, radius: Double = 0, filter: ShapeFilter = .all)
         -> SegmentQueryInfo?
     {
-        Parameter.queryPoint.require(start)
-        Parameter.queryPoint.require(end)
-        Parameter.queryRadius.require(radius)
+        Parameter.queryPoint.require(start, as: "Space.segmentQueryFirst from")
+        Parameter.queryPoint.require(end, as: "Space.segmentQueryFirst to")
+        Parameter.queryRadius.require(radius, as: "Space.segmentQueryFirst radius")
         if segmentQueryScansShapes(from: start, to: end) {
             // The engine's test, shape by shape: sensors are skipped, the smallest alpha wins.
             var first: SegmentQueryInfo?

@@ -16,7 +16,7 @@ extension Shape {
     ///
     /// The corresponding C function is `cpShapePointQuery`.
     public func pointQuery(_ point: Vector) -> PointQueryInfo {
-        Parameter.queryPoint.require(point)
+        Parameter.queryPoint.require(point, as: "Shape.pointQuery point")
         cacheIfInNoSpace()
         var info = cpPointQueryInfo()
         cpShapePointQuery(handle, point.cp, &info)
@@ -27,9 +27,9 @@ extension Shape {
     ///
     /// The corresponding C function is `cpShapeSegmentQuery`.
     public func segmentQuery(from start: Vector, to end: Vector, radius: Double = 0) -> SegmentQueryInfo? {
-        Parameter.queryPoint.require(start)
-        Parameter.queryPoint.require(end)
-        Parameter.queryRadius.require(radius)
+        Parameter.queryPoint.require(start, as: "Shape.segmentQuery from")
+        Parameter.queryPoint.require(end, as: "Shape.segmentQuery to")
+        Parameter.queryRadius.require(radius, as: "Shape.segmentQuery radius")
         cacheIfInNoSpace()
         var info = cpSegmentQueryInfo()
         guard cpShapeSegmentQuery(handle, start.cp, end.cp, radius, &info) != 0 else { return nil }

@@ -315,6 +315,21 @@ public enum Parameter: String, Sendable, Hashable, CaseIterable, CustomStringCon
         require(value.y)
     }
 
+    /// Stops the program unless `value` keeps the rule, naming it as `argument` (such as
+    /// "Space.pointQuery maxDistance"): a function's argument, where the parameter's own
+    /// name ("query radius") would not say which call or argument was wrong.
+    @inline(__always)
+    package func require(_ value: Double, as argument: @autoclosure () -> String) {
+        ensure(rule.accepts(value), "\(argument()) \(ChipmunkError.invalidValue(self, value).reason)")
+    }
+
+    /// Stops the program unless both components keep the rule, naming them as `argument`.
+    @inline(__always)
+    package func require(_ value: Vector, as argument: @autoclosure () -> String) {
+        require(value.x, as: argument())
+        require(value.y, as: argument())
+    }
+
     /// A whole-number parameter (iterations, persistence): stops unless in range.
     @inline(__always)
     package func require(_ value: Int) {
