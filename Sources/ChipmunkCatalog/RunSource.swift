@@ -35,6 +35,12 @@ public enum RunSource {
                 "\(argument) is a snapshot, a state rather than a run: diff compares golden files, input "
                     + "recordings and scenes (continue the snapshot with chipmunk-sim run \(argument))")
         }
+        if argument.lowercased().hasSuffix(".snapshot") {
+            // Read as a scene, it was "not valid JSON: ...".
+            throw RunComparisonError(
+                "\(argument): not a snapshot (it does not start with CHIPSNAP), and diff compares golden files, "
+                    + "input recordings and scenes, not snapshots")
+        }
         if kind == .golden || argument.hasSuffix(".golden") {
             let golden = try GoldenFile(parsing: String(decoding: data, as: UTF8.self), source: argument)
             return .golden(golden, argument: argument)

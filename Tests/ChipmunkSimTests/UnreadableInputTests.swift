@@ -11,6 +11,7 @@ import Testing
         defer { folder.remove() }
         try FileManager.default.createDirectory(atPath: folder.path("adir"), withIntermediateDirectories: false)
         try Data([0xFF, 0xFE, 0x00, 0x80]).write(to: folder.url.appendingPathComponent("binary.golden"))
+        try Data([0xFF, 0xFE, 0x00, 0x80]).write(to: folder.url.appendingPathComponent("binary.snapshot"))
         let cases: [([String], String)] = [
             (["replay", "adir"], "\(folder.url.path)/adir: is a directory, not a recording"),
             (["replay", "/dev/zero"], "/dev/zero: is not a regular file (a FIFO, device or socket), not a recording"),
@@ -20,6 +21,11 @@ import Testing
                     + "chipmunk-sim record crates --steps 600 -o crates.inputs.json"
             ),
             (["diff", "crates", "adir"], "adir: is a directory, not a golden file, recording or scene file"),
+            (
+                ["diff", "crates", "binary.snapshot"],
+                "binary.snapshot: not a snapshot (it does not start with CHIPSNAP), and diff compares golden files, "
+                    + "input recordings and scenes, not snapshots"
+            ),
             (
                 ["verify", "crates", "--golden", "adir"],
                 "the golden file adir: is a directory, not a golden file (without --golden, verify crates checks the one built in)"
