@@ -147,7 +147,7 @@ package enum LiveFrames {
             body.forEachArbiter { arbiter in
                 let (a, b) = arbiter.bodies
                 let other = a === body ? b : a
-                contacts.append("\(scene.name(of: other)) (\(arbiter.count) point\(arbiter.count == 1 ? "" : "s"))")
+                contacts.append("\(scene.name(of: other)) (\(counted(arbiter.count, "point")))")
             }
             result.contacts = contacts
             result.constraints = scene.space.constraints.filter { $0.bodyA === body || $0.bodyB === body }.map {

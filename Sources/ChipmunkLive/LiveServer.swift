@@ -61,13 +61,13 @@
             private static func check(port: Int) {
                 ensure(
                     (0...65_535).contains(port),
-                    "LiveServer.Configuration.port must be from 0 to 65535 (0: a free port), got \(port)")
+                    "LiveServer.Configuration.port must be from 0 to 65535, 0 for a free port (got \(port))")
             }
 
             private static func check(framesPerSecond: Double) {
                 ensure(
                     (1...1_000).contains(framesPerSecond),
-                    "LiveServer.Configuration.framesPerSecond must be from 1 to 1000, got \(framesPerSecond)")
+                    "LiveServer.Configuration.framesPerSecond must be from 1 to 1000 (got \(framesPerSecond))")
             }
         }
 
@@ -313,7 +313,8 @@
                     wrapOutboundOut(.head(HTTPResponseHead(version: .http1_1, status: .badRequest, headers: headers))),
                     promise: nil)
                 context.write(wrapOutboundOut(.body(.byteBuffer(ByteBuffer(string: text)))), promise: nil)
-                context.writeAndFlush(wrapOutboundOut(.end(nil))).whenComplete { _ in context.close(promise: nil) }
+                let bound = NIOLoopBound(context, eventLoop: context.eventLoop)
+                context.writeAndFlush(wrapOutboundOut(.end(nil))).whenComplete { _ in bound.value.close(promise: nil) }
             }
         }
 

@@ -168,7 +168,7 @@
                 try channel.pipeline.syncOperations.addHandler(ByteToMessageHandler(HTTPRequestDecoder()))
                 try channel.pipeline.syncOperations.addHandler(LiveRoutes.BadRequest(deadline))
                 try channel.connect(to: SocketAddress(ipAddress: "127.0.0.1", port: 1)).wait()
-                try? channel.writeInbound(ByteBuffer(string: bytes))
+                _ = try? channel.writeInbound(ByteBuffer(string: bytes))
                 var answered = false
                 while let part = try channel.readOutbound(as: HTTPServerResponsePart.self) {
                     if case .head(let head) = part, head.status == .badRequest { answered = true }

@@ -191,10 +191,9 @@ extension Space {
         // count what of it the space still holds.
         let shapeCount = shapes.count { $0.body === body }
         let constraintCount = constraints.count { $0.bodyA === body || $0.bodyB === body }
-        func count(_ number: Int, _ noun: String) -> String { "\(number) \(noun)\(number == 1 ? "" : "s")" }
         stop(
-            "\(operation): a body was removed (at \(body.position)) while \(count(shapeCount, "shape")) and "
-                + "\(count(constraintCount, "constraint")) of it stayed in the space; remove them with it "
+            "\(operation): a body was removed (at \(body.position)) while \(counted(shapeCount, "shape")) and "
+                + "\(counted(constraintCount, "constraint")) of it stayed in the space; remove them with it "
                 + "(space.remove(body.attachments + [body])), or add the body back")
     }
 

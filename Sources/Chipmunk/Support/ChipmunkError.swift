@@ -81,3 +81,12 @@ extension ChipmunkError {
         return "must be \(parameter.rule) (got \(value))"
     }
 }
+
+extension ChipmunkError {
+    /// What a failed step says, with its step counted from 1: the step's own errors name
+    /// their step already ("step 2: the simulation diverged ..."), so only another error's
+    /// `description` gets "step 2 failed: " before it (never "step 2 failed: step 2: ...").
+    package static func stepFailure(_ step: Int, _ description: String) -> String {
+        description.hasPrefix("step \(step):") ? description : "step \(step) failed: \(description)"
+    }
+}

@@ -271,7 +271,7 @@ public struct VerificationSummary: Equatable, Sendable, CustomStringConvertible 
     /// One line: the scene, the steps and checkpoints that matched, and the engine guard's
     /// answers when there were any.
     public var description: String {
-        "\(scene): \(steps) steps match, \(checkpoints) checkpoint\(checkpoints == 1 ? "" : "s")"
+        "\(scene): \(steps) steps match, \(counted(checkpoints, "checkpoint"))"
             + (asleepStep.map { ", everything asleep after step \($0)" } ?? "")
             + (guardedCollisions == 0
                 ? ""
@@ -355,7 +355,7 @@ public struct VerificationFailure: Error, CustomStringConvertible {
             let golden = expected.map { "after step \($0)" } ?? "never"
             return "\(scene): every state matches, but \(run) (the golden file: everything asleep \(golden))"
         case .stepFailed(let step, let error):
-            return "\(scene): " + ("\(error)".hasPrefix("step \(step):") ? "\(error)" : "step \(step) failed: \(error)")
+            return "\(scene): " + ChipmunkError.stepFailure(step, error)
         case .checkpointDiffers(let checkpoint, let differences):
             var line =
                 "\(scene): the state hashes match, but checkpoint \(checkpoint)'s body lines do not: the golden "

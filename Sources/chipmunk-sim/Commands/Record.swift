@@ -1,4 +1,5 @@
 import ArgumentParser
+import Chipmunk
 import ChipmunkCatalog
 import ChipmunkScenes
 import Foundation
@@ -80,6 +81,6 @@ struct Record: ParsableCommand {
             do { try recorder.step() } catch { throw RunError("\(error)") }  // the error names the step
         }
         try Output.file(Array(try recorder.recording.encoded()), to: output, option: "-o")
-        Output.summary("wrote \(output): \(Output.count(total, "step")), \(Output.count(entries.count, "input"))")
+        Output.summary("wrote \(output): \(counted(total, "step")), \(counted(entries.count, "input"))")
     }
 }

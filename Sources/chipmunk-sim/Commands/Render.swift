@@ -120,6 +120,8 @@ struct Render: ParsableCommand {
         let scene = try SceneCatalog.scene(opening: self.scene, warn: Output.warning)
         let stride = every ?? max(step, 1)
         var text = ""
+        // The frames drawn, with their files and steps, for the summary.
+        var frames: [(path: String, step: Int)] = []
         for target in Swift.stride(from: every == nil ? step : 0, through: step, by: stride) {
             while scene.stepCount < target {
                 do {
@@ -127,26 +129,31 @@ struct Render: ParsableCommand {
                 } catch {
                     if !text.isEmpty { try write(Array(text.utf8), to: output) }
                     throw RunError(
-                        "\(Output.stepFailure(scene.stepCount + 1, error)); the frames before it were drawn")
+                        "\(ChipmunkError.stepFailure(scene.stepCount + 1, "\(error)")); the frames before it were drawn"
+                    )
                 }
             }
             let bytes = try draw(scene)
             if every != nil, pictureFormat == .text, !output.contains("%") {
                 text += "step \(target)\n" + String(decoding: bytes, as: UTF8.self)
+                frames.append((output, target))
             } else if every != nil {
-                try write(bytes, to: String(format: output, target))
+                frames.append((String(format: output, target), target))
+                try write(bytes, to: frames.last!.path)
             } else {
                 try write(bytes, to: output)
             }
         }
         if !text.isEmpty { try write(Array(text.utf8), to: output) }
         if output != "-" {
-            let files = every == nil || (pictureFormat == .text && !output.contains("%")) ? 1 : step / stride + 1
-            Output.summary(
-                files == 1
-                    ? "wrote \(output): step \(step)"
-                    : "wrote \(files) frames, \(String(format: output, 0)) to \(String(format: output, step / stride * stride))"
-            )
+            if let first = frames.first, let last = frames.last, frames.count > 1 {
+                Output.summary(
+                    first.path == last.path
+                        ? "wrote \(output): \(frames.count) frames, steps \(first.step) to \(last.step)"
+                        : "wrote \(frames.count) frames, \(first.path) to \(last.path)")
+            } else {
+                Output.summary("wrote \(frames.first?.path ?? output): step \(frames.first?.step ?? step)")
+            }
         }
     }
 

@@ -41,7 +41,6 @@ struct Replay: ParsableCommand {
             throw error
         }
         // A session served from a snapshot (`serve FILE.snapshot`) names the snapshot: it starts there.
-        let scenePath = self.scene ?? recording.scene(besides: url)
         let scene =
             try self.scene.map { try SceneCatalog.scene(opening: $0, warn: Output.warning) }
             ?? SceneCatalog.scene(recordedIn: recording, at: url, warn: Output.warning)
@@ -50,7 +49,10 @@ struct Replay: ParsableCommand {
             print("\(self.recording): \(steps) steps and \(recording.inputs.count) inputs replay bit for bit")
         } catch {
             if error.divergedStep != nil { throw DifferencesFound("\(self.recording): \(error)") }
-            if case .otherScene = error.kind { throw RunError("\(self.recording): the scene \(scenePath): \(error)") }
+            if case .otherScene = error.kind {
+                let scenePath = self.scene ?? recording.scene(besides: url)
+                throw RunError("\(self.recording): the scene \(scenePath): \(error)")
+            }
             throw RunError("\(self.recording): \(error)")
         }
     }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Chipmunk
 import ChipmunkBatch
 import Foundation
 
@@ -62,7 +63,7 @@ struct ResultsCommand: ParsableCommand {
         guard let chart, let output else {
             let target = output ?? "-"
             try Output.file(Array(try store.export(asCSV: format == .csv).utf8), to: target, option: "-o")
-            if target != "-" { Output.summary("wrote \(target): \(Output.count(try store.count(), "run"))") }
+            if target != "-" { Output.summary("wrote \(target): \(counted(try store.count(), "run"))") }
             return
         }
         let data = try store.chart(parameter: chart.parameter, metric: chart.metric)

@@ -145,7 +145,7 @@ struct Run: ParsableCommand {
             }
             try writer.finish()
             try writeEvents(scene)
-            if output != "-" { Output.summary("wrote \(output): \(Output.count(recorded, "recorded step"))") }
+            if output != "-" { Output.summary("wrote \(output): \(counted(recorded, "recorded step"))") }
         } catch let error as TrajectoryWriter.WriteError {
             throw RunError("cannot write the output after step \(scene.stepCount): \(error.reason)")
         }
@@ -189,7 +189,7 @@ struct Run: ParsableCommand {
         }
         try Output.file(Array(page.utf8), to: output, option: "--output")
         try writeEvents(scene)
-        Output.summary("wrote \(output): the player, \(Output.count(replay.recordedSteps, "recorded step"))")
+        Output.summary("wrote \(output): the player, \(counted(replay.recordedSteps, "recorded step"))")
         if let failure { throw failure }
     }
 
@@ -197,7 +197,7 @@ struct Run: ParsableCommand {
     /// body; for a scene file, the body is also named by its path in the file, since the
     /// file's bodies are the space's bodies in the same order.
     private func describe(_ error: any Error, at step: Int, in running: Scene) -> String {
-        guard let error = error as? ChipmunkError else { return Output.stepFailure(step, error) }
+        guard let error = error as? ChipmunkError else { return ChipmunkError.stepFailure(step, "\(error)") }
         let isFile = !SceneCatalog.builtIn.contains { $0.name == scene }
         switch error {
         case .diverged(_, let body, _, _) where isFile && body >= 0, .massless(_, let body) where isFile && body >= 0:

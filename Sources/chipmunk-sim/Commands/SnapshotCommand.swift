@@ -53,14 +53,14 @@ struct SnapshotCommand: ParsableCommand {
             do {
                 try scene.step(step)
             } catch {
-                throw RunError("\(Output.stepFailure(index + 1, error)); no snapshot was written")
+                throw RunError("\(ChipmunkError.stepFailure(index + 1, "\(error)")); no snapshot was written")
             }
         }
         let snapshot = scene.snapshot(reference: self.scene)
         try Output.file(snapshot.bytes, to: output, option: "-o")
         Output.summary(
             "wrote \(output): \(scene.name) after step \(at), \(snapshot.bodyCount) \(snapshot.bodyCount == 1 ? "body" : "bodies"), "
-                + "\(Output.count(snapshot.arbiterCount, "cached contact pair")), \(snapshot.bytes.count) bytes")
+                + "\(counted(snapshot.arbiterCount, "cached contact pair")), \(snapshot.bytes.count) bytes")
         if snapshot.lacksBroadPhaseHistory {
             Output.note(
                 "note: the loaded engine's broad-phase structs are not Chipmunk 7.0.3's, so the snapshot does not "

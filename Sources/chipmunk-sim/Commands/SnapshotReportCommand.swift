@@ -37,7 +37,7 @@ struct SnapshotReportCommand: ParsableCommand {
             Output.note("[\(index + 1)/\(names.count)] \(name)\n")
             let r = try SnapshotReport.measure(scene: name, at: at, steps: steps)
             func level3(_ first: Int?) -> String {
-                first.map { "differs \($0) step\($0 == 1 ? "" : "s") after" } ?? "holds"
+                first.map { "differs \(counted($0, "step")) after" } ?? "holds"
             }
             print(
                 "| \(name) | \(r.bodies) | \(r.arbiters) | \(r.roundTripHolds ? "holds" : "**fails**") | \(r.repeatableHolds ? "holds" : "**fails**") | \(level3(r.firstDifference)) | \(r.bytes) | \(r.jsonBytes) | \(String(format: "%.0f", r.snapshotMicroseconds)) | \(String(format: "%.0f", r.restoreMicroseconds)) | \(String(format: "%.0f", r.jsonEncodeMicroseconds)) |"

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Chipmunk
 import ChipmunkBatch
 import ChipmunkCatalog
 import ChipmunkScenes
@@ -200,7 +201,7 @@ struct SweepCommand: ParsableCommand {
         Output.note(
             """
             sweep: \(summary.planned) runs planned\(shardText); \(summary.alreadyStored) already in \(db), \(summary.ran) run now \
-            in \(String(format: "%.1f", summary.seconds)) s on \(jobs) thread\(jobs == 1 ? "" : "s"): \
+            in \(String(format: "%.1f", summary.seconds)) s on \(counted(jobs, "thread")): \
             \(summary.ok) ok, \(summary.diverged) diverged, \(summary.failed) failed
 
             """)

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Chipmunk
 import ChipmunkCatalog
 import ChipmunkScenes
 import Foundation
@@ -140,7 +141,7 @@ struct Verify: ParsableCommand {
             }
             try Output.file(Array(file.text.utf8), to: path, option: "the golden file")
             Output.summary(
-                "wrote \(path): \(Output.count(file.steps, "step")), \(Output.count(file.checkpoints.count, "checkpoint"))"
+                "wrote \(path): \(counted(file.steps, "step")), \(counted(file.checkpoints.count, "checkpoint"))"
                     + (file.asleepStep.map { ", everything asleep after step \($0)" } ?? ""))
             if golden == nil, isBuiltIn {
                 Output.summary(

@@ -119,16 +119,6 @@ enum Output {
     /// nowhere for run, render and results).
     static func summary(_ text: String) { note(text + "\n") }
 
-    /// "N things", or "1 thing".
-    static func count(_ number: Int, _ noun: String) -> String { "\(number) \(noun)\(number == 1 ? "" : "s")" }
-
-    /// What a step's error says: the engine's own errors name their step ("step 2: the
-    /// simulation diverged ..."), so they are not prefixed again ("step 2 failed: step 2: ...").
-    static func stepFailure(_ step: Int, _ error: any Error) -> String {
-        let text = "\(error)"
-        return text.hasPrefix("step \(step):") ? text : "step \(step) failed: \(text)"
-    }
-
     /// Refuses to write `path` (named by `option`, as `-o`) when it is one of the files the
     /// command reads (`inputs`: what each is, such as "the scene file", and its path), or
     /// the same file twice: the output would replace what is being read. Paths are
