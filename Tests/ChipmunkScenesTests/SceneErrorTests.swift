@@ -184,7 +184,12 @@ import ChipmunkCatalog
         ),
         (
             #"{"name": "x", "bodies": [{"mass": 1, "moment": {"box": {"width": -32, "height": 1}}}]}"#,
-            "bad.json: bodies[0].moment.box.width: must be from 0 to 1e15 (got -32.0)"
+            "bad.json: bodies[0].moment.box.width: must be greater than 0, and at most 1e15 (got -32.0)"
+        ),
+        // A box with a side of 0 has no area: it took no mass and fell through the ground.
+        (
+            #"{"name": "x", "bodies": [{"mass": 1, "moment": 1, "shapes": [{"type": "box", "width": 0, "height": 20, "radius": 2}]}]}"#,
+            "bad.json: bodies[0].shapes[0].width: must be greater than 0, and at most 1e15 (got 0.0)"
         ),
         (
             #"{"name": "x", "bodies": [{"mass": 1, "moment": {"polygon": {"vertices": [[0, 0], [1, 1], [2, 2]], "offset": [0, 0], "radius": 0}}}]}"#,

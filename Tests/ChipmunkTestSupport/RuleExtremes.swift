@@ -19,9 +19,10 @@ extension Rule {
         return candidates.filter { accepts($0) && seen.insert($0).inserted }
     }
 
-    /// Values just outside the rule: next to its bounds, NaN, the infinities.
+    /// Values just outside the rule: next to its bounds, NaN, the infinities, and zero where
+    /// the rule wants more.
     package var valuesOutside: [Double] {
-        var candidates: [Double] = [.nan, .infinity, -.infinity, -1, -.leastNonzeroMagnitude]
+        var candidates: [Double] = [.nan, .infinity, -.infinity, -1, -.leastNonzeroMagnitude, 0, -0.0]
         for bound in bounds {
             candidates += [bound.nextUp, bound.nextDown, bound + 1, bound - 1, -bound]
         }
@@ -32,7 +33,7 @@ extension Rule {
         switch self {
         case .within(let range), .magnitudeWithin(let range), .zeroOrWithin(let range):
             return [range.lowerBound, range.upperBound]
-        case .magnitudeAtMost(let bound), .nonNegativeAtMost(let bound): return [bound]
+        case .magnitudeAtMost(let bound), .nonNegativeAtMost(let bound), .positiveAtMost(let bound): return [bound]
         case .wholeNumber(let range): return [Double(range.lowerBound), Double(range.upperBound)]
         default: return []
         }

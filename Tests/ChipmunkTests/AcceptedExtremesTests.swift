@@ -139,7 +139,7 @@ struct AcceptedExtremesTests {
         case .boxSize: space.add(Polygon.box(body: c, width: v, height: 1))
         case .boxBounds:
             space.add(
-                Polygon.box(body: c, boundingBox: BoundingBox(left: min(v, -v), bottom: 0, right: max(v, -v), top: 1)))
+                Polygon.box(body: c, boundingBox: BoundingBox(left: -abs(v), bottom: -1, right: 1, top: abs(v))))
         case .spaceGravity: space.gravity = [v, v]
         case .spaceDamping: space.damping = v
         case .spaceIterations: space.iterations = Int(v)

@@ -494,3 +494,19 @@ import Testing
         )
     }
 }
+
+extension PreconditionTests {
+    /// A box with a side of 0 has no area: it takes no mass, and fell through the ground it
+    /// landed on (a newcomer's pass). Both ways of making one stop, naming the argument.
+    @Test func aBoxNeedsAnArea() async {
+        let sized = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            _ = Polygon.box(body: Body(mass: 1, moment: 1), width: 0, height: 20, radius: 2)
+        }
+        expect(sized, says: "Polygon.box width/height must be greater than 0, and at most 1e15 (got 0.0)")
+        let bounded = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let flat = BoundingBox(left: -1, bottom: 3, right: 1, top: 3)
+            _ = Polygon.box(body: Body(mass: 1, moment: 1), boundingBox: flat)
+        }
+        expect(bounded, says: "Polygon.box boundingBox must have an area, with left < right and bottom < top")
+    }
+}

@@ -205,7 +205,9 @@ public final class Space {
     }
 
     /// The fraction of velocity each body keeps per second: 1 (the default) keeps all, 0.9
-    /// loses 10 % (rule: ``Parameter/spaceDamping``).
+    /// loses 10 % (rule: ``Parameter/spaceDamping``). Above 1 it adds velocity, as the
+    /// engine and pymunk allow: bodies speed up until a step throws
+    /// ``ChipmunkError/diverged(step:body:quantity:value:)``.
     ///
     /// The corresponding C functions are `cpSpaceGetDamping` and `cpSpaceSetDamping`.
     public var damping: Double {

@@ -89,8 +89,8 @@ public final class Polygon: Shape {
             friction: friction, elasticity: elasticity, collisionType: collisionType)
     }
 
-    /// A box covering `box`, in body coordinates: finite, with `left ≤ right` and
-    /// `bottom ≤ top` (rule: ``Parameter/boxBounds``).
+    /// A box covering `box`, in body coordinates: finite, with `left < right` and
+    /// `bottom < top` (rule: ``Parameter/boxBounds``).
     ///
     /// The corresponding C function is `cpBoxShapeNew2`.
     public static func box(
@@ -98,6 +98,9 @@ public final class Polygon: Shape {
         friction: Double = 0, elasticity: Double = 0, collisionType: CollisionType = .default
     ) -> Polygon {
         box.requireValid(.boxBounds)
+        ensure(
+            box.left < box.right && box.bottom < box.top,
+            "\(Parameter.boxBounds) must have an area, with left < right and bottom < top (got \(box))")
         for edge in [box.left, box.bottom, box.right, box.top] { Parameter.polygonVertex.require(edge) }
         Parameter.polygonRadius.require(radius)
         return Polygon(

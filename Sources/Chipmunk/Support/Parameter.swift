@@ -241,8 +241,12 @@ public enum Parameter: String, Sendable, Hashable, CaseIterable, CustomStringCon
         case .spaceCollisionBias:
             // The fraction of overlap left after a second: above 1, overlap grows back.
             return .nonNegativeAtMost(1)
-        case .circleRadius, .segmentRadius, .polygonRadius, .boxSize:
+        case .circleRadius, .segmentRadius, .polygonRadius:
             return .nonNegativeAtMost(Self.maxCoordinate)
+        case .boxSize:
+            // A box with a side of 0 has no area: as a shape it takes no mass or density,
+            // and falls through what it lands on (a polygon's vertices must enclose an area).
+            return .positiveAtMost(Self.maxCoordinate)
         case .bodyVelocity, .bodyAngularVelocity, .bodyForce,
             .bodyTorque, .appliedForce, .appliedImpulse, .applicationPoint, .integrationGravity, .shapeSurfaceVelocity,
             .springForce, .rotarySpringRestAngle, .rotarySpringTorque, .rotaryLimitAngle,

@@ -10,6 +10,8 @@ public enum Rule: Sendable, Hashable, CustomStringConvertible {
     case magnitudeAtMost(Double)
     /// Zero or more, and at most the bound.
     case nonNegativeAtMost(Double)
+    /// Greater than zero, and at most the bound.
+    case positiveAtMost(Double)
     /// Zero, or within the range (whose bounds are positive and finite).
     case zeroOrWithin(ClosedRange<Double>)
     /// Either sign, with a magnitude within the range (whose bounds are positive and finite).
@@ -34,6 +36,7 @@ public enum Rule: Sendable, Hashable, CustomStringConvertible {
         case .within(let range): return range.contains(value)
         case .magnitudeAtMost(let bound): return abs(value) <= bound
         case .nonNegativeAtMost(let bound): return value >= 0 && value <= bound
+        case .positiveAtMost(let bound): return value > 0 && value <= bound
         case .magnitudeWithin(let range): return range.contains(abs(value))
         case .zeroOrWithin(let range): return value == 0 || range.contains(value)
         case .nonZeroWithFiniteInverse: return value != 0 && value.isFinite && (1 / value).isFinite
@@ -53,6 +56,7 @@ public enum Rule: Sendable, Hashable, CustomStringConvertible {
         case .within(let range): return "from \(Self.text(range.lowerBound)) to \(Self.text(range.upperBound))"
         case .magnitudeAtMost(let bound): return "finite, from -\(Self.text(bound)) to \(Self.text(bound))"
         case .nonNegativeAtMost(let bound): return "from 0 to \(Self.text(bound))"
+        case .positiveAtMost(let bound): return "greater than 0, and at most \(Self.text(bound))"
         case .zeroOrWithin(let range): return "0, or from \(range.lowerBound) to \(range.upperBound)"
         case .magnitudeWithin(let range):
             return "of either sign, with a magnitude from \(range.lowerBound) to \(range.upperBound)"
