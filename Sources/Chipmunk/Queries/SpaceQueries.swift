@@ -8,13 +8,13 @@ internal import CChipmunk
 /// ``Space/maxSpatialHashCells`` cells tests each shape instead: the same results, in the
 /// order of ``Space/shapes``.
 extension Space {
-    /// Every shape within `maxDistance` of `point` (0: the shapes containing it).
+    /// Every shape within `maxDistance` of `point` (0, the default: the shapes containing it).
     ///
     /// Rules: ``Parameter/queryPoint``, ``Parameter/queryRadius`` (zero or more, and finite: the
     /// box around the query must be finite, unlike ``Space/pointQueryNearest(_:maxDistance:filter:)``'s).
     ///
     /// The corresponding C function is `cpSpacePointQuery`.
-    public func pointQuery(_ point: Vector, maxDistance: Double, filter: ShapeFilter = .all) -> [PointQueryInfo] {
+    public func pointQuery(_ point: Vector, maxDistance: Double = 0, filter: ShapeFilter = .all) -> [PointQueryInfo] {
         Parameter.queryPoint.require(point, as: "Space.pointQuery point")
         Parameter.queryRadius.require(maxDistance, as: "Space.pointQuery maxDistance")
         if queryScansShapes(cpBBNewForCircle(point.cp, maxDistance)) {
