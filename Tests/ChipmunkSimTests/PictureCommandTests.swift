@@ -32,7 +32,14 @@ import ChipmunkTestSupport
                 "give --size or --width, not both"))
         #expect(
             try Tool.sim("run", "crates", "--format", "html", "--width", "3", "-o", "/tmp/x.html").stderr
-                .contains("--width must be from 16 to 8192 (got 3)"))
+                .contains(
+                    "The value '3' is invalid for '--width <width>': expected a whole number of pixels from 16 to 8192")
+        )
+        // Text that is not a whole number gets the range too, not only "invalid" (a newcomer's pass).
+        #expect(
+            try Tool.sim("render", "crates", "--width", "1e9", "-o", "/tmp/x.png").stderr
+                == "chipmunk-sim: The value '1e9' is invalid for '--width <width>': expected a whole number of pixels or characters from 1 to 20000\n"
+        )
         let tooLong = try Tool.sim("run", "crates", "--format", "html", "--steps", "100000", "-o", "/tmp/never.html")
         #expect(
             tooLong.stderr.contains(

@@ -131,7 +131,8 @@ import ChipmunkTestSupport
         #expect(timed.stderr.contains("play: ") && timed.stdout.contains("ui-heavy  t "))
         #expect(
             try Tool.sim("play", "crates", "--frame-interval", "0").stderr.contains(
-                "--frame-interval must be from 1 to 60"))
+                "The value '0' is invalid for '--frame-interval <frame-interval>': expected a whole number of display frames from 1 to 60"
+            ))
         #expect(try Tool.sim("play", "nope").stderr.contains("no built-in scene has this name"))
     }
 }

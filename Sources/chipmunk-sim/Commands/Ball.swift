@@ -29,7 +29,10 @@ struct Ball: ParsableCommand {
     @Option(parsing: .unconditional, help: "The most a frame is late, in milliseconds (uniform, seeded).") var jitter =
         12.0
     @Option(parsing: .unconditional, help: "A stall of this many milliseconds …") var stall = 40.0
-    @Option(parsing: .unconditional, help: "… every Nth frame (0: none).") var stallEvery = 20
+    @Option(
+        parsing: .unconditional, help: "… every Nth frame (0: none).",
+        transform: WholeNumber.parser(0...WholeNumber.maxStep, "frames"))
+    var stallEvery = 20
     @Option(
         parsing: .unconditional, help: "The jitter's seed, a whole number from 0 to 2^64 - 1 (default: 42).",
         transform: { text in
@@ -46,7 +49,6 @@ struct Ball: ParsableCommand {
         for (name, value) in [("jitter", jitter), ("stall", stall)] where !(0...1000).contains(value) {
             throw ValidationError("--\(name) must be from 0 to 1000 ms (got \(value))")
         }
-        guard stallEvery >= 0 else { throw ValidationError("--stall-every must be 0 or more (got \(stallEvery))") }
     }
 
     /// The seeded lateness of each frame, in seconds.

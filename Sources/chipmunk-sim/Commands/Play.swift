@@ -35,11 +35,16 @@ struct Play: ParsableCommand {
 
     @Argument(help: "A built-in scene, a scene file or a snapshot file.") var scene: String
 
-    @Option(parsing: .unconditional, help: "Fire every Nth display frame (1: 60 fps, 2: 30 fps).") var frameInterval = 1
+    @Option(
+        parsing: .unconditional, help: "Fire every Nth display frame (1: 60 fps, 2: 30 fps).",
+        transform: WholeNumber.parser(1...60, "display frames"))
+    var frameInterval = 1
 
     @Option(parsing: .unconditional, help: "The display's refresh rate in Hz.") var fps = 60.0
 
-    @Option(parsing: .unconditional, help: "Picture width in characters (default: the terminal's, at most 100).")
+    @Option(
+        parsing: .unconditional, help: "Picture width in characters (default: the terminal's, at most 100).",
+        transform: WholeNumber.parser(8...1000, "characters"))
     var width: Int?
 
     @OptionGroup var viewOption: ViewOption
@@ -57,13 +62,7 @@ struct Play: ParsableCommand {
     var stepCost = 0.0
 
     func validate() throws {
-        guard (1...60).contains(frameInterval) else {
-            throw ValidationError("--frame-interval must be from 1 to 60 (got \(frameInterval))")
-        }
         guard fps >= 1, fps <= 1000 else { throw ValidationError("--fps must be from 1 to 1000 (got \(fps))") }
-        if let width, !(8...1000).contains(width) {
-            throw ValidationError("--width must be from 8 to 1000 (got \(width))")
-        }
         if let seconds, !(seconds > 0 && seconds.isFinite) {
             throw ValidationError("--seconds must be positive (got \(seconds))")
         }

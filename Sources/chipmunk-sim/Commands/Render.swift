@@ -38,8 +38,10 @@ struct Render: ParsableCommand {
         transform: WholeNumber.parser(0...WholeNumber.maxStep, "steps"))
     var step = 0
 
-    @Option(parsing: .unconditional, help: "Draw every Kth step from 0 to --step, one file each (see -o).") var every:
-        Int?
+    @Option(
+        parsing: .unconditional, help: "Draw every Kth step from 0 to --step, one file each (see -o).",
+        transform: WholeNumber.parser(1...WholeNumber.maxStep, "steps"))
+    var every: Int?
 
     @Option(
         help: ArgumentHelp(
@@ -49,7 +51,8 @@ struct Render: ParsableCommand {
 
     @Option(
         parsing: .unconditional,
-        help: "Picture width: pixels for SVG and PNG (default 640), characters for text (default 80).")
+        help: "Picture width: pixels for SVG and PNG (default 640), characters for text (default 80).",
+        transform: WholeNumber.parser(PictureSize.sides, "pixels or characters"))
     var width: Int?
 
     @Option(
@@ -86,12 +89,8 @@ struct Render: ParsableCommand {
         }
         let format = pictureFormat
         if format == .png, output == "-" { throw ValidationError("--format png needs -o FILE") }
-        if let width, !PictureSize.sides.contains(width) {
-            throw ValidationError("--width must be from 1 to 20000 (got \(width))")
-        }
         if size != nil, width != nil { throw ValidationError("give --size or --width, not both") }
         if let every {
-            guard every >= 1 else { throw ValidationError("--every must be at least 1 (got \(every))") }
             guard step > 0 else { throw ValidationError("--every needs --step N, the last step to draw") }
             // Text frames go to one file (or stdout) unless -o numbers them.
             if format != .text || output.contains("%") {

@@ -50,7 +50,9 @@ struct Run: ParsableCommand {
 
     @OptionGroup var runLength: RunLength  // --steps, --seconds, --dt (default: 10 seconds)
 
-    @Option(parsing: .unconditional, help: "Record every Kth step (and always the last).")
+    @Option(
+        parsing: .unconditional, help: "Record every Kth step (and always the last).",
+        transform: WholeNumber.parser(1...WholeNumber.maxStep, "steps"))
     var every: Int = 1
 
     @Option(help: "Output format: csv, jsonl, or html (the replay player).")
@@ -58,7 +60,8 @@ struct Run: ParsableCommand {
 
     @Option(
         parsing: .unconditional,
-        help: "html: the player's canvas width in pixels (default: the view fitted into 800×600).")
+        help: "html: the player's canvas width in pixels (default: the view fitted into 800×600).",
+        transform: WholeNumber.parser(16...8192, "pixels"))
     var width: Int?
 
     @OptionGroup var viewOption: ViewOption
@@ -84,14 +87,10 @@ struct Run: ParsableCommand {
     var events: String?
 
     func validate() throws {
-        if every < 1 { throw ValidationError("--every must be at least 1 (got \(every))") }
         if let dt = runLength.dt { _ = try runLength.stepCount(dt: dt.seconds, defaultSeconds: 10) }
         if format == .html {
             if output == "-" { throw ValidationError("--format html needs --output FILE (-o FILE)") }
             if hash { throw ValidationError("--hash is for csv and jsonl; the player has no hash column") }
-        }
-        if let width, !(16...8192).contains(width) {
-            throw ValidationError("--width must be from 16 to 8192 (got \(width))")
         }
         if format != .html, width != nil || view != nil {
             // They shape the player's picture: with csv or jsonl they were taken and ignored.

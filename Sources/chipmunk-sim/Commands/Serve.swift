@@ -38,13 +38,12 @@
         @Option(help: "The address to listen on; anything but loopback is warned about.")
         var host = "127.0.0.1"
 
-        @Option(parsing: .unconditional, help: "The port; 0 picks a free one (the printed URL names it).")
+        @Option(
+            parsing: .unconditional, help: "The port; 0 picks a free one (the printed URL names it).",
+            transform: WholeNumber.parser(0...65_535, nil))
         var port = 8080
 
         func validate() throws {
-            guard (0...65535).contains(port) else {
-                throw ValidationError("--port must be from 0 to 65535 (got \(port))")
-            }
             guard !host.isEmpty, host.count <= 255 else { throw ValidationError("--host must be an address or a name") }
         }
 

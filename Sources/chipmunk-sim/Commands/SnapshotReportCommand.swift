@@ -16,12 +16,18 @@ struct SnapshotReportCommand: ParsableCommand {
             """
     )
 
-    @Option(parsing: .unconditional, help: "Take the level-3 snapshot after this step.") var at = 600
-    @Option(parsing: .unconditional, help: "Run to this step.") var steps = 1800
+    @Option(
+        parsing: .unconditional, help: "Take the level-3 snapshot after this step.",
+        transform: WholeNumber.parser(0...99_999, "steps"))
+    var at = 600
+    @Option(
+        parsing: .unconditional, help: "Run to this step (after --at).",
+        transform: WholeNumber.parser(1...100_000, "steps"))
+    var steps = 1800
     @Argument(help: "Scenes to measure (default: every built-in scene).") var scenes: [String] = []
 
     func validate() throws {
-        guard at >= 0, steps > at, steps <= 100_000 else { throw ValidationError("need 0 <= --at < --steps <= 100000") }
+        guard steps > at else { throw ValidationError("--steps must be after --at (got --at \(at), --steps \(steps))") }
         for name in scenes where !SceneCatalog.builtIn.contains(where: { $0.name == name }) {
             throw ValidationError("\(name) is not a built-in scene (see `chipmunk-sim list`)")
         }

@@ -85,7 +85,9 @@ struct SweepCommand: ParsableCommand {
     var recordedBodies: [String] = []
 
     // Optional, so that --help prints the default once, in words, not this machine's count too.
-    @Option(name: .customLong("jobs"), parsing: .unconditional, help: "Worker threads (default: one per core).")
+    @Option(
+        name: .customLong("jobs"), parsing: .unconditional, help: "Worker threads (default: one per core).",
+        transform: WholeNumber.parser(1...256, "threads"))
     var jobsGiven: Int?
 
     /// --jobs, or one per core (at most 256).
@@ -108,7 +110,6 @@ struct SweepCommand: ParsableCommand {
             inputs: [
                 ("the scene file being read", scene), ("the sweep file", sweep), ("the snapshot being read", from),
             ])
-        if !(1...256).contains(jobs) { throw ValidationError("--jobs must be from 1 to 256 (got \(jobs))") }
         if sweep == nil {
             if scene == nil { throw ValidationError("give a scene file and --param, or --sweep FILE") }
             if axes.isEmpty { throw ValidationError("give at least one --param name=values (or --sweep FILE)") }

@@ -54,7 +54,8 @@ struct Verify: ParsableCommand {
     // told, as --steps is; --help states the default in words.
     @Option(
         name: .customLong("every"), parsing: .unconditional,
-        help: "With --update: a checkpoint of every body's state every N steps (default: 100).")
+        help: "With --update: a checkpoint of every body's state every N steps (default: 100).",
+        transform: WholeNumber.parser(1...WholeNumber.maxStep, "steps"))
     var everyGiven: Int?
 
     /// --every, or 100.
@@ -65,7 +66,6 @@ struct Verify: ParsableCommand {
             throw ValidationError(
                 "--steps, --seconds and --dt choose what --update records; verify takes them from the golden file")
         }
-        if every < 1 { throw ValidationError("--every must be at least 1 (got \(every))") }
         if !update, everyGiven != nil {
             throw ValidationError(
                 "--every chooses the checkpoints --update records; verify takes them from the golden file")

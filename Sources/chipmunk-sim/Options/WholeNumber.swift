@@ -9,15 +9,17 @@ enum WholeNumber {
     static let maxStep = 1 << 53
 
     /// A parser for an option whose values are whole numbers in `range`; `unit` names them
-    /// in the message ("steps", "frames"), `why` says where a limit below 2^53 comes from.
-    static func parser(_ range: ClosedRange<Int>, _ unit: String, why: String? = nil)
+    /// in the message ("steps", "frames"; nil for a number such as a port), `why` says where
+    /// a limit below 2^53 comes from.
+    static func parser(_ range: ClosedRange<Int>, _ unit: String?, why: String? = nil)
         -> @Sendable (String) throws -> Int
     {
         { text in
             if let value = Int(text), range.contains(value) { return value }
             let upper = range.upperBound == maxStep ? "\(maxStep) (2^53)" : "\(range.upperBound)"
             throw ValidationError(
-                "expected a whole number of \(unit) from \(range.lowerBound) to \(upper)\(why.map { ", \($0)" } ?? "")")
+                "expected a whole number\(unit.map { " of \($0)" } ?? "") from \(range.lowerBound) to \(upper)"
+                    + (why.map { ", \($0)" } ?? ""))
         }
     }
 }
