@@ -428,26 +428,6 @@ static inline cpArbiter *CChipmunkPopPooledArbiter(cpSpace *space) {
     return space->pooledArbiters->num > 0 ? (cpArbiter *)cpArrayPop(space->pooledArbiters) : NULL;
 }
 
-static inline cpCollisionHandler *CChipmunkLookupHandler(cpSpace *space, cpCollisionType a, cpCollisionType b,
-                                                        cpCollisionHandler *defaultValue) {
-    cpCollisionType types[] = {a, b};
-    cpCollisionHandler *handler = (cpCollisionHandler *)cpHashSetFind(space->collisionHandlers, CP_HASH_PAIR(a, b), types);
-    return handler ? handler : defaultValue;
-}
-
-/// Sets an arbiter's handlers and `swapped` flag from its shapes' collision types, as
-/// `cpArbiterUpdate` does.
-static inline void CChipmunkArbiterSetHandlers(cpSpace *space, cpArbiter *arb) {
-    cpCollisionType typeA = arb->a->type, typeB = arb->b->type;
-    cpCollisionHandler *defaultHandler = &space->defaultHandler;
-    cpCollisionHandler *handler = arb->handler = CChipmunkLookupHandler(space, typeA, typeB, defaultHandler);
-    cpBool swapped = arb->swapped = (typeA != handler->typeA && handler->typeA != CP_WILDCARD_COLLISION_TYPE);
-    if (handler != defaultHandler || space->usesWildcards) {
-        arb->handlerA = CChipmunkLookupHandler(space, (swapped ? typeB : typeA), CP_WILDCARD_COLLISION_TYPE, &cpCollisionHandlerDoNothing);
-        arb->handlerB = CChipmunkLookupHandler(space, (swapped ? typeA : typeB), CP_WILDCARD_COLLISION_TYPE, &cpCollisionHandlerDoNothing);
-    }
-}
-
 /// Puts an arbiter into the space's arbiter cache, under the key the engine uses.
 static inline void CChipmunkCacheArbiter(cpSpace *space, cpArbiter *arb) {
     const cpShape *pair[] = {arb->a, arb->b};

@@ -28,4 +28,40 @@ static inline int forEachSleepingArbiter(cpSpace *space, int (*visit)(cpArbiter 
     return 1;
 }
 
+/// The handler the space keeps for types `a` and `b`, or `fallback` when it has none: the
+/// engine's own lookup (`cpSpaceLookupHandler`) is private to it.
+static inline cpCollisionHandler *lookupHandler(cpSpace *space, cpCollisionType a, cpCollisionType b,
+                                                cpCollisionHandler *fallback) {
+    cpCollisionType types[2] = {a, b};
+    cpCollisionHandler *handler = (cpCollisionHandler *)cpHashSetFind(space->collisionHandlers, CP_HASH_PAIR(a, b), types);
+    return handler ? handler : fallback;
+}
+
+/// Sets an arbiter's handler, `swapped` flag and wildcard handlers from its shapes'
+/// collision types, as `cpArbiterUpdate` does.
+static inline void setHandlers(cpSpace *space, cpArbiter *arbiter) {
+    cpCollisionType typeA = arbiter->a->type, typeB = arbiter->b->type;
+    cpCollisionHandler *defaultHandler = &space->defaultHandler;
+    cpCollisionHandler *handler = arbiter->handler = lookupHandler(space, typeA, typeB, defaultHandler);
+    cpBool swapped = arbiter->swapped = (typeA != handler->typeA && handler->typeA != CP_WILDCARD_COLLISION_TYPE);
+    arbiter->handlerA = arbiter->handlerB = NULL;
+    if (handler != defaultHandler || space->usesWildcards) {
+        arbiter->handlerA =
+            lookupHandler(space, swapped ? typeB : typeA, CP_WILDCARD_COLLISION_TYPE, &cpCollisionHandlerDoNothing);
+        arbiter->handlerB =
+            lookupHandler(space, swapped ? typeA : typeB, CP_WILDCARD_COLLISION_TYPE, &cpCollisionHandlerDoNothing);
+    }
+}
+
+/// Fills in an arbiter's wildcard handlers (`handlerA`, `handlerB`) as `cpArbiterUpdate`
+/// would, when the space uses wildcards and the arbiter has none (CollisionHandlers.c).
+static inline void fillWildcardHandlers(cpSpace *space, cpArbiter *arbiter) {
+    if (!space->usesWildcards || (arbiter->handlerA && arbiter->handlerB)) return;
+    cpCollisionType typeA = arbiter->a->type, typeB = arbiter->b->type;
+    arbiter->handlerA = lookupHandler(space, arbiter->swapped ? typeB : typeA, CP_WILDCARD_COLLISION_TYPE,
+                                      &cpCollisionHandlerDoNothing);
+    arbiter->handlerB = lookupHandler(space, arbiter->swapped ? typeA : typeB, CP_WILDCARD_COLLISION_TYPE,
+                                      &cpCollisionHandlerDoNothing);
+}
+
 #endif

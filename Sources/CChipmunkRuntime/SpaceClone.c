@@ -365,22 +365,7 @@ static void cloneArbiter(Clone *clone, const ArbiterPair *pair) {
         if (!inRing) memcpy(to->contacts, from->contacts, (size_t)from->count * sizeof(struct cpContact));
     }
     // The copy's handlers, looked up by type as `cpArbiterUpdate` does.
-    cpCollisionType typeA = to->a->type, typeB = to->b->type;
-    cpCollisionHandler *defaultHandler = &clone->to->defaultHandler;
-    cpCollisionType types[2] = {typeA, typeB};
-    cpCollisionHandler *handler =
-        (cpCollisionHandler *)cpHashSetFind(clone->to->collisionHandlers, CP_HASH_PAIR(typeA, typeB), types);
-    to->handler = handler = handler ? handler : defaultHandler;
-    cpBool swapped = to->swapped = (typeA != handler->typeA && handler->typeA != CP_WILDCARD_COLLISION_TYPE);
-    to->handlerA = to->handlerB = NULL;
-    if (handler != defaultHandler || clone->to->usesWildcards) {
-        cpCollisionType a[2] = {swapped ? typeB : typeA, CP_WILDCARD_COLLISION_TYPE};
-        cpCollisionType b[2] = {swapped ? typeA : typeB, CP_WILDCARD_COLLISION_TYPE};
-        cpCollisionHandler *wildA = (cpCollisionHandler *)cpHashSetFind(clone->to->collisionHandlers, CP_HASH_PAIR(a[0], a[1]), a);
-        cpCollisionHandler *wildB = (cpCollisionHandler *)cpHashSetFind(clone->to->collisionHandlers, CP_HASH_PAIR(b[0], b[1]), b);
-        to->handlerA = wildA ? wildA : &cpCollisionHandlerDoNothing;
-        to->handlerB = wildB ? wildB : &cpCollisionHandlerDoNothing;
-    }
+    setHandlers(clone->to, to);
     if (pair->cached) {
         const cpShape *shapes[2] = {to->a, to->b};
         cpHashSetInsert(clone->to->cachedArbiters, CP_HASH_PAIR((cpHashValue)to->a, (cpHashValue)to->b), shapes, NULL,

@@ -543,6 +543,8 @@ static int restoreArbiters(CChipmunkSpaceState *state, cpSpace *space) {
         ArbiterRecord *record = &records[i];
         cpArbiter *arbiter = record->arbiter;
         *arbiter = record->value;
+        // Saved before a wildcard or default handler was added, it has no wildcard handlers.
+        fillWildcardHandlers(space, arbiter);
         size_t bytes = sizeof(struct cpContact) * (size_t)arbiter->count;
         if (arbiter->count == 0) {
             arbiter->contacts = NULL;
@@ -846,6 +848,8 @@ int CChipmunkSpaceStateRestore(CChipmunkSpaceState *state, void *cSpace) {
     // The arbiters before the bodies: the sleeping ones are found through the bodies now.
     space->stamp = state->stamp;
     space->collisionPersistence = state->collisionPersistence;
+    // Set if the space has wildcard or default handlers now (added since the save), or had.
+    space->usesWildcards = state->usesWildcards || space->usesWildcards;
     if (!restoreArbiters(state, space)) return 0;
 
     space->iterations = state->iterations;
@@ -856,7 +860,6 @@ int CChipmunkSpaceStateRestore(CChipmunkSpaceState *state, void *cSpace) {
     space->collisionSlop = state->collisionSlop;
     space->collisionBias = state->collisionBias;
     space->curr_dt = state->curr_dt;
-    space->usesWildcards = state->usesWildcards || space->usesWildcards;
     space->shapeIDCounter = state->shapeIDCounter;
 
     BodyRecord *bodies = ITEMS(state->bodies, BodyRecord);

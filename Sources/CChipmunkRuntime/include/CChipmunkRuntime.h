@@ -231,6 +231,15 @@ int CChipmunkTreeBufferCount(void *index);
 /// snapshot's restore does before it places the contacts, without growing the ring.
 void CChipmunkSpaceRecycleContactRing(void *space);
 
+/// Sets an arbiter's handler, `swapped` flag and wildcard handlers from its shapes'
+/// collision types, as `cpArbiterUpdate` does (a snapshot's restore, for the arbiters it makes).
+void CChipmunkArbiterSetHandlers(void *space, void *arbiter);
+
+/// Gives every cached and sleeping arbiter that has none its wildcard handlers, as its next
+/// update would, once the space uses wildcards: call it when adding a wildcard or default
+/// handler turns `usesWildcards` on (CollisionHandlers.c).
+void CChipmunkFillWildcardHandlers(void *space);
+
 /// Empties the contacts of the cached arbiters between `body`, just turned static, and
 /// other static bodies: the engine keeps them forever, in contact buffers it reuses
 /// (KindChange.c). Nothing when the space is locked.

@@ -1,4 +1,5 @@
 internal import CChipmunk
+internal import CChipmunkRuntime
 
 extension Space {
     /// Sets up what happens when shapes of two types touch, in one call, as pymunk's
@@ -67,14 +68,26 @@ extension Space {
                 "Space.wildcardCollisionHandler(for: wildcard): the handler for every pair is "
                     + "defaultCollisionHandler")
         }
-        return handler(for: cpSpaceAddWildcardHandler(handle, type.rawValue)!)
+        return handler(for: addingWildcards { cpSpaceAddWildcardHandler(handle, type.rawValue)! })
     }
 
     /// The handler for every pair that has no handler of its own.
     ///
     /// The corresponding C function is `cpSpaceAddDefaultCollisionHandler`.
     public var defaultCollisionHandler: CollisionHandler {
-        handler(for: cpSpaceAddDefaultCollisionHandler(handle)!)
+        handler(for: addingWildcards { cpSpaceAddDefaultCollisionHandler(handle)! })
+    }
+
+    /// Adds a wildcard or the default handler through `add`. The engine then calls wildcard
+    /// handlers through every arbiter, and those cached before have none: they get theirs
+    /// now, or the next pair to separate crashed the engine (CollisionHandlers.c).
+    private func addingWildcards(
+        _ add: () -> UnsafeMutablePointer<cpCollisionHandler>
+    ) -> UnsafeMutablePointer<cpCollisionHandler> {
+        let used = handle.pointee.usesWildcards != 0
+        let handler = add()
+        if !used { CChipmunkFillWildcardHandlers(UnsafeMutableRawPointer(handle)) }
+        return handler
     }
 
     /// Makes sure the space has the handler for `typeA` and `typeB` as the engine keys them
