@@ -20,6 +20,9 @@ package final class SweepStore: Sendable {
     /// before runs counted the engine guard's answers, opened read-only (so not brought up
     /// to date), lacks it and reads 0 for it.
     private let hasGuardedColumn: Bool
+    /// Opened to be read: every write is refused (the connection may write, so that it
+    /// removes the write-ahead log's files when it closes).
+    private let readOnly: Bool
 
     /// The table's columns, as `chipmunk-sim results` exports them (in this order): a
     /// ``RunResult``'s coding keys.
@@ -67,6 +70,17 @@ package final class SweepStore: Sendable {
         if readOnly {
             guard let size else { throw .database(path, .noSuchFile) }
             guard size > 0 else { throw .database(path, .empty) }
+            // A reader of a WAL database makes its -wal and -shm files, and only a connection
+            // that may write removes them when it closes: read-only, `results DB` left both
+            // beside a database it only read. So where the files may be written, it opens
+            // read-write, and the store refuses every write itself (`write`); GRDB reads
+            // with SQLite's query_only set.
+            let manager = FileManager.default
+            if manager.isWritableFile(atPath: resolved),
+                manager.isWritableFile(atPath: Self.folder(of: resolved).isEmpty ? "." : Self.folder(of: resolved))
+            {
+                configuration.readonly = false
+            }
         }
         let queue = try Self.access(path) { try DatabaseQueue(path: path, configuration: configuration) }
         try self.init(writer: queue, path: path, readOnly: readOnly, isNew: (size ?? 0) == 0)
@@ -94,6 +108,7 @@ package final class SweepStore: Sendable {
     {
         self.path = path
         self.writer = writer
+        self.readOnly = readOnly
         hasGuardedColumn = try Self.access(path) { () throws -> Bool in
             // An existing file must already be a results database before anything is written.
             let columns = isNew ? nil : try Self.resultsColumns(in: writer, path: path)
@@ -196,7 +211,8 @@ package final class SweepStore: Sendable {
     }
 
     private func write<T>(_ body: (Database) throws -> T) throws(SweepError) -> T {
-        try Self.access(path) { try writer.write(body) }
+        guard !readOnly else { throw .database(path, .readOnly) }
+        return try Self.access(path) { try writer.write(body) }
     }
 
     /// Every run, by run index: the columns of ``columns``, with 0 for `guarded_collisions`

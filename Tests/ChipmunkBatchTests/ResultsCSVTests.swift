@@ -91,3 +91,30 @@ import Testing
         #expect(try SweepStore(path: path, readOnly: true).results().map(\.guardedCollisions) == [0, 3])
     }
 }
+
+/// A database that is only read is left as it was: read-only, `results DB` left an empty
+/// `DB-wal` and a `DB-shm` beside it (a newcomer's pass), which only a connection that may
+/// write removes when it closes.
+extension GuardedCollisionsColumnTests {
+    @Test func aReaderLeavesNoWriteAheadLog() throws {
+        let folder = try TemporaryFolder("read-leaves-nothing")
+        defer { folder.remove() }
+        let path = folder.path("runs.sqlite")
+        try olderDatabase(at: path)
+        // A writer brings it up to date (WAL), then closes: nothing but the database is left.
+        do { _ = try SweepStore(path: path) }
+        let before = try Data(contentsOf: URL(fileURLWithPath: path))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.url.path) == ["runs.sqlite"])
+        do {
+            let reader = try SweepStore(path: path, readOnly: true)
+            #expect(try reader.results().count == 1)
+            // Read-only still: a write is refused.
+            var other = try reader.results()[0]
+            other.key = "another"
+            #expect(throws: (any Error).self) { try reader.insert(other) }
+            #expect(try reader.results().count == 1)
+        }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.url.path) == ["runs.sqlite"])
+        #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == before, "the database is byte for byte the same")
+    }
+}
