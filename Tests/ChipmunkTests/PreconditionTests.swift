@@ -510,3 +510,18 @@ extension PreconditionTests {
         expect(bounded, says: "Polygon.box boundingBox must have an area, with left < right and bottom < top")
     }
 }
+
+extension PreconditionTests {
+    /// A space on the threaded solver cannot be rolled back: its steps differ run to run,
+    /// and a SpaceState saved from one restored without a word (a helper's attack; a
+    /// snapshot's restore already refused it).
+    @Test func aThreadedSpaceIsNotSaved() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let space = Space(threads: 2)
+            var state = SpaceState()
+            space.save(into: &state)
+        }
+        expect(
+            result, says: "Space.save(into:) needs a space made with Space(); the threaded solver is not deterministic")
+    }
+}

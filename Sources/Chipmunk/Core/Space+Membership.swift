@@ -26,11 +26,17 @@ extension Space {
     /// Adds every object in `objects`, any sequence of them, as `add(_:)`
     /// does: `space.add(contentsOf: body.shapes + [body])`.
     public func add(contentsOf objects: some Sequence<any SpaceObject>) {
+        add(contentsOf: objects, adopting: false)
+    }
+
+    /// Adds as `add(contentsOf:)` does; `adopting`, for a restore that sets every body's
+    /// kind as saved right after, takes a constraint whatever its bodies' kinds are now.
+    func add(contentsOf objects: some Sequence<any SpaceObject>, adopting: Bool) {
         let objects = Array(objects)
         for object in objects { Self.requireKnownKind(object) }
         for case let body as Body in objects { add(body: body) }
         for case let shape as Shape in objects { add(shape: shape) }
-        for case let constraint as Constraint in objects { add(constraint: constraint) }
+        for case let constraint as Constraint in objects { add(constraint: constraint, adopting: adopting) }
     }
 
     /// Removes bodies, shapes and constraints, in any mix: `space.remove(body, shape)`.
@@ -134,14 +140,14 @@ extension Space {
         if isDeferringChanges { pending.append(.addShape(shape)) } else { attach(shape) }
     }
 
-    private func add(constraint: Constraint) {
+    private func add(constraint: Constraint, adopting: Bool) {
         requireNew(constraint, "constraint")
         requireReleased(constraint.cSpace, "constraint")
         ensure(
             constraint.bodyA.space === self && constraint.bodyB.space === self,
             "Space.add: both bodies of a constraint must be in the space (or be its staticBody) before it")
         ensure(
-            constraint.bodyA.kind == .dynamic || constraint.bodyB.kind == .dynamic,
+            adopting || constraint.bodyA.kind == .dynamic || constraint.bodyB.kind == .dynamic,
             "Space.add: a constraint needs at least one dynamic body; "
                 + "the engine cannot solve one between two static or kinematic bodies"
         )

@@ -175,11 +175,18 @@ extension Space {
 
     /// Saves the space's state into `state`, reusing its buffers (see ``SpaceState``).
     ///
-    /// Call it between steps: inside a step, a query or a callback is a programming error.
+    /// Call it between steps, or from a post-step callback: inside a step, a query or a
+    /// collision callback is a programming error. So is a space on the threaded solver
+    /// (``init(threads:)``), whose steps are not deterministic: a restore could not
+    /// continue as the run did (``copy()`` makes a space with ``init()`` from one).
     public func save(into state: inout SpaceState) {
         ensure(
             !isDeferringChanges && pending.isEmpty,
             "Space.save(into:) must be called between steps, not inside a step, a query or a callback")
+        ensure(
+            !cSpace.isHasty,
+            "Space.save(into:) needs a space made with Space(); the threaded solver is not deterministic, so no "
+                + "restore could continue as the run did (Space.copy() makes one from it)")
         requireNoBodyLeaving("Space.save(into:)")
         requireNotStopped("Space.save(into:)")
         if !isKnownUniquelyReferenced(&state.storage) { state.storage = SpaceState.Storage() }
@@ -267,7 +274,9 @@ extension Space {
             !cSpace.isHasty,
             "Space.restore(_:) needs a space made with Space(); the threaded solver is not deterministic")
         try snapshot.check(restoringInto: self)
-        if let membership, !membership.isCurrent(for: self) { try adoptMembership(of: membership) }
+        if let membership, !membership.isCurrent(for: self) {
+            try adoptMembership(of: membership, placedAs: snapshot.state.bodies)
+        }
         // Those that become dynamic first: a body made non-dynamic while its partner in a
         // constraint still is would join two non-dynamic bodies (the saved state had neither).
         let kinds = zip(bodies, snapshot.state.bodies.dropFirst()).map { body, record in
@@ -281,12 +290,43 @@ extension Space {
     /// Makes the space hold exactly the objects it held when `storage` was saved: those
     /// added since go, those removed since come back (through the engine, with no collision
     /// handler run: the restore that follows sets every contact), with their serials.
-    private func adoptMembership(of storage: MembershipRecord) throws(SnapshotError) {
+    ///
+    /// The restore that follows also sets each body's kind and place as saved, so a
+    /// constraint comes back whatever its bodies' kinds are now (a body turned kinematic
+    /// after its joint was removed stopped the restore in `Space.add`: a helper's attack).
+    /// On the spatial hash, the bodies that come back are first put where `records` (a
+    /// snapshot's, the static body's first) has them, so that their shapes are hashed there,
+    /// not where they were moved out of the space; a shape that still does not fit the hash
+    /// as it is now (resized since) is refused before anything changes.
+    private func adoptMembership(of storage: MembershipRecord, placedAs records: [BodyRecord]? = nil)
+        throws(SnapshotError)
+    {
         let kept: [any SpaceObject] = storage.bodies as [any SpaceObject] + storage.shapes + storage.constraints
         for object in kept where object.space !== self && object.space != nil {
             throw .stateMismatch(
                 "a \(object.spaceObjectKind) the state holds has since been added to another space; "
                     + "remove it there first, or restore a Snapshot")
+        }
+        if let cellSize = spatialHash?.cellSize {
+            if let records, records.count == storage.bodies.count + 1 {
+                for (body, record) in zip(storage.bodies, records.dropFirst()) where body.space == nil {
+                    let h = body.handle
+                    h.pointee.p = record.position.cp
+                    h.pointee.a = record.angle
+                    h.pointee.transform = cpTransform(
+                        a: record.transform[0], b: record.transform[1], c: record.transform[2],
+                        d: record.transform[3], tx: record.transform[4], ty: record.transform[5])
+                }
+            }
+            for shape in storage.shapes where shape.space == nil {
+                let cells = Self.hashCells(of: shape, cellSize: cellSize)
+                if cells > Double(Self.maxSpatialHashCells) {
+                    throw .stateMismatch(
+                        "a shape the state holds, removed since, would cover \(cells) cells of the spatial hash as it is "
+                            + "now (cell size \(cellSize)), more than \(Self.maxSpatialHashCells): use the cell size it "
+                            + "was saved with, or save a new state")
+                }
+            }
         }
         let keep = Set(kept.map { ObjectIdentifier($0) })
         let extra: [any SpaceObject] = (constraints as [any SpaceObject] + shapes + bodies).filter {
@@ -296,7 +336,7 @@ extension Space {
             remove(contentsOf: extra)
             let present = Set((bodies as [AnyObject] + shapes + constraints).map(ObjectIdentifier.init))
             let missing: [any SpaceObject] = kept.filter { !present.contains(ObjectIdentifier($0)) }
-            add(contentsOf: missing)
+            add(contentsOf: missing, adopting: true)
         }
         requireNoBodyLeaving("Space.restore(_:)")
         requireNotStopped("Space.restore(_:)")
