@@ -39,7 +39,8 @@ extension DynamicAnimatorDelegate {
 /// collision.translatesReferenceBoundsIntoBoundary = true
 /// animator.addBehavior(GravityBehavior(items: [label]))
 /// animator.addBehavior(collision)
-/// try animator.advance(by: 2)  // label.center.y is now 460: resting on the bottom edge
+/// for _ in 0..<120 { try animator.advance(by: 1.0 / 60) }  // two seconds of 60 Hz frames
+/// // label.center.y is now 460: resting on the bottom edge
 /// ```
 public final class DynamicAnimator {
     /// The rectangle the animator works in (`referenceView.bounds`).
@@ -113,13 +114,33 @@ public final class DynamicAnimator {
     // MARK: Behaviours
 
     /// Adds a behaviour (with its children); it acts from the next step.
+    ///
+    /// A behaviour already in an animator or a parent, or one that takes the animator past
+    /// ``maxCollisionBehaviors`` collision behaviours, is a programming error: the program stops.
     public func addBehavior(_ behavior: DynamicBehavior) {
         ensure(
             behavior.dynamicAnimator == nil && behavior.parent == nil,
             "DynamicAnimator.addBehavior: the behaviour is already in an animator or a parent")
         behaviors.append(behavior)
         behavior.setAnimator(self)
+        requireCollisionBehaviorLimit("DynamicAnimator.addBehavior")
         setNeedsUpdate()
+    }
+
+    /// The most collision behaviours an animator takes at once: each has a pair of the
+    /// engine's 32 collision bits.
+    public static let maxCollisionBehaviors = 16
+
+    /// Stops the program, naming `method`, when the behaviours hold more collision behaviours
+    /// than ``maxCollisionBehaviors`` (it stopped at the next step, far from the call).
+    func requireCollisionBehaviorLimit(_ method: String) {
+        func count(_ behavior: DynamicBehavior) -> Int {
+            (behavior is CollisionBehavior ? 1 : 0) + behavior.childBehaviors.reduce(0) { $0 + count($1) }
+        }
+        let total = behaviors.reduce(0) { $0 + count($1) }
+        ensure(
+            total <= Self.maxCollisionBehaviors,
+            "\(method): an animator takes at most \(Self.maxCollisionBehaviors) collision behaviours (got \(total))")
     }
 
     /// Removes a behaviour (with its children); it no longer acts from the next step. A
@@ -173,20 +194,48 @@ public final class DynamicAnimator {
 
     /// Runs a frame of `frameDuration` seconds in fixed steps (the book's accumulator:
     /// the remainder waits for the next frame).
+    ///
+    /// A frame runs at most ``maxStepsPerFrame`` steps (120, one second at the default
+    /// step), against the spiral of death: time beyond them is dropped, and the report's
+    /// `droppedTime` says how much. So `advance(by: 2)` simulates one second; to simulate
+    /// longer, advance frame by frame, or call ``step()`` as often as needed.
+    ///
+    /// Calling it while it runs (from a behaviour's `action` or a delegate) is a
+    /// programming error: the program stops. (``step()`` may be called there.)
     @discardableResult
     public func advance(by frameDuration: Double) throws -> FrameReport {
-        // The stepper is a struct being changed: the closure must not read it (timeStep is a copy).
         DynamicsParameter.frameDuration.require(frameDuration)
+        ensure(
+            !isAdvancing,
+            "DynamicAnimator.advance(by:) was called while it ran (from a behaviour's action or a delegate); "
+                + "advance the animator from the frame loop, or call step() there")
+        isAdvancing = true
+        defer { isAdvancing = false }
+        // The stepper is a struct being changed: the closure must not read it (timeStep is a copy).
         return try stepper.advance(by: frameDuration) { dt in try self.step(by: dt) }
     }
 
+    /// Set while ``advance(by:)`` runs: its stepper cannot be reached again until it returns.
+    private var isAdvancing = false
+
+    /// The most steps one ``advance(by:)`` runs.
+    public var maxStepsPerFrame: Int { stepper.maxStepsPerFrame }
+
     /// One fixed step: behaviours act (pushes, fields, moving anchors), the space steps,
     /// items get their new centres and rotations, then each behaviour's `action` runs.
+    ///
+    /// Calling it while the space steps (from a collision delegate) is a programming
+    /// error: the program stops. A behaviour's `action` and the animator's delegate run
+    /// after the space's step, and may call it.
     public func step() throws { try step(by: timeStep) }
 
     /// One step of `dt` seconds (for a caller with its own clock, such as a scene).
     public func step(by dt: Double) throws {
         DynamicsParameter.stepDuration.require(dt)
+        ensure(
+            !space.isDeferringChanges,
+            "DynamicAnimator.step() was called while the space stepped (from a collision delegate); "
+                + "step the animator after the step returns, from a behaviour's action or the frame loop")
         updateIfNeeded()
         for behavior in flatBehaviors { behavior.willStep(in: self, dt: dt) }
         try space.step(dt)
@@ -237,11 +286,21 @@ public final class DynamicAnimator {
         record(for: item)?.body.activate()
     }
 
+    /// Set while ``updateIfNeeded()`` rebuilds the items and behaviours.
+    private var isUpdating = false
+
     private func updateIfNeeded() {
         // Inside a step (a collision delegate, an action) settings wait for the next step:
         // anchoring an item changes its body's kind, which cannot happen during a step.
-        guard needsUpdate, !space.isDeferringChanges else { return }
+        guard needsUpdate, !space.isDeferringChanges, !isUpdating else { return }
         needsUpdate = false
+        isUpdating = true
+        defer {
+            isUpdating = false
+            let ends = pendingEnds
+            pendingEnds.removeAll()
+            tellEnded(ends)
+        }
         var flat: [DynamicBehavior] = []
         func walk(_ behavior: DynamicBehavior) {
             flat.append(behavior)
@@ -282,11 +341,20 @@ public final class DynamicAnimator {
         var collisionIndex = 0
         for behavior in flat {
             if let collision = behavior as? CollisionBehavior {
-                ensure(collisionIndex < 16, "DynamicAnimator: at most 16 collision behaviours at once")
                 collision.index = collisionIndex
                 collisionIndex += 1
             }
             behavior.configure(in: self)
+        }
+        // An attachment whose item becomes anchored or free is taken out before the body's
+        // kind changes (the engine refuses a kind that leaves a joint without a dynamic body),
+        // and a spring whose item's mass changes is rebuilt (its stiffness comes from the
+        // masses): both are made again, as the bodies are now, by `install` below.
+        for case let attachment as AttachmentBehavior in flat {
+            let changing = attachment.items.compactMap(record(for:)).contains { record in
+                record.changesKind || (attachment.dependsOnMass && record.changesMass)
+            }
+            if changing { attachment.uninstall(from: self) }
         }
         for record in orderedRecords { record.apply(waking: !isAdoptingRestoredState) }
         for behavior in flat {
@@ -307,6 +375,8 @@ public final class DynamicAnimator {
     /// item, in the order of the items.
     public func reportCurrentContacts() {
         updateIfNeeded()
+        // The contacts told before the restore are not the space's any more.
+        toldContacts.removeAll()
         var told: Set<[ObjectIdentifier]> = []
         for record in orderedRecords {
             // The closure throws nothing, so neither does the walk.
@@ -318,33 +388,76 @@ public final class DynamicAnimator {
         }
     }
 
+    /// A contact a collision delegate was told began: it is told the same contact ended.
+    private struct ToldContact {
+        let behavior: CollisionBehavior
+        let item: any DynamicItem
+        /// The other item, or nil for a boundary.
+        let other: (any DynamicItem)?
+        let boundary: String?
+    }
+
+    /// The contacts delegates were told began, by their pair of shapes: each is told its end
+    /// when the pair separates, whatever changed since. Removing the collision behaviour, an
+    /// item or a boundary while an item rested on it gave "began" and never "ended", since
+    /// the end looked the pair up in behaviours that no longer held it.
+    private var toldContacts: [ShapePair: [ToldContact]] = [:]
+    /// Ends found while the animator rebuilds (a shape taken out separates at once): told
+    /// once it is done, so that a delegate may change the animator.
+    private var pendingEnds: [ToldContact] = []
+
+    private struct ShapePair: Hashable {
+        let first: ObjectIdentifier
+        let second: ObjectIdentifier
+        init(_ arbiter: Arbiter) {
+            let (a, b) = arbiter.shapes
+            (first, second) = (ObjectIdentifier(a), ObjectIdentifier(b))
+        }
+    }
+
     private func contact(_ arbiter: Arbiter, began: Bool) {
+        guard began else {
+            guard let told = toldContacts.removeValue(forKey: ShapePair(arbiter)) else { return }
+            if isUpdating { pendingEnds += told } else { tellEnded(told) }
+            return
+        }
         let (a, b) = arbiter.shapes
         guard let first = shapeRecords[ObjectIdentifier(a)] else { return }
         let point = arbiter.contactPointSet.first?.pointA ?? first.body.position
+        var told: [ToldContact] = []
         if let owner = boundaryOwners[ObjectIdentifier(b)] {
             guard owner.behavior.contains(first.item), owner.behavior.collisionMode.contains(.boundaries),
                 let delegate = owner.behavior.collisionDelegate
             else { return }
-            if began {
-                delegate.collisionBehavior(
-                    owner.behavior, beganContactFor: first.item, withBoundaryIdentifier: owner.identifier, at: point)
-            } else {
-                delegate.collisionBehavior(
-                    owner.behavior, endedContactFor: first.item, withBoundaryIdentifier: owner.identifier)
-            }
+            told.append(ToldContact(behavior: owner.behavior, item: first.item, other: nil, boundary: owner.identifier))
+            toldContacts[ShapePair(arbiter)] = told
+            delegate.collisionBehavior(
+                owner.behavior, beganContactFor: first.item, withBoundaryIdentifier: owner.identifier, at: point)
             return
         }
         guard let second = shapeRecords[ObjectIdentifier(b)] else { return }
         for case let collision as CollisionBehavior in flatBehaviors
         where collision.collisionMode.contains(.items) && collision.contains(first.item)
-            && collision.contains(second.item)
+            && collision.contains(second.item) && collision.collisionDelegate != nil
         {
-            guard let delegate = collision.collisionDelegate else { continue }
-            if began {
-                delegate.collisionBehavior(collision, beganContactFor: first.item, with: second.item, at: point)
+            told.append(ToldContact(behavior: collision, item: first.item, other: second.item, boundary: nil))
+        }
+        guard !told.isEmpty else { return }
+        toldContacts[ShapePair(arbiter)] = told
+        for contact in told {
+            contact.behavior.collisionDelegate?.collisionBehavior(
+                contact.behavior, beganContactFor: first.item, with: second.item, at: point)
+        }
+    }
+
+    private func tellEnded(_ told: [ToldContact]) {
+        for contact in told {
+            guard let delegate = contact.behavior.collisionDelegate else { continue }
+            if let other = contact.other {
+                delegate.collisionBehavior(contact.behavior, endedContactFor: contact.item, with: other)
             } else {
-                delegate.collisionBehavior(collision, endedContactFor: first.item, with: second.item)
+                delegate.collisionBehavior(
+                    contact.behavior, endedContactFor: contact.item, withBoundaryIdentifier: contact.boundary)
             }
         }
     }
@@ -447,13 +560,25 @@ final class ItemRecord {
         mask = 0
     }
 
-    /// Puts the settings into the body and shape, waking the body if anything changed.
+    /// The mass the settings give the body.
+    private var mass: Double { properties.density * area / 10_000 }
+
+    /// Whether ``apply(waking:)`` will turn the body kinematic (anchored) or dynamic (free).
+    var changesKind: Bool { properties.isAnchored != (body.kind == .kinematic) }
+
+    /// Whether ``apply(waking:)`` will change the mass of a body that stays dynamic.
+    var changesMass: Bool { !properties.isAnchored && body.kind == .dynamic && body.mass != mass }
+
+    /// The gravity the body had when the settings were last applied.
+    private var appliedGravity: Vector = .zero
+
     /// Writes the settings into the body and shape, each only if it changed (the engine's
-    /// setters wake the body), and wakes the body when one did or the item has gravity,
-    /// unless `waking` is false.
+    /// setters wake the body), and wakes the body when one did or its gravity changed,
+    /// unless `waking` is false. (Waking every item with gravity on any change kept an
+    /// animator changed twice a second from ever pausing.)
     func apply(waking: Bool = true) {
         let before = (body.kind, body.mass, body.moment, shape.elasticity, shape.friction, shape.filter)
-        let mass = properties.density * area / 10_000
+        let mass = self.mass
         if properties.isAnchored {
             if body.kind != .kinematic {
                 body.kind = .kinematic
@@ -474,7 +599,8 @@ final class ItemRecord {
             categories: ShapeFilter.Categories(rawValue: categories), mask: ShapeFilter.Categories(rawValue: mask))
         if shape.filter != filter { shape.filter = filter }
         let after = (body.kind, body.mass, body.moment, shape.elasticity, shape.friction, shape.filter)
-        if waking, before != after || gravity != .zero { body.activate() }
+        if waking, before != after || gravity != appliedGravity { body.activate() }
+        appliedGravity = gravity
     }
 }
 

@@ -98,11 +98,35 @@ public struct FloatRange: Hashable, Sendable {
     public var isInfinite: Bool { minimum == -.infinity && maximum == .infinity }
 }
 
-extension Vector {
-    /// This vector turned to `angle` radians, keeping its length (UIKit's y-down
-    /// convention: π/2 points down). The angle and magnitude of gravity and pushes.
-    func withAngle(_ angle: Double) -> Vector { Vector(angle: angle) * length }
+/// A direction whose length is a magnitude, as gravity and pushes have: it keeps its
+/// angle while the magnitude is zero, so that an angle set before the magnitude holds
+/// (UIKit's `angle` and `magnitude` are independent; a zero vector has no angle of its own).
+struct Heading {
+    /// The direction times the magnitude.
+    private(set) var vector: Vector
+    /// The angle in radians (UIKit's y-down convention: π/2 points down); the last one
+    /// set, or the vector's own while it is not zero.
+    private(set) var angle: Double
 
-    /// This vector scaled to `magnitude`, keeping its angle.
-    func withMagnitude(_ magnitude: Double) -> Vector { Vector(angle: angle) * magnitude }
+    init(_ vector: Vector) {
+        self.vector = vector
+        angle = vector == .zero ? 0 : vector.angle
+    }
+
+    /// Sets the vector; a zero vector keeps the angle.
+    mutating func set(_ vector: Vector) {
+        self.vector = vector
+        if vector != .zero { angle = vector.angle }
+    }
+
+    /// Turns the vector to `angle`, keeping its length.
+    mutating func set(angle: Double) {
+        self.angle = angle
+        vector = Vector(angle: angle) * vector.length
+    }
+
+    /// Scales the vector to `magnitude`, keeping the angle.
+    mutating func set(magnitude: Double) {
+        vector = Vector(angle: angle) * magnitude
+    }
 }

@@ -93,8 +93,14 @@ struct AnimationNewcomerExitTests {
         await #expect(processExitsWith: .failure) { _ = DisplayLink(frameDuration: 0) }
         await #expect(processExitsWith: .failure) { _ = DisplayLink(frameInterval: 0) }
         await #expect(processExitsWith: .failure) { _ = IntervalTimer(interval: -1) }
-        await #expect(processExitsWith: .failure) { var b = BouncingBall(); b.duration = 0 }
-        await #expect(processExitsWith: .failure) { var b = BouncingBall(); b.advance(by: -1) }
+        await #expect(processExitsWith: .failure) {
+            var b = BouncingBall()
+            b.duration = 0
+        }
+        await #expect(processExitsWith: .failure) {
+            var b = BouncingBall()
+            b.advance(by: -1)
+        }
         await #expect(processExitsWith: .failure) { _ = SimulatedClock(lateness: [.infinity]) }
     }
 }

@@ -26,7 +26,41 @@ private func docsExample() throws -> (ItemView, DynamicAnimator) {
     return (label, animator)
 }
 
+/// The example of the DocC overview (ChipmunkDynamics.md), compiled here.
+private func overviewExample() throws -> ItemView {
+    // OVERVIEW-EXAMPLE-BEGIN
+    let animator = DynamicAnimator(referenceBounds: Rect(x: 0, y: 0, width: 320, height: 480))
+    let label = ItemView(name: "Heavy", center: Vector(x: 160, y: 100), size: Size(width: 100, height: 40))
+    let collision = CollisionBehavior(items: [label])
+    collision.translatesReferenceBoundsIntoBoundary = true
+    animator.addBehavior(GravityBehavior(items: [label]))
+    animator.addBehavior(collision)
+    for _ in 0..<120 { try animator.advance(by: 1.0 / 60) }  // two seconds of 60 Hz frames
+    // label.center.y is now 460: resting on the bottom edge
+    // OVERVIEW-EXAMPLE-END
+    return label
+}
+
 @Suite struct DocsDynamicsExampleTests {
+    /// The overview's example does what its comment says, and the page shows this code.
+    @Test func theOverviewExampleRuns() throws {
+        let label = try overviewExample()
+        #expect(abs(label.center.y - 460) < 0.5)
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
+        let page = try String(
+            contentsOf: root.appendingPathComponent(
+                "Sources/ChipmunkDynamics/ChipmunkDynamics.docc/ChipmunkDynamics.md"),
+            encoding: .utf8)
+        let block = page.components(separatedBy: "```swift\n")[1].components(separatedBy: "```")[0]
+        let source = try String(contentsOf: URL(fileURLWithPath: #filePath), encoding: .utf8)
+        let region = source.components(separatedBy: "// OVERVIEW-EXAMPLE-BEGIN\n")[1]
+            .components(separatedBy: "    // OVERVIEW-EXAMPLE-END")[0]
+        let sourceLines = region.split(separator: "\n", omittingEmptySubsequences: false)
+            .map { $0.hasPrefix("    ") ? String($0.dropFirst(4)) : String($0) }
+        #expect(block.split(separator: "\n", omittingEmptySubsequences: false).map(String.init) == sourceLines)
+    }
+
     @Test @MainActor func theExampleRuns() throws {
         let (label, animator) = try docsExample()
         #expect(abs(label.center.y - 460) < 0.5, "on the bottom edge: 480 - 40 / 2")

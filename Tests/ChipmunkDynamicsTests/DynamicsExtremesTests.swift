@@ -75,12 +75,14 @@ struct DynamicsExtremesTests {
         switch parameter {
         case .gravityDirection: world.gravity.gravityDirection = Vector(x: v, y: v)
         case .gravityMagnitude: world.gravity.magnitude = v
-        case .pushDirection, .pushMagnitude, .pushTargetOffset:
+        case .gravityAngle: world.gravity.angle = v
+        case .pushDirection, .pushMagnitude, .pushTargetOffset, .pushAngle:
             for mode in [PushBehavior.Mode.continuous, .instantaneous] {
                 let push = PushBehavior(items: [ball, box], mode: mode)
                 switch parameter {
                 case .pushDirection: push.pushDirection = Vector(x: v, y: -v)
                 case .pushMagnitude: push.magnitude = v
+                case .pushAngle: push.setAngle(v, magnitude: 1)
                 default:
                     push.pushDirection = Vector(x: 1, y: 1)
                     push.setTargetOffsetFromCenter(Vector(x: v, y: -v), for: ball)

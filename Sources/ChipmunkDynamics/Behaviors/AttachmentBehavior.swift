@@ -228,6 +228,10 @@ public final class AttachmentBehavior: DynamicBehavior {
         let b =
             items.count == 2
             ? animator.record(for: items[1])?.body ?? animator.space.staticBody : animator.space.staticBody
+        // Anchored items (kinematic bodies) hold still: an attachment between them, or
+        // between one and an anchor point, has nothing to move (the engine takes no joint
+        // without a dynamic body). It is made once an item is set free.
+        guard a.kind == .dynamic || b.kind == .dynamic else { return }
         let anchorB = items.count == 2 ? offsets[1] : anchorPoint
         var made: [Constraint] = []
         switch kind {
@@ -301,10 +305,19 @@ public final class AttachmentBehavior: DynamicBehavior {
         needsRebuild = true
     }
 
+    /// Whether the constraints depend on the items' masses (a spring's stiffness is set
+    /// from them), so that a change of mass rebuilds them.
+    var dependsOnMass: Bool { kind == .standard && frequency > 0 }
+
     /// The mass a spring between the two bodies moves: the reduced mass, or the one
-    /// dynamic body's.
+    /// dynamic body's (an anchored item's kinematic body has an infinite mass: inf / inf
+    /// made the stiffness NaN).
     static func effectiveMass(_ a: Body, _ b: Body) -> Double {
-        b.kind != .dynamic ? a.mass : a.mass * b.mass / (a.mass + b.mass)
+        switch (a.kind == .dynamic, b.kind == .dynamic) {
+        case (true, true): a.mass * b.mass / (a.mass + b.mass)
+        case (true, false): a.mass
+        default: b.mass
+        }
     }
 }
 

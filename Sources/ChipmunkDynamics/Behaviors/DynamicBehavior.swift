@@ -22,8 +22,9 @@ open class DynamicBehavior {
 
     /// Adds a child behaviour, which acts while this one is in an animator.
     ///
-    /// A behaviour already in an animator or a parent, or the behaviour itself, is a
-    /// programming error: the program stops.
+    /// A behaviour already in an animator or a parent, the behaviour itself, or one that
+    /// takes the animator past ``DynamicAnimator/maxCollisionBehaviors`` collision
+    /// behaviours, is a programming error: the program stops.
     public func addChildBehavior(_ behavior: DynamicBehavior) {
         ensure(
             behavior.parent == nil && behavior.dynamicAnimator == nil,
@@ -32,6 +33,7 @@ open class DynamicBehavior {
         childBehaviors.append(behavior)
         behavior.parent = self
         behavior.setAnimator(dynamicAnimator)
+        dynamicAnimator?.requireCollisionBehaviorLimit("DynamicBehavior.addChildBehavior")
         dynamicAnimator?.setNeedsUpdate()
     }
 

@@ -66,6 +66,9 @@ public final class DynamicItemBehavior: ItemListBehavior {
     }
 
     /// Adds to an item's velocity (at once if the item is in the animator, else when it joins).
+    ///
+    /// A velocity that is not finite, or one that makes the item's velocity (or the sum
+    /// waiting for it to join) overflow, is a programming error: the program stops.
     public func addLinearVelocity(_ velocity: Vector, for item: any DynamicItem) {
         DynamicsParameter.addedLinearVelocity.require(velocity)
         addVelocity(item, velocity, 0)
@@ -73,6 +76,9 @@ public final class DynamicItemBehavior: ItemListBehavior {
 
     /// Adds to an item's angular velocity, in radians/s (at once if the item is in the
     /// animator, else when it joins).
+    ///
+    /// A velocity that is not finite, or one that makes the item's angular velocity (or
+    /// the sum waiting for it to join) overflow, is a programming error: the program stops.
     public func addAngularVelocity(_ velocity: Double, for item: any DynamicItem) {
         DynamicsParameter.addedAngularVelocity.require(velocity)
         addVelocity(item, .zero, velocity)
@@ -80,12 +86,31 @@ public final class DynamicItemBehavior: ItemListBehavior {
 
     private func addVelocity(_ item: any DynamicItem, _ linear: Vector, _ angular: Double) {
         if let body = dynamicAnimator?.body(for: item), body.kind == .dynamic {
-            body.velocity += linear
-            body.angularVelocity += angular
+            body.velocity = Self.sum(body.velocity, linear, "the item's velocity")
+            body.angularVelocity = Self.sum(body.angularVelocity, angular, "the item's angular velocity")
+        } else if let index = pendingVelocities.firstIndex(where: { $0.item === item }) {
+            pendingVelocities[index].linear = Self.sum(
+                pendingVelocities[index].linear, linear, "the velocity added before the item joined")
+            pendingVelocities[index].angular = Self.sum(
+                pendingVelocities[index].angular, angular, "the angular velocity added before the item joined")
         } else {
             pendingVelocities.append((item, linear, angular))
             changed()
         }
+    }
+
+    /// `a + b`, stopping the program, in the caller's terms, when the sum overflows: two
+    /// additions of 1e308 stopped it naming `Body.velocity`, a property the user never set.
+    private static func sum(_ a: Vector, _ b: Vector, _ what: String) -> Vector {
+        let total = a + b
+        ensure(total.isFinite, "DynamicItemBehavior.addLinearVelocity: \(what) \(a) plus \(b) is not finite")
+        return total
+    }
+
+    private static func sum(_ a: Double, _ b: Double, _ what: String) -> Double {
+        let total = a + b
+        ensure(total.isFinite, "DynamicItemBehavior.addAngularVelocity: \(what) \(a) plus \(b) is not finite")
+        return total
     }
 
     /// The item's velocity in points/s, or zero when it is not in the animator.
@@ -105,8 +130,8 @@ public final class DynamicItemBehavior: ItemListBehavior {
     override func install(in animator: DynamicAnimator) {
         for pending in pendingVelocities {
             guard let body = animator.record(for: pending.item)?.body, body.kind == .dynamic else { continue }
-            body.velocity += pending.linear
-            body.angularVelocity += pending.angular
+            body.velocity = Self.sum(body.velocity, pending.linear, "the item's velocity")
+            body.angularVelocity = Self.sum(body.angularVelocity, pending.angular, "the item's angular velocity")
         }
         pendingVelocities.removeAll()
     }

@@ -10,32 +10,47 @@ public final class GravityBehavior: ItemListBehavior {
     /// The direction, whose length is the magnitude: (0, 1), down at 1000 points/s², by default.
     ///
     /// A value that is not finite is a programming error: the program stops.
-    public var gravityDirection = Vector(x: 0, y: 1) {
-        didSet {
-            DynamicsParameter.gravityDirection.require(gravityDirection)
+    public var gravityDirection: Vector {
+        get { heading.vector }
+        set {
+            DynamicsParameter.gravityDirection.require(newValue)
+            heading.set(newValue)
             changed()
         }
     }
 
-    /// The direction's angle in radians (0 points right, π/2 down).
+    /// The direction's angle in radians (0 points right, π/2 down); setting it keeps the
+    /// magnitude. Gravity of magnitude 0 keeps the angle set.
+    ///
+    /// An angle past ±1e15 is a programming error: the program stops.
     public var angle: Double {
-        get { gravityDirection.angle }
-        set { gravityDirection = gravityDirection.withAngle(newValue) }
+        get { heading.angle }
+        set {
+            DynamicsParameter.gravityAngle.require(newValue)
+            heading.set(angle: newValue)
+            changed()
+        }
     }
 
-    /// The direction's length.
+    /// The direction's length; setting it keeps the angle.
+    ///
+    /// A value that is negative or not finite is a programming error: the program stops.
     public var magnitude: Double {
-        get { gravityDirection.length }
+        get { heading.vector.length }
         set {
             DynamicsParameter.gravityMagnitude.require(newValue)
-            gravityDirection = gravityDirection.withMagnitude(newValue)
+            heading.set(magnitude: newValue)
+            changed()
         }
     }
 
     /// Sets the direction from an angle in radians and a magnitude.
     public func setAngle(_ angle: Double, magnitude: Double) {
-        gravityDirection = Vector(angle: angle) * magnitude
+        self.angle = angle
+        self.magnitude = magnitude
     }
+
+    private var heading = Heading(Vector(x: 0, y: 1))
 
     /// The acceleration in points/s².
     public var acceleration: Vector { gravityDirection * Self.standardAcceleration }

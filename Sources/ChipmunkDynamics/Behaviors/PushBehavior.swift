@@ -26,29 +26,42 @@ public final class PushBehavior: ItemListBehavior {
     ///
     /// A component past ±1e15 is a programming error: the program stops (1e308 became an
     /// infinite force).
-    public var pushDirection = Vector.zero {
-        didSet { DynamicsParameter.pushDirection.require(pushDirection) }
+    public var pushDirection: Vector {
+        get { heading.vector }
+        set {
+            DynamicsParameter.pushDirection.require(newValue)
+            heading.set(newValue)
+        }
     }
-    /// The direction's angle in radians (0 points right, π/2 down); setting it keeps the magnitude.
+    /// The direction's angle in radians (0 points right, π/2 down); setting it keeps the
+    /// magnitude. A push of magnitude 0 keeps the angle set, so that `angle` then
+    /// `magnitude` pushes that way, as in UIKit.
+    ///
+    /// An angle past ±1e15 is a programming error: the program stops.
     public var angle: Double {
-        get { pushDirection.angle }
-        set { pushDirection = pushDirection.withAngle(newValue) }
+        get { heading.angle }
+        set {
+            DynamicsParameter.pushAngle.require(newValue)
+            heading.set(angle: newValue)
+        }
     }
     /// The direction's length; setting it keeps the angle.
     ///
     /// A value that is negative or past 1e15 is a programming error: the program stops.
     public var magnitude: Double {
-        get { pushDirection.length }
+        get { heading.vector.length }
         set {
             DynamicsParameter.pushMagnitude.require(newValue)
-            pushDirection = pushDirection.withMagnitude(newValue)
+            heading.set(magnitude: newValue)
         }
     }
     /// Sets the direction from an angle in radians and a magnitude.
     public func setAngle(_ angle: Double, magnitude: Double) {
-        pushDirection = Vector(angle: angle) * magnitude
+        self.angle = angle
+        self.magnitude = magnitude
     }
 
+    private var heading = Heading(.zero)
     private var offsets: [ObjectIdentifier: Vector] = [:]
 
     /// Where on the item the push acts, from its centre in the item's own coordinates

@@ -9,8 +9,10 @@ import Chipmunk
 package enum DynamicsParameter: String, Sendable, CaseIterable, RuledParameter {
     case gravityDirection = "GravityBehavior.gravityDirection"
     case gravityMagnitude = "GravityBehavior.magnitude"
+    case gravityAngle = "GravityBehavior.angle"
     case pushDirection = "PushBehavior.pushDirection"
     case pushMagnitude = "PushBehavior.magnitude"
+    case pushAngle = "PushBehavior.angle"
     case pushTargetOffset = "PushBehavior.setTargetOffsetFromCenter offset"
     case snapPoint = "SnapBehavior.snapPoint"
     case snapDamping = "SnapBehavior.damping"
@@ -64,7 +66,7 @@ package enum DynamicsParameter: String, Sendable, CaseIterable, RuledParameter {
         case .referenceBoundsCorner, .boundaryInsets: return .magnitudeAtMost(Parameter.maxCoordinate / 2)
         // A push of 1e308 became an infinite force (× forceScale), and the stop named
         // `Body.applyForce`; an angle past maxCoordinate has no fraction left.
-        case .pushDirection, .pushTargetOffset, .itemRotation, .slidingAxis:
+        case .pushDirection, .pushTargetOffset, .itemRotation, .slidingAxis, .pushAngle, .gravityAngle:
             return .magnitudeAtMost(Parameter.maxCoordinate)
         case .pushMagnitude: return .nonNegativeAtMost(Parameter.maxCoordinate)
         case .gravityDirection, .fieldStrength, .itemCharge, .addedLinearVelocity, .addedAngularVelocity,
