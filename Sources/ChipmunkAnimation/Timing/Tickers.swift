@@ -8,10 +8,10 @@ public struct TickerFrame: Sendable, Hashable {
     /// When the callback actually ran.
     public var timestamp: Double
     /// The measured time since the previous firing (0 for the first): what listing 11.2
-    /// of the book computes from `CACurrentMediaTime()`.
+    /// of the book computes from `CACurrentMediaTime()`. (`CADisplayLink.duration` is the
+    /// nominal refresh period instead; here that is ``DisplayLink/period``.)
     public var duration: Double
-    /// Frames skipped just before this one because the previous frame ran late (always 0
-    /// for ``IntervalTimer``, which fires for every deadline instead).
+    /// Deadlines skipped just before this one because the previous callback ran past them.
     public var skippedFrames: Int
 }
 
@@ -24,8 +24,11 @@ public enum TickerAction: Sendable {
 }
 
 /// The book's `NSTimer`: fires every `interval` seconds, with deadlines fixed from the
-/// start. A late firing is late, and when the callback overruns, the deadlines it missed
-/// fire back to back: the timer bunches up, it does not skip.
+/// start. A late firing is late; when the callback overruns, the deadlines it missed are
+/// skipped, as Foundation documents for a repeating timer ("fired only once for that time
+/// period; the timer is then rescheduled … for the next scheduled firing time in the
+/// future"), and ``TickerFrame/skippedFrames`` counts them. So a fixed step per tick, as
+/// listing 11.1 takes, falls behind the clock when a frame runs long.
 ///
 /// ```swift
 /// let timer = IntervalTimer(interval: 1.0 / 60)
@@ -51,22 +54,45 @@ public struct IntervalTimer {
 
     /// Fires until the callback says `.stop`; the first firing is one interval from now.
     public func run(_ body: (TickerFrame) throws -> TickerAction) rethrows {
-        let start = clock.now
-        var previous = start
-        var index = 0
-        while true {
-            let target = start + Double(index + 1) * interval
-            clock.sleep(until: target)
-            let now = clock.now
-            let frame = TickerFrame(
-                index: index, targetTime: target, timestamp: now, duration: index == 0 ? 0 : now - previous,
-                skippedFrames: 0)
-            previous = now
-            if try body(frame) == .stop { return }
-            index += 1
-        }
+        try runOnGrid(period: interval, clock: clock, body)
     }
 }
+
+/// Fires `body` at `start + k × period` for k = 1, 2, … on `clock` until it says `.stop`:
+/// the loop both tickers share. Deadlines that passed while the callback ran are skipped
+/// and counted; the next firing is at the next deadline still ahead.
+private func runOnGrid(period: Double, clock: any TickerClock, _ body: (TickerFrame) throws -> TickerAction)
+    rethrows
+{
+    let start = clock.now
+    var previous = start
+    // The deadline's number, start + slot × period; a Double, for a clock may jump
+    // further ahead than an Int counts frames (a scripted clock, a machine suspended).
+    var slot = 1.0
+    var index = 0
+    var skipped = 0
+    while true {
+        let target = start + slot * period
+        clock.sleep(until: target)
+        let now = clock.now
+        let frame = TickerFrame(
+            index: index, targetTime: target, timestamp: now, duration: index == 0 ? 0 : now - previous,
+            skippedFrames: skipped)
+        previous = now
+        if try body(frame) == .stop { return }
+        index += 1
+        // The next deadline still ahead; those that passed during the callback are skipped.
+        let after = clock.now
+        let due = ((after - start) / period).rounded(.down)
+        let next = due.isFinite && due >= slot + 1 ? due + 1 : slot + 1
+        // Past 2^53 frames a Double counts in steps larger than one: never below none.
+        skipped = Int(min(max(next - slot - 1, 0), maxSkippedFrames))
+        slot = next
+    }
+}
+
+/// The most skipped frames one firing reports (2^62): a clock can jump further.
+private let maxSkippedFrames = 0x1p62
 
 /// The book's `CADisplayLink` on Linux: fires on a `frameDuration` grid (60 Hz by default)
 /// every `frameInterval` frames, with absolute deadlines on the clock. Each frame reports
@@ -100,38 +126,11 @@ public struct DisplayLink {
         self.clock = clock
     }
 
-    /// The most skipped frames one firing reports (2^62): a clock can jump further.
-    static let maxSkippedFrames = 0x1p62
-
     /// The time between firings when none is missed.
     public var period: Double { frameDuration * Double(frameInterval) }
 
     /// Fires until the callback says `.stop`; the first firing is at the next deadline.
     public func run(_ body: (TickerFrame) throws -> TickerAction) rethrows {
-        let start = clock.now
-        var previous = start
-        // The deadline's number, start + slot × period; a Double, for a clock may jump
-        // further ahead than an Int counts frames (a scripted clock, a machine suspended).
-        var slot = 1.0
-        var index = 0
-        var skipped = 0
-        while true {
-            let target = start + slot * period
-            clock.sleep(until: target)
-            let now = clock.now
-            let frame = TickerFrame(
-                index: index, targetTime: target, timestamp: now, duration: index == 0 ? 0 : now - previous,
-                skippedFrames: skipped)
-            previous = now
-            if try body(frame) == .stop { return }
-            index += 1
-            // The next deadline still ahead; those that passed during the callback are skipped.
-            let after = clock.now
-            let due = ((after - start) / period).rounded(.down)
-            let next = due.isFinite && due >= slot + 1 ? due + 1 : slot + 1
-            // Past 2^53 frames a Double counts in steps larger than one: never below none.
-            skipped = Int(min(max(next - slot - 1, 0), Self.maxSkippedFrames))
-            slot = next
-        }
+        try runOnGrid(period: period, clock: clock, body)
     }
 }
