@@ -37,15 +37,13 @@ package enum DynamicsScenes {
         inputs: @escaping (_ time: Double) -> Void = { _ in }
     ) -> Scene {
         var names: [ObjectIdentifier: String] = [ObjectIdentifier(animator.space.staticBody): "static"]
-        var views: [ObjectIdentifier: ItemView] = [:]
         for item in items {
             guard let body = animator.body(for: item) else { continue }
             names[ObjectIdentifier(body)] = item.name
-            views[ObjectIdentifier(body)] = item
         }
         let scene = Scene(
             name: name, space: animator.space, timeStep: animator.timeStep, yAxisPointsDown: true,
-            driver: AnimatorDriver(animator: animator, views: views, inputs: inputs))
+            driver: AnimatorDriver(animator: animator, inputs: inputs))
         scene.bodyNames = names
         return scene
     }
@@ -54,12 +52,10 @@ package enum DynamicsScenes {
     /// items' `alpha` for pictures.
     private final class AnimatorDriver: SceneDriver {
         let animator: DynamicAnimator
-        let views: [ObjectIdentifier: ItemView]
         let inputs: (_ time: Double) -> Void
 
-        init(animator: DynamicAnimator, views: [ObjectIdentifier: ItemView], inputs: @escaping (Double) -> Void) {
+        init(animator: DynamicAnimator, inputs: @escaping (Double) -> Void) {
             self.animator = animator
-            self.views = views
             self.inputs = inputs
         }
 
@@ -68,7 +64,7 @@ package enum DynamicsScenes {
             try animator.step(by: dt)
         }
 
-        func opacity(of body: Body) -> Double { views[ObjectIdentifier(body)]?.alpha ?? 1 }
+        func opacity(of body: Body) -> Double { (animator.item(for: body) as? ItemView)?.alpha ?? 1 }
 
         /// A restored scene's behaviours are as built: set them as the inputs had them when
         /// the snapshot was taken (the step that made it applied the inputs for the time one

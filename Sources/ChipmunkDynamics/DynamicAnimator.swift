@@ -64,6 +64,8 @@ public final class DynamicAnimator {
     var records: [ObjectIdentifier: ItemRecord] = [:]
     /// The same records by shape, for contacts.
     private var shapeRecords: [ObjectIdentifier: ItemRecord] = [:]
+    /// The same records by body, for ``item(for:)``.
+    private var bodyRecords: [ObjectIdentifier: ItemRecord] = [:]
     /// Items in the order they joined: the order bodies enter the space.
     private(set) var orderedRecords: [ItemRecord] = []
     /// Every behaviour in the tree, depth first, parents before children.
@@ -186,6 +188,13 @@ public final class DynamicAnimator {
     public func body(for item: any DynamicItem) -> Body? {
         updateIfNeeded()
         return records[ObjectIdentifier(item)]?.body
+    }
+
+    /// The item a body in the space stands for, or nil for a body that is not an item's
+    /// (the space's static body): for drawing the space with the items' own looks. It
+    /// reads the space as it is, applying no pending change.
+    public func item(for body: Body) -> (any DynamicItem)? {
+        bodyRecords[ObjectIdentifier(body)]?.item
     }
 
     func setNeedsUpdate() { needsUpdate = true }
@@ -318,6 +327,7 @@ public final class DynamicAnimator {
                     let record = ItemRecord(item: item, animator: self)
                     records[ObjectIdentifier(item)] = record
                     shapeRecords[ObjectIdentifier(record.shape)] = record
+                    bodyRecords[ObjectIdentifier(record.body)] = record
                     orderedRecords.append(record)
                     space.add(record.body, record.shape)
                 }
@@ -333,6 +343,7 @@ public final class DynamicAnimator {
             space.remove(record.body, record.shape)
             records[ObjectIdentifier(record.item)] = nil
             shapeRecords[ObjectIdentifier(record.shape)] = nil
+            bodyRecords[ObjectIdentifier(record.body)] = nil
         }
         orderedRecords.removeAll { !seen.contains(ObjectIdentifier($0.item)) }
 

@@ -13,12 +13,11 @@ struct PicturesNewcomerTests {
         b.alpha = 0.5
         animator.addBehavior(GravityBehavior(items: [a, b]))
         try animator.advance(by: 0.1)
-        // No public body-to-item lookup: build one.
-        var alphaByBody: [ObjectIdentifier: Double] = [:]
-        for item in [a, b] { alphaByBody[ObjectIdentifier(animator.body(for: item)!)] = item.alpha }
-        let frame = Frame(animator.space, opacity: { alphaByBody[ObjectIdentifier($0)] ?? 1 })
-        var view = FrameView(fitting: frame)
-        view.yPointsDown = true
+        let frame = Frame(animator.space, opacity: { (animator.item(for: $0) as? ItemView)?.alpha ?? 1 })
+        let view = FrameView(fitting: frame, yPointsDown: true)
+        #expect(view.yPointsDown)
+        #expect(animator.item(for: animator.body(for: b)!) === b)
+        #expect(animator.item(for: animator.space.staticBody) == nil)
         let svg = frame.svg(view: view)
         #expect(svg.components(separatedBy: "fill-opacity=\"0.5\"").count - 1 == 1)
         _ = try frame.png(view: view, pixelWidth: 64)

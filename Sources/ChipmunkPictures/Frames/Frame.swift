@@ -189,16 +189,19 @@ public struct FrameView: Sendable, Equatable {
         yPointsDown ? y + depth : y + height - depth
     }
 
-    /// The frame's bounds with a 5 % margin (a 1-unit square around an empty frame).
-    public init(fitting frame: Frame) {
+    /// The frame's bounds with a 5 % margin (a 1-unit square around an empty frame); y
+    /// points down in the picture when `yPointsDown` is true (a UIKit-style world, such as
+    /// a `DynamicAnimator`'s).
+    public init(fitting frame: Frame, yPointsDown: Bool = false) {
         guard let b = frame.bounds else {
-            self.init(x: -0.5, y: -0.5, width: 1, height: 1)
+            self.init(x: -0.5, y: -0.5, width: 1, height: 1, yPointsDown: yPointsDown)
             return
         }
         let margin = max(b.right - b.left, b.top - b.bottom, 1) * 0.05
         self.init(
             clamping: b.left - margin, y: b.bottom - margin, width: b.right - b.left + 2 * margin,
             height: b.top - b.bottom + 2 * margin)
+        self.yPointsDown = yPointsDown
     }
 }
 
