@@ -103,7 +103,7 @@ import Testing
             (["run", "crates", "--steps", "2", "--events", "adir"], 65, "cannot write --events adir: Is a directory"),
             (
                 ["play", "crates", "--seconds", "1", "--step-cost", "-1"], 64,
-                "--step-cost must be from 0 to 1000 ms (got -1.0)"
+                "The value '-1' is invalid for '--step-cost <ms>': expected a number of milliseconds from 0 to 1000"
             ),
         ]
         for (arguments, status, message) in cases {

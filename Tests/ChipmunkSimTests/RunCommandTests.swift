@@ -171,7 +171,22 @@ import Testing
             ["diff", "crates", "crates", "--steps", "2000000"],
             "chipmunk-sim: The value '2000000' is invalid for '--steps <steps>': expected a whole number of steps from 1 to 1000000, as every body's state at every step is kept"
         ),
-        (["run", "crates", "--seconds=-1"], "chipmunk-sim: --seconds must be positive and finite (got -1.0)"),
+        (
+            ["run", "crates", "--seconds=-1"],
+            "chipmunk-sim: The value '-1' is invalid for '--seconds <seconds>': expected a number of seconds more than 0"
+        ),
+        (
+            ["run", "crates", "--seconds", "abc"],
+            "chipmunk-sim: The value 'abc' is invalid for '--seconds <seconds>': expected a number of seconds more than 0"
+        ),
+        (
+            ["play", "crates", "--fps", "0x10"],
+            "chipmunk-sim: The value '0x10' is invalid for '--fps <fps>': expected a number of Hz from 1 to 1000"
+        ),
+        (
+            ["ball", "--jitter", "nan"],
+            "chipmunk-sim: The value 'nan' is invalid for '--jitter <jitter>': expected a number of milliseconds from 0 to 1000"
+        ),
         (
             ["run", "crates", "--every", "0"],
             "chipmunk-sim: The value '0' is invalid for '--every <every>': expected a whole number of steps from 1 to 9007199254740992 (2^53)"

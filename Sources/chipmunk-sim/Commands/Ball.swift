@@ -26,9 +26,14 @@ struct Ball: ParsableCommand {
     )
 
     @Option(help: "Which ticker drives the ball.") var ticker: TickerChoice = .both
-    @Option(parsing: .unconditional, help: "The most a frame is late, in milliseconds (uniform, seeded).") var jitter =
-        12.0
-    @Option(parsing: .unconditional, help: "A stall of this many milliseconds …") var stall = 40.0
+    @Option(
+        parsing: .unconditional, help: "The most a frame is late, in milliseconds from 0 to 1000 (uniform, seeded).",
+        transform: DecimalNumber.parser(0...1000, "milliseconds"))
+    var jitter = 12.0
+    @Option(
+        parsing: .unconditional, help: "A stall of this many milliseconds (0 to 1000) …",
+        transform: DecimalNumber.parser(0...1000, "milliseconds"))
+    var stall = 40.0
     @Option(
         parsing: .unconditional, help: "… every Nth frame (0: none).",
         transform: WholeNumber.parser(0...WholeNumber.maxStep, "frames"))
@@ -44,12 +49,6 @@ struct Ball: ParsableCommand {
     var seed: UInt64 = 42
     @Option(help: "A table to read, or CSV.") var format: BallFormat = .table
     @Flag(help: "Run on the real monotonic clock; the jitter becomes real sleeps in each frame.") var realTime = false
-
-    func validate() throws {
-        for (name, value) in [("jitter", jitter), ("stall", stall)] where !(0...1000).contains(value) {
-            throw ValidationError("--\(name) must be from 0 to 1000 ms (got \(value))")
-        }
-    }
 
     /// The seeded lateness of each frame, in seconds.
     func lateness(count: Int) -> [Double] {

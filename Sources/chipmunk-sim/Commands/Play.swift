@@ -40,7 +40,10 @@ struct Play: ParsableCommand {
         transform: WholeNumber.parser(1...60, "display frames"))
     var frameInterval = 1
 
-    @Option(parsing: .unconditional, help: "The display's refresh rate in Hz.") var fps = 60.0
+    @Option(
+        parsing: .unconditional, help: "The display's refresh rate in Hz, from 1 to 1000.",
+        transform: DecimalNumber.parser(1...1000, "Hz"))
+    var fps = 60.0
 
     @Option(
         parsing: .unconditional, help: "Picture width in characters (default: the terminal's, at most 100).",
@@ -51,25 +54,19 @@ struct Play: ParsableCommand {
     /// `--view`.
     var view: FrameView? { viewOption.view }
 
-    @Option(parsing: .unconditional, help: "Stop after this many seconds of real time (default: run until q).")
+    @Option(
+        parsing: .unconditional, help: "Stop after this many seconds of real time (default: run until q).",
+        transform: DecimalNumber.parser(0...(.greatestFiniteMagnitude), "seconds", aboveLowerBound: true))
     var seconds: Double?
 
     @Option(
         parsing: .unconditional,
         help: ArgumentHelp(
-            "Add this many milliseconds of busy work to every step, to see a scene too heavy for its frames.",
-            valueName: "ms"))
+            "Add this many milliseconds (0 to 1000) of busy work to every step, to see a scene too heavy for "
+                + "its frames.",
+            valueName: "ms"),
+        transform: DecimalNumber.parser(0...1000, "milliseconds"))
     var stepCost = 0.0
-
-    func validate() throws {
-        guard fps >= 1, fps <= 1000 else { throw ValidationError("--fps must be from 1 to 1000 (got \(fps))") }
-        if let seconds, !(seconds > 0 && seconds.isFinite) {
-            throw ValidationError("--seconds must be positive (got \(seconds))")
-        }
-        guard stepCost >= 0, stepCost <= 1000 else {
-            throw ValidationError("--step-cost must be from 0 to 1000 ms (got \(stepCost))")
-        }
-    }
 
     func run() throws {
         let scene = try SceneCatalog.scene(opening: self.scene, warn: Output.warning)

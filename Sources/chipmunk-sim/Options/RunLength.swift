@@ -9,7 +9,9 @@ struct RunLength: ParsableArguments {
         transform: WholeNumber.parser(1...WholeNumber.maxStep, "steps"))
     var steps: Int?
 
-    @Option(parsing: .unconditional, help: "Simulated seconds, rounded to whole steps (instead of --steps).")
+    @Option(
+        parsing: .unconditional, help: "Simulated seconds, rounded to whole steps (instead of --steps).",
+        transform: DecimalNumber.parser(0...(.greatestFiniteMagnitude), "seconds", aboveLowerBound: true))
     var seconds: Double?
 
     @Option(
@@ -25,9 +27,6 @@ struct RunLength: ParsableArguments {
 
     func validate() throws {
         if steps != nil, seconds != nil { throw ValidationError("give --steps or --seconds, not both") }
-        if let seconds, !(seconds > 0 && seconds.isFinite) {
-            throw ValidationError("--seconds must be positive and finite (got \(seconds))")
-        }
     }
 
     /// The most steps a run may take, and the last step number it may reach (2^53).
