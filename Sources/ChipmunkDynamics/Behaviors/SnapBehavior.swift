@@ -15,7 +15,10 @@ public final class SnapBehavior: DynamicBehavior {
     public let item: any DynamicItem
     /// Where the item's centre is pulled, in points; changing it wakes the item.
     ///
-    /// A coordinate past ±1e15 is a programming error: the program stops.
+    /// A coordinate past ±1e15 is a programming error: the program stops. The item
+    /// overshoots the point (by up to 73 % of the distance at `damping` 0): a snap so far
+    /// that the overshoot passes ±1e15 ends the step with `ChipmunkError.diverged`, as any
+    /// motion past the core's coordinates does.
     public var snapPoint: Vector {
         didSet {
             DynamicsParameter.snapPoint.require(snapPoint)
