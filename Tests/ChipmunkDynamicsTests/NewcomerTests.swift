@@ -14,28 +14,6 @@ struct NewcomerTests {
 
     // MARK: newcomer
 
-    @Test func docsExampleRests() throws {
-        let animator = DynamicAnimator(referenceBounds: Rect(x: 0, y: 0, width: 320, height: 480))
-        let label = ItemView(name: "Heavy", center: Vector(x: 160, y: 60), size: Size(width: 100, height: 40))
-        let collision = CollisionBehavior(items: [label])
-        collision.translatesReferenceBoundsIntoBoundary = true
-        let bounce = DynamicItemBehavior(items: [label])
-        bounce.elasticity = 0.3
-        animator.addBehavior(GravityBehavior(items: [label]))
-        animator.addBehavior(collision)
-        animator.addBehavior(bounce)
-        for _ in 0..<180 { try animator.advance(by: 1.0 / 60) }
-        #expect(abs(label.center.y - 460) < 1)
-    }
-
-    @Test func gravityAngleSurvivesZeroMagnitude() {
-        let gravity = GravityBehavior(items: [])
-        gravity.magnitude = 0
-        gravity.angle = .pi
-        gravity.magnitude = 1
-        #expect(abs(gravity.gravityDirection.x + 1) < 1e-9)
-    }
-
     @Test func snapSettlesAndPauses() throws {
         let animator = DynamicAnimator(referenceBounds: Self.bounds)
         let pauses = PauseRecorderH19()
