@@ -456,9 +456,7 @@ struct SnapshotRestore {
             handle.pointee.a = r.angle
             handle.pointee.w = r.angularVelocity
             handle.pointee.t = r.torque
-            handle.pointee.transform = cpTransform(
-                a: r.transform[0], b: r.transform[1], c: r.transform[2], d: r.transform[3], tx: r.transform[4],
-                ty: r.transform[5])
+            handle.pointee.transform = r.engineTransform
             handle.pointee.v_bias = r.velocityBias.cp
             handle.pointee.w_bias = r.angularVelocityBias
             handle.pointee.sleeping.idleTime = r.idleTime

@@ -180,10 +180,9 @@ private struct SnapshotMatch {
         // separated circles took over 4 GB) and a tree whose insertions were quadratic.
         for (i, record) in state.bodies.enumerated() where bodies[i] == nil {
             let body = Body(kind: [Body.Kind.dynamic, .kinematic, .static][Int(record.kind)])
-            let t = record.transform
             body.handle.pointee.p = record.position.cp
             body.handle.pointee.a = record.angle
-            body.handle.pointee.transform = cpTransform(a: t[0], b: t[1], c: t[2], d: t[3], tx: t[4], ty: t[5])
+            body.handle.pointee.transform = record.engineTransform
             space.add(body)
             bodies[i] = body
         }
@@ -328,10 +327,7 @@ private struct SnapshotCapture {
         record.angle = body.a
         record.angularVelocity = body.w
         record.torque = body.t
-        record.transform = [
-            body.transform.a, body.transform.b, body.transform.c, body.transform.d, body.transform.tx,
-            body.transform.ty,
-        ]
+        record.engineTransform = body.transform
         record.velocityBias = .init(body.v_bias)
         record.angularVelocityBias = body.w_bias
         record.idleTime = body.sleeping.idleTime
@@ -429,4 +425,16 @@ private struct SnapshotCapture {
 extension SnapshotVector {
     init(_ vector: cpVect) { self.init(x: vector.x, y: vector.y) }
     var cp: cpVect { cpVect(x: x, y: y) }
+}
+
+extension BodyRecord {
+    /// The saved transform as the engine's `cpTransform`: the six doubles, a, b, c, d, tx,
+    /// ty, in that order, with their bits unchanged either way.
+    var engineTransform: cpTransform {
+        get {
+            cpTransform(
+                a: transform[0], b: transform[1], c: transform[2], d: transform[3], tx: transform[4], ty: transform[5])
+        }
+        set { transform = [newValue.a, newValue.b, newValue.c, newValue.d, newValue.tx, newValue.ty] }
+    }
 }

@@ -313,9 +313,7 @@ extension Space {
                     let h = body.handle
                     h.pointee.p = record.position.cp
                     h.pointee.a = record.angle
-                    h.pointee.transform = cpTransform(
-                        a: record.transform[0], b: record.transform[1], c: record.transform[2],
-                        d: record.transform[3], tx: record.transform[4], ty: record.transform[5])
+                    h.pointee.transform = record.engineTransform
                 }
             }
             for shape in storage.shapes where shape.space == nil {
