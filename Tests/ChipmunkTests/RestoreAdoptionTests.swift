@@ -70,18 +70,27 @@ struct RestoreAdoptionTests {
     }
 
     /// A shape that cannot fit the hash as it is now (resized to tiny cells since) is
-    /// refused with an error, and the space is unchanged.
+    /// refused with an error, and the space is unchanged: a body taken out and moved since
+    /// stays where it was moved, its shape's box as it was, with nothing back in the space.
     @Test func aShapeThatNoLongerFitsTheResizedHashIsRefused() throws {
         let space = Space()
         space.useSpatialHash(cellSize: 1, count: 100)
         let floor = Segment(body: space.staticBody, from: [-1000, 0], to: [1000, 0], radius: 1)
-        space.add(floor)
+        let ball = Body(mass: 1, moment: 1)
+        ball.position = [5, 5]
+        let circle = Circle(body: ball, radius: 0.1)
+        space.add(floor, ball, circle)
         var state = SpaceState()
         space.save(into: &state)
-        space.remove(floor)
+        space.remove(floor, circle, ball)
+        ball.position = [100, 50]
+        ball.angle = 2
+        let box = circle.boundingBox
         space.useSpatialHash(cellSize: 0.002, count: 100)
         #expect(throws: SnapshotError.self) { try space.restore(state) }
-        #expect(space.shapes.isEmpty)
+        #expect(space.shapes.isEmpty && space.bodies.isEmpty)
+        #expect(ball.position == [100, 50] && ball.angle == 2)
+        #expect(circle.boundingBox == box)
         let error = #expect(throws: SnapshotError.self) { try space.restore(state) }
         #expect("\(error!)".contains("use the cell size it was saved with"))
     }

@@ -38,8 +38,13 @@ extension Space {
     /// The cells a shape covers: a static shape where it is; a moving one in any rotation,
     /// as a square as wide as its bounding box's diagonal.
     static func hashCells(of shape: Shape, cellSize: Double) -> Double {
-        let box = cpShapeCacheBB(shape.handle)
-        if shape.body.kind == .static || hashCells(covering: box, cellSize: cellSize).isInfinite {
+        hashCells(of: cpShapeCacheBB(shape.handle), onStaticBody: shape.body.kind == .static, cellSize: cellSize)
+    }
+
+    /// The cells a shape with bounding box `box` covers, counted as ``hashCells(of:cellSize:)``
+    /// counts them: where it is on a static body, else in any rotation.
+    static func hashCells(of box: cpBB, onStaticBody: Bool, cellSize: Double) -> Double {
+        if onStaticBody || hashCells(covering: box, cellSize: cellSize).isInfinite {
             return hashCells(covering: box, cellSize: cellSize)
         }
         let side = ((box.r - box.l) * (box.r - box.l) + (box.t - box.b) * (box.t - box.b)).squareRoot()

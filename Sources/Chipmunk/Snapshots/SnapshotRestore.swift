@@ -361,9 +361,16 @@ enum SnapshotCheck {
     /// its points (a circle's centre, a segment's ends, a polygon's vertices) placed by the
     /// transform, widened by its radius.
     static func insertionBox(of shape: ShapeRecord, transform t: [Double]) -> (Double, Double, Double, Double) {
-        let g = shape.geometry
+        insertionBox(kind: shape.kind, geometry: shape.geometry, transform: t)
+    }
+
+    /// The box `cpShapeUpdate` gives a shape of `kind` (0 circle, 1 segment, 2 polygon)
+    /// with geometry `g` as ``ShapeGeometry/read(_:)`` gives it, on a body with `transform`.
+    static func insertionBox(kind: UInt8, geometry g: [Double], transform t: [Double]) -> (
+        Double, Double, Double, Double
+    ) {
         let (points, radius): ([(Double, Double)], Double) =
-            switch shape.kind {
+            switch kind {
             case 0: ([(g[0], g[1])], g[2])
             case 1: ([(g[0], g[1]), (g[2], g[3])], g[6])
             default: (stride(from: 1, to: g.count, by: 4).map { (g[$0], g[$0 + 1]) }, g[0])

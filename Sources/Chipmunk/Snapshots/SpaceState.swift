@@ -294,10 +294,11 @@ extension Space {
     /// The restore that follows also sets each body's kind and place as saved, so a
     /// constraint comes back whatever its bodies' kinds are now (a body turned kinematic
     /// after its joint was removed stopped the restore in `Space.add`: a helper's attack).
-    /// On the spatial hash, the bodies that come back are first put where `records` (a
-    /// snapshot's, the static body's first) has them, so that their shapes are hashed there,
-    /// not where they were moved out of the space; a shape that still does not fit the hash
-    /// as it is now (resized since) is refused before anything changes.
+    /// On the spatial hash, the bodies that come back are put where `records` (a snapshot's,
+    /// the static body's first) has them, so that their shapes are hashed there, not where
+    /// they were moved out of the space. First each shape that comes back is checked there
+    /// against the hash as it is now (resized since): one that does not fit is refused
+    /// before anything changes, so those bodies stay where they were.
     private func adoptMembership(of storage: MembershipRecord, placedAs records: [BodyRecord]? = nil)
         throws(SnapshotError)
     {
@@ -308,22 +309,34 @@ extension Space {
                     + "remove it there first, or restore a Snapshot")
         }
         if let cellSize = spatialHash?.cellSize {
+            var placements: [(body: Body, record: BodyRecord)] = []
             if let records, records.count == storage.bodies.count + 1 {
-                for (body, record) in zip(storage.bodies, records.dropFirst()) where body.space == nil {
-                    let h = body.handle
-                    h.pointee.p = record.position.cp
-                    h.pointee.a = record.angle
-                    h.pointee.transform = record.engineTransform
-                }
+                placements = zip(storage.bodies, records.dropFirst()).filter { $0.0.space == nil }.map { ($0, $1) }
             }
+            let placed = Dictionary(uniqueKeysWithValues: placements.map { (ObjectIdentifier($0.body), $0.record) })
             for shape in storage.shapes where shape.space == nil {
-                let cells = Self.hashCells(of: shape, cellSize: cellSize)
+                // Where the shape will be: the box the engine will give it at its body's
+                // saved place, read without moving the body or recaching the shape.
+                let cells =
+                    if let record = placed[ObjectIdentifier(shape.body)] {
+                        Self.hashCells(
+                            of: Self.insertionBox(of: shape, transform: record.transform),
+                            onStaticBody: shape.body.kind == .static, cellSize: cellSize)
+                    } else {
+                        Self.hashCells(of: shape, cellSize: cellSize)
+                    }
                 if cells > Double(Self.maxSpatialHashCells) {
                     throw .stateMismatch(
                         "a shape the state holds, removed since, would cover \(cells) cells of the spatial hash as it is "
                             + "now (cell size \(cellSize)), more than \(Self.maxSpatialHashCells): use the cell size it "
                             + "was saved with, or save a new state")
                 }
+            }
+            for (body, record) in placements {
+                let h = body.handle
+                h.pointee.p = record.position.cp
+                h.pointee.a = record.angle
+                h.pointee.transform = record.engineTransform
             }
         }
         let keep = Set(kept.map { ObjectIdentifier($0) })
@@ -347,5 +360,16 @@ extension Space {
         for constraint in constraints { constraint.serial = serials.next()! }
         bodiesToCheckForMass = bodies
         membershipRecord = storage
+    }
+}
+
+extension Space {
+    /// The box the engine gives `shape` when its body has `transform` (a, b, c, d, tx, ty),
+    /// computed from the shape's own geometry: neither the shape nor its body changes.
+    fileprivate static func insertionBox(of shape: Shape, transform: [Double]) -> cpBB {
+        let box = SnapshotCheck.insertionBox(
+            kind: UInt8(shape.handle.pointee.klass.pointee.type.rawValue), geometry: ShapeGeometry.read(shape.handle),
+            transform: transform)
+        return cpBB(l: box.0, b: box.1, r: box.2, t: box.3)
     }
 }
