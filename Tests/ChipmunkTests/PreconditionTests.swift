@@ -512,16 +512,39 @@ extension PreconditionTests {
 }
 
 extension PreconditionTests {
-    /// A space on the threaded solver cannot be rolled back: its steps differ run to run,
-    /// and a SpaceState saved from one restored without a word (a helper's attack; a
-    /// snapshot's restore already refused it).
+    /// A space on the threaded solver cannot be rolled back: with 2 threads its steps differ
+    /// run to run, and a SpaceState saved from one restored without a word (a helper's
+    /// attack; a snapshot's restore already refused it). One made with 1 thread is refused
+    /// too, and the message says why without calling it nondeterministic.
     @Test func aThreadedSpaceIsNotSaved() async {
-        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+        let two = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             let space = Space(threads: 2)
             var state = SpaceState()
             space.save(into: &state)
         }
+        let one = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let space = Space(threads: 1)
+            var state = SpaceState()
+            space.save(into: &state)
+        }
+        for result in [two, one] {
+            expect(
+                result,
+                says: "Space.save(into:) needs a space made with Space(); a threaded space (Space(threads:)) is not "
+                    + "saved or restored, as its solver with more than one thread does not give the same bits run "
+                    + "after run")
+        }
+    }
+
+    /// A snapshot is not restored into a threaded space, even one with 1 thread.
+    @Test func aSnapshotIsNotRestoredIntoAThreadedSpace() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let snapshot = Space().snapshot()
+            try? Space(threads: 1).restore(snapshot)
+        }
         expect(
-            result, says: "Space.save(into:) needs a space made with Space(); the threaded solver is not deterministic")
+            result,
+            says: "Space.restore(_:) needs a space made with Space(); a threaded space (Space(threads:)) is not saved "
+                + "or restored, as its solver with more than one thread does not give the same bits run after run")
     }
 }

@@ -67,9 +67,7 @@ extension Space {
         ensure(
             !isDeferringChanges && pending.isEmpty,
             "Space.restore(_:) must be called between steps, not inside a step, a query or a callback")
-        ensure(
-            !cSpace.isHasty,
-            "Space.restore(_:) needs a space made with Space(); the threaded solver is not deterministic")
+        requireUnthreaded("Space.restore(_:)")
         requireNotStopped("Space.restore(_:)")
         try snapshot.check(restoringInto: self)
         try restore(checked: snapshot.state)
@@ -419,6 +417,19 @@ private struct SnapshotCapture {
     private func indices(_ array: UnsafeMutablePointer<cpArray>?, _ index: PointerIndex) -> [Int32] {
         guard let array, array.pointee.num > 0 else { return [] }
         return (0..<Int(array.pointee.num)).map { index[array.pointee.arr[$0]!]! }
+    }
+}
+
+extension Space {
+    /// Stops unless the space was made with ``init()``: a threaded space is not saved or
+    /// restored into, even with 1 thread (which gives the plain solver's bits), since its
+    /// solver with 2 threads does not give the same bits run after run.
+    func requireUnthreaded(_ call: String) {
+        ensure(
+            !cSpace.isHasty,
+            "\(call) needs a space made with Space(); a threaded space (Space(threads:)) is not saved or restored, "
+                + "as its solver with more than one thread does not give the same bits run after run "
+                + "(Space.copy() of one is a space made with Space())")
     }
 }
 

@@ -176,17 +176,15 @@ extension Space {
     /// Saves the space's state into `state`, reusing its buffers (see ``SpaceState``).
     ///
     /// Call it between steps, or from a post-step callback: inside a step, a query or a
-    /// collision callback is a programming error. So is a space on the threaded solver
-    /// (``init(threads:)``), whose steps are not deterministic: a restore could not
-    /// continue as the run did (``copy()`` makes a space with ``init()`` from one).
+    /// collision callback is a programming error. So is a space made with
+    /// ``init(threads:)``, even with 1 thread: its solver with 2 threads does not give the
+    /// same bits run after run, so a restore could not continue as the run did (``copy()``
+    /// makes a space with ``init()`` from one).
     public func save(into state: inout SpaceState) {
         ensure(
             !isDeferringChanges && pending.isEmpty,
             "Space.save(into:) must be called between steps, not inside a step, a query or a callback")
-        ensure(
-            !cSpace.isHasty,
-            "Space.save(into:) needs a space made with Space(); the threaded solver is not deterministic, so no "
-                + "restore could continue as the run did (Space.copy() makes one from it)")
+        requireUnthreaded("Space.save(into:)")
         requireNoBodyLeaving("Space.save(into:)")
         requireNotStopped("Space.save(into:)")
         if !isKnownUniquelyReferenced(&state.storage) { state.storage = SpaceState.Storage() }
@@ -270,9 +268,7 @@ extension Space {
     /// snapshot's records, which a snapshot's restore makes for objects it lacks), and bodies'
     /// kinds changed since set back (which a snapshot's restore refuses), then the records.
     private func restore(_ snapshot: Snapshot, keeping membership: MembershipRecord?) throws(SnapshotError) {
-        ensure(
-            !cSpace.isHasty,
-            "Space.restore(_:) needs a space made with Space(); the threaded solver is not deterministic")
+        requireUnthreaded("Space.restore(_:)")
         try snapshot.check(restoringInto: self)
         if let membership, !membership.isCurrent(for: self) {
             try adoptMembership(of: membership, placedAs: snapshot.state.bodies)
