@@ -76,8 +76,9 @@ package final class SweepStore: Sendable {
             // read-write, and the store refuses every write itself (`write`); GRDB reads
             // with SQLite's query_only set.
             let manager = FileManager.default
+            let resolvedFolder = Self.folder(of: resolved)
             if manager.isWritableFile(atPath: resolved),
-                manager.isWritableFile(atPath: Self.folder(of: resolved).isEmpty ? "." : Self.folder(of: resolved))
+                manager.isWritableFile(atPath: resolvedFolder.isEmpty ? "." : resolvedFolder)
             {
                 configuration.readonly = false
             }
