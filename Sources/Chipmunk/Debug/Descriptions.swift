@@ -25,6 +25,12 @@ extension Shape: CustomStringConvertible {
             case let segment as Segment: "from: \(segment.start), to: \(segment.end), radius: \(segment.radius)"
             case let polygon as Polygon:
                 "\(counted(polygon.vertices.count, "vertex", plural: "vertices")), radius: \(polygon.radius)"
+            // Never reached: `Shape` is public, not open, and its initialisers are internal, so
+            // Circle, Segment and Polygon are the only shapes. Swift has no sealed classes,
+            // though: a switch over casts of a non-final class is never exhaustive, and the
+            // engine's `cpShapeType` imports as a struct, so a switch on it needs one too.
+            // Taking polygons here instead (as `Shape.blank(like:)` does) would need a forced
+            // cast, a trap in a description; this answer cannot trap.
             default: "?"
             }
         let sensor = isSensor ? ", sensor" : ""
