@@ -131,8 +131,9 @@ struct NewcomerExitTests {
             let a = ItemView(name: "a", center: Vector(x: 160, y: 300), size: Size(width: 50, height: 50))
             let b = ItemView(name: "b", center: Vector(x: 170, y: 200), size: Size(width: 50, height: 50))
             let props = DynamicItemBehavior(items: [a, b])
-            props.friction = 1e308
-            props.elasticity = 1e308
+            // The largest the rules take (1e308 each, before the cap, made the product infinite).
+            props.friction = Parameter.maxCoefficient
+            props.elasticity = Parameter.maxCoefficient
             let collision = CollisionBehavior(items: [a, b])
             collision.translatesReferenceBoundsIntoBoundary = true
             animator.addBehavior(props)

@@ -496,4 +496,71 @@ import Testing
         })
         #expect(leftAlive == 0)
     }
+
+    // MARK: Friction and elasticity, multiplied per contact
+
+    /// The engine multiplies the two shapes' friction and elasticity per contact: two at
+    /// 1e200 or more gave an infinite coefficient (`Arbiter.restitution` read `inf`) and
+    /// NaN velocities. Two shapes at the cap (`Parameter.maxCoefficient`) meet falling, head
+    /// on, resting and sliding: after every step the bodies, the contacts and the snapshot
+    /// read back finite, and a bounce that grows ends in a thrown `diverged`, never a NaN.
+    @Test(arguments: ["elasticity", "friction", "both"])
+    func twoShapesAtTheCoefficientCapCollideWithoutNaN(coefficient: String) throws {
+        let cap = Parameter.maxCoefficient
+        #expect(Parameter.shapeElasticity.accepts(cap) && !Parameter.shapeElasticity.accepts(cap.nextUp))
+        #expect(Parameter.shapeFriction.accepts(cap) && !Parameter.shapeFriction.accepts(cap.nextUp))
+        for scenario in ["falling", "head on", "resting", "sliding"] {
+            let space = Space()
+            space.gravity = [0, -100]
+            let ground = Segment(body: space.staticBody, from: [-1000, 0], to: [1000, 0], radius: 0.1)
+            let a = Body(mass: 1, moment: 1)
+            var shapes: [Shape] = [ground]
+            switch scenario {
+            case "falling":
+                a.position = [0, 2]
+                a.velocity = [0, -1]
+                shapes.append(Circle(body: a, radius: 0.5))
+                space.add(a)
+            case "head on":
+                space.gravity = .zero
+                let b = Body(mass: 1, moment: 1)
+                (a.position, a.velocity, b.position, b.velocity) = ([-2, 5], [1, 0], [2, 5], [-1, 0])
+                shapes = [Circle(body: a, radius: 0.5), Circle(body: b, radius: 0.5)]
+                space.add(a, b)
+            default:
+                a.position = [0, 0.6]
+                if scenario == "sliding" { a.velocity = [10, 0] }
+                shapes.append(Polygon.box(body: a, width: 1, height: 1))
+                space.add(a)
+            }
+            for shape in shapes {
+                if coefficient != "friction" { shape.elasticity = cap }
+                if coefficient != "elasticity" { shape.friction = cap }
+                space.add(shape)
+            }
+            var diverged = false
+            for _ in 0..<200 {
+                do { try space.step(1.0 / 60) } catch ChipmunkError.diverged { diverged = true }
+                for body in space.bodies {
+                    let state = [
+                        body.position.x, body.position.y, body.velocity.x, body.velocity.y, body.angle,
+                        body.angularVelocity,
+                    ]
+                    let finite = state.allSatisfy(\.isFinite)
+                    #expect(finite, "\(coefficient), \(scenario), step \(space.stepsTaken): \(state)")
+                    body.forEachArbiter { arbiter in
+                        let values = [
+                            arbiter.restitution, arbiter.friction, arbiter.totalImpulse.x, arbiter.totalImpulse.y,
+                        ]
+                        let finite = values.allSatisfy(\.isFinite)
+                        #expect(finite, "\(coefficient), \(scenario), step \(space.stepsTaken): \(values)")
+                    }
+                }
+                _ = try Snapshot(bytes: space.snapshot().bytes)
+                if diverged { break }
+            }
+            // A bounce 1e200 times the speed grows until a position passes maxCoordinate.
+            if coefficient != "friction" { #expect(diverged, "\(coefficient), \(scenario)") }
+        }
+    }
 }

@@ -87,7 +87,8 @@ public class Shape: SpaceObject, CObjectOwner {
     func settingsChanged() { space?.noteShapeSettingsChanged() }
 
     /// The friction coefficient (Coulomb); the contact uses the product of both shapes'.
-    /// Rule: ``Parameter/shapeFriction``.
+    /// Rule: ``Parameter/shapeFriction``, from 0 to ``Parameter/maxCoefficient`` (1e100),
+    /// so that the product stays finite.
     ///
     /// The corresponding C functions are `cpShapeGetFriction` and `cpShapeSetFriction`.
     public var friction: Double {
@@ -100,7 +101,8 @@ public class Shape: SpaceObject, CObjectOwner {
     }
 
     /// The elasticity: 0 gives no bounce, 1 a perfect bounce; the contact uses the product
-    /// of both shapes'. Rule: ``Parameter/shapeElasticity``.
+    /// of both shapes'. Rule: ``Parameter/shapeElasticity``, from 0 to
+    /// ``Parameter/maxCoefficient`` (1e100), so that the product stays finite.
     ///
     /// The corresponding C functions are `cpShapeGetElasticity` and `cpShapeSetElasticity`.
     public var elasticity: Double {

@@ -147,7 +147,9 @@ enum SnapshotCheck {
                 massless || allFinite(shape.moment, shape.massCenter.x, shape.massCenter.y),
                 zip(shape.geometry, geometryBounds).allSatisfy({ abs($0) <= $1 }),
                 shape.bb.allSatisfy({ abs($0) <= 100 * Parameter.maxCoordinate }),
-                shape.friction >= 0, shape.elasticity >= 0, shape.mass >= 0
+                shape.friction >= 0, shape.elasticity >= 0, shape.mass >= 0,
+                // Their rules' cap: the engine multiplies two shapes' per contact.
+                shape.friction <= Parameter.maxCoefficient, shape.elasticity <= Parameter.maxCoefficient
             else { throw fail("shape \(i) has a non-finite or out-of-range value") }
             guard shape.hashID < p.shapeIDCounter, hashIDs.insert(shape.hashID).inserted else {
                 throw fail("shape \(i) has id \(shape.hashID), repeated or not below the space's counter")

@@ -201,6 +201,17 @@ public enum Parameter: String, Sendable, Hashable, CaseIterable, CustomStringCon
     /// The masses (and densities) one shape may carry, besides 0: see ``Rule/zeroOrWithin(_:)``.
     public static let shapeMassRange = 1e-100...1e100
 
+    /// The largest friction or elasticity a shape takes, 1e100. The engine multiplies the
+    /// two shapes' per contact, and two of 1e200 gave an infinite coefficient
+    /// (`Arbiter.restitution` read `inf`, and the contact's velocities NaN). Two at 1e100
+    /// give 1e200, leaving 1e108 for the velocities and impulses the product multiplies:
+    /// measured with two shapes at 1e100, 1e120 and 1e150, the bounce grew until a step
+    /// threw ``ChipmunkError/diverged(step:body:quantity:value:)`` on a position past
+    /// ``maxCoordinate``; at 1e154 (a product near the largest double) the step threw on a
+    /// velocity of `inf` or NaN instead. An arbiter's own coefficient is the product itself:
+    /// any finite value is used as is (``arbiterFriction``, ``arbiterRestitution``).
+    public static let maxCoefficient = 1e100
+
     /// The largest coordinate, size or position the collision code is given. Past about
     /// 1e19 the engine's polygon collision loses the precision it needs and aborts
     /// ("Internal Error: EPA vertexes are the same"; found by fuzzing with a vertex at
@@ -259,11 +270,19 @@ public enum Parameter: String, Sendable, Hashable, CaseIterable, CustomStringCon
             // side leaves shapes from 1e-25 to 1e25 units wide room. (Several shapes, or
             // extreme sizes, can still leave it: `Shape.check(mass:)` checks the sum.)
             return .zeroOrWithin(Self.shapeMassRange)
-        case .integrationDamping, .shapeFriction, .shapeElasticity, .spaceDamping,
+        case .shapeFriction, .shapeElasticity:
+            // The engine multiplies the two shapes' per contact: see maxCoefficient.
+            return .nonNegativeAtMost(Self.maxCoefficient)
+        case .arbiterRestitution, .arbiterFriction:
+            // The contact's coefficient itself, not multiplied again: two shapes at
+            // maxCoefficient give one of 1e200, and every finite one stepped to a finite
+            // state or a thrown divergence (an infinite one did not).
+            return .nonNegativeFinite
+        case .integrationDamping, .spaceDamping,
             .spaceCollisionSlop,
             .spaceIdleSpeedThreshold, .constraintErrorBias, .pinDistance, .slideDistance, .slideMin, .slideMax,
             .springRestLength,
-            .springStiffness, .springDamping, .arbiterRestitution, .arbiterFriction, .queryRadius, .frameDuration:
+            .springStiffness, .springDamping, .queryRadius, .frameDuration:
             return .nonNegativeFinite
         case .constraintMaxForce, .constraintMaxBias, .queryDistance:
             return .nonNegative

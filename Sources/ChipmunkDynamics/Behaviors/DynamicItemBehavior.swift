@@ -6,14 +6,15 @@ import Foundation
 ///
 /// A value that breaks a property's rule (each property says it) is a programming error:
 /// the program stops with a message naming the property, such as
-/// `DynamicItemBehavior.friction must be zero or more, and finite (got -1.0)`.
+/// `DynamicItemBehavior.friction must be from 0 to 1e+100 (got -1.0)`.
 public final class DynamicItemBehavior: ItemListBehavior {
-    /// How much of the speed a collision keeps (0 none, 1 all); zero or more, and finite.
+    /// How much of the speed a collision keeps (0 none, 1 all); from 0 to
+    /// `Parameter.maxCoefficient` (1e100), as a shape's.
     public var elasticity: Double {
         get { properties.elasticity }
         set { set(\.elasticity, newValue, .itemElasticity) }
     }
-    /// The friction coefficient; zero or more, and finite.
+    /// The friction coefficient; from 0 to `Parameter.maxCoefficient` (1e100), as a shape's.
     public var friction: Double {
         get { properties.friction }
         set { set(\.friction, newValue, .itemFriction) }

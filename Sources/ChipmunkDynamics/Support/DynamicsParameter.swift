@@ -75,9 +75,11 @@ package enum DynamicsParameter: String, Sendable, CaseIterable, RuledParameter {
         // Noise moves at time × speed lattice cells: 1e308 made it infinite, and the force NaN.
         case .fieldAnimationSpeed: return .magnitudeAtMost(Parameter.maxCoordinate)
         case .gravityMagnitude, .fieldFalloff, .fieldMinimumRadius, .attachmentLength,
-            .attachmentFrictionTorque, .itemElasticity, .itemFriction, .itemResistance, .itemAngularResistance,
+            .attachmentFrictionTorque, .itemResistance, .itemAngularResistance,
             .frameDuration:
             return .nonNegativeFinite
+        // They become the item's shape's, which the engine multiplies by the other shape's.
+        case .itemElasticity, .itemFriction: return .nonNegativeAtMost(Parameter.maxCoefficient)
         case .snapDamping, .fieldSmoothness: return .nonNegativeAtMost(1)
         case .fieldRegion: return .nonNegative
         case .attachmentDamping, .attachmentFrequency: return .nonNegativeAtMost(1e6)
