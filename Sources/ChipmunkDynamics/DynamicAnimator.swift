@@ -339,6 +339,7 @@ public final class DynamicAnimator {
             behavior.uninstall(from: self)
             installed[id] = nil
         }
+        endContactsNoLongerHeld(current: current)
         for record in orderedRecords where !seen.contains(ObjectIdentifier(record.item)) {
             space.remove(record.body, record.shape)
             records[ObjectIdentifier(record.item)] = nil
@@ -386,8 +387,11 @@ public final class DynamicAnimator {
     /// item, in the order of the items.
     public func reportCurrentContacts() {
         updateIfNeeded()
-        // The contacts told before the restore are not the space's any more.
+        // The contacts told before a restore (a rollback into the same animator) are not the
+        // space's any more: they end first, so that every "began" has its "ended".
+        let open = toldContacts.values.flatMap { $0 }
         toldContacts.removeAll()
+        tellEnded(open)
         var told: Set<[ObjectIdentifier]> = []
         for record in orderedRecords {
             // The closure throws nothing, so neither does the walk.
@@ -406,7 +410,12 @@ public final class DynamicAnimator {
         /// The other item, or nil for a boundary.
         let other: (any DynamicItem)?
         let boundary: String?
+        /// When it was told, counting from 0: ends found together are told in this order,
+        /// not the table's, which differs from process to process.
+        let order: Int
     }
+
+    private var contactsTold = 0
 
     /// The contacts delegates were told began, by their pair of shapes: each is told its end
     /// when the pair separates, whatever changed since. Removing the collision behaviour, an
@@ -417,12 +426,33 @@ public final class DynamicAnimator {
     /// once it is done, so that a delegate may change the animator.
     private var pendingEnds: [ToldContact] = []
 
+    /// Two shapes, in either order: the engine may give a pair of items in one order when
+    /// they begin touching and in the other when they separate.
     private struct ShapePair: Hashable {
         let first: ObjectIdentifier
         let second: ObjectIdentifier
         init(_ arbiter: Arbiter) {
-            let (a, b) = arbiter.shapes
-            (first, second) = (ObjectIdentifier(a), ObjectIdentifier(b))
+            let (a, b) = (ObjectIdentifier(arbiter.shapes.0), ObjectIdentifier(arbiter.shapes.1))
+            (first, second) = a < b ? (a, b) : (b, a)
+        }
+    }
+
+    /// Ends the told contacts the behaviours no longer hold (a collision behaviour removed,
+    /// an item taken out of it, its mode changed) while the pair may go on touching through
+    /// another behaviour: the delegate hears "ended" now, not when the pair separates.
+    private func endContactsNoLongerHeld(current: Set<ObjectIdentifier>) {
+        for (pair, told) in toldContacts {
+            let (held, gone) = told.reduce(into: ([ToldContact](), [ToldContact]())) { split, contact in
+                let behavior = contact.behavior
+                let holds =
+                    current.contains(ObjectIdentifier(behavior)) && behavior.contains(contact.item)
+                    && (contact.other.map { behavior.collisionMode.contains(.items) && behavior.contains($0) }
+                        ?? behavior.collisionMode.contains(.boundaries))
+                if holds { split.0.append(contact) } else { split.1.append(contact) }
+            }
+            guard !gone.isEmpty else { continue }
+            toldContacts[pair] = held.isEmpty ? nil : held
+            pendingEnds += gone
         }
     }
 
@@ -440,7 +470,11 @@ public final class DynamicAnimator {
             guard owner.behavior.contains(first.item), owner.behavior.collisionMode.contains(.boundaries),
                 let delegate = owner.behavior.collisionDelegate
             else { return }
-            told.append(ToldContact(behavior: owner.behavior, item: first.item, other: nil, boundary: owner.identifier))
+            told.append(
+                ToldContact(
+                    behavior: owner.behavior, item: first.item, other: nil, boundary: owner.identifier,
+                    order: contactsTold))
+            contactsTold += 1
             toldContacts[ShapePair(arbiter)] = told
             delegate.collisionBehavior(
                 owner.behavior, beganContactFor: first.item, withBoundaryIdentifier: owner.identifier, at: point)
@@ -451,7 +485,10 @@ public final class DynamicAnimator {
         where collision.collisionMode.contains(.items) && collision.contains(first.item)
             && collision.contains(second.item) && collision.collisionDelegate != nil
         {
-            told.append(ToldContact(behavior: collision, item: first.item, other: second.item, boundary: nil))
+            told.append(
+                ToldContact(
+                    behavior: collision, item: first.item, other: second.item, boundary: nil, order: contactsTold))
+            contactsTold += 1
         }
         guard !told.isEmpty else { return }
         toldContacts[ShapePair(arbiter)] = told
@@ -462,7 +499,7 @@ public final class DynamicAnimator {
     }
 
     private func tellEnded(_ told: [ToldContact]) {
-        for contact in told {
+        for contact in told.count > 1 ? told.sorted(by: { $0.order < $1.order }) : told {
             guard let delegate = contact.behavior.collisionDelegate else { continue }
             if let other = contact.other {
                 delegate.collisionBehavior(contact.behavior, endedContactFor: contact.item, with: other)

@@ -119,10 +119,14 @@ struct Heading {
         if vector != .zero { angle = vector.angle }
     }
 
+    /// The vector's length, without the underflow of x² + y² (a direction of (1e-200, 0)
+    /// had a length of 0, and turning it lost it).
+    var magnitude: Double { hypot(vector.x, vector.y) }
+
     /// Turns the vector to `angle`, keeping its length.
     mutating func set(angle: Double) {
         self.angle = angle
-        vector = Vector(angle: angle) * vector.length
+        vector = Vector(angle: angle) * magnitude
     }
 
     /// Scales the vector to `magnitude`, keeping the angle.

@@ -170,8 +170,10 @@ struct DynamicsExtremesTests {
             world.collision.addBoundary(
                 withIdentifier: "path", forPath: [Vector(x: v, y: 0), Vector(x: -v, y: 0), Vector(x: 0, y: -v)])
         case .boundaryInsets:
+            // Opposite sides inset by v and -v move the boundary by v and keep its size: insets
+            // that leave no room inside stop the program, as documented.
             world.collision.setTranslatesReferenceBoundsIntoBoundary(
-                with: EdgeInsets(top: v, left: -v, bottom: v, right: v))
+                with: EdgeInsets(top: v, left: -v, bottom: -v, right: v))
         case .itemElasticity: world.properties.elasticity = v
         case .itemFriction: world.properties.friction = v
         case .itemDensity: world.properties.density = v

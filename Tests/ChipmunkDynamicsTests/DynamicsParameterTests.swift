@@ -26,7 +26,7 @@ import Testing
             GravityBehavior(items: [item]).magnitude = -1
         }
         let output = stderr(result)
-        #expect(output.contains("GravityBehavior.magnitude must be zero or more, and finite (got -1.0)"), "\(output)")
+        #expect(output.contains("GravityBehavior.magnitude must be from 0 to 1e15 (got -1.0)"), "\(output)")
     }
 
     /// Every parameter is named as a user writes it (a type first) and refuses what the

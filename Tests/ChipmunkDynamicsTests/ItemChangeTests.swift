@@ -2,6 +2,9 @@ import Chipmunk
 import Foundation
 import Testing
 
+import ChipmunkCatalog
+import ChipmunkScenes
+
 @testable import ChipmunkDynamics
 
 /// Changes to items while they are attached, touching or asleep: anchoring and freeing
@@ -352,5 +355,194 @@ import Testing
         #expect(animator.maxStepsPerFrame == 120)
         #expect(report.steps == 120 && animator.stepCount == 120)
         #expect(abs(report.droppedTime - 1) < 1e-9)
+    }
+}
+
+/// What a second attack (helper-21) found in the changes above, each mended.
+@Suite struct ItemChangeFollowUpTests {
+    private func stderr(_ result: ExitTest.Result?) -> String {
+        String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
+    }
+
+    /// Counts began minus ended per unordered pair of items.
+    final class PairLedger: CollisionBehaviorDelegate {
+        var open: [String: Int] = [:]
+        var began = 0
+        private func key(_ a: any DynamicItem, _ b: any DynamicItem) -> String {
+            let (x, y) = ((a as! ItemView).name, (b as! ItemView).name)
+            return min(x, y) + "-" + max(x, y)
+        }
+        func collisionBehavior(
+            _ behavior: CollisionBehavior, beganContactFor item1: any DynamicItem, with item2: any DynamicItem,
+            at point: Vector
+        ) {
+            open[key(item1, item2), default: 0] += 1
+            began += 1
+        }
+        func collisionBehavior(
+            _ behavior: CollisionBehavior, endedContactFor item1: any DynamicItem, with item2: any DynamicItem
+        ) { open[key(item1, item2), default: 0] -= 1 }
+    }
+
+    /// A pile of items: every pair is told "ended" once per "began", though the engine
+    /// gives a pair in one order when it begins and may give it in the other when it ends
+    /// (with 10 items, 13 pairs were left open after 58 repeated "began"s).
+    @Test(arguments: [5, 10, 30])
+    func everyPairInAPileEndsOncePerBegan(count: Int) throws {
+        let animator = DynamicAnimator(referenceBounds: screen)
+        let items = (0..<count).map { k in
+            item("i\(k)", at: Vector(x: 20 + Double(k % 10) * 30, y: 40 + Double(k / 10) * 40), width: 18, height: 18)
+        }
+        let collision = CollisionBehavior(items: items)
+        collision.translatesReferenceBoundsIntoBoundary = true
+        let ledger = PairLedger()
+        collision.collisionDelegate = ledger
+        let properties = DynamicItemBehavior(items: items)
+        properties.elasticity = 0.7
+        animator.addBehavior(collision)
+        animator.addBehavior(properties)
+        animator.addBehavior(GravityBehavior(items: items))
+        for (k, item) in items.enumerated() {
+            properties.addLinearVelocity(
+                Vector(x: Double(k * 37 % 400) - 200, y: Double(k * 53 % 300) - 150), for: item)
+        }
+        for _ in 0..<1200 {
+            try animator.step()
+            #expect(ledger.open.values.allSatisfy { $0 == 0 || $0 == 1 }, "\(ledger.open.filter { $0.value > 1 })")
+        }
+        #expect(ledger.began > count)
+        animator.removeAllBehaviors()
+        try animator.step()
+        #expect(ledger.open.values.allSatisfy { $0 == 0 }, "\(ledger.open.filter { $0.value != 0 })")
+    }
+
+    /// Removing a collision behaviour ends its contacts at once, though the items go on
+    /// touching through another one (its delegate heard only "began").
+    @Test func aRemovedBehaviourIsToldItsContactsEnded() throws {
+        let animator = DynamicAnimator(referenceBounds: screen)
+        let a = item("a", at: Vector(x: 160, y: 455), width: 40, height: 40)
+        let b = item("b", at: Vector(x: 160, y: 400), width: 40, height: 40)
+        let first = CollisionBehavior(items: [a, b])
+        let second = CollisionBehavior(items: [a, b])
+        second.translatesReferenceBoundsIntoBoundary = true
+        let recorder = ContactRecorder()
+        first.collisionDelegate = recorder
+        animator.addBehavior(first)
+        animator.addBehavior(second)
+        animator.addBehavior(GravityBehavior(items: [a, b]))
+        try run(animator, seconds: 2)
+        #expect(recorder.log.count == 1 && recorder.log[0].hasPrefix("began"), "\(recorder.log)")
+        animator.removeBehavior(first)
+        try animator.step()
+        #expect(recorder.log.count == 2 && recorder.log[1].hasPrefix("ended"), "\(recorder.log)")
+        #expect(abs((a.center - b.center).length - 40) < 1, "still touching, through the second behaviour")
+        // Taking an item out of a behaviour ends its contact the same way.
+        let third = CollisionBehavior(items: [a, b])
+        let thirdRecorder = ContactRecorder()
+        third.collisionDelegate = thirdRecorder
+        animator.addBehavior(third)
+        try run(animator, seconds: 0.5)
+        third.removeItem(a)
+        try animator.step()
+        #expect(
+            thirdRecorder.log.filter { $0.hasPrefix("began") }.count
+                == thirdRecorder.log.filter { $0.hasPrefix("ended") }.count, "\(thirdRecorder.log)")
+    }
+
+    /// A UIKit scene rolled back into itself ends the contacts told before the rollback,
+    /// then tells those of the state it went back to: its bricks dim as in the run that
+    /// was never rolled back (two stayed dimmed for good, on 385 of 500 steps).
+    @Test func aRolledBackSceneTellsItsDelegatesAsTheRunDid() throws {
+        let original = DynamicsScenes.snake()
+        let rolled = DynamicsScenes.snake()
+        var state = SceneState()
+        for _ in 0..<200 { try rolled.scene.step(rolled.scene.timeStep) }
+        rolled.scene.save(into: &state)
+        for _ in 0..<300 { try rolled.scene.step(rolled.scene.timeStep) }
+        try rolled.scene.restore(state)
+        for _ in 0..<200 { try original.scene.step(original.scene.timeStep) }
+        var mismatches = 0
+        for _ in 200..<700 {
+            if original.bricks.map(\.alpha) != rolled.bricks.map(\.alpha) { mismatches += 1 }
+            try original.scene.step(original.scene.timeStep)
+            try rolled.scene.step(rolled.scene.timeStep)
+        }
+        #expect(mismatches == 0)
+        #expect(rolled.dimmer.touching.values.sorted() == original.dimmer.touching.values.sorted())
+        #expect(rolled.dimmer.touching.values.allSatisfy { $0 >= 0 })
+    }
+
+    /// Anchoring and freeing an item under a pin, fixed or sliding attachment keeps the
+    /// joint where the items were attached (it was made again at the anchor point in the
+    /// world, 496 points from an item that had fallen).
+    @Test(arguments: ["pin", "fixed", "sliding"])
+    func anchoringKeepsWhereItemsWereAttached(kind: String) throws {
+        let animator = DynamicAnimator(referenceBounds: Rect(x: 0, y: 0, width: 1000, height: 10000))
+        let a = item("a", at: Vector(x: 100, y: 100), width: 20, height: 20)
+        let b = item("b", at: Vector(x: 140, y: 100), width: 20, height: 20)
+        let anchor = Vector(x: 120, y: 100)
+        let attachment: AttachmentBehavior =
+            switch kind {
+            case "pin": .pinAttachment(with: a, attachedTo: b, attachmentAnchor: anchor)
+            case "fixed": .fixedAttachment(with: a, attachedTo: b, attachmentAnchor: anchor)
+            default:
+                .slidingAttachment(
+                    with: a, attachedTo: b, attachmentAnchor: anchor, axisOfTranslation: Vector(x: 1, y: 0))
+            }
+        let properties = DynamicItemBehavior(items: [a])
+        animator.addBehavior(attachment)
+        animator.addBehavior(properties)
+        animator.addBehavior(GravityBehavior(items: [a, b]))
+        try run(animator, seconds: 1)
+        let gap = (a.center - b.center).length
+        let first = attachment.constraints.map { "\($0)" }
+        properties.isAnchored = true
+        try animator.step()
+        properties.isAnchored = false
+        try animator.step()
+        #expect(attachment.constraints.map { "\($0)" }.count == first.count)
+        if let pivot = attachment.constraints.first as? PivotJoint {
+            #expect(pivot.anchorA == Vector(x: 20, y: 0) && pivot.anchorB == Vector(x: -20, y: 0))
+        }
+        try run(animator, seconds: 1)
+        // The engine's joints give a little under load (docs/dynamics.md: the tests allow 2
+        // points); made again at the world point, the gap had become 25.
+        #expect(abs((a.center - b.center).length - gap) < 2, "gap \(gap) became \((a.center - b.center).length)")
+    }
+
+    /// Insets that leave the bounds no room stop naming them (the walls' thickness came out
+    /// below 0 and the stop named `Segment.radius`).
+    @Test func insetsThatCrossStopNamingTheInsets() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let animator = DynamicAnimator(referenceBounds: Rect(x: 0, y: 0, width: 320, height: 480))
+            let box = ItemView(name: "box", center: Vector(x: 160, y: 240), size: Size(width: 10, height: 10))
+            let collision = CollisionBehavior(items: [box])
+            collision.setTranslatesReferenceBoundsIntoBoundary(
+                with: EdgeInsets(top: 300, left: 200, bottom: 300, right: 200))
+            animator.addBehavior(collision)
+            try? animator.step()
+        }
+        #expect(
+            stderr(result).contains(
+                "CollisionBehavior.setTranslatesReferenceBoundsIntoBoundary insets leave no room inside the reference bounds"
+            ), "\(stderr(result))")
+    }
+
+    /// Bounds and insets at their limits put an edge at ±1e15, the core's last coordinate:
+    /// the walls stay within it (they sat 1e14 past it, and the stop named `Segment.start`),
+    /// and items still collide with them.
+    @Test func wallsAtTheCoordinateLimitStayWithinIt() throws {
+        let animator = DynamicAnimator(referenceBounds: Rect(x: -5e14, y: -5e14, width: 1e15, height: 1e15))
+        let box = item(at: Vector(x: 0, y: 0), width: 1e13, height: 1e13)
+        let collision = CollisionBehavior(items: [box])
+        collision.setTranslatesReferenceBoundsIntoBoundary(
+            with: EdgeInsets(top: -5e14, left: -5e14, bottom: -5e14, right: -5e14))
+        let gravity = GravityBehavior(items: [box])
+        gravity.magnitude = 1e12
+        animator.addBehavior(collision)
+        animator.addBehavior(gravity)
+        for _ in 0..<600 { try animator.step() }
+        #expect(box.center.isFinite && box.center.y <= 1e15)
+        #expect(animator.space.shapes.count == 5)
     }
 }

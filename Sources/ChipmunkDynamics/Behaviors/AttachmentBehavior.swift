@@ -45,6 +45,7 @@ public final class AttachmentBehavior: DynamicBehavior {
     public var anchorPoint: Vector {
         didSet {
             DynamicsParameter.attachmentAnchorPoint.require(anchorPoint)
+            madeAt = nil
             moveAnchor()
         }
     }
@@ -98,6 +99,13 @@ public final class AttachmentBehavior: DynamicBehavior {
 
     /// The constraints standing for the attachment now.
     public private(set) var constraints: [Constraint] = []
+    /// Where the sliding, fixed and pin kinds hold each body, in its own coordinates, its
+    /// angle, and the angle between the two, as first made: made again (an item anchored or
+    /// freed, a range or a torque changed), they hold the items where they were attached.
+    /// Made again at `anchorPoint` in the world as the items had moved, the pivot of two
+    /// items that had fallen 1,000 points moved 496 points from one of them. Moving
+    /// `anchorPoint` makes them afresh from there.
+    private var madeAt: (anchorA: Vector, anchorB: Vector, angleB: Double, phase: Double)?
     private var main: Constraint?
     private var needsRebuild = true
 
@@ -232,6 +240,16 @@ public final class AttachmentBehavior: DynamicBehavior {
         // between one and an anchor point, has nothing to move (the engine takes no joint
         // without a dynamic body). It is made once an item is set free.
         guard a.kind == .dynamic || b.kind == .dynamic else { return }
+        // An anchor 1e15 from a body far the other way is past the core's coordinates in the
+        // body's own: clamped, as the groove's ends are (the pivot made from the world point
+        // took it unchecked).
+        let geometry =
+            madeAt
+            ?? (
+                a.worldToLocal(anchorPoint).clamped(to: Parameter.maxCoordinate),
+                b.worldToLocal(anchorPoint).clamped(to: Parameter.maxCoordinate), b.angle, a.angle - b.angle
+            )
+        madeAt = geometry
         let anchorB = items.count == 2 ? offsets[1] : anchorPoint
         var made: [Constraint] = []
         switch kind {
@@ -259,29 +277,29 @@ public final class AttachmentBehavior: DynamicBehavior {
             // stopped the program naming `GrooveJoint.groove`. Only a world near its edge is
             // clamped so.
             let half = Parameter.maxCoordinate / 2
-            let localAnchor = b.worldToLocal(anchorPoint).clamped(to: half)
-            let localAxis = (axis * (1 / axis.length)).rotated(by: -b.angle)
+            let localAnchor = geometry.anchorB.clamped(to: half)
+            let localAxis = (axis * (1 / axis.length)).rotated(by: -geometry.angleB)
             let low = attachmentRange.minimum.isFinite ? max(attachmentRange.minimum, -half) : -1e5
             let high = attachmentRange.maximum.isFinite ? min(attachmentRange.maximum, half) : 1e5
             let (grooveA, grooveB) = (localAnchor + localAxis * low, localAnchor + localAxis * high)
             if grooveA == grooveB {
                 // No travel (a range of zero, or one below the coordinates' resolution there):
                 // held at the anchor. A groove of no length has no direction.
-                made.append(PivotJoint(a: a, b: b, pivot: anchorPoint))
+                made.append(PivotJoint(a: a, b: b, anchorA: geometry.anchorA, anchorB: geometry.anchorB))
             } else {
                 made.append(
                     GrooveJoint(
                         a: b, b: a, grooveA: grooveA, grooveB: grooveB,
-                        anchorB: a.worldToLocal(anchorPoint).clamped(to: Parameter.maxCoordinate)))
+                        anchorB: geometry.anchorA.clamped(to: Parameter.maxCoordinate)))
             }
-            made.append(GearJoint(a: b, b: a, phase: a.angle - b.angle, ratio: 1))
+            made.append(GearJoint(a: b, b: a, phase: geometry.phase, ratio: 1))
         case .fixed:
-            made.append(PivotJoint(a: a, b: b, pivot: anchorPoint))
-            made.append(GearJoint(a: b, b: a, phase: a.angle - b.angle, ratio: 1))
+            made.append(PivotJoint(a: a, b: b, anchorA: geometry.anchorA, anchorB: geometry.anchorB))
+            made.append(GearJoint(a: b, b: a, phase: geometry.phase, ratio: 1))
         case .pin:
-            made.append(PivotJoint(a: a, b: b, pivot: anchorPoint))
+            made.append(PivotJoint(a: a, b: b, anchorA: geometry.anchorA, anchorB: geometry.anchorB))
             if !attachmentRange.isInfinite {
-                let start = a.angle - b.angle
+                let start = geometry.phase
                 let low = attachmentRange.minimum.isFinite ? attachmentRange.minimum : -1e6
                 let high = attachmentRange.maximum.isFinite ? attachmentRange.maximum : 1e6
                 made.append(RotaryLimitJoint(a: b, b: a, angle: (start + low)...(start + high)))

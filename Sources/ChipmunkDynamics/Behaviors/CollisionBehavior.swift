@@ -77,7 +77,9 @@ public final class CollisionBehavior: ItemListBehavior {
     /// Makes the reference bounds, shrunk by `insets`, a boundary.
     ///
     /// An inset that is not finite, or past ±5e14 (half of `Parameter.maxCoordinate`, as the
-    /// reference bounds' corners are), is a programming error: the program stops.
+    /// reference bounds' corners are), is a programming error: the program stops; so are
+    /// insets that leave the bounds no width or height, when the behaviour's animator builds
+    /// the boundary.
     public func setTranslatesReferenceBoundsIntoBoundary(with insets: EdgeInsets) {
         DynamicsParameter.boundaryInsets.require(insets)
         referenceBoundsInsets = insets
@@ -163,7 +165,15 @@ public final class CollisionBehavior: ItemListBehavior {
         installedBoundaries = true
         var walls: [(identifier: String?, from: Vector, to: Vector, radius: Double)] = []
         if translatesReferenceBoundsIntoBoundary {
-            walls += Self.walls(around: animator.referenceBounds.inset(by: referenceBoundsInsets))
+            let inside = animator.referenceBounds.inset(by: referenceBoundsInsets)
+            // Insets that cross leave no inside to keep items in (a thickness below 0 stopped
+            // the program naming `Segment.radius`).
+            ensure(
+                inside.width > 0 && inside.height > 0,
+                "\(DynamicsParameter.boundaryInsets) leave no room inside the reference bounds "
+                    + "(\(animator.referenceBounds.size.width) × \(animator.referenceBounds.size.height) inset by "
+                    + "\(referenceBoundsInsets) is \(inside.width) × \(inside.height))")
+            walls += Self.walls(around: inside)
         }
         for (identifier, points) in boundaries {
             for (a, b) in zip(points, points.dropFirst()) where a != b { walls.append((identifier, a, b, 0)) }
@@ -184,14 +194,21 @@ public final class CollisionBehavior: ItemListBehavior {
 
     /// The reference bounds' boundary: four walls outside the bounds, whose inner faces are
     /// the bounds' edges, each a segment with a radius of 1/20 of the bounds' larger side (at
-    /// most 1e14, to stay within the core's coordinates): 24 points for a 320 × 480 screen.
+    /// most 1e14, and less where an edge nears the core's ±1e15): 24 points for a 320 × 480
+    /// screen. A wall holds back an item that moves less than about its own thickness plus
+    /// the item's half size in one step; faster ones can pass, as through any shape (the
+    /// engine has no continuous collision detection).
     /// An item driven into a wall by the others is pushed back until its centre passes the
     /// wall's middle line. A wall with no thickness let an item through once its centre
     /// crossed the edge: one of 20 items bouncing with elasticity 1 at up to 2,400 points/s
     /// left the bounds after 8,842 steps; with these walls the deepest was 8 points past an
     /// edge, and came back.
     static func walls(around r: Rect) -> [(identifier: String?, from: Vector, to: Vector, radius: Double)] {
-        let t = min(max(r.width, r.height) / 20, 1e14)
+        // Each wall's middle line lies `t` outside an edge, within the core's coordinates:
+        // bounds at ±5e14 inset by -5e14 put an edge at ±1e15 itself (a wall past it stopped
+        // the program naming `Segment.start`), and there the walls have no thickness.
+        let room = Parameter.maxCoordinate - max(abs(r.minX), abs(r.maxX), abs(r.minY), abs(r.maxY))
+        let t = max(0, min(max(r.width, r.height) / 20, 1e14, room))
         return [
             (nil, Vector(x: r.minX, y: r.minY - t), Vector(x: r.maxX, y: r.minY - t), t),
             (nil, Vector(x: r.maxX + t, y: r.minY), Vector(x: r.maxX + t, y: r.maxY), t),

@@ -9,7 +9,7 @@ public final class GravityBehavior: ItemListBehavior {
 
     /// The direction, whose length is the magnitude: (0, 1), down at 1000 points/s², by default.
     ///
-    /// A value that is not finite is a programming error: the program stops.
+    /// A component past ±1e15 is a programming error: the program stops.
     public var gravityDirection: Vector {
         get { heading.vector }
         set {
@@ -34,9 +34,9 @@ public final class GravityBehavior: ItemListBehavior {
 
     /// The direction's length; setting it keeps the angle.
     ///
-    /// A value that is negative or not finite is a programming error: the program stops.
+    /// A value that is negative or past 1e15 is a programming error: the program stops.
     public var magnitude: Double {
-        get { heading.vector.length }
+        get { heading.magnitude }
         set {
             DynamicsParameter.gravityMagnitude.require(newValue)
             heading.set(magnitude: newValue)

@@ -49,7 +49,7 @@ public final class PushBehavior: ItemListBehavior {
     ///
     /// A value that is negative or past 1e15 is a programming error: the program stops.
     public var magnitude: Double {
-        get { heading.vector.length }
+        get { heading.magnitude }
         set {
             DynamicsParameter.pushMagnitude.require(newValue)
             heading.set(magnitude: newValue)

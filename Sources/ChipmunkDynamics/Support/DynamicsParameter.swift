@@ -5,7 +5,7 @@ import Chipmunk
 ///
 /// A value that breaks its rule is a programming error: the program stops with a message
 /// that names the property, the rule and the value, such as
-/// `GravityBehavior.magnitude must be zero or more, and finite (got -1.0)`.
+/// `GravityBehavior.magnitude must be from 0 to 1e15 (got -1.0)`.
 package enum DynamicsParameter: String, Sendable, CaseIterable, RuledParameter {
     case gravityDirection = "GravityBehavior.gravityDirection"
     case gravityMagnitude = "GravityBehavior.magnitude"
@@ -66,15 +66,18 @@ package enum DynamicsParameter: String, Sendable, CaseIterable, RuledParameter {
         case .referenceBoundsCorner, .boundaryInsets: return .magnitudeAtMost(Parameter.maxCoordinate / 2)
         // A push of 1e308 became an infinite force (× forceScale), and the stop named
         // `Body.applyForce`; an angle past maxCoordinate has no fraction left.
-        case .pushDirection, .pushTargetOffset, .itemRotation, .slidingAxis, .pushAngle, .gravityAngle:
+        // Gravity too: a direction of (1e200, 0) had a length of inf, and turning it made
+        // (inf, inf), which its own setter refuses.
+        case .pushDirection, .pushTargetOffset, .itemRotation, .slidingAxis, .pushAngle, .gravityAngle,
+            .gravityDirection:
             return .magnitudeAtMost(Parameter.maxCoordinate)
-        case .pushMagnitude: return .nonNegativeAtMost(Parameter.maxCoordinate)
-        case .gravityDirection, .fieldStrength, .itemCharge, .addedLinearVelocity, .addedAngularVelocity,
+        case .pushMagnitude, .gravityMagnitude: return .nonNegativeAtMost(Parameter.maxCoordinate)
+        case .fieldStrength, .itemCharge, .addedLinearVelocity, .addedAngularVelocity,
             .fieldDirection:
             return .finite
         // Noise moves at time × speed lattice cells: 1e308 made it infinite, and the force NaN.
         case .fieldAnimationSpeed: return .magnitudeAtMost(Parameter.maxCoordinate)
-        case .gravityMagnitude, .fieldFalloff, .fieldMinimumRadius, .attachmentLength,
+        case .fieldFalloff, .fieldMinimumRadius, .attachmentLength,
             .attachmentFrictionTorque, .itemResistance, .itemAngularResistance,
             .frameDuration:
             return .nonNegativeFinite
