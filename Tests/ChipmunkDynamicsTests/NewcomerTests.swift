@@ -434,11 +434,12 @@ struct NewcomerMutationTests {
         animator.addBehavior(gravity)
         animator.addBehavior(collision)
         var moves = 0
-        a.onMove = { [unowned animator] in
+        // Not strong: `a` holds this closure, and the behaviours hold `a` (cycles LeakSanitizer caught).
+        a.onMove = { [unowned animator, unowned a, weak gravity, weak collision] in
             moves += 1
             if moves == 30 {
-                gravity.removeItem(b)
-                collision.removeItem(b)
+                gravity?.removeItem(b)
+                collision?.removeItem(b)
                 _ = animator.items(in: NewcomerTests.bounds)
                 animator.updateItem(usingCurrentState: a)
             }
