@@ -33,8 +33,21 @@ import ChipmunkTestSupport
             posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
             let argv = (["tmux", "-L", server] + arguments).map { strdup($0) } + [nil]
             defer { argv.forEach { free($0) } }
+            // An empty signal mask and default dispositions: the test runner blocks SIGHUP in its
+            // threads, and a tmux server spawned with that mask passed it on to the pane, whose
+            // `sleep 600` then outlived `kill-server` (and kept the server) for 10 minutes.
+            var attributes = posix_spawnattr_t()
+            posix_spawnattr_init(&attributes)
+            defer { posix_spawnattr_destroy(&attributes) }
+            var none = sigset_t()
+            sigemptyset(&none)
+            var all = sigset_t()
+            sigfillset(&all)
+            posix_spawnattr_setsigmask(&attributes, &none)
+            posix_spawnattr_setsigdefault(&attributes, &all)
+            posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
             var pid: pid_t = 0
-            guard posix_spawnp(&pid, "tmux", &actions, nil, argv, environ) == 0 else {
+            guard posix_spawnp(&pid, "tmux", &actions, &attributes, argv, environ) == 0 else {
                 throw CocoaError(.executableNotLoadable)
             }
             var status: Int32 = 0

@@ -6,13 +6,12 @@ import ArgumentParser
 enum DecimalNumber {
     /// A parser for an option whose values are decimals in `range` (more than its lower
     /// bound when `aboveLowerBound`, for durations that must pass); `unit` names them in the
-    /// message ("seconds", "ms"). Decimals only: `Double` also reads hexadecimal ("0x10"),
-    /// "nan" and "inf", which no one means.
+    /// message ("seconds", "ms"). Decimals only (``decimal(_:)``).
     static func parser(_ range: ClosedRange<Double>, _ unit: String, aboveLowerBound: Bool = false)
         -> @Sendable (String) throws -> Double
     {
         { text in
-            if text.allSatisfy({ "0123456789.eE+-".contains($0) }), let value = Double(text), range.contains(value),
+            if let value = decimal(text), range.contains(value),
                 !aboveLowerBound || value > range.lowerBound
             {
                 return value
@@ -22,6 +21,15 @@ enum DecimalNumber {
             throw ValidationError("expected a number of \(unit) \(lower)\(upper)")
         }
     }
+
+    /// The value of `text` when it is a decimal ("0.005", "-2", "1e-3"), else nil: `Double`
+    /// also reads hexadecimal ("0x10" was 16 s), "nan" and "inf", which no one means.
+    static func decimal(_ text: Substring) -> Double? {
+        guard text.allSatisfy({ "0123456789.eE+-".contains($0) }) else { return nil }
+        return Double(text)
+    }
+
+    static func decimal(_ text: String) -> Double? { decimal(text[...]) }
 
     /// 1000 for 1000.0, 0.5 for 0.5.
     private static func number(_ value: Double) -> String {

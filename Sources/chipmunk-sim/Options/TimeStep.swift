@@ -11,14 +11,13 @@ struct TimeStep: ExpressibleByArgument, CustomStringConvertible {
     }
 
     init?(argument: String) {
-        // Decimals only: Double also reads hexadecimal ("0x10" was 16 s), which no one means.
-        guard argument.allSatisfy({ "0123456789.eE+-/".contains($0) }) else { return nil }
+        // Decimals only (DecimalNumber.decimal), a numerator and denominator alike.
         let parts = argument.split(separator: "/", omittingEmptySubsequences: false)
         let value: Double?
         switch parts.count {
-        case 1: value = Double(argument)
+        case 1: value = DecimalNumber.decimal(argument)
         case 2:
-            if let numerator = Double(parts[0]), let denominator = Double(parts[1]) {
+            if let numerator = DecimalNumber.decimal(parts[0]), let denominator = DecimalNumber.decimal(parts[1]) {
                 value = numerator / denominator
             } else {
                 value = nil
