@@ -276,3 +276,35 @@ import Testing
         #expect(session.failure != nil && session.step == stoppedAt, "the same step stops it again")
     }
 }
+
+/// The colours a viewer is sent once, with the scene.
+@Suite struct LiveSceneColourTests {
+    /// A viewer who joined while the pile slept got the demos' sleeping grey (0.2) as every
+    /// body's colour, and the page darkened it again whenever a body slept: near black for
+    /// good, even once woken. The scene message carries each shape's own colour; the page
+    /// shows sleeping itself.
+    @Test func aViewerJoiningASleepingPileGetsTheShapesOwnColours() throws {
+        let session = try LiveSession(source: "pyramid-stack") { try SceneCatalog.scene(named: "pyramid-stack") }
+        var frames = 0
+        while !session.scene.space.bodies.allSatisfy(\.isSleeping), frames < 3_000 {
+            session.frame(seconds: 1.0 / 60)
+            frames += 1
+        }
+        let asleep = session.scene.space.bodies.allSatisfy(\.isSleeping)
+        try #require(asleep, "the pile never slept")
+        let shapes = session.scene.space.bodies.flatMap(\.shapes)
+        #expect(shapes.allSatisfy { $0.debugFillColor == DebugColor(luminance: 0.2) })
+        struct Message: Decodable {
+            struct Body: Decodable { var shapes: [Shape] }
+            struct Shape: Decodable { var fill: [Float] }
+            var bodies: [Body]
+        }
+        let message = try JSONDecoder().decode(Message.self, from: Data(LiveFrames.sceneMessage(session).utf8))
+        let sent = message.bodies.flatMap(\.shapes).map(\.fill)
+        let own = shapes.map { c in
+            [c.debugAwakeFillColor.red, c.debugAwakeFillColor.green, c.debugAwakeFillColor.blue, 1]
+        }
+        #expect(sent == own)
+        #expect(Set(sent.map { $0.map(\.description).joined(separator: ",") }).count > 5, "the shapes' colours differ")
+    }
+}

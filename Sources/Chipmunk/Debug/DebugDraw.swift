@@ -73,6 +73,14 @@ extension Shape {
         if let space, body.idleTime > space.sleepTimeThreshold {
             return DebugColor(luminance: 0.66)
         }
+        return debugAwakeFillColor
+    }
+
+    /// ``debugFillColor`` as if the body were awake and moving: the shape's own colour, for
+    /// a viewer that is sent the colours once and shows sleeping itself (the live page, the
+    /// replay player). Taken while the body slept, the demos' colour is grey for good.
+    package var debugAwakeFillColor: DebugColor {
+        if isSensor { return DebugColor(luminance: 1, alpha: 0.1) }
         // Robert Jenkins' 32-bit integer hash of the shape's id, as the demos use.
         var v = UInt32(truncatingIfNeeded: handle.pointee.hashid)
         v = (v &+ 0x7ed5_5d16) &+ (v << 12)

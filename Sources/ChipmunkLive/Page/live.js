@@ -124,10 +124,15 @@
 
   function drawShape(shape, place, s, sleeping) {
     const p = shape.points;
+    // The outline is 1 pixel at most, and a quarter of the shape's thickness on screen at most:
+    // a 1-pixel outline around a body 2 pixels thick (a wide world on a phone) drew it black.
+    let thickness;
     ctx.beginPath();
     if (shape.type === "circle") {
       const [x, y] = place(p[0], p[1]);
-      ctx.arc(x, y, Math.max(shape.radius * s, 1), 0, 2 * Math.PI);
+      const r = Math.max(shape.radius * s, 1);
+      ctx.arc(x, y, r, 0, 2 * Math.PI);
+      thickness = r;
     } else if (shape.type === "segment") {
       const [x0, y0] = place(p[0], p[1]), [x1, y1] = place(p[2], p[3]);
       ctx.lineWidth = Math.max(2 * shape.radius * s, 1);
@@ -138,15 +143,28 @@
       ctx.stroke();
       return;
     } else {
+      // Thickness as twice the area over the perimeter: about a plank's width, half a square's side.
+      let area = 0, perimeter = 0, x0 = 0, y0 = 0, xp = 0, yp = 0;
       for (let i = 0; i < p.length; i += 2) {
         const [x, y] = place(p[i], p[i + 1]);
-        if (i === 0) ctx.moveTo(x, y); else ctx.lineTo(x, y);
+        if (i === 0) {
+          ctx.moveTo(x, y);
+          x0 = x; y0 = y;
+        } else {
+          ctx.lineTo(x, y);
+          area += xp * y - x * yp;
+          perimeter += Math.hypot(x - xp, y - yp);
+        }
+        xp = x; yp = y;
       }
+      area += xp * y0 - x0 * yp;
+      perimeter += Math.hypot(x0 - xp, y0 - yp);
       ctx.closePath();
+      thickness = perimeter > 0 ? Math.abs(area) / perimeter : 0; // area: twice the polygon's
     }
     ctx.fillStyle = fill(shape.fill, sleeping);
     ctx.fill();
-    ctx.lineWidth = 1;
+    ctx.lineWidth = Math.min(1, thickness / 4);
     ctx.strokeStyle = "rgba(0,0,0,0.6)";
     ctx.stroke();
   }

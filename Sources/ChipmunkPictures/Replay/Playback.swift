@@ -267,7 +267,8 @@ package struct ShapeGeometry: Encodable {
     /// Circle: centre; segment: both ends; polygon: the vertices. Flattened x, y pairs.
     var points: [Double]
     var radius: Double
-    /// r, g, b, a from 0 to 1: the engine demos' colour.
+    /// r, g, b, a from 0 to 1: the engine demos' colour, as if the body were awake (a
+    /// viewer shows sleeping bodies darker itself, whenever they sleep).
     var fill: [Float]
     var sensor: Bool
 
@@ -292,7 +293,7 @@ package struct ShapeGeometry: Encodable {
             points = []
             radius = 0
         }
-        let color = shape.debugFillColor
+        let color = shape.debugAwakeFillColor
         fill = [color.red, color.green, color.blue, color.alpha]
         sensor = shape.isSensor
     }
