@@ -245,6 +245,24 @@ static inline int CChipmunkMatrixJointIsSolvable(const cpConstraint *constraint)
     return x <= m * 0x1p40;
 }
 
+/// Whether a rotary constraint (a rotary spring or limit, a ratchet, a gear or a motor) has
+/// a body that can turn: the engine divides by its bodies' inverse moments summed (a gear's
+/// weighted by its ratio), which are both 0 for two bodies of which neither can turn
+/// (static, kinematic, or of infinite moment). Then a rotary spring aborts ("Unsolvable
+/// spring.") and the others make both spins NaN (0 × infinity). Other kinds: 1.
+static inline int CChipmunkRotaryConstraintCanTurn(const cpConstraint *constraint) {
+    const cpBody *a = constraint->a, *b = constraint->b;
+    if (cpConstraintIsGearJoint(constraint)) {
+        const cpFloat ratio = cpGearJointGetRatio(constraint);
+        return a->i_inv * (1.0 / ratio) + ratio * b->i_inv != 0.0;
+    }
+    if (cpConstraintIsDampedRotarySpring(constraint) || cpConstraintIsRotaryLimitJoint(constraint) ||
+        cpConstraintIsRatchetJoint(constraint) || cpConstraintIsSimpleMotor(constraint)) {
+        return a->i_inv + b->i_inv != 0.0;
+    }
+    return 1;
+}
+
 /// `cpConstraintGetImpulse`, except that a pivot's or a groove's impulse whose components
 /// are finite is their length without overflow (`hypot`) where the engine's `cpvlength`
 /// overflows: components of 1e300 (a body pulled towards a static body moving at 1e300)

@@ -149,7 +149,9 @@ private struct Tracker {
             let v = body.velocity
             let w = body.angularVelocity
             let linear: Double = body.mass * (v.x * v.x + v.y * v.y)
-            let angular: Double = body.moment * w * w
+            // As the engine's cpBodyKineticEnergy: a body of infinite moment that does not
+            // spin has no rotational energy (infinity × 0 is NaN).
+            let angular: Double = w == 0 ? 0 : body.moment * w * w
             energy += 0.5 * (linear + angular)
         }
         return energy

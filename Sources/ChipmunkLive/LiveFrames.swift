@@ -155,7 +155,11 @@ package enum LiveFrames {
                 return "\(type(of: $0)) to \(scene.name(of: other))"
             }
         }
-        return String(decoding: (try? JSONEncoder().encode(result)) ?? Data("{}".utf8), as: UTF8.self)
+        // A body that never turns has a moment of infinity, which JSON has no number for.
+        let encoder = JSONEncoder()
+        encoder.nonConformingFloatEncodingStrategy = .convertToString(
+            positiveInfinity: "infinity", negativeInfinity: "-infinity", nan: "nan")
+        return String(decoding: (try? encoder.encode(result)) ?? Data("{}".utf8), as: UTF8.self)
     }
 
     /// A notice for the page: an error to show (a reload that failed, a message refused).

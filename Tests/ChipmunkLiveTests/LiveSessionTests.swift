@@ -308,3 +308,19 @@ import Testing
         #expect(Set(sent.map { $0.map(\.description).joined(separator: ",") }).count > 5, "the shapes' colours differ")
     }
 }
+
+/// What Inspect shows of a body that never turns.
+@Suite struct LiveInspectionTests {
+    /// A moment of infinity has no JSON number: the inspection said nothing at all (`{}`).
+    @Test func aBodyOfInfiniteMomentIsInspected() throws {
+        let json = #"""
+            {"version": 2, "name": "paddle", "bodies": [{"id": "paddle", "mass": 1, "moment": "infinity",
+             "shapes": [{"type": "box", "width": 20, "height": 6}]}]}
+            """#
+        let session = try LiveSession(source: "paddle.json") {
+            try SceneDescription.decode(Data(json.utf8), source: "paddle.json").makeScene(source: "paddle.json")
+        }
+        let text = LiveFrames.inspection(session, at: .zero)
+        #expect(text.contains(#""moment":"infinity""#) && text.contains(#""body":"paddle""#), "\(text)")
+    }
+}

@@ -1,4 +1,5 @@
 import Foundation
+import Chipmunk
 import Testing
 import ChipmunkCatalog
 @testable import ChipmunkScenes
@@ -21,9 +22,13 @@ import ChipmunkCatalog
         ),
         (
             #"{"name": "x", "bodies": [{"mass": 1, "moment": 0}]}"#,
-            "bad.json: bodies[0].moment: must be from 1e-150 to 1e+150 (got 0.0)"
+            "bad.json: bodies[0].moment: must be from 1e-150 to 1e+150, or infinity (got 0.0)"
         ),
         (#"{"name": "x", "bodies": [{"moment": 1}]}"#, "bad.json: bodies[0].mass: is required for a dynamic body"),
+        (
+            #"{"name": "x", "bodies": [{"mass": 1, "moment": "inf"}]}"#,
+            #"bad.json: bodies[0].moment: a moment given as text must be "infinity" (got "inf")"#
+        ),
         (
             #"{"name": "x", "bodies": [{"kind": "static", "mass": 1}]}"#,
             "bad.json: bodies[0].mass: only a dynamic body has one"
@@ -215,5 +220,37 @@ import ChipmunkCatalog
             #"{"version": 2, "name": "x", "bodies": [{"id": "b", "mass": 1, "moment": 1}], "constraints": [{"type": "pivot", "a": "static", "b": "b", "pivot": [1e8, 1e8]}]}"#
         let scene = try SceneDescription.decode(Data(json.utf8), source: "bad.json").makeScene(source: "bad.json")
         #expect(throws: (any Error).self) { try scene.step(scene.timeStep) }
+    }
+}
+
+/// `"moment": "infinity"`, pymunk's `float("inf")`: a body that never turns.
+@Suite struct InfiniteMomentSceneTests {
+    @Test func aSceneFileTakesAMomentOfInfinityAndWritesItBack() throws {
+        let json = #"""
+            {"version": 2, "name": "paddle", "gravity": [0, -100],
+             "bodies": [{"kind": "static", "shapes": [{"type": "segment", "from": [-100, 0], "to": [100, -40], "radius": 1}]},
+                        {"id": "paddle", "mass": 1, "moment": "infinity", "position": [0, 30], "angle": 0.2,
+                         "shapes": [{"type": "box", "width": 20, "height": 6, "friction": 0.2}]}]}
+            """#
+        let description = try SceneDescription.decode(Data(json.utf8), source: "paddle.json")
+        let scene = try description.makeScene(source: "paddle.json")
+        let paddle = try #require(scene.space.bodies.first { $0.kind == .dynamic })
+        #expect(paddle.moment == .infinity)
+        for _ in 0..<240 { try scene.step(1.0 / 120) }
+        #expect(paddle.angle == 0.2 && paddle.position.y < 30)
+        let written = String(decoding: try JSONEncoder().encode(MomentDescription.value(.infinity)), as: UTF8.self)
+        #expect(written == #""infinity""#)
+        #expect(try JSONDecoder().decode(MomentDescription.self, from: Data(written.utf8)) == .value(.infinity))
+    }
+
+    /// A gear between a paddle that cannot turn and the static body loads, and its first
+    /// step says why it cannot be solved.
+    @Test func aGearToTheStaticBodyStopsTheFirstStep() throws {
+        let json = #"""
+            {"version": 2, "name": "stuck", "bodies": [{"id": "paddle", "mass": 1, "moment": "infinity"}],
+             "constraints": [{"type": "gear", "a": "static", "b": "paddle", "phase": 0, "ratio": 1}]}
+            """#
+        let scene = try SceneDescription.decode(Data(json.utf8), source: "stuck.json").makeScene(source: "stuck.json")
+        #expect(throws: ChipmunkError.cannotTurn(step: 1, constraint: 0)) { try scene.step(1.0 / 120) }
     }
 }

@@ -31,7 +31,7 @@ extension Rule {
 
     private var bounds: [Double] {
         switch self {
-        case .within(let range), .magnitudeWithin(let range), .zeroOrWithin(let range):
+        case .within(let range), .magnitudeWithin(let range), .zeroOrWithin(let range), .withinOrInfinity(let range):
             return [range.lowerBound, range.upperBound]
         case .magnitudeAtMost(let bound), .nonNegativeAtMost(let bound), .positiveAtMost(let bound): return [bound]
         case .wholeNumber(let range): return [Double(range.lowerBound), Double(range.upperBound)]

@@ -212,7 +212,7 @@ import Testing
         let tiny = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             Body(mass: 1, moment: 1).moment = Double("1e-320")!
         }
-        expect(tiny, says: "Body.moment must be from 1e-150 to 1e+150 (got 1e-320)")
+        expect(tiny, says: "Body.moment must be from 1e-150 to 1e+150, or infinity (got 1e-320)")
         // "You cannot set the mass of kinematic or static bodies"
         let kinematic = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             Body(kind: .kinematic).mass = 1

@@ -100,7 +100,10 @@ extension Body {
         Vector(cpBodyGetVelocityAtLocalPoint(handle, point.cp))
     }
 
-    /// The kinetic energy, ½mv² + ½Iω² (0 for static and kinematic bodies, whose mass is infinite).
+    /// The kinetic energy as the engine computes it, mv² + Iω² (no halves: twice the
+    /// physical ½mv² + ½Iω²); 0 for static and kinematic bodies, whose mass is infinite. A
+    /// term whose velocity is 0 counts 0, so a body of infinite moment that does not spin
+    /// has a finite energy.
     ///
     /// The corresponding C function is `cpBodyKineticEnergy`.
     public var kineticEnergy: Double {

@@ -75,7 +75,8 @@ public final class Body: SpaceObject, CObjectOwner {
     /// Creates a dynamic body.
     ///
     /// Both values must keep the rule of ``Parameter/bodyMass`` and ``Parameter/bodyMoment``
-    /// (positive and finite, with a finite inverse).
+    /// (within ``Parameter/massRange``). A moment of `.infinity` makes a body that never
+    /// turns, as in pymunk: contacts and joints move it but never turn it.
     ///
     /// The corresponding C function is `cpBodyNew`.
     public init(mass: Double, moment: Double) {
@@ -162,6 +163,11 @@ public final class Body: SpaceObject, CObjectOwner {
     }
 
     /// The moment of inertia; set it as ``mass`` is set (rule: ``Parameter/bodyMoment``).
+    ///
+    /// `.infinity` makes a body that never turns (its inverse moment is 0): nothing changes
+    /// its ``angularVelocity``. A rotary constraint between two bodies of which neither can
+    /// turn makes the next step throw ``ChipmunkError/cannotTurn(step:constraint:)``. A
+    /// shape with a mass or density added to the body sums the moment from its shapes again.
     ///
     /// The corresponding C functions are `cpBodyGetMoment` and `cpBodySetMoment`.
     public var moment: Double {

@@ -36,6 +36,7 @@ public final class GearJoint: Constraint {
         set {
             Parameter.gearRatio.require(newValue)
             cpGearJointSetRatio(handle, newValue)
+            space?.jointsMayBeUnsolvable = true
         }
     }
 }

@@ -125,10 +125,17 @@ extension Space {
     /// zero determinant, and the engine aborts. What decides it changes only when an anchor,
     /// a mass, a moment or a centre of gravity does, so the joints are checked before the
     /// first step after such a change (`jointsMayBeUnsolvable`), not every step.
+    ///
+    /// A rotary constraint whose two bodies cannot turn (`.cannotTurn`) is found by the same
+    /// pass: what decides it changes with a moment, a kind or a gear's ratio.
     private func checkJointsAreSolvable() throws(ChipmunkError) {
-        for (index, constraint) in constraints.enumerated() where CChipmunkMatrixJointIsSolvable(constraint.handle) == 0
-        {
-            throw .unsolvable(step: stepsTaken + 1, constraint: index)
+        for (index, constraint) in constraints.enumerated() {
+            if CChipmunkMatrixJointIsSolvable(constraint.handle) == 0 {
+                throw .unsolvable(step: stepsTaken + 1, constraint: index)
+            }
+            if CChipmunkRotaryConstraintCanTurn(constraint.handle) == 0 {
+                throw .cannotTurn(step: stepsTaken + 1, constraint: index)
+            }
         }
         jointsMayBeUnsolvable = false
     }

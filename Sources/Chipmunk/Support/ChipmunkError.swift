@@ -34,6 +34,12 @@ public enum ChipmunkError: Error, Hashable, Sendable {
     /// gravity for the body's mass and moment: the engine's solver would divide by a zero
     /// determinant ("Unsolvable constraint.") and abort. Nothing was simulated.
     case unsolvable(step: Int, constraint: Int)
+    /// Step `step` (counting from 1) was refused because the rotary constraint (a
+    /// ``DampedRotarySpring``, ``RotaryLimitJoint``, ``RatchetJoint``, ``GearJoint`` or
+    /// ``SimpleMotor``) at index `constraint` of ``Space/constraints`` joins two bodies of
+    /// which neither can turn: static, kinematic, or of infinite ``Body/moment``. The engine
+    /// would abort ("Unsolvable spring.") or make both spins NaN. Nothing was simulated.
+    case cannotTurn(step: Int, constraint: Int)
     /// Step `step` (counting from 1) made more than `limit` contact pairs
     /// (``Space/maxContactPairs``): shapes piled so close that every two of them pair. The
     /// step was stopped inside its broad phase, and so is the space
@@ -63,6 +69,9 @@ extension ChipmunkError: CustomStringConvertible {
         case let .tooManyContactPairs(step, limit):
             return "step \(step): more than \(limit) contact pairs: shapes are piled so close that every two of "
                 + "them pair; spread them out, or raise Space.maxContactPairs"
+        case let .cannotTurn(step, constraint):
+            return "step \(step): constraint \(constraint) cannot be solved: it turns its bodies, and neither can turn "
+                + "(static, kinematic, or a moment of infinity); give one of them a finite moment"
         case let .unsolvable(step, constraint):
             return "step \(step): constraint \(constraint) cannot be solved: an anchor is too far from its body's "
                 + "centre of gravity for the body's mass and moment; move it closer, or give the body more moment"

@@ -222,8 +222,13 @@ public enum Parameter: String, Sendable, Hashable, CaseIterable, CustomStringCon
     /// The rule the parameter's values must keep.
     public var rule: Rule {
         switch self {
-        case .bodyMass, .bodyMoment:
+        case .bodyMass:
             return .within(Self.massRange)
+        case .bodyMoment:
+            // Infinity, as in pymunk and Chipmunk, for a body that never turns: its inverse is
+            // 0. A rotary constraint between two bodies of which neither can turn has no
+            // solution; `Space.step` throws `.cannotTurn` for it before the engine sees it.
+            return .withinOrInfinity(Self.massRange)
         case .gearRatio:
             return .nonZeroWithFiniteInverse
         case .bodyPosition, .circleOffset, .segmentEnd, .segmentNeighbor, .polygonVertex, .polygonTransform,

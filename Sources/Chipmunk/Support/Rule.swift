@@ -14,6 +14,8 @@ public enum Rule: Sendable, Hashable, CustomStringConvertible {
     case positiveAtMost(Double)
     /// Zero, or within the range (whose bounds are positive and finite).
     case zeroOrWithin(ClosedRange<Double>)
+    /// Within the range (whose bounds are positive and finite), or positive infinity.
+    case withinOrInfinity(ClosedRange<Double>)
     /// Either sign, with a magnitude within the range (whose bounds are positive and finite).
     case magnitudeWithin(ClosedRange<Double>)
     /// Not zero, finite, and with a finite inverse (the engine divides by it).
@@ -39,6 +41,7 @@ public enum Rule: Sendable, Hashable, CustomStringConvertible {
         case .positiveAtMost(let bound): return value > 0 && value <= bound
         case .magnitudeWithin(let range): return range.contains(abs(value))
         case .zeroOrWithin(let range): return value == 0 || range.contains(value)
+        case .withinOrInfinity(let range): return range.contains(value) || value == .infinity
         case .nonZeroWithFiniteInverse: return value != 0 && value.isFinite && (1 / value).isFinite
         case .nonNegativeFinite: return value >= 0 && value.isFinite
         case .nonNegative: return value >= 0
@@ -58,6 +61,8 @@ public enum Rule: Sendable, Hashable, CustomStringConvertible {
         case .nonNegativeAtMost(let bound): return "from 0 to \(Self.text(bound))"
         case .positiveAtMost(let bound): return "greater than 0, and at most \(Self.text(bound))"
         case .zeroOrWithin(let range): return "0, or from \(range.lowerBound) to \(range.upperBound)"
+        case .withinOrInfinity(let range):
+            return "from \(Self.text(range.lowerBound)) to \(Self.text(range.upperBound)), or infinity"
         case .magnitudeWithin(let range):
             return "of either sign, with a magnitude from \(range.lowerBound) to \(range.upperBound)"
         case .nonZeroWithFiniteInverse: return "non-zero and finite, with a finite inverse"

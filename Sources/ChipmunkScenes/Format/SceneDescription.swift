@@ -210,10 +210,10 @@ public struct BodyDescription: Hashable, Sendable, Codable {
     }
 }
 
-/// A moment of inertia: a number, or computed for the body's mass from a shape,
-/// such as `{"box": {"width": 100, "height": 100}}`.
+/// A moment of inertia: a number, `"infinity"` (a body that never turns), or computed for
+/// the body's mass from a shape, such as `{"box": {"width": 100, "height": 100}}`.
 public enum MomentDescription: Hashable, Sendable, Codable {
-    /// The moment itself.
+    /// The moment itself; `.infinity` is written `"infinity"`.
     case value(Double)
     /// The moment of a solid box: `{"box": {"width": w, "height": h}}`.
     case box(width: Double, height: Double)
@@ -237,6 +237,16 @@ public enum MomentDescription: Hashable, Sendable, Codable {
             self = .value(value)
             return
         }
+        if let text = try? decoder.singleValueContainer().decode(String.self) {
+            guard text == "infinity" else {
+                throw DecodingError.dataCorrupted(
+                    .init(
+                        codingPath: decoder.codingPath,
+                        debugDescription: "a moment given as text must be \"infinity\" (got \"\(text)\")"))
+            }
+            self = .value(.infinity)
+            return
+        }
         try decoder.rejectUnknownKeys(Kind.allCases.map(\.rawValue))
         let c = try decoder.container(keyedBy: Kind.self)
         guard c.allKeys.count == 1, let kind = c.allKeys.first else {
@@ -244,7 +254,8 @@ public enum MomentDescription: Hashable, Sendable, Codable {
                 .init(
                     codingPath: decoder.codingPath,
                     debugDescription:
-                        "a moment is a number or an object with one key: 'box', 'circle', 'segment' or 'polygon'"))
+                        "a moment is a number, \"infinity\", or an object with one key: 'box', 'circle', 'segment' "
+                        + "or 'polygon'"))
         }
         let f = try c.nestedContainer(keyedBy: Field.self, forKey: kind)
         let allowed: [Field]
@@ -280,7 +291,7 @@ public enum MomentDescription: Hashable, Sendable, Codable {
         switch self {
         case .value(let value):
             var c = encoder.singleValueContainer()
-            try c.encode(value)
+            if value == .infinity { try c.encode("infinity") } else { try c.encode(value) }
         case let .box(width, height):
             var c = encoder.container(keyedBy: Kind.self)
             var f = c.nestedContainer(keyedBy: Field.self, forKey: .box)

@@ -205,7 +205,7 @@ struct Run: ParsableCommand {
                 running.bodyNames != nil && body < running.space.bodies.count
                 ? running.name(of: running.space.bodies[body]) : "bodies[\(body)]"
             return "\(error) (\(name) in \(URL(fileURLWithPath: scene).lastPathComponent))"
-        case .unsolvable where isFile:
+        case .unsolvable where isFile, .cannotTurn where isFile:
             // The space's constraint index: a file's generators can add constraints of their own.
             return "\(error) (a constraint of \(URL(fileURLWithPath: scene).lastPathComponent))"
         default:
