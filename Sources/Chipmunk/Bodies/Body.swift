@@ -164,10 +164,12 @@ public final class Body: SpaceObject, CObjectOwner {
 
     /// The moment of inertia; set it as ``mass`` is set (rule: ``Parameter/bodyMoment``).
     ///
-    /// `.infinity` makes a body that never turns (its inverse moment is 0): nothing changes
-    /// its ``angularVelocity``. A rotary constraint between two bodies of which neither can
-    /// turn makes the next step throw ``ChipmunkError/cannotTurn(step:constraint:)``. A
-    /// shape with a mass or density added to the body sums the moment from its shapes again.
+    /// `.infinity` (pymunk's `float("inf")`) makes a body that contacts, joints and torques
+    /// move but never turn: its inverse moment is 0, so its ``angularVelocity`` stays as set
+    /// (but for the space's ``Space/damping``, which slows every spin). A rotary constraint
+    /// between two bodies of which neither can turn makes the next step throw
+    /// ``ChipmunkError/cannotTurn(step:constraint:)``. A shape with a mass or density added
+    /// to the body sums the moment from its shapes again.
     ///
     /// The corresponding C functions are `cpBodyGetMoment` and `cpBodySetMoment`.
     public var moment: Double {
