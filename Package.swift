@@ -41,6 +41,8 @@ let package = Package(
         .package(url: "https://github.com/hummingbird-project/hummingbird-websocket", from: "2.8.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.80.0"),
+        // The server's shutdown on SIGINT and SIGTERM, with a time limit (Hummingbird runs on it).
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.6.0"),
     ],
     // The benchmarks (worlds, runner, the raw-C twin, package-benchmark suites) are the
     // nested package in Benchmarks/, which depends on this one by path.
@@ -121,6 +123,8 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log", condition: .when(traits: ["Live"])),
                 .product(name: "NIOCore", package: "swift-nio", condition: .when(traits: ["Live"])),
                 .product(name: "NIOHTTP1", package: "swift-nio", condition: .when(traits: ["Live"])),
+                .product(
+                    name: "ServiceLifecycle", package: "swift-service-lifecycle", condition: .when(traits: ["Live"])),
             ],
             exclude: ["Page"], plugins: ["EmbedFiles"]),
 

@@ -1,5 +1,6 @@
 import Chipmunk
 import Foundation
+import ChipmunkScenes
 
 /// What a viewer's page sends, one JSON object per WebSocket text message
 /// (docs/live.md lists them): `{"type": "grab", "x": 120, "y": 80}`.
@@ -34,8 +35,10 @@ package enum LiveMessage: Equatable, Sendable {
     package static let maximumCoordinate = 1e7
     /// A flick's velocity change, at most, in units per second.
     package static let maximumPushSpeed = 1e4
-    /// Gravity from a tilt, at most.
-    package static let maximumGravity = 1e5
+    /// Gravity from a tilt, at most: the space's own bound (``Parameter/spaceGravity``). The
+    /// page turns the scene's own gravity, so a bound of its own (it was 1e5) disconnected
+    /// a viewer of a scene whose gravity was stronger at the first ↓ (a helper's attack).
+    package static let maximumGravity = Parameter.maxCoordinate
 
     /// Why a message was refused: what was wrong, and the value.
     package enum Problem: Error, Equatable, Sendable, CustomStringConvertible {
@@ -49,8 +52,11 @@ package enum LiveMessage: Equatable, Sendable {
         case unknownType(String?)
         /// A field is missing or not a number.
         case missing(field: String, type: String)
-        /// A number beyond a `Double`'s range (`1e400`): JSON has no limit, a Double does.
+        /// A number a `Double` cannot hold (`1e400`, `1e-400`): JSON has no limit, a Double does.
         case unrepresentable(field: String, type: String)
+        /// A key given twice in the message (`{"type":"pause","type":"grab"}`): JSON decoders
+        /// keep one of the two without a word.
+        case duplicateKey(String)
         /// A number outside its range.
         case outOfRange(field: String, value: Double, range: ClosedRange<Double>)
 
@@ -63,7 +69,9 @@ package enum LiveMessage: Equatable, Sendable {
                 type.map { "unknown type '\($0.prefix(40))'" } ?? "no \"type\""
             case .missing(let field, let type): "\(type): \"\(field)\" missing or not a number"
             case .unrepresentable(let field, let type):
-                "\(type): \"\(field)\" is a number beyond ±1.8e308, which no field takes"
+                "\(type): \"\(field)\" is a number a Double cannot hold (beyond ±1.8e308, or nearer 0 than 5e-324), "
+                    + "which no field takes"
+            case .duplicateKey(let key): "\"\(key)\" is given twice"
             case .outOfRange(let field, let value, let range):
                 "\"\(field)\" is \(value), outside \(range.lowerBound)...\(range.upperBound)"
             }
@@ -79,6 +87,7 @@ package enum LiveMessage: Equatable, Sendable {
         guard let object = try? JSONDecoder().decode([String: Field].self, from: Data(text.utf8)) else {
             throw .notJSON
         }
+        if let key = DuplicateKeys.first(in: Array(text.utf8)) { throw .duplicateKey(key) }
         guard case .string(let type) = object["type"] else { throw .unknownType(nil) }
         func number(_ field: String, _ range: ClosedRange<Double>) throws(Problem) -> Double {
             if case .huge = object[field] { throw .unrepresentable(field: field, type: type) }

@@ -8,6 +8,7 @@
     import Logging
     import NIOCore
     import NIOHTTP1
+    import ServiceLifecycle
 
     /// Serves a scene live: one authoritative world stepped at the book's fixed 1/120 s
     /// steps in 60 Hz frames, and a page where every viewer drags bodies, flicks them, tilts
@@ -112,8 +113,16 @@
                 logger: Self.quietLogger)
             let frames = Task { await LiveRoutes.frameLoop(world, framesPerSecond: configuration.framesPerSecond) }
             defer { frames.cancel() }
+            // SIGINT and SIGTERM let the viewers' sockets close, for at most 2 s: a viewer that
+            // stopped reading kept its handler waiting to write, and the server with it, until
+            // the viewer went away (a helper's attack: still running 60 s after SIGTERM). Then
+            // the handlers are cancelled.
+            var shutdown = ServiceGroupConfiguration(
+                services: [app], gracefulShutdownSignals: [.sigterm, .sigint], logger: Self.quietLogger)
+            shutdown.maximumGracefulShutdownDuration = .seconds(2)
+            shutdown.maximumCancellationDuration = .seconds(2)
             do {
-                try await app.runService()
+                try await ServiceGroup(configuration: shutdown).run()
             } catch let error as IOError where error.errnoCode == EADDRINUSE {
                 throw Failure.addressInUse(host: configuration.host, port: configuration.port)
             }
@@ -372,12 +381,24 @@
             }
         }
 
+        /// `file` as a download's name: plain ASCII in `filename`, and the name itself in
+        /// `filename*` (RFC 6266, UTF-8 percent-encoded), which browsers prefer. The raw UTF-8
+        /// in `filename` arrived garbled (`Kisten-Ä日本` as `Kisten-Ã_æ_¥æ_¬`: a helper's attack).
+        static func contentDisposition(_ file: String) -> String {
+            let kept: (Character) -> Bool = { $0.isLetter || $0.isNumber || "-_.".contains($0) }
+            let safe = String(file.map { $0.isASCII && kept($0) ? $0 : "_" })
+            let encoded = String(file.map { kept($0) ? $0 : "_" }).utf8.map { byte -> String in
+                let c = Character(Unicode.Scalar(byte))
+                return byte < 0x80 && kept(c) ? String(c) : String(format: "%%%02X", byte)
+            }.joined()
+            return "attachment; filename=\"\(safe)\"; filename*=UTF-8''\(encoded)"
+        }
+
         private static func download(_ bytes: [UInt8], _ file: String, _ type: String) -> Response {
-            let safe = String(file.map { $0.isLetter || $0.isNumber || "-_.".contains($0) ? $0 : "_" })
-            return Response(
+            Response(
                 status: .ok,
                 headers: [
-                    .contentType: type, .contentDisposition: "attachment; filename=\"\(safe)\"",
+                    .contentType: type, .contentDisposition: contentDisposition(file),
                     .cacheControl: "no-store",
                 ], body: .init(byteBuffer: ByteBuffer(bytes: bytes)))
         }

@@ -23,6 +23,11 @@ package final class LiveSession {
         /// Steps a recording holds at most (about 2.3 hours at 120 Hz); after that the
         /// world goes on and the recording keeps its first steps.
         package var recordedSteps = 1_000_000
+        /// Inputs a recording holds at most (a hand's velocity every step of 1,000,000 is
+        /// as many); after that, as after ``recordedSteps``, the recording keeps the steps it
+        /// has. Four viewers flicking a paused world 390 times a second each logged 31,200
+        /// inputs in 20 s at one step, and nothing else bounded them (a helper's attack).
+        package var recordedInputs = 1_000_000
 
         package init() {}
     }
@@ -77,6 +82,10 @@ package final class LiveSession {
     /// Hands that hold a body in a restored world but belong to no viewer: they let go at
     /// the next step.
     private var strayHands: [String] = []
+    /// After a scrub back, the recorded steps the world is at: the recording, the hashes and
+    /// the ring still hold what came after, so that scrubbing forward again takes the same
+    /// steps, until the world changes or steps on from here (``branchIfScrubbedBack()``).
+    private var scrubbedBackTo: Int?
     /// Changes whenever bodies or shapes may have come or gone: viewers ask for the
     /// scene's description again.
     package private(set) var structureVersion = 0
@@ -121,6 +130,7 @@ package final class LiveSession {
         log = InputRecording(scene: source, content: scene.contentHash().hexDigits, timeStep: scene.timeStep)
         hashes = []
         baseStep = scene.stepCount
+        scrubbedBackTo = nil
         startRing()
     }
 
@@ -138,8 +148,11 @@ package final class LiveSession {
     /// Steps recorded or to record: the steps since the world (re)started.
     private var recordedStep: Int { scene.stepCount - baseStep }
 
-    /// Whether the recording has stopped growing (``Limits/recordedSteps``).
-    package var recordingIsFull: Bool { hashes.count >= limits.recordedSteps }
+    /// Whether the recording has stopped growing (``Limits/recordedSteps``,
+    /// ``Limits/recordedInputs``).
+    package var recordingIsFull: Bool {
+        hashes.count >= limits.recordedSteps || log.inputs.count >= limits.recordedInputs
+    }
 
     /// The steps a scrub can go back to: from the ring's oldest snapshot to the current
     /// step. A step the recording holds is reached exactly (a scrub restores the snapshot
@@ -147,7 +160,9 @@ package final class LiveSession {
     /// scrub stops at the ring's snapshot at or before the step.
     package var scrubRange: ClosedRange<Int> {
         let first = ring.first?.step ?? step
-        return first...max(first, ring.last?.step ?? step, min(step, baseStep + hashes.count))
+        // Scrubbed back, the steps after are still there to go forward to.
+        let end = scrubbedBackTo != nil ? baseStep + hashes.count : min(step, baseStep + hashes.count)
+        return first...max(first, ring.last?.step ?? step, end)
     }
 
     // MARK: Time
@@ -186,6 +201,7 @@ package final class LiveSession {
 
     /// Steers the hands, takes one step, logs its hash and keeps a snapshot when due.
     private func stepOnce() throws {
+        branchIfScrubbedBack()
         for name in strayHands where scene.body(named: name) != nil { try apply(.remove(body: name)) }
         strayHands = []
         let dt = scene.timeStep
@@ -201,7 +217,7 @@ package final class LiveSession {
             if velocity != body.velocity { try apply(.velocity(body: hand.name, velocity: velocity)) }
         }
         try scene.step(dt)
-        if hashes.count < limits.recordedSteps, hashes.count == recordedStep - 1 {
+        if !recordingIsFull, hashes.count == recordedStep - 1 {
             hashes.append(scene.space.stateHash())
         }
         if scene.stepCount % limits.snapshotEvery == 0 { keepSnapshot() }
@@ -213,6 +229,7 @@ package final class LiveSession {
     ///
     /// - Throws: ``SceneError`` when the scene refuses it; nothing is logged then.
     package func apply(_ input: SceneInput) throws {
+        branchIfScrubbedBack()
         try scene.apply(input)
         // A recording that stopped growing keeps its first steps whole: later inputs are not logged.
         if hashes.count == recordedStep, !recordingIsFull {
@@ -244,7 +261,7 @@ package final class LiveSession {
         let maxForce = min(50 * weight, 1e30)
         guard maxForce > 0, maxForce.isFinite else { return nil }
         var handName = "hand\(nextHand)"
-        while scene.body(named: handName) != nil || log.inputs.contains(where: { $0.input.body == handName }) {
+        while nameIsTaken(handName) {
             nextHand += 1
             handName = "hand\(nextHand)"
         }
@@ -252,6 +269,18 @@ package final class LiveSession {
         try apply(.grab(hand: handName, body: name, at: at, maxForce: maxForce))
         hands[viewer] = Hand(name: handName, target: at)
         return name
+    }
+
+    /// Whether a hand may not take `name`: a body has it, or an input logged or scripted in
+    /// the scene names it. (A hand named as a scene's own `add` made that add fail without a
+    /// word, and the scene lost a body: a helper's attack.)
+    private func nameIsTaken(_ name: String) -> Bool {
+        func names(_ input: SceneInput) -> Bool {
+            if case .grab(let hand, _, _, _) = input, hand == name { return true }
+            return input.body == name
+        }
+        return scene.body(named: name) != nil || log.inputs.contains { names($0.input) }
+            || scene.inputs.contains { names($0.action) }
     }
 
     /// Moves viewer `viewer`'s hand towards `point` (from the next step on).
@@ -289,9 +318,26 @@ package final class LiveSession {
         return name
     }
 
-    /// Sets gravity: a tilt of the phone, or the arrow keys.
+    /// Sets gravity: a tilt of the phone, or the arrow keys. A gravity logged before at the
+    /// same step gives way to this one (nothing at a step reads gravity before the step
+    /// does): a phone tilted while the world is paused logs one input, not ten a second.
     package func tilt(gravity: Vector) throws {
+        // Only this step's inputs, the log's last, are looked at.
+        let step = recordedStep + 1
+        var earlier: Int?
+        var index = log.inputs.endIndex
+        while earlier == nil, index > 0, log.inputs[index - 1].step == step {
+            index -= 1
+            if Self.isGravity(log.inputs[index].input) { earlier = index }
+        }
+        let logged = log.inputs.count
         try apply(.gravity(gravity))
+        if let earlier, log.inputs.count == logged + 1 { log.inputs.remove(at: earlier) }
+    }
+
+    private static func isGravity(_ input: SceneInput) -> Bool {
+        if case .gravity = input { return true }
+        return false
     }
 
     // MARK: Controls
@@ -320,11 +366,12 @@ package final class LiveSession {
         begin(scene)
     }
 
-    /// Goes back to step `step` (within ``scrubRange``) and pauses there: the ring's latest
-    /// snapshot at or before it is restored, and the steps from there to `step` are taken
-    /// again with the inputs recorded for them, each checked against its recorded state
-    /// hash. Resuming branches: the recording drops what came after, and the new inputs
-    /// follow. Returns the step the world is at now.
+    /// Goes back (or forward) to step `step` (within ``scrubRange``) and pauses there: the
+    /// ring's latest snapshot at or before it is restored, and the steps from there to `step`
+    /// are taken again with the inputs recorded for them, each checked against its recorded
+    /// state hash. The steps after stay recorded, and a scrub can go forward to them again;
+    /// stepping on or an input branches (``branchIfScrubbedBack()``): the recording drops
+    /// what came after, and the new inputs follow. Returns the step the world is at now.
     ///
     /// A step taken again that throws, or whose state hash differs from the first time's
     /// (a scene that is not deterministic), stops the world there as a failed step does.
@@ -340,24 +387,35 @@ package final class LiveSession {
         let fresh = try makeScene()
         try fresh.restore(Snapshot(bytes: bytes))
         scene = fresh
-        ring.removeSubrange((index + 1)...)
-        ringBytes = ring.reduce(0) { $0 + $1.bytes.count }
         failure = nil
         let reached = stepAgain(from: at - baseStep, to: target - baseStep)
-        log.inputs.removeAll { $0.step > reached }
-        if hashes.count > reached { hashes.removeLast(hashes.count - reached) }
+        scrubbedBackTo = reached
+        // A step that failed again is where the world stopped: the branch starts there.
+        if failure != nil { branchIfScrubbedBack() }
         stepper = FixedStepper(timeStep: scene.timeStep, maxStepsPerFrame: Self.maxStepsPerFrame(scene.timeStep))
         isPaused = true
         // The viewers' hands of then are nobody's now: they let go when the branch starts.
         let grabbed = Set(
             log.inputs.compactMap { entry -> String? in
-                if case .grab(let hand, _, _, _) = entry.input { return hand }
-                return nil
+                guard entry.step <= reached, case .grab(let hand, _, _, _) = entry.input else { return nil }
+                return hand
             })
         strayHands = scene.bodyNamesNow.filter { grabbed.contains($0) }
         hands = [:]
         structureVersion += 1
         return scene.stepCount
+    }
+
+    /// Starts a branch where a scrub left the world: the recording, the hashes and the ring
+    /// drop the steps after it. (A scrub trimmed them at once, so a viewer who scrubbed back
+    /// only to look could never return: a helper's attack.)
+    private func branchIfScrubbedBack() {
+        guard let reached = scrubbedBackTo else { return }
+        scrubbedBackTo = nil
+        log.inputs.removeAll { $0.step > reached }
+        if hashes.count > reached { hashes.removeLast(hashes.count - reached) }
+        ring.removeAll { $0.step > scene.stepCount }
+        ringBytes = ring.reduce(0) { $0 + $1.bytes.count }
     }
 
     /// Takes recorded steps `start + 1 ... end` again (counted from ``baseStep``; as many
@@ -426,7 +484,7 @@ package final class LiveSession {
     /// The session's recording as a file, for a viewer to download (`chipmunk-sim replay FILE`).
     ///
     /// - Throws: ``Unrecorded`` when it holds no step yet (at the start, after Restart, or
-    ///   scrubbed back to the start), which `replay` would refuse ("hashes: is empty").
+    ///   branched at the start after a scrub), which `replay` would refuse ("hashes: is empty").
     package func recordingFile() throws(Unrecorded) -> [UInt8] {
         guard recordedSteps > 0 else {
             throw Unrecorded(

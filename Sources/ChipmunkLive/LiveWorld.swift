@@ -23,6 +23,10 @@ package actor LiveWorld {
         /// Messages in the current second, and when it began.
         var windowStart: ContinuousClock.Instant
         var inWindow = 0
+        /// The world's time this viewer's messages may still take (see ``workBudget``), as of
+        /// `workNoted`.
+        var work = LiveWorld.workBudget
+        var workNoted: ContinuousClock.Instant
     }
 
     /// Most messages a viewer may send in one second: a pointer moves 60–120 times a second.
@@ -31,6 +35,16 @@ package actor LiveWorld {
     package static let queuedFrames = 8
     /// Most viewers at once.
     package static let maximumViewers = 64
+    /// The world's time one viewer's messages may take: 2 s at once, earned back at a
+    /// quarter of the time that passes. A restart or a scrub builds the scene again (21 ms
+    /// for pyramid-topple), and the messages are handled one after another, so counting them
+    /// a second at a time let one viewer send 2,000 restarts and keep the world at step 3
+    /// for everyone (a helper's attack): counted by the time they took, the 95th closes its
+    /// socket. Dragging, tilting and the page's own Restart and Back slider take a fraction
+    /// of it.
+    package static let workBudget = Duration.seconds(2)
+    /// How much of the time that passes a viewer earns back for its messages.
+    package static let workShare = 0.25
 
     private let session: LiveSession
     private var viewers: [Int: Viewer] = [:]
@@ -42,11 +56,52 @@ package actor LiveWorld {
     private var ticks = 0
 
     /// Serves what `source` names: a built-in scene, a scene file (reloaded when saved) or a
-    /// snapshot (`SceneCatalog.scene(opening:)`).
+    /// snapshot (`SceneCatalog.scene(opening:)`). A file is named by its full path in the
+    /// downloads, which land in another folder.
     package init(source: String, limits: LiveSession.Limits = .init()) throws {
-        try self.init(source: source, limits: limits, watching: Self.watchable(source)) {
-            try SceneCatalog.scene(opening: source)
+        let source = Self.fullPath(source)
+        try self.init(
+            source: source, limits: limits, watching: Self.watchable(source), makeScene: Self.builder(source))
+    }
+
+    /// What builds the scene `source` names, read once: a scene file's description, or a
+    /// snapshot file's bytes. Restart and the Back slider build the scene again from it; they
+    /// had read the file again, so after a bad save or a deletion every scrub failed with
+    /// the file's error while the last good world went on (a helper's attack).
+    static func builder(_ source: String) throws -> @Sendable () throws -> Scene {
+        guard !SceneCatalog.builtIn.contains(where: { $0.name == source }),
+            FileManager.default.fileExists(atPath: source)
+        else { return { try SceneCatalog.scene(opening: source) } }
+        let url = URL(fileURLWithPath: source)
+        if SceneCatalog.isSnapshotFile(source) {
+            let snapshot = try SceneCatalog.loadSnapshot(contentsOf: url)
+            let folder = url.deletingLastPathComponent()
+            return {
+                do {
+                    return try SceneCatalog.scene(restoring: snapshot, besides: folder)
+                } catch let error as SnapshotError {
+                    throw SceneError(source: source, reason: "\(error)")  // as scene(opening:) says it
+                }
+            }
         }
+        let description: SceneDescription
+        do {
+            description = try SceneDescription.load(contentsOf: url)
+        } catch {
+            _ = try SceneCatalog.scene(named: source)  // its error names another tool's file for what it is
+            throw error
+        }
+        return { try description.makeScene(source: url.lastPathComponent) }
+    }
+
+    /// A file's full path; a built-in scene's name as it is. (A recording of `serve my.json`
+    /// named `my.json`, which `replay` looked for in the folder it ran in, and beside the
+    /// download, but not where the server ran: a helper's attack.)
+    static func fullPath(_ source: String) -> String {
+        guard !SceneCatalog.builtIn.contains(where: { $0.name == source }),
+            FileManager.default.fileExists(atPath: source)
+        else { return source }
+        return URL(fileURLWithPath: source).standardizedFileURL.path
     }
 
     /// Serves the scene `makeScene` builds (a scene written in Swift); `source` names it in
@@ -81,7 +136,7 @@ package actor LiveWorld {
         nextViewer += 1
         let (stream, continuation) = AsyncStream<Outbound>.makeStream(
             bufferingPolicy: .bufferingNewest(Self.queuedFrames))
-        viewers[id] = Viewer(outbound: continuation, windowStart: .now)
+        viewers[id] = Viewer(outbound: continuation, windowStart: .now, workNoted: .now)
         sendScene(to: id)
         return (id, stream)
     }
@@ -120,8 +175,9 @@ package actor LiveWorld {
 
     // MARK: Messages
 
-    /// Handles one text message from viewer `id`. A malformed message, or one too many in a
-    /// second, closes that viewer's socket with the reason.
+    /// Handles one text message from viewer `id`. A malformed message, one too many in a
+    /// second, or one that leaves the viewer's messages past their share of the world's time
+    /// (``workBudget``), closes that viewer's socket with the reason.
     package func receive(_ text: String, from id: Int) {
         guard var viewer = viewers[id] else { return }
         let now = ContinuousClock.now
@@ -130,6 +186,8 @@ package actor LiveWorld {
             viewer.inWindow = 0
         }
         viewer.inWindow += 1
+        viewer.work = min(Self.workBudget, viewer.work + (now - viewer.workNoted) * Self.workShare)
+        viewer.workNoted = now
         viewers[id] = viewer
         guard viewer.inWindow <= Self.maximumMessagesPerSecond else {
             return refuse(id, "more than \(Self.maximumMessagesPerSecond) messages in a second")
@@ -141,6 +199,15 @@ package actor LiveWorld {
             return refuse(id, "\(error)")
         }
         handle(message, from: id)
+        let done = ContinuousClock.now
+        guard viewers[id] != nil else { return }
+        viewers[id]!.work -= done - now
+        viewers[id]!.workNoted = done
+        if viewers[id]!.work < .zero {
+            refuse(
+                id,
+                "its messages took more of the world's time than its share (restarts and scrubs build the scene again)")
+        }
     }
 
     /// A binary message: the page sends none, so the viewer is refused.
@@ -203,15 +270,27 @@ package actor LiveWorld {
 
     /// Rebuilds the world from the served file when it changed; a file that does not build
     /// leaves the world as it was and tells the viewers why.
+    /// A file that went away is told once; the last good scene goes on, and the file is
+    /// read again when it comes back.
     private func reloadIfChanged() {
-        guard let file = watchedFile, let date = Self.modificationDate(file), date != watchedDate else { return }
+        guard let file = watchedFile else { return }
+        guard let date = Self.modificationDate(file) else {
+            if watchedDate != nil {
+                watchedDate = nil
+                broadcast(
+                    LiveFrames.notice("error", "\(file.lastPathComponent) is gone (the last good scene goes on)"))
+            }
+            return
+        }
+        guard date != watchedDate else { return }
         watchedDate = date
-        let path = file.path
         do {
-            try session.restart(with: { try SceneCatalog.scene(named: path) })
+            try session.restart(with: Self.builder(file.path))
             broadcast(LiveFrames.notice("reloaded", "\(file.lastPathComponent) changed: the scene was built again"))
         } catch {
-            broadcast(LiveFrames.notice("error", "\(file.lastPathComponent): \(error) (the last good scene goes on)"))
+            // A SceneError names the file already.
+            let text = error is SceneError ? "\(error)" : "\(file.lastPathComponent): \(error)"
+            broadcast(LiveFrames.notice("error", "\(text) (the last good scene goes on)"))
         }
     }
 

@@ -25,9 +25,12 @@ import Testing
         (#"{"type":"grab","x":1e300,"y":1}"#, .outOfRange(field: "x", value: 1e300, range: -1e7...1e7)),
         (#"{"type":"grab","x":1e400,"y":1}"#, .unrepresentable(field: "x", type: "grab")),
         (#"{"type":"tilt","gx":0,"gy":-1e999}"#, .unrepresentable(field: "gy", type: "tilt")),
+        (#"{"type":"grab","x":1e-400,"y":0}"#, .unrepresentable(field: "x", type: "grab")),
+        (#"{"type":"pause","type":"grab"}"#, .duplicateKey("type")),
+        (#"{"type":"grab","x":1,"y":2,"x":"a"}"#, .duplicateKey("x")),
         (#"{"type":"grab","x":[1e400],"y":1}"#, .missing(field: "x", type: "grab")),
         (#"{"type":"speed","value":8}"#, .outOfRange(field: "value", value: 8, range: 0.25...4)),
-        (#"{"type":"tilt","gx":-1e6,"gy":0}"#, .outOfRange(field: "gx", value: -1e6, range: -1e5...1e5)),
+        (#"{"type":"tilt","gx":-1e16,"gy":0}"#, .outOfRange(field: "gx", value: -1e16, range: -1e15...1e15)),
         (#"{"type":"scrub","step":-1}"#, .outOfRange(field: "step", value: -1, range: 0...1e12)),
     ])
     func refusesWhatIsWrongNamingIt(text: String, problem: LiveMessage.Problem) {
@@ -37,5 +40,17 @@ import Testing
     @Test func refusesAnOversizedMessage() {
         let text = #"{"type":"hello","pad":""# + String(repeating: "x", count: 2000) + #""}"#
         #expect(throws: LiveMessage.Problem.tooLarge(bytes: text.utf8.count)) { try LiveMessage(text: text) }
+    }
+}
+
+/// The reasons a refused message gets, as a viewer reads them.
+@Suite struct LiveMessageReasonTests {
+    @Test func aTinyNumberIsNotCalledHuge() {
+        let reason = LiveMessage.Problem.unrepresentable(field: "x", type: "grab").description
+        #expect(
+            reason
+                == #"grab: "x" is a number a Double cannot hold (beyond ±1.8e308, or nearer 0 than 5e-324), which no field takes"#
+        )
+        #expect(LiveMessage.Problem.duplicateKey("type").description == #""type" is given twice"#)
     }
 }

@@ -64,6 +64,10 @@ import Testing
         }
         run(session, frames: 30)
         _ = try session.scrub(to: 0)
+        // Scrubbed back to the start, the steps after are still recorded until the branch starts.
+        #expect(session.recordedSteps == 60)
+        _ = try session.recordingFile()
+        try session.tilt(gravity: [0, -500])  // the branch starts at step 0
         #expect(throws: LiveSession.Unrecorded.self) { try session.recordingFile() }
         #expect(session.singleStep())
         let file = try session.recordingFile()
@@ -86,11 +90,18 @@ import Testing
         #expect(at == before - 50 && session.step == at)
         #expect(session.scene.space.stateHash().hexDigits == firstTime, "the step as it was the first time")
         #expect(session.isPaused && session.failure == nil)
-        #expect(session.recording.hashes.count == at)
-        #expect(session.recording.inputs.allSatisfy { $0.step <= at })
+        // Until the branch starts, the steps after stay: a scrub forward takes them again.
+        #expect(session.recording.hashes.count == before && session.scrubRange.upperBound == before)
+        let last = session.recording.hashes[before - 1]
+        #expect(try session.scrub(to: before) == before)
+        #expect(session.scene.space.stateHash().hexDigits == last, "the last step as it was")
+        #expect(try session.scrub(to: before - 50) == at)
         session.resume()
+        // The branch starts with the first input or step: the recording drops what came after.
         // The hand of then is nobody's now: it lets go as the branch starts.
         try session.tilt(gravity: Vector(x: -300, y: -300))
+        #expect(session.recording.hashes.count == at)
+        #expect(session.recording.inputs.allSatisfy { $0.step <= at + 1 })
         run(session, frames: 90)
         #expect(session.handLines.isEmpty)
         #expect(session.recording.hashes.count == session.step)

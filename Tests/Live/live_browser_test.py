@@ -150,11 +150,13 @@ def main():
             page.evaluate("s => { const e = document.getElementById('scrub'); e.value = s; e.dispatchEvent(new Event('change')); }", back)
             s1 = wait_until("scrubbed back", lambda: (lambda s: s if s["step"] == back else None)(state(url)))
             assert s1["paused"]
-            assert s1["recordedSteps"] == s1["step"], s1
+            # The steps after stay recorded, and the slider reaches them, until the branch starts.
+            assert s1["recordedSteps"] == last and s1["scrub"][1] == last, s1
             # Continue from there with a drag: the branch.
             page.click("#pause")
             wait_until("running", lambda: not state(url)["paused"])
             s = state(url)
+            assert s["recordedSteps"] == s["step"] or s["recordedSteps"] < last, s  # the recording was cut
             crate = max((b for b in s["bodies"] if b["kind"] == "dynamic"), key=lambda b: b["position"][1])  # on top
             x, y = crate["position"]
             page.mouse.move(*page.evaluate("live.toPage(%r, %r)" % (x, y)))

@@ -273,7 +273,12 @@
     return Math.hypot(g[0], g[1]) || 1000;
   }
   document.addEventListener("keydown", (event) => {
-    if (event.target.tagName === "INPUT" || event.target.tagName === "SELECT") return;
+    // The page's keys work whatever has the focus, but for what a control's own keys do: a
+    // field's typing, and the arrows of the speed menu and the Back slider. (Ignored over any
+    // INPUT, the keys did nothing after a click on a mode, and the arrows switched the mode.)
+    const t = event.target;
+    if (t.tagName === "TEXTAREA" || (t.tagName === "INPUT" && !["radio", "range", "checkbox"].includes(t.type))) return;
+    if ((t.tagName === "SELECT" || t.type === "range") && event.key.startsWith("Arrow")) return;
     const [gx, gy] = gravityNow();
     const turn = (a) => {
       const c = Math.cos(a), s = Math.sin(a);
