@@ -123,6 +123,7 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log", condition: .when(traits: ["Live"])),
                 .product(name: "NIOCore", package: "swift-nio", condition: .when(traits: ["Live"])),
                 .product(name: "NIOHTTP1", package: "swift-nio", condition: .when(traits: ["Live"])),
+                .product(name: "NIOWebSocket", package: "swift-nio", condition: .when(traits: ["Live"])),
                 .product(
                     name: "ServiceLifecycle", package: "swift-service-lifecycle", condition: .when(traits: ["Live"])),
             ],

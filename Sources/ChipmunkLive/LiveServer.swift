@@ -8,6 +8,7 @@
     import Logging
     import NIOCore
     import NIOHTTP1
+    import NIOWebSocket
     import ServiceLifecycle
 
     /// Serves a scene live: one authoritative world stepped at the book's fixed 1/120 s
@@ -301,7 +302,8 @@
             }
         }
 
-        /// Answers the HTTP parser's error with 400, naming it, and closes the connection.
+        /// Answers the HTTP parser's error, or a WebSocket upgrade without its headers, with
+        /// 400, naming it, and closes the connection.
         final class BadRequest: ChannelInboundHandler, RemovableChannelHandler {
             typealias InboundIn = NIOAny
             typealias OutboundOut = HTTPServerResponsePart
@@ -311,9 +313,18 @@
             init(_ deadline: RequestHeadDeadline) { self.deadline = deadline }
 
             func errorCaught(context: ChannelHandlerContext, error: any Error) {
-                guard let error = error as? HTTPParserError else { return context.fireErrorCaught(error) }
+                let text: String
+                if let error = error as? HTTPParserError {
+                    text = "bad request: \(error) (the request could not be read as HTTP)\n"
+                } else if error is NIOWebSocketUpgradeError {
+                    // It was closed with no answer (a helper's attack).
+                    text =
+                        "bad request: a WebSocket upgrade needs the headers Sec-WebSocket-Key and "
+                        + "Sec-WebSocket-Version: 13\n"
+                } else {
+                    return context.fireErrorCaught(error)
+                }
                 deadline.refused()
-                let text = "bad request: \(error) (the request could not be read as HTTP)\n"
                 var headers = HTTPHeaders()
                 headers.add(name: "Connection", value: "close")
                 headers.add(name: "Content-Type", value: "text/plain; charset=utf-8")

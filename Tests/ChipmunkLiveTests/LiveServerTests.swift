@@ -395,6 +395,25 @@
             _ = await serving.result
         }
 
+        /// A WebSocket upgrade without Sec-WebSocket-Key (or its version) is answered 400 with
+        /// what it lacks; it was closed with no answer.
+        @Test func anUpgradeWithoutItsKeyIsAnswered() async throws {
+            let (url, serving) = try await start(
+                LiveServer(name: "ramp", configuration: .init(port: 0)) { Self.ramp() })
+            defer { serving.cancel() }
+            let fd = try connectRaw(url)
+            defer { close(fd) }
+            Self.sendBytes(
+                fd,
+                Array(
+                    "GET /ws HTTP/1.1\r\nHost: x\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Version: 13\r\n\r\n"
+                        .utf8))
+            let (received, _) = await receive(fd) { String(decoding: $0, as: UTF8.self).hasSuffix("13\n") }
+            let text = String(decoding: received, as: UTF8.self)
+            #expect(text.hasPrefix("HTTP/1.1 400"), "\(text)")
+            #expect(text.hasSuffix("needs the headers Sec-WebSocket-Key and Sec-WebSocket-Version: 13\n"), "\(text)")
+        }
+
         /// A text message over 1,024 bytes sent in fragments is refused as a single frame is:
         /// code 1008 and the reason. The socket's own limit (1,024 bytes assembled) closed it
         /// with 1009 and no reason.
