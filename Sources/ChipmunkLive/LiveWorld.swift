@@ -74,11 +74,22 @@ package actor LiveWorld {
         else { return { try SceneCatalog.scene(opening: source) } }
         let url = URL(fileURLWithPath: source)
         if SceneCatalog.isSnapshotFile(source) {
+            // The snapshot's own scene is read once too (a served snapshot's Restart and scrubs
+            // read its scene file again: a second helper's attack); a bare space's snapshot
+            // is its own scene.
             let snapshot = try SceneCatalog.loadSnapshot(contentsOf: url)
-            let folder = url.deletingLastPathComponent()
+            let name = snapshot.scene.name
+            let scene: @Sendable () throws -> Scene
+            if name.isEmpty {
+                scene = { try SceneCatalog.scene(restoring: snapshot) }
+            } else {
+                scene = try builder(SceneCatalog.reference(name, besides: url.deletingLastPathComponent()))
+            }
             return {
                 do {
-                    return try SceneCatalog.scene(restoring: snapshot, besides: folder)
+                    let built = try scene()
+                    if !name.isEmpty { try built.restore(snapshot) }
+                    return built
                 } catch let error as SnapshotError {
                     throw SceneError(source: source, reason: "\(error)")  // as scene(opening:) says it
                 }

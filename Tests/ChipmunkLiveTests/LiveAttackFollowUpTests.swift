@@ -159,3 +159,28 @@ import Testing
                 == "attachment; filename=\"crates_2.snapshot\"; filename*=UTF-8''crates_2.snapshot")
     }
 }
+
+/// A second helper's attack on the first's fixes (helper 23).
+@Suite struct LiveSnapshotSourceTests {
+    /// A served snapshot's Restart and Back slider read the snapshot's scene file again:
+    /// with the file moved away, both failed. The scene is read once, at the start.
+    @Test func aServedSnapshotBuildsItsSceneFromWhatWasRead() async throws {
+        let folder = try TemporaryFolder("live-snapshot")
+        defer { folder.remove() }
+        let scene = folder.url.appendingPathComponent("ball.json")
+        try Data(#"{"name": "ball", "bodies": [{"mass": 1, "moment": 1, "position": [0, 10]}]}"#.utf8).write(to: scene)
+        let built = try SceneCatalog.scene(named: scene.path)
+        for _ in 0..<50 { try built.step(built.timeStep) }
+        let file = folder.url.appendingPathComponent("ball50.snapshot")
+        try Data(built.snapshot(reference: "ball.json").bytes).write(to: file)
+        let world = try LiveWorld(source: file.path)
+        let viewer = try #require(await world.join())
+        for _ in 0..<120 { await world.tick(seconds: 1.0 / 60) }
+        try FileManager.default.removeItem(at: scene)
+        await world.handle(.scrub(step: 100), from: viewer.id)
+        #expect(await world.withSession { $0.step } == 100)
+        await world.handle(.restart, from: viewer.id)
+        #expect(await world.withSession { $0.step } == 50)
+        #expect(await world.withSession { $0.failure } == nil)
+    }
+}

@@ -88,6 +88,37 @@ import Testing
         #expect(throws: ChipmunkError.cannotTurn(step: step + 1, constraint: 0)) { try space.step(1.0 / 60) }
     }
 
+    /// Inside a step the solvability pass has run: a moment made infinite in a callback (here
+    /// the spring's own preSolve), with the spring's other body unable to turn, reached the
+    /// engine's "Unsolvable spring." abort (a helper's attack). It stops naming the property.
+    @Test func infinityInsideAStepStopsBeforeTheEngine() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let space = Space()
+            let body = Body(mass: 1, moment: 1)
+            let spring = DampedRotarySpring(a: space.staticBody, b: body, restAngle: 1, stiffness: 100, damping: 1)
+            space.add(body, spring)
+            spring.preSolve = { _ in body.moment = .infinity }
+            for _ in 0..<10 { try? space.step(1.0 / 60) }
+        }
+        let text = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
+        #expect(text.contains("Body.moment cannot become infinity during a step"), "\(text)")
+        #expect(!text.contains("Unsolvable spring"), "\(text)")
+    }
+
+    /// With a partner that can turn, infinity inside a step is fine, and so is any finite
+    /// moment.
+    @Test func infinityInsideAStepWithAPartnerThatTurns() throws {
+        let space = Space()
+        let body = Body(mass: 1, moment: 1)
+        let partner = Body(mass: 1, moment: 1)
+        let spring = DampedRotarySpring(a: partner, b: body, restAngle: 1, stiffness: 100, damping: 1)
+        space.add(body, partner, spring)
+        spring.preSolve = { [unowned body] _ in body.moment = .infinity }
+        for _ in 0..<60 { try space.step(1.0 / 60) }
+        #expect(body.moment == .infinity && partner.angle.isFinite && partner.angle != 0)
+        spring.preSolve = nil
+    }
+
     /// The message names the constraint and what to do.
     @Test func theErrorSaysWhy() {
         #expect(

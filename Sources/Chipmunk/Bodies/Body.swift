@@ -177,8 +177,10 @@ public final class Body: SpaceObject, CObjectOwner {
         set {
             requireDynamic("moment")
             Parameter.bodyMoment.require(newValue)
+            let previous = cpBodyGetMoment(handle)
             cpBodySetMoment(handle, newValue)
             space?.jointsMayBeUnsolvable = true
+            if newValue == .infinity { requireRotaryConstraintsSolvable(restoring: previous) }
         }
     }
 
@@ -191,6 +193,25 @@ public final class Body: SpaceObject, CObjectOwner {
             Parameter.bodyCenterOfGravity.require(newValue)
             cpBodySetCenterOfGravity(handle, newValue.cp)
             space?.jointsMayBeUnsolvable = true
+        }
+    }
+
+    /// Inside a step the solvability pass has run, and the engine solves the constraints
+    /// after the callbacks: a moment made infinite there, with a rotary constraint to a body
+    /// that cannot turn either, reached the engine's "Unsolvable spring." abort (a helper's
+    /// attack, from a collision handler and from the spring's own preSolve). Between steps
+    /// the next step throws ``ChipmunkError/cannotTurn(step:constraint:)`` instead.
+    private func requireRotaryConstraintsSolvable(restoring previous: Double) {
+        let engineSpace = cpBodyGetSpace(handle)
+        guard (space?.isDeferringChanges ?? false) || (engineSpace.map { cpSpaceIsLocked($0) != 0 } ?? false) else {
+            return
+        }
+        for constraint in engineConstraints() where CChipmunkRotaryConstraintCanTurn(constraint) == 0 {
+            cpBodySetMoment(handle, previous)
+            stop(
+                "Body.moment cannot become infinity during a step, a query or a callback while a rotary constraint "
+                    + "joins the body to one that cannot turn either (the engine would abort); set it between steps "
+                    + "or in a post-step callback, where the next step throws ChipmunkError.cannotTurn")
         }
     }
 
