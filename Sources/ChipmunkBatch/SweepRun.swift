@@ -59,7 +59,11 @@ extension SweepPlan {
                 }
             }
             result.finalHash = scene.space.stateHash().hexDigits
-            result.kineticEnergy = Tracker.kineticEnergy(of: scene.space)
+            // Null when not finite, as a tracked quantity's or a body's value is: a body of
+            // infinite moment that spins has an infinite energy, which JSON writes as nothing
+            // (the JSON Lines export wrote it as the string "Infinity": a helper's attack).
+            let energy = Tracker.kineticEnergy(of: scene.space)
+            result.kineticEnergy = energy.isFinite ? energy : nil
         } catch {
             result.outcome = .failed
             result.error = "\(error)"

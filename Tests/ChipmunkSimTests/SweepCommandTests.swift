@@ -61,6 +61,27 @@ import ChipmunkTestSupport
         #expect(rows.allSatisfy { $0.contains("the simulation diverged") })
     }
 
+    /// A body of moment "infinity" given a spin has an infinite energy: kinetic_energy is
+    /// null, as the tracked energy's values are; JSON Lines wrote the string "Infinity".
+    @Test("An infinite energy is null in the results, like every value that is not finite")
+    func anInfiniteEnergyIsNull() throws {
+        let scene = path("spin.json")
+        try Data(
+            (#"{"name": "spin", "gravity": [0, -100], "parameters": {"w": 0}, "bodies": [{"mass": 1, "#
+                + #""moment": "infinity", "angularVelocity": {"$param": "w"}, "shapes": [{"type": "box", "#
+                + #""width": 10, "height": 10}]}]}"#).utf8
+        ).write(to: URL(fileURLWithPath: scene))
+        let run = try Tool.sim(
+            "sweep", scene, "--param", "w=0,2", "--steps", "30", "--track", "energy", "--db", path("spin.sqlite"))
+        #expect(run.status == 0, "\(run.stderr)")
+        let rows = try Tool.sim("results", path("spin.sqlite"), "--format", "jsonl").stdout.split(separator: "\n")
+        #expect(rows.count == 2)
+        #expect(rows[0].contains(#""kinetic_energy":312.49"#), "\(rows[0])")  // falling 30 steps, not spinning
+        #expect(
+            rows[1].contains(#""kinetic_energy":null"#)
+                && rows[1].contains(#""energy":{"final":null,"max":null,"min":null}"#), "\(rows[1])")
+    }
+
     @Test("A sweep killed with SIGKILL, run again, completes only the missing runs")
     func killAndResume() throws {
         // 40 balls in a box, never sleeping: long enough runs to kill the sweep among them.
