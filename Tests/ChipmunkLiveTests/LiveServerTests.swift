@@ -395,6 +395,18 @@
             _ = await serving.result
         }
 
+        /// A download's name keeps its letters: ASCII in `filename`, the name itself in
+        /// `filename*`, percent-encoded UTF-8.
+        @Test func aDownloadNameKeepsItsLetters() {
+            #expect(
+                LiveRoutes.contentDisposition("Kisten-Ä日本.inputs.json")
+                    == "attachment; filename=\"Kisten-___.inputs.json\"; filename*=UTF-8''Kisten-%C3%84%E6%97%A5%E6%9C%AC.inputs.json"
+            )
+            #expect(
+                LiveRoutes.contentDisposition("crates 2.snapshot")
+                    == "attachment; filename=\"crates_2.snapshot\"; filename*=UTF-8''crates_2.snapshot")
+        }
+
         /// A WebSocket upgrade without Sec-WebSocket-Key (or its version) is answered 400 with
         /// what it lacks; it was closed with no answer.
         @Test func anUpgradeWithoutItsKeyIsAnswered() async throws {
