@@ -34,11 +34,17 @@ import Testing
         )
         for _ in 0..<30 { await world.tick(seconds: 1.0 / 60) }
         #expect(await world.withSession { $0.step } > 0)
+        // A few restarts and scrubs are no flood: on the crates (a millisecond each), so that
+        // no machine is busy enough to make six of them take the 2 s budget.
+        let crates = try LiveWorld(source: "crates")
+        let viewer = try #require(await crates.join())
         for _ in 0..<3 {
-            await world.receive(#"{"type":"restart"}"#, from: other.id)
-            await world.receive(#"{"type":"scrub","step":0}"#, from: other.id)
+            await crates.receive(#"{"type":"restart"}"#, from: viewer.id)
+            await crates.receive(#"{"type":"scrub","step":0}"#, from: viewer.id)
         }
-        #expect(await world.viewerCount == 1, "a few restarts and scrubs are no flood")
+        #expect(await crates.viewerCount == 1, "a few restarts and scrubs are no flood")
+        #expect(await world.viewerCount == 1)
+        _ = other
     }
 
     /// Gravity changes at one step (a phone tilted over a paused world) log one input, and
