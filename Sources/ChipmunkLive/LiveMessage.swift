@@ -8,12 +8,13 @@ package enum LiveMessage: Equatable, Sendable {
     /// Ask for the scene's description again (sent on connecting, and when a frame names a
     /// structure the page has not seen).
     case hello
-    /// Take hold of the dynamic body at a world point.
-    case grab(Vector)
-    /// Move the hand to a world point.
-    case move(Vector)
-    /// Let go.
-    case release
+    /// Take hold of the dynamic body at a world point, with one of the viewer's hands: a
+    /// finger on a touch screen (0 to 9; the mouse is 0). Each finger holds its own body.
+    case grab(Vector, finger: Int = 0)
+    /// Move a finger's hand to a world point.
+    case move(Vector, finger: Int = 0)
+    /// A finger lets go.
+    case release(finger: Int = 0)
     /// A flick: the body at a point gains a velocity there.
     case push(at: Vector, velocity: Vector)
     /// Gravity, from a phone's tilt or the arrow keys.
@@ -28,6 +29,8 @@ package enum LiveMessage: Equatable, Sendable {
     /// Describe the body at a world point.
     case inspect(Vector)
 
+    /// The fingers a viewer may hold bodies with at once: ten, as a touch screen has.
+    package static let fingers = 0...9
     /// The most bytes a message may have: a message is a few numbers.
     package static let maximumBytes = 1024
     /// Coordinates and vectors beyond this are refused: no scene is that large, and the
@@ -59,6 +62,8 @@ package enum LiveMessage: Equatable, Sendable {
         case duplicateKey(String)
         /// A number outside its range.
         case outOfRange(field: String, value: Double, range: ClosedRange<Double>)
+        /// A fraction where a count is meant (a finger, a step).
+        case notWhole(field: String, value: Double)
 
         package var description: String {
             switch self {
@@ -74,6 +79,7 @@ package enum LiveMessage: Equatable, Sendable {
             case .duplicateKey(let key): "\"\(key)\" is given twice"
             case .outOfRange(let field, let value, let range):
                 "\"\(field)\" is \(value), outside \(range.lowerBound)...\(range.upperBound)"
+            case .notWhole(let field, let value): "\"\(field)\" is \(value), not a whole number"
             }
         }
     }
@@ -95,13 +101,20 @@ package enum LiveMessage: Equatable, Sendable {
             guard range.contains(value) else { throw .outOfRange(field: field, value: value, range: range) }
             return value
         }
+        func whole(_ field: String, _ range: ClosedRange<Int>) throws(Problem) -> Int {
+            let value = try number(field, Double(range.lowerBound)...Double(range.upperBound))
+            guard value == value.rounded(.towardZero) else { throw .notWhole(field: field, value: value) }
+            return Int(value)
+        }
+        /// The hand's finger: 0 when the message names none (a mouse, an older page).
+        func finger() throws(Problem) -> Int { object["finger"] == nil ? 0 : try whole("finger", Self.fingers) }
         let c = -Self.maximumCoordinate...Self.maximumCoordinate
         func point() throws(Problem) -> Vector { Vector(x: try number("x", c), y: try number("y", c)) }
         switch type {
         case "hello": self = .hello
-        case "grab": self = .grab(try point())
-        case "move": self = .move(try point())
-        case "release": self = .release
+        case "grab": self = .grab(try point(), finger: try finger())
+        case "move": self = .move(try point(), finger: try finger())
+        case "release": self = .release(finger: try finger())
         case "push":
             let s = -Self.maximumPushSpeed...Self.maximumPushSpeed
             self = .push(at: try point(), velocity: Vector(x: try number("vx", s), y: try number("vy", s)))
@@ -113,7 +126,7 @@ package enum LiveMessage: Equatable, Sendable {
         case "step": self = .step
         case "speed": self = .speed(try number("value", LiveSession.speeds))
         case "restart": self = .restart
-        case "scrub": self = .scrub(step: Int(try number("step", 0...1e12)))
+        case "scrub": self = .scrub(step: try whole("step", 0...1_000_000_000_000))
         case "inspect": self = .inspect(try point())
         default: throw .unknownType(type)
         }

@@ -38,6 +38,12 @@ package final class LiveSession {
         var target: Vector
     }
 
+    /// Whose hand: a viewer's finger (0 to 9, ``LiveMessage/fingers``; a mouse is finger 0).
+    struct HandOwner: Hashable {
+        var viewer: Int
+        var finger: Int
+    }
+
     /// How the scene is found again: a built-in name, a scene file's path, or a snapshot's
     /// (the recording names it, for `chipmunk-sim replay`).
     package let source: String
@@ -77,7 +83,7 @@ package final class LiveSession {
     /// kept: a decoded snapshot holds its state a second time, several times the bytes.
     private(set) var ring: [(step: Int, bytes: [UInt8])] = []
     private var ringBytes = 0
-    private var hands: [Int: Hand] = [:]
+    private var hands: [HandOwner: Hand] = [:]
     private var nextHand = 1
     /// Hands that hold a body in a restored world but belong to no viewer: they let go at
     /// the next step.
@@ -205,9 +211,9 @@ package final class LiveSession {
         for name in strayHands where scene.body(named: name) != nil { try apply(.remove(body: name)) }
         strayHands = []
         let dt = scene.timeStep
-        for (viewer, hand) in hands {
+        for (owner, hand) in hands {
             guard let body = scene.body(named: hand.name) else {
-                hands[viewer] = nil
+                hands[owner] = nil
                 continue
             }
             // The hand reaches the pointer in one step, then stops: a kinematic body moves
@@ -248,11 +254,13 @@ package final class LiveSession {
         return best.map { ($0.body, $0.point) }
     }
 
-    /// Viewer `viewer` takes hold of the dynamic body at `point` (letting go of what it
-    /// held). Returns the body's name, or nil when no dynamic body is there.
+    /// Viewer `viewer`'s finger `finger` takes hold of the dynamic body at `point` (letting
+    /// go of what that finger held; the viewer's other fingers hold on). Returns the body's
+    /// name, or nil when no dynamic body is there.
     @discardableResult
-    package func grab(viewer: Int, at point: Vector) throws -> String? {
-        try release(viewer: viewer)
+    package func grab(viewer: Int, finger: Int = 0, at point: Vector) throws -> String? {
+        ensure(LiveMessage.fingers.contains(finger), "LiveSession.grab: finger \(finger) is not 0 to 9")
+        try release(viewer: viewer, finger: finger)
         guard failure == nil, let (body, at) = body(at: point) else { return nil }
         let name = scene.name(of: body)
         // Chipmunk's demo holds bodies of about unit mass with 50,000; this is fifty times the
@@ -267,7 +275,7 @@ package final class LiveSession {
         }
         nextHand += 1
         try apply(.grab(hand: handName, body: name, at: at, maxForce: maxForce))
-        hands[viewer] = Hand(name: handName, target: at)
+        hands[HandOwner(viewer: viewer, finger: finger)] = Hand(name: handName, target: at)
         return name
     }
 
@@ -283,19 +291,24 @@ package final class LiveSession {
             || scene.inputs.contains { names($0.action) }
     }
 
-    /// Moves viewer `viewer`'s hand towards `point` (from the next step on).
-    package func moveHand(viewer: Int, to point: Vector) {
-        hands[viewer]?.target = point
+    /// Moves a finger's hand towards `point` (from the next step on).
+    package func moveHand(viewer: Int, finger: Int = 0, to point: Vector) {
+        hands[HandOwner(viewer: viewer, finger: finger)]?.target = point
     }
 
-    /// Viewer `viewer` lets go.
-    package func release(viewer: Int) throws {
-        guard let hand = hands.removeValue(forKey: viewer) else { return }
+    /// Finger `finger` of viewer `viewer` lets go.
+    package func release(viewer: Int, finger: Int) throws {
+        guard let hand = hands.removeValue(forKey: HandOwner(viewer: viewer, finger: finger)) else { return }
         if scene.body(named: hand.name) != nil { try apply(.remove(body: hand.name)) }
     }
 
-    /// Whether viewer `viewer` holds a body.
-    package func holds(viewer: Int) -> Bool { hands[viewer] != nil }
+    /// Viewer `viewer` lets go with every finger (it left), lowest finger first.
+    package func release(viewer: Int) throws {
+        for finger in LiveMessage.fingers { try release(viewer: viewer, finger: finger) }
+    }
+
+    /// Whether viewer `viewer` holds a body, with any finger.
+    package func holds(viewer: Int) -> Bool { hands.keys.contains { $0.viewer == viewer } }
 
     /// The hands holding bodies: each hand's position and the held point, in world coordinates.
     package var handLines: [(hand: Vector, held: Vector)] {

@@ -29,8 +29,9 @@ package actor LiveWorld {
         var workNoted: ContinuousClock.Instant
     }
 
-    /// Most messages a viewer may send in one second: a pointer moves 60–120 times a second.
-    package static let maximumMessagesPerSecond = 400
+    /// Most messages a viewer may send in one second: the page sends each finger's latest
+    /// move once per frame (60 a second), and a touch screen has ten fingers.
+    package static let maximumMessagesPerSecond = 1000
     /// Frames a slow viewer may have queued before the oldest are dropped.
     package static let queuedFrames = 8
     /// Most viewers at once.
@@ -231,9 +232,9 @@ package actor LiveWorld {
         do {
             switch message {
             case .hello: sendScene(to: id)
-            case .grab(let point): try session.grab(viewer: id, at: point)
-            case .move(let point): session.moveHand(viewer: id, to: point)
-            case .release: try session.release(viewer: id)
+            case .grab(let point, let finger): try session.grab(viewer: id, finger: finger, at: point)
+            case .move(let point, let finger): session.moveHand(viewer: id, finger: finger, to: point)
+            case .release(let finger): try session.release(viewer: id, finger: finger)
             case .push(let point, let velocity): try session.push(at: point, velocityChange: velocity)
             case .tilt(let gravity): try session.tilt(gravity: gravity)
             case .pause: session.pause()

@@ -14,6 +14,16 @@ import Testing
                 == .push(at: [1, 2], velocity: [3, 4]))
     }
 
+    /// A hand per finger: `finger` says which, and a message without one is finger 0 (a mouse).
+    @Test func readsTheFinger() throws {
+        #expect(try LiveMessage(text: #"{"type":"grab","x":1,"y":2,"finger":3}"#) == .grab([1, 2], finger: 3))
+        #expect(try LiveMessage(text: #"{"type":"move","x":1,"y":2,"finger":9}"#) == .move([1, 2], finger: 9))
+        #expect(try LiveMessage(text: #"{"type":"release","finger":0}"#) == .release(finger: 0))
+        #expect(try LiveMessage(text: #"{"type":"release"}"#) == .release(finger: 0))
+        #expect(try LiveMessage(text: #"{"type":"move","x":1,"y":2}"#) == .move([1, 2], finger: 0))
+        #expect(try LiveMessage(text: #"{"type":"grab","x":1,"y":2,"finger":2.0}"#) == .grab([1, 2], finger: 2))
+    }
+
     @Test(arguments: [
         ("nope", LiveMessage.Problem.notJSON),
         ("[1,2]", .notJSON),
@@ -32,6 +42,13 @@ import Testing
         (#"{"type":"speed","value":8}"#, .outOfRange(field: "value", value: 8, range: 0.25...4)),
         (#"{"type":"tilt","gx":-1e16,"gy":0}"#, .outOfRange(field: "gx", value: -1e16, range: -1e15...1e15)),
         (#"{"type":"scrub","step":-1}"#, .outOfRange(field: "step", value: -1, range: 0...1e12)),
+        (#"{"type":"scrub","step":12.5}"#, .notWhole(field: "step", value: 12.5)),
+        (#"{"type":"grab","x":1,"y":2,"finger":10}"#, .outOfRange(field: "finger", value: 10, range: 0...9)),
+        (#"{"type":"move","x":1,"y":2,"finger":-1}"#, .outOfRange(field: "finger", value: -1, range: 0...9)),
+        (#"{"type":"release","finger":0.5}"#, .notWhole(field: "finger", value: 0.5)),
+        (#"{"type":"release","finger":"1"}"#, .missing(field: "finger", type: "release")),
+        (#"{"type":"release","finger":null}"#, .missing(field: "finger", type: "release")),
+        (#"{"type":"grab","x":1,"y":2,"finger":1e400}"#, .unrepresentable(field: "finger", type: "grab")),
     ])
     func refusesWhatIsWrongNamingIt(text: String, problem: LiveMessage.Problem) {
         #expect(throws: problem) { try LiveMessage(text: text) }

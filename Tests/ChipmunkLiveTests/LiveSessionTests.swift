@@ -51,6 +51,52 @@ import Testing
         try replays(session)
     }
 
+    /// Two fingers of one viewer carry two crates at once, each to its own point; one
+    /// lets go and the other holds on; a finger that grabs again lets go of what it held
+    /// first; the viewer leaving lets go with every finger. The session replays bit for bit.
+    @Test func eachFingerHoldsItsOwnBody() throws {
+        let session = try session()
+        run(session, frames: 120)  // the crates settle
+        let (left, right) = (session.scene.space.bodies[0], session.scene.space.bodies[1])
+        let (leftStart, rightStart) = (left.position, right.position)
+        #expect(try session.grab(viewer: 1, finger: 0, at: leftStart) == session.scene.name(of: left))
+        #expect(try session.grab(viewer: 1, finger: 1, at: rightStart) == session.scene.name(of: right))
+        let (leftTarget, rightTarget) = (Vector(x: 70, y: 240), Vector(x: 170, y: 240))  // apart, inside the walls
+        for i in 1...30 {
+            let f = Double(i) / 30
+            session.moveHand(viewer: 1, finger: 0, to: leftStart + (leftTarget - leftStart) * f)
+            session.moveHand(viewer: 1, finger: 1, to: rightStart + (rightTarget - rightStart) * f)
+            run(session, frames: 1)
+        }
+        run(session, frames: 60)
+        #expect((left.position - leftTarget).length < 5, "finger 0's crate at \(left.position), not \(leftTarget)")
+        #expect((right.position - rightTarget).length < 5, "finger 1's crate at \(right.position), not \(rightTarget)")
+        #expect(session.handLines.count == 2)
+
+        try session.release(viewer: 1, finger: 0)
+        run(session, frames: 60)
+        #expect(session.holds(viewer: 1))
+        #expect(session.handLines.count == 1)
+        #expect((right.position - rightTarget).length < 5, "finger 1 still holds its crate")
+        #expect(left.position.y < leftTarget.y - 20, "finger 0's crate fell: \(left.position)")
+
+        // Finger 1 takes the other crate: it lets go of its first.
+        #expect(try session.grab(viewer: 1, finger: 1, at: left.position) == session.scene.name(of: left))
+        run(session, frames: 1)
+        #expect(session.handLines.count == 1)
+        #expect(try session.grab(viewer: 2, finger: 1, at: right.position) != nil)  // another viewer's finger 1
+        run(session, frames: 1)
+        #expect(session.handLines.count == 2)
+        try session.release(viewer: 1)
+        run(session, frames: 1)
+        #expect(!session.holds(viewer: 1) && session.holds(viewer: 2))
+        #expect(session.handLines.count == 1)
+        try session.release(viewer: 2)
+        run(session, frames: 30)
+        #expect(session.handLines.isEmpty)
+        try replays(session)
+    }
+
     /// A recording of no step (at the start, after Restart, scrubbed back to the start) is
     /// refused with why, for the page's notice: the page downloaded it, and `replay` refused
     /// the file ("hashes: is empty"). One step later the download replays.

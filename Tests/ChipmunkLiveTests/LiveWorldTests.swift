@@ -33,7 +33,7 @@ import Testing
             for await item in stream { if case .close(let reason) = item { return reason } }
             return nil
         }
-        #expect(await closeReason(flooding.outbound) == "more than 400 messages in a second")
+        #expect(await closeReason(flooding.outbound) == "more than 1000 messages in a second")
         #expect(await closeReason(malformed.outbound) == "not a JSON object")
         #expect(await closeReason(oversized.outbound) == "message of 5000 bytes (at most 1024)")
         for _ in 0..<2 { await world.tick(seconds: 1.0 / 60) }

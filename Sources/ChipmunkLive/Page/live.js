@@ -10,8 +10,11 @@
   let frame = null;      // the last decoded frame
   let socket = null;
   let mode = "drag";
-  let pointer = null;    // {id, start: [x, y], time, last: [x, y]}
-  let pendingMove = null;
+  // The pointers down on the world, by pointer id: {finger, mode, start: [x, y], time}. Each
+  // finger on a touch screen is a hand of its own (0 to 9; the mouse is finger 0), and does
+  // what the mode was when it went down, to the end.
+  const pointers = new Map();
+  const pendingMoves = new Map();  // finger → its latest move, sent when the next frame comes
   let baseGravity = null;  // the scene's gravity as built (the scene message says)
   let tiltEnabled = false;
   let lastTilt = 0;
@@ -45,6 +48,7 @@
       if (typeof event.data === "string") return text(JSON.parse(event.data));
       frame = decode(event.data);
       if (scene && frame.version !== scene.version) send({ type: "hello" });
+      sendMoves();  // the fingers' latest moves, once per frame of the world
       status();
     };
     socket.onclose = (event) => {
@@ -198,7 +202,6 @@
         ctx.beginPath(); ctx.arc(x0, y0, 5, 0, 2 * Math.PI); ctx.fill();
       }
     }
-    if (pendingMove) { send(pendingMove); pendingMove = null; }
     requestAnimationFrame(draw);
   }
 
@@ -207,33 +210,44 @@
     const r = canvas.getBoundingClientRect();
     return transform().toWorld(event.clientX - r.left, event.clientY - r.top);
   }
+  function sendMoves() {
+    for (const move of pendingMoves.values()) send(move);
+    pendingMoves.clear();
+  }
+  function freeFinger() {
+    const used = new Set([...pointers.values()].map((p) => p.finger));
+    for (let finger = 0; finger < 10; finger++) if (!used.has(finger)) return finger;
+    return null;  // ten fingers down already: the eleventh does nothing
+  }
   canvas.addEventListener("pointerdown", (event) => {
-    if (pointer) return;
+    const finger = freeFinger();
+    if (finger === null || pointers.has(event.pointerId)) return;
     canvas.setPointerCapture(event.pointerId);
     const [x, y] = worldPoint(event);
-    pointer = { id: event.pointerId, start: [x, y], time: performance.now(), last: [x, y] };
-    if (mode === "drag") send({ type: "grab", x, y });
+    pointers.set(event.pointerId, { finger, mode, start: [x, y], time: performance.now() });
+    if (mode === "drag") send({ type: "grab", x, y, finger });
     if (mode === "inspect") send({ type: "inspect", x, y });
   });
   canvas.addEventListener("pointermove", (event) => {
-    if (!pointer || event.pointerId !== pointer.id) return;
+    const pointer = pointers.get(event.pointerId);
+    if (!pointer) return;
     const [x, y] = worldPoint(event);
-    pointer.last = [x, y];
-    if (mode === "drag") pendingMove = { type: "move", x, y };  // one per display frame
+    if (pointer.mode === "drag") pendingMoves.set(pointer.finger, { type: "move", x, y, finger: pointer.finger });
   });
   function pointerEnd(event) {
-    if (!pointer || event.pointerId !== pointer.id) return;
+    const pointer = pointers.get(event.pointerId);
+    if (!pointer) return;
+    pointers.delete(event.pointerId);
     const [x, y] = worldPoint(event);
-    if (mode === "drag") {
-      if (pendingMove) { send(pendingMove); pendingMove = null; }
-      send({ type: "release" });
-    } else if (mode === "flick") {
+    if (pointer.mode === "drag") {
+      sendMoves();
+      send({ type: "release", finger: pointer.finger });
+    } else if (pointer.mode === "flick") {
       const seconds = Math.max((performance.now() - pointer.time) / 1000, 0.05);
       const clamp = (v) => Math.max(-10000, Math.min(10000, v));
       send({ type: "push", x: pointer.start[0], y: pointer.start[1],
         vx: clamp((x - pointer.start[0]) / seconds), vy: clamp((y - pointer.start[1]) / seconds) });
     }
-    pointer = null;
   }
   canvas.addEventListener("pointerup", pointerEnd);
   canvas.addEventListener("pointercancel", pointerEnd);
