@@ -115,7 +115,7 @@ let package = Package(
         .target(
             name: "ChipmunkLive",
             dependencies: [
-                "Chipmunk", "ChipmunkScenes", "ChipmunkCatalog", "ChipmunkPictures",
+                "Chipmunk", "ChipmunkScenes", "ChipmunkCatalog", "ChipmunkDynamics", "ChipmunkPictures",
                 .product(name: "Hummingbird", package: "hummingbird", condition: .when(traits: ["Live"])),
                 .product(name: "HummingbirdCore", package: "hummingbird", condition: .when(traits: ["Live"])),
                 .product(

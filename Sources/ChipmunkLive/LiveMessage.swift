@@ -28,6 +28,8 @@ package enum LiveMessage: Equatable, Sendable {
     case scrub(step: Int)
     /// Describe the body at a world point.
     case inspect(Vector)
+    /// Snap mode's tap: on a body, choose it; elsewhere, snap the chosen body there.
+    case snap(Vector)
 
     /// The fingers a viewer may hold bodies with at once: ten, as a touch screen has.
     package static let fingers = 0...9
@@ -128,6 +130,7 @@ package enum LiveMessage: Equatable, Sendable {
         case "restart": self = .restart
         case "scrub": self = .scrub(step: try whole("step", 0...1_000_000_000_000))
         case "inspect": self = .inspect(try point())
+        case "snap": self = .snap(try point())
         default: throw .unknownType(type)
         }
     }

@@ -1,5 +1,6 @@
 import Chipmunk
 import ChipmunkCatalog
+import ChipmunkDynamics
 import ChipmunkScenes
 import Foundation
 
@@ -36,6 +37,26 @@ package final class LiveSession {
     struct Hand {
         var name: String
         var target: Vector
+    }
+
+    /// A body pulled to a point and turned upright, as `UISnapBehavior` snaps a view (see
+    /// ``snap(viewer:at:)``).
+    struct Snap {
+        var body: String
+        var target: Vector
+        /// The last step it pulls at: a body that cannot reach its point (a wall, a pile in the
+        /// way) is let go.
+        var until: Int
+    }
+
+    /// What a tap in Snap mode did.
+    package enum SnapOutcome: Equatable, Sendable {
+        /// The tap was on a body: that body snaps at the viewer's next tap.
+        case chose(String)
+        /// The viewer's chosen body snaps to the tap.
+        case snapping(String)
+        /// No body there, and none chosen.
+        case nothing
     }
 
     /// Whose hand: a viewer's finger (0 to 9, ``LiveMessage/fingers``; a mouse is finger 0).
@@ -84,6 +105,9 @@ package final class LiveSession {
     private(set) var ring: [(step: Int, bytes: [UInt8])] = []
     private var ringBytes = 0
     private var hands: [HandOwner: Hand] = [:]
+    /// Each viewer's body chosen for Snap mode, and its snap while one runs.
+    private var snapChoices: [Int: String] = [:]
+    private var snaps: [Int: Snap] = [:]
     private var nextHand = 1
     /// Hands that hold a body in a restored world but belong to no viewer: they let go at
     /// the next step.
@@ -222,6 +246,7 @@ package final class LiveSession {
             let velocity = offset.length < 1e-9 ? Vector.zero : offset * (1 / dt)
             if velocity != body.velocity { try apply(.velocity(body: hand.name, velocity: velocity)) }
         }
+        for viewer in snaps.keys.sorted() { try pull(snaps[viewer]!, of: viewer, dt: dt) }
         try scene.step(dt)
         if !recordingIsFull, hashes.count == recordedStep - 1 {
             hashes.append(scene.space.stateHash())
@@ -302,21 +327,28 @@ package final class LiveSession {
         if scene.body(named: hand.name) != nil { try apply(.remove(body: hand.name)) }
     }
 
-    /// Viewer `viewer` lets go with every finger (it left), lowest finger first.
+    /// Viewer `viewer` lets go with every finger (it left), lowest finger first, and its
+    /// snap stops.
     package func release(viewer: Int) throws {
+        snaps[viewer] = nil
+        snapChoices[viewer] = nil
         for finger in LiveMessage.fingers { try release(viewer: viewer, finger: finger) }
     }
 
     /// Whether viewer `viewer` holds a body, with any finger.
     package func holds(viewer: Int) -> Bool { hands.keys.contains { $0.viewer == viewer } }
 
-    /// The hands holding bodies: each hand's position and the held point, in world coordinates.
+    /// The hands holding bodies: each hand's position and the held point, in world
+    /// coordinates; and each snap's point and its body's centre.
     package var handLines: [(hand: Vector, held: Vector)] {
         scene.space.constraints.compactMap { constraint in
             guard let joint = constraint as? PivotJoint, joint.bodyA.kind == .kinematic, joint.bodyA.shapes.isEmpty
             else { return nil }
             return (joint.bodyA.position, joint.bodyB.localToWorld(joint.anchorB))
         }
+            + snaps.keys.sorted().compactMap { viewer in
+                scene.body(named: snaps[viewer]!.body).map { (snaps[viewer]!.target, $0.position) }
+            }
     }
 
     /// A flick: the body under `point` gains `velocityChange` there (an impulse of its mass
@@ -329,6 +361,65 @@ package final class LiveSession {
         let name = scene.name(of: body)
         try apply(.impulse(body: name, impulse: impulse, at: at))
         return name
+    }
+
+    /// Snap mode's tap, as UIKit Dynamics' snap demo: a tap on a body chooses it, and a tap
+    /// elsewhere snaps the chosen body there: pulled to the point and turned upright (to the
+    /// nearest whole turn) by a damped spring, ``SnapBehavior``'s (1.5 Hz, UIKit's damping
+    /// 0.5), gravity cancelled, for at most ``snapSteps`` steps or until it rests there. A
+    /// new snap of the viewer's replaces its last. Each step's pull is logged as the body's
+    /// `velocity` and `angularVelocity`, so the recording replays it.
+    @discardableResult
+    package func snap(viewer: Int, at point: Vector) -> SnapOutcome {
+        guard failure == nil else { return .nothing }
+        if let (body, _) = body(at: point) {
+            let name = scene.name(of: body)
+            if name != snapChoices[viewer] {
+                snapChoices[viewer] = name
+                return .chose(name)
+            }
+        }
+        guard let name = snapChoices[viewer], scene.body(named: name)?.kind == .dynamic else { return .nothing }
+        snaps[viewer] = Snap(body: name, target: point, until: scene.stepCount + Self.snapSteps)
+        return .snapping(name)
+    }
+
+    /// Steps a snap pulls at most: 5 s at the book's 1/120 s.
+    package static let snapSteps = 600
+
+    /// Whether viewer `viewer` has a snap running.
+    package func snaps(viewer: Int) -> Bool { snaps[viewer] != nil }
+
+    /// One step of a snap: the body's velocity and spin as the spring's acceleration leaves
+    /// them after `dt` (SnapBehavior's law). The engine moves a body by its velocity, then
+    /// adds gravity to it: the spring reads the velocity without that last gravity, and sets
+    /// the one the body moves by, so that gravity does not pull the body off its point.
+    private func pull(_ snap: Snap, of viewer: Int, dt: Double) throws {
+        guard let body = scene.body(named: snap.body), body.kind == .dynamic, scene.stepCount < snap.until else {
+            snaps[viewer] = nil
+            return
+        }
+        let offset = snap.target - body.position
+        let moving = body.velocity - scene.space.gravity * dt
+        let turn = body.angle.remainder(dividingBy: 2 * Double.pi)
+        let canTurn = body.moment < Parameter.massRange.upperBound
+        if offset.length < 0.05, moving.length < 0.5, !canTurn || abs(turn) < 1e-3,
+            !canTurn || abs(body.angularVelocity) < 1e-2
+        {
+            snaps[viewer] = nil  // at rest there: the body is free again
+            return
+        }
+        let pull = SnapBehavior.pull(
+            offset: offset, velocity: moving, turn: turn, angularVelocity: body.angularVelocity, damping: 0.5)
+        let velocity = moving + pull.linear * dt
+        guard velocity.x.isFinite, velocity.y.isFinite else {
+            snaps[viewer] = nil
+            return
+        }
+        try apply(.velocity(body: snap.body, velocity: velocity))
+        if canTurn {
+            try apply(.angularVelocity(body: snap.body, angularVelocity: body.angularVelocity + pull.angular * dt))
+        }
     }
 
     /// Sets gravity: a tilt of the phone, or the arrow keys. A gravity logged before at the
@@ -374,6 +465,8 @@ package final class LiveSession {
         self.makeScene = factory
         failure = nil
         hands = [:]
+        snaps = [:]
+        snapChoices = [:]
         strayHands = []
         structureVersion += 1
         begin(scene)
@@ -415,6 +508,7 @@ package final class LiveSession {
             })
         strayHands = scene.bodyNamesNow.filter { grabbed.contains($0) }
         hands = [:]
+        snaps = [:]
         structureVersion += 1
         return scene.stepCount
     }

@@ -251,6 +251,12 @@ package actor LiveWorld {
                 try session.scrub(to: step)
                 sendFrames()
             case .inspect(let point): send(LiveFrames.inspection(session, at: point), to: id)
+            case .snap(let point):
+                switch session.snap(viewer: id, at: point) {
+                case .chose(let name): send(LiveFrames.notice("snap", "body \(name) chosen: tap where it goes"), to: id)
+                case .snapping: break
+                case .nothing: send(LiveFrames.notice("snap", "tap a body first, then where it goes"), to: id)
+                }
             }
         } catch {
             send(LiveFrames.notice("error", "\(error)"), to: id)

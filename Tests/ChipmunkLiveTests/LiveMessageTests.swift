@@ -9,6 +9,7 @@ import Testing
         #expect(try LiveMessage(text: #"{"type":"tilt","gx":0,"gy":-1000}"#) == .tilt([0, -1000]))
         #expect(try LiveMessage(text: #"{"type":"speed","value":0.25}"#) == .speed(0.25))
         #expect(try LiveMessage(text: #"{"type":"scrub","step":120}"#) == .scrub(step: 120))
+        #expect(try LiveMessage(text: #"{"type":"snap","x":3,"y":4}"#) == .snap([3, 4]))
         #expect(
             try LiveMessage(text: #"{"type":"push","x":1,"y":2,"vx":3,"vy":4}"#)
                 == .push(at: [1, 2], velocity: [3, 4]))

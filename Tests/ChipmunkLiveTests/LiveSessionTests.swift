@@ -97,6 +97,69 @@ import Testing
         try replays(session)
     }
 
+    /// Snap mode, as UIKit Dynamics' snap demo: a tap on a crate chooses it, a tap elsewhere
+    /// snaps it there, upright, and lets it go once it rests; the pull is logged as the
+    /// crate's velocities, so the session replays bit for bit.
+    @Test func aTappedCrateSnapsToTheNextTap() throws {
+        let session = try session()
+        run(session, frames: 120)
+        let crate = session.scene.space.bodies[2]
+        let name = session.scene.name(of: crate)
+        #expect(session.snap(viewer: 1, at: [150, 250]) == .nothing)  // no body there, none chosen
+        #expect(session.snap(viewer: 1, at: crate.position) == .chose(name))
+        let target = Vector(x: 150, y: 250)
+        #expect(session.snap(viewer: 1, at: target) == .snapping(name))
+        #expect(session.handLines.count == 1)
+        session.pause()
+        var steps = 0
+        while session.snaps(viewer: 1), steps < 800 {
+            session.singleStep()
+            steps += 1
+        }
+        #expect(!session.snaps(viewer: 1), "the snap did not end in 800 steps")
+        #expect(steps > 120, "a snap takes a while: \(steps) steps")
+        // Let go within 0.05 of the point and nearly still; that last step falls a little.
+        #expect((crate.position - target).length < 0.15, "the crate at \(crate.position)")
+        #expect(abs(crate.angle.remainder(dividingBy: 2 * Double.pi)) < 1e-3, "the crate turned to \(crate.angle)")
+        #expect(session.handLines.isEmpty)
+        // Free again: it falls.
+        session.resume()
+        run(session, frames: 30)
+        #expect(crate.position.y < target.y - 10)
+        let kinds = Set(session.recording.inputs.map { "\($0.input)".prefix(while: { $0 != "(" }) })
+        #expect(kinds == ["velocity", "angularVelocity"])
+        try replays(session)
+    }
+
+    /// A snap to a point no body can reach (inside a wall) pulls for 5 s, then lets go; a new
+    /// snap replaces the last; a viewer leaving, a restart and a scrub end its snap.
+    @Test func aSnapEnds() throws {
+        let session = try session()
+        run(session, frames: 120)
+        let crate = session.scene.space.bodies[0]
+        session.snap(viewer: 1, at: crate.position)
+        session.snap(viewer: 1, at: [-40, 100])  // past the left wall
+        run(session, frames: LiveSession.snapSteps / 2 + 10)
+        #expect(!session.snaps(viewer: 1), "still pulling after \(LiveSession.snapSteps) steps")
+        #expect(crate.position.x > 0, "the crate went through the wall: \(crate.position)")
+        session.snap(viewer: 1, at: [100, 200])
+        session.snap(viewer: 1, at: [200, 200])
+        #expect(session.handLines.count == 1 && session.handLines[0].hand == [200, 200])
+        try session.release(viewer: 1)
+        #expect(!session.snaps(viewer: 1))
+        session.snap(viewer: 2, at: crate.position)
+        session.snap(viewer: 2, at: [100, 200])
+        try session.restart()
+        #expect(!session.snaps(viewer: 2))
+        #expect(session.snap(viewer: 2, at: [100, 200]) == .nothing, "the choice survived the restart")
+        run(session, frames: 120)
+        session.snap(viewer: 2, at: session.scene.space.bodies[0].position)
+        session.snap(viewer: 2, at: [100, 200])
+        run(session, frames: 30)
+        try session.scrub(to: 10)
+        #expect(!session.snaps(viewer: 2))
+    }
+
     /// A recording of no step (at the start, after Restart, scrubbed back to the start) is
     /// refused with why, for the page's notice: the page downloaded it, and `replay` refused
     /// the file ("hashes: is empty"). One step later the download replays.

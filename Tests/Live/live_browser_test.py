@@ -6,7 +6,7 @@
 
 Starts `chipmunk-sim serve crates-tilt --port 0`, opens the page in Chromium (Playwright,
 Debian's chromium-headless-shell) and checks, from the server's own state (/state):
-a drag moves a crate where the pointer went; two fingers on a phone carry two crates at once; a synthetic device-orientation event turns
+a drag moves a crate where the pointer went; two fingers on a phone carry two crates at once; Snap mode's taps snap a crate; a synthetic device-orientation event turns
 gravity; pause, step, scrub back and continue (a branch); the page's Recording download
 replays bit for bit with `chipmunk-sim replay` and passes `chipmunk-sim synctest`; four viewers and a flood of malformed,
 oversized and rapid messages leave the world running. No wall-clock tolerances: each
@@ -158,11 +158,13 @@ def main():
             assert s1["recordedSteps"] == last and s1["scrub"][1] == last, s1
             # Continue from there with a drag: the branch.
             page.click("#pause")
-            wait_until("running", lambda: not state(url)["paused"])
-            s = state(url)
+            # The branch starts at the first step taken after Continue (not at the click itself).
+            s = wait_until("stepping on", lambda: (lambda s: s if not s["paused"] and s["step"] > back else None)(state(url)))
             assert s["recordedSteps"] == s["step"] or s["recordedSteps"] < last, s  # the recording was cut
-            crate = max((b for b in s["bodies"] if b["kind"] == "dynamic"), key=lambda b: b["position"][1])  # on top
+            # The slowest crate: the world runs while the pointer goes down on it.
+            crate = min((b for b in state(url)["bodies"] if b["kind"] == "dynamic"), key=lambda b: math.hypot(*b["velocity"]))
             x, y = crate["position"]
+            assert page.evaluate("live.pointersDown") == 0
             page.mouse.move(*page.evaluate("live.toPage(%r, %r)" % (x, y)))
             page.mouse.down()
             # Towards the box's middle, whichever wall the crate is against.
@@ -171,7 +173,8 @@ def main():
                 page.mouse.move(*page.evaluate("live.toPage(%r, %r)" % (tx, ty)), steps=10)
                 wait_until("dragged on the branch", lambda: math.dist(body(state(url), crate["name"])["position"], (tx, ty)) < 20)
             except AssertionError:
-                raise AssertionError("the crate %r at %r did not follow: %r" % (crate["name"], (x, y), state(url)))
+                raise AssertionError("the crate %r at %r did not follow (pointers down: %r): %r" % (
+                    crate["name"], (x, y), page.evaluate("live.pointersDown"), state(url)))
             finally:
                 page.mouse.up()  # the checks after count the hands
         check("pause, single step, scrub back and continue", pause_step_scrub)
@@ -230,6 +233,30 @@ def main():
             touch("touchEnd", [])
             wait_until("no hand left", lambda: not any(b["name"].startswith("hand") for b in state(url)["bodies"]))
         check("two fingers on a phone carry two crates, and each lets go on its own", two_fingers)
+
+        def tap_to_snap():
+            # The UIKit Dynamics chapter's snap: in Snap mode a tap on a crate chooses it, and a
+            # tap elsewhere snaps it there, upright.
+            page.check("input[value=snap]")
+            try:
+                s = state(url)
+                crate = min((b for b in s["bodies"] if b["kind"] == "dynamic"), key=lambda b: b["position"][1])
+                page.mouse.click(*page.evaluate("live.toPage(%r, %r)" % tuple(crate["position"])))
+                page.wait_for_function("document.getElementById('notice').textContent.includes('chosen')",
+                                       timeout=LIMIT * 1000)
+                target = (150, 200)
+                page.mouse.click(*page.evaluate("live.toPage(%r, %r)" % target))
+
+                def snapped():
+                    b = body(state(url), crate["name"])
+                    turn = math.remainder(b["angle"], 2 * math.pi)
+                    return math.dist(b["position"], target) < 1 and abs(turn) < 0.01
+                wait_until("the crate snaps to the tap, upright", snapped)
+                if shots:
+                    page.screenshot(path=os.path.join(shots, "live-snap.png"))
+            finally:
+                page.check("input[value=drag]")
+        check("Snap mode: a tapped crate snaps upright to the next tap", tap_to_snap)
 
         def many_viewers_and_bad_messages():
             pages = [browser.new_page() for _ in range(3)]

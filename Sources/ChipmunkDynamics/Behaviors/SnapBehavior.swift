@@ -38,7 +38,9 @@ public final class SnapBehavior: DynamicBehavior {
     public static let frequency = 1.5
 
     /// The damping ratio `damping` stands for.
-    public var dampingRatio: Double { 0.1 + 0.9 * damping }
+    public var dampingRatio: Double { Self.dampingRatio(damping) }
+
+    private static func dampingRatio(_ damping: Double) -> Double { 0.1 + 0.9 * damping }
 
     /// Snaps `item` to `point`.
     ///
@@ -68,13 +70,25 @@ public final class SnapBehavior: DynamicBehavior {
         {
             return nil
         }
-        let omega = 2 * Double.pi * Self.frequency
-        let ratio = dampingRatio
-        let linear = offset * (omega * omega) - body.velocity * (2 * ratio * omega)
+        let pull = Self.pull(
+            offset: offset, velocity: body.velocity, turn: body.angle, angularVelocity: body.angularVelocity,
+            damping: damping)
         // Items that cannot turn (a huge moment) keep their angle.
-        let angular =
-            body.moment < Parameter.massRange.upperBound
-            ? -body.angle * omega * omega - body.angularVelocity * 2 * ratio * omega : 0
-        return (linear, angular)
+        return (pull.linear, body.moment < Parameter.massRange.upperBound ? pull.angular : 0)
+    }
+
+    /// The snap's spring law: the acceleration that pulls a body `offset` from its snap point
+    /// and the angular one that turns it back by `turn` radians, at natural frequency
+    /// ``frequency`` and damping ratio 0.1 + 0.9 × `damping`. (`chipmunk-sim serve`'s Snap
+    /// mode pulls by it too.)
+    public static func pull(offset: Vector, velocity: Vector, turn: Double, angularVelocity: Double, damping: Double)
+        -> (linear: Vector, angular: Double)
+    {
+        let omega = 2 * Double.pi * frequency
+        let ratio = dampingRatio(damping)
+        return (
+            offset * (omega * omega) - velocity * (2 * ratio * omega),
+            -turn * omega * omega - angularVelocity * 2 * ratio * omega
+        )
     }
 }

@@ -69,7 +69,7 @@
         : "no body there";
     } else if (message.type === "failure") {
       notice("The world stopped: " + message.text + " — Restart, or scrub back.", true);
-    } else if (message.type === "error" || message.type === "reloaded") {
+    } else if (message.type === "error" || message.type === "reloaded" || message.type === "snap") {
       notice(message.text, false);
     }
   }
@@ -227,6 +227,7 @@
     pointers.set(event.pointerId, { finger, mode, start: [x, y], time: performance.now() });
     if (mode === "drag") send({ type: "grab", x, y, finger });
     if (mode === "inspect") send({ type: "inspect", x, y });
+    if (mode === "snap") send({ type: "snap", x, y });
   });
   canvas.addEventListener("pointermove", (event) => {
     const pointer = pointers.get(event.pointerId);
@@ -340,6 +341,7 @@
     get scene() { return scene; },
     get frame() { return frame; },
     get connected() { return !!socket && socket.readyState === 1; },
+    get pointersDown() { return pointers.size; },
   };
 
   connect();

@@ -12,7 +12,7 @@
                 One world, stepped at the scene's fixed time step (the book's 1/120 s) in 60 Hz frames, \
                 is shared by every page that opens the printed URL. Drag a body with the mouse or a \
                 finger (a pivot joint to a kinematic hand, as Chipmunk's demo grabs; on a touch screen \
-                each finger holds its own body); flick one; turn \
+                each finger holds its own body); flick one; snap one (tap it, then where it goes); turn \
                 gravity with the arrow keys, or with the phone's tilt (Tilt button); pause, step, change \
                 the speed (¼× to 4×), restart; scrub back to any step of the last 10 seconds (the state \
                 kept every 12 steps, stepped on with the recorded inputs) and continue from there, \
