@@ -11,9 +11,12 @@ WebSocket viewers that read every frame, and for --seconds measures
     more than 1.5 frame periods between two frames counts the frames it skipped);
   - input-to-frame latency: viewer 1 sends a tilt every 0.25 s and times the first frame
     whose gravity is the new one (median, 95th percentile, worst).
-Prints one Markdown table row per run.
+Prints one Markdown table row per run. Then, for each scene, the Back slider's cost: one
+viewer lets the world run 11 s, pauses it, and scrubs 200 times to steps spread over the last
+9 s, 20 ms apart; the server's CPU time over them, less what the paused world uses when
+nothing is asked (measured for 3 s before), divided by 200 (--scrubs 0 skips this).
 """
-import argparse, asyncio, os, statistics, struct, subprocess, sys, time
+import argparse, asyncio, json, os, statistics, struct, subprocess, sys, time, urllib.request
 
 import websockets
 
@@ -97,12 +100,50 @@ async def measure(binary, scene, viewers, seconds):
         server.wait()
 
 
+async def measure_scrubs(binary, scene, count):
+    server = subprocess.Popen([binary, "serve", scene, "--port", "0"], stdout=subprocess.PIPE, text=True)
+    try:
+        url = server.stdout.readline().split()[1]
+
+        def state():
+            with urllib.request.urlopen(url + "state", timeout=30) as r:
+                return json.loads(r.read())
+        async with websockets.connect(url.replace("http", "ws") + "ws", max_size=1 << 24) as ws:
+            async def drain(seconds):
+                end = time.monotonic() + seconds
+                while (left := end - time.monotonic()) > 0:
+                    try:
+                        await asyncio.wait_for(ws.recv(), timeout=left)
+                    except asyncio.TimeoutError:
+                        break
+            while state()["step"] < 11 * 120:
+                await drain(0.2)
+            await ws.send('{"type":"pause"}')
+            await drain(0.5)
+            cpu0, t0 = cpu_seconds(server.pid), time.monotonic()
+            await drain(3)
+            idle = (cpu_seconds(server.pid) - cpu0) / (time.monotonic() - t0)
+            last = state()["scrub"][1]
+            reach = 9 * 120
+            cpu0, t0 = cpu_seconds(server.pid), time.monotonic()
+            for i in range(count):
+                await ws.send(json.dumps({"type": "scrub", "step": last - reach + (i * 397) % reach}))
+                await drain(0.02)
+            await drain(0.5)
+            used = cpu_seconds(server.pid) - cpu0 - idle * (time.monotonic() - t0)
+            return used * 1000 / count, idle
+    finally:
+        server.terminate()
+        server.wait()
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("binary")
     parser.add_argument("--seconds", type=float, default=10)
     parser.add_argument("--scenes", default="crates-tilt,ui-heavy,pyramid-topple")
     parser.add_argument("--viewers", default="1,4")
+    parser.add_argument("--scrubs", type=int, default=200)
     args = parser.parse_args()
     print("| scene | viewers | frames received / expected | missed | server CPU per frame | CPU share | input→frame median | p95 | worst | frame bytes | RSS MiB, start → end |")
     print("|---|---|---|---|---|---|---|---|---|---|---|")
@@ -114,6 +155,15 @@ def main():
                 r["cpu_share"] * 100, r["latency_median_ms"], r["latency_p95_ms"], r["latency_max_ms"], r["frame_bytes"],
                 r["rss"][0], r["rss"][1]))
             sys.stdout.flush()
+    if args.scrubs <= 0:
+        return
+    print()
+    print("| scene | server CPU per scrub | paused world's CPU share, taken off |")
+    print("|---|---|---|")
+    for scene in args.scenes.split(","):
+        per_scrub, idle = asyncio.run(measure_scrubs(args.binary, scene, args.scrubs))
+        print("| %s | %.2f ms | %.1f %% |" % (scene, per_scrub, idle * 100))
+        sys.stdout.flush()
 
 
 if __name__ == "__main__":

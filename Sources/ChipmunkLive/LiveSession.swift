@@ -5,8 +5,8 @@ import ChipmunkScenes
 import Foundation
 
 /// One served scene's authoritative world: the scene, the book's fixed-step loop, the
-/// hands that hold bodies, the recording of every input, and a ring of snapshots to scrub
-/// back over.
+/// hands that hold bodies, the recording of every input, and a ring of saved states to
+/// scrub back over.
 ///
 /// Everything a viewer does becomes a ``SceneInput`` applied before a step and logged in
 /// ``recording`` at that step, so a session replays bit for bit (`chipmunk-sim replay`).
@@ -15,11 +15,15 @@ import Foundation
 package final class LiveSession {
     /// How much a session keeps.
     package struct Limits: Sendable {
-        /// Seconds of scene time the ring of snapshots reaches back.
+        /// Seconds of scene time the ring of saved states reaches back.
         package var scrubSeconds = 10.0
-        /// Steps between two snapshots of the ring.
+        /// Steps between two states of the ring.
         package var snapshotEvery = 12
-        /// The ring's bytes at most: older snapshots go first.
+        /// Every how many of the ring's states a snapshot is kept too: what a scrub restores
+        /// into the scene built again when the world cannot be restored into (a step stopped
+        /// inside the engine, ``Space/isStoppedByContactPairs``).
+        package var snapshotsEvery = 10
+        /// The ring's bytes at most (states and snapshots): older ones go first.
         package var ringBytes = 64 << 20
         /// Steps a recording holds at most (about 2.3 hours at 120 Hz); after that the
         /// world goes on and the recording keeps its first steps.
@@ -100,10 +104,16 @@ package final class LiveSession {
     package private(set) var speed = 1.0
     /// Why the world stopped: a step threw (it diverged). Restart or scrub back.
     package private(set) var failure: String?
-    /// Snapshots' bytes, oldest first, with the step each was taken after. Only the bytes are
-    /// kept: a decoded snapshot holds its state a second time, several times the bytes.
-    private(set) var ring: [(step: Int, bytes: [UInt8])] = []
+    /// The scene's saved states, oldest first, with the step each was saved after: a scrub
+    /// restores one into the world (`Scene.restore(_:)`, tens of microseconds) and steps on.
+    private(set) var ring: [(step: Int, state: SceneState)] = []
+    /// Snapshots' bytes, every ``Limits/snapshotsEvery``-th state's step: for a world that
+    /// cannot be restored into. Only the bytes are kept: a decoded snapshot holds its state
+    /// a second time, several times the bytes.
+    private(set) var snapshotRing: [(step: Int, bytes: [UInt8])] = []
     private var ringBytes = 0
+    /// States dropped from the ring, whose buffers the next saves reuse.
+    private var spareStates: [SceneState] = []
     private var hands: [HandOwner: Hand] = [:]
     /// Each viewer's body chosen for Snap mode, and its snap while one runs.
     private var snapChoices: [Int: String] = [:]
@@ -484,15 +494,23 @@ package final class LiveSession {
     @discardableResult
     package func scrub(to step: Int) throws -> Int {
         let target = min(max(step, scrubRange.lowerBound), scrubRange.upperBound)
-        guard let index = ring.lastIndex(where: { $0.step <= target }) else { return self.step }
-        let (at, bytes) = ring[index]
-        // The scene is built again and the snapshot restored into that, not into the world
-        // as it is: objects taken out since (a chain's broken links) would come back from the
-        // snapshot as data without their code (the link's break callback), and a space a step
-        // stopped inside the engine's broad phase cannot be restored into at all.
-        let fresh = try makeScene()
-        try fresh.restore(Snapshot(bytes: bytes))
-        scene = fresh
+        let at: Int
+        if !scene.space.isStoppedByContactPairs {
+            // The world itself goes back: the state restores its own objects, those taken out
+            // since (a chain's broken links) with their code, and takes out those added since.
+            guard let index = ring.lastIndex(where: { $0.step <= target }) else { return self.step }
+            try scene.restore(ring[index].state)
+            at = ring[index].step
+        } else {
+            // A space a step stopped inside the engine's broad phase cannot be restored into:
+            // the scene is built again and a snapshot restored into that.
+            guard let index = snapshotRing.lastIndex(where: { $0.step <= target }) else { return self.step }
+            let fresh = try makeScene()
+            try fresh.restore(Snapshot(bytes: snapshotRing[index].bytes))
+            scene = fresh
+            at = snapshotRing[index].step
+            restartRing()  // the states saved were of the world dropped
+        }
         failure = nil
         let reached = stepAgain(from: at - baseStep, to: target - baseStep)
         scrubbedBackTo = reached
@@ -521,8 +539,9 @@ package final class LiveSession {
         scrubbedBackTo = nil
         log.inputs.removeAll { $0.step > reached }
         if hashes.count > reached { hashes.removeLast(hashes.count - reached) }
-        ring.removeAll { $0.step > scene.stepCount }
-        ringBytes = ring.reduce(0) { $0 + $1.bytes.count }
+        while let last = ring.last, last.step > scene.stepCount { spareStates.append(ring.removeLast().state) }
+        snapshotRing.removeAll { $0.step > scene.stepCount }
+        countRingBytes()
     }
 
     /// Takes recorded steps `start + 1 ... end` again (counted from ``baseStep``; as many
@@ -555,26 +574,51 @@ package final class LiveSession {
         return end
     }
 
+    /// A new ring for a new scene (its states would not fit it), with the scene as it is.
     private func startRing() {
         ring = []
+        snapshotRing = []
+        spareStates = []
         ringBytes = 0
         keepSnapshot()
     }
 
+    /// A new ring of states for the scene built again by a scrub, keeping the snapshots.
+    private func restartRing() {
+        ring = []
+        spareStates = []
+        keepSnapshot()
+    }
+
+    private func countRingBytes() {
+        ringBytes = ring.reduce(0) { $0 + $1.state.byteCount } + snapshotRing.reduce(0) { $0 + $1.bytes.count }
+    }
+
+    /// Saves the scene's state into the ring (into a dropped state's buffers when there is
+    /// one), every ``Limits/snapshotsEvery``-th time a snapshot too, and drops what is
+    /// older than ``Limits/scrubSeconds`` or past ``Limits/ringBytes``.
     private func keepSnapshot() {
         guard ring.last?.step != scene.stepCount else { return }
-        let bytes = scene.snapshot(reference: source).bytes
-        ring.append((scene.stepCount, bytes))
-        ringBytes += bytes.count
-        let reach = Int(limits.scrubSeconds / scene.timeStep)
+        var state = spareStates.popLast() ?? SceneState()
+        scene.save(into: &state)
+        ring.append((scene.stepCount, state))
+        if scene.stepCount % (limits.snapshotEvery * limits.snapshotsEvery) == 0 || snapshotRing.isEmpty {
+            snapshotRing.append((scene.stepCount, scene.snapshot(reference: source).bytes))
+        }
+        countRingBytes()
+        let reach = scene.stepCount - Int(limits.scrubSeconds / scene.timeStep)
         var drop = 0
-        while drop < ring.count - 1,
-            ring[drop].step < scene.stepCount - reach || ringBytes > limits.ringBytes
-        {
-            ringBytes -= ring[drop].bytes.count
+        while drop < ring.count - 1, ring[drop].step < reach || ringBytes > limits.ringBytes {
+            ringBytes -= ring[drop].state.byteCount
             drop += 1
         }
-        if drop > 0 { ring.removeFirst(drop) }
+        if drop > 0 {
+            spareStates.append(contentsOf: ring[..<drop].map(\.state))
+            ring.removeFirst(drop)
+        }
+        // Snapshots go as far back as the states, and one more: the one at or before the
+        // oldest state. (After a scrub that built the scene again, the states start there.)
+        while snapshotRing.count > 1, snapshotRing[1].step <= ring[0].step { snapshotRing.removeFirst() }
     }
 
     /// A snapshot of the world now, for a viewer to download (`chipmunk-sim run FILE`).

@@ -291,6 +291,50 @@ import Testing
         #expect(session.failure == nil && session.step == 0 && session.recording.inputs.isEmpty)
     }
 
+    /// The Back slider after a divergence: the world's own state before it is restored into
+    /// the diverged space, which steps on as it did the first time.
+    @Test func aDivergedWorldScrubsBack() throws {
+        let session = try session()
+        run(session, frames: 60)  // 120 steps
+        try session.apply(.velocity(body: "0", velocity: Vector(x: 1e308, y: 0)))
+        run(session, frames: 2)
+        let failure = try #require(session.failure)
+        #expect(failure.hasPrefix("step 121: the simulation diverged"), "\(failure)")
+        #expect(try session.scrub(to: 60) == 60)
+        #expect(session.failure == nil && session.isPaused)
+        #expect(session.scene.space.stateHash().hexDigits == session.recording.hashes[59])
+        session.resume()
+        run(session, frames: 60)
+        #expect(session.failure == nil && session.step == 180, "the branch from 60 has no diverging input")
+        try replays(session)
+    }
+
+    /// A scrub sets the world itself back (a `SceneState` saved every 12 steps): the same
+    /// scene and the same bodies, not a scene built again; each step scrubbed to, back and
+    /// forward, has the hash it was recorded with. The ring reuses the buffers of the states
+    /// it drops, and keeps a snapshot every 120 steps for a world that cannot be restored into.
+    @Test func aScrubRestoresTheWorldItself() throws {
+        let session = try session()
+        run(session, frames: 300)  // 600 steps
+        let scene = session.scene
+        let bodies = scene.space.bodies.map(ObjectIdentifier.init)
+        let hashes = session.recording.hashes
+        for target in [100, 599, 13, 350, 600, 1, 245] {
+            #expect(try session.scrub(to: target) == target)
+            #expect(session.scene === scene, "the scene was built again")
+            #expect(session.scene.space.bodies.map(ObjectIdentifier.init) == bodies)
+            #expect(session.scene.space.stateHash().hexDigits == hashes[target - 1], "step \(target)")
+        }
+        #expect(session.ring.map(\.step) == Array(stride(from: 0, through: 600, by: 12)))
+        #expect(session.snapshotRing.map(\.step) == [0, 120, 240, 360, 480, 600])
+        session.resume()
+        run(session, frames: 600)  // the branch from 245 on: 1,445 steps, past the 10 s the ring reaches
+        #expect(session.ring.first!.step == 1440 - 1200 && session.ring.count == 101)  // kept last at 1,440
+        #expect(session.snapshotRing.first!.step <= session.ring.first!.step)
+        #expect(session.snapshotRing.count <= 12)
+        try replays(session)
+    }
+
     @Test func theRingAndTheRecordingAreBounded() throws {
         var limits = LiveSession.Limits()
         limits.scrubSeconds = 1
