@@ -225,6 +225,17 @@ void CChipmunkSpaceStateDestroy(CChipmunkSpaceState *state) {
     free(state);
 }
 
+size_t CChipmunkSpaceStateHeapBytes(const CChipmunkSpaceState *state) {
+    const Buffer *buffers[] = {&state->bodies, &state->shapes, &state->constraintBytes, &state->arbiters,
+                               &state->contacts, &state->pairs, &state->whole.buffers, &state->whole.bytes,
+                               &state->scratch, &state->trees[0].nodes, &state->trees[0].entries,
+                               &state->trees[1].nodes, &state->trees[1].entries};
+    size_t bytes = sizeof *state;
+    for (size_t i = 0; i < sizeof buffers / sizeof buffers[0]; i++) bytes += buffers[i]->capacity;
+    for (int i = 0; i < 5; i++) bytes += state->arrays[i].capacity;
+    return bytes;
+}
+
 size_t CChipmunkSpaceStateByteCount(const CChipmunkSpaceState *state) {
     size_t bytes = sizeof *state + state->bodies.count + state->shapes.count + state->constraintBytes.count +
                    state->arbiters.count + state->contacts.count + state->pairs.count;

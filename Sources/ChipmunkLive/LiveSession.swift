@@ -23,7 +23,8 @@ package final class LiveSession {
         /// into the scene built again when the world cannot be restored into (a step stopped
         /// inside the engine, ``Space/isStoppedByContactPairs``).
         package var snapshotsEvery = 10
-        /// The ring's bytes at most (states and snapshots): older ones go first.
+        /// The ring's memory at most (states' buffers as allocated, and snapshots): older
+        /// ones go first.
         package var ringBytes = 64 << 20
         /// Steps a recording holds at most (about 2.3 hours at 120 Hz); after that the
         /// world goes on and the recording keeps its first steps.
@@ -111,8 +112,10 @@ package final class LiveSession {
     /// cannot be restored into. Only the bytes are kept: a decoded snapshot holds its state
     /// a second time, several times the bytes.
     private(set) var snapshotRing: [(step: Int, bytes: [UInt8])] = []
-    private var ringBytes = 0
-    /// States dropped from the ring, whose buffers the next saves reuse.
+    /// The memory the ring takes (``Limits/ringBytes`` bounds it).
+    private(set) var ringBytes = 0
+    /// States dropped from the ring, whose buffers the next saves reuse: two at most, for
+    /// the ring drops one or two a save; a branch drops more, and those are freed.
     private var spareStates: [SceneState] = []
     private var hands: [HandOwner: Hand] = [:]
     /// Each viewer's body chosen for Snap mode, and its snap while one runs.
@@ -539,7 +542,7 @@ package final class LiveSession {
         scrubbedBackTo = nil
         log.inputs.removeAll { $0.step > reached }
         if hashes.count > reached { hashes.removeLast(hashes.count - reached) }
-        while let last = ring.last, last.step > scene.stepCount { spareStates.append(ring.removeLast().state) }
+        while let last = ring.last, last.step > scene.stepCount { spare(ring.removeLast().state) }
         snapshotRing.removeAll { $0.step > scene.stepCount }
         countRingBytes()
     }
@@ -590,8 +593,12 @@ package final class LiveSession {
         keepSnapshot()
     }
 
+    private func spare(_ state: SceneState) {
+        if spareStates.count < 2 { spareStates.append(state) }
+    }
+
     private func countRingBytes() {
-        ringBytes = ring.reduce(0) { $0 + $1.state.byteCount } + snapshotRing.reduce(0) { $0 + $1.bytes.count }
+        ringBytes = ring.reduce(0) { $0 + $1.state.heapBytes } + snapshotRing.reduce(0) { $0 + $1.bytes.capacity }
     }
 
     /// Saves the scene's state into the ring (into a dropped state's buffers when there is
@@ -609,13 +616,11 @@ package final class LiveSession {
         let reach = scene.stepCount - Int(limits.scrubSeconds / scene.timeStep)
         var drop = 0
         while drop < ring.count - 1, ring[drop].step < reach || ringBytes > limits.ringBytes {
-            ringBytes -= ring[drop].state.byteCount
+            ringBytes -= ring[drop].state.heapBytes
             drop += 1
         }
-        if drop > 0 {
-            spareStates.append(contentsOf: ring[..<drop].map(\.state))
-            ring.removeFirst(drop)
-        }
+        for index in 0..<drop { spare(ring[index].state) }
+        ring.removeFirst(drop)
         // Snapshots go as far back as the states, and one more: the one at or before the
         // oldest state. (After a scrub that built the scene again, the states start there.)
         while snapshotRing.count > 1, snapshotRing[1].step <= ring[0].step { snapshotRing.removeFirst() }

@@ -283,6 +283,9 @@ public struct SceneState {
 
     /// The bytes the state holds (see `SpaceState.byteCount`).
     public var byteCount: Int { space.byteCount }
+
+    /// The memory the state takes (see `SpaceState.heapBytes`).
+    package var heapBytes: Int { space.heapBytes }
 }
 
 /// From `time` seconds on, gravity is `gravity`.

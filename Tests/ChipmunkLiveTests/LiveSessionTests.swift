@@ -335,6 +335,21 @@ import Testing
         try replays(session)
     }
 
+    /// The ring keeps to its memory, counted as allocated (a state's buffers grow by
+    /// doubling), not as the bytes the states hold.
+    @Test func theRingKeepsToItsMemory() throws {
+        var limits = LiveSession.Limits()
+        limits.ringBytes = 1 << 20
+        let session = try LiveSession(source: "pyramid-stack", limits: limits) {
+            try SceneCatalog.scene(named: "pyramid-stack")
+        }
+        run(session, frames: 120)
+        let held = session.ring.reduce(0) { $0 + $1.state.byteCount }
+        #expect(session.ring.count >= 3 && session.ring.count < 20, "\(session.ring.count) states")
+        #expect(session.ringBytes > held, "memory \(session.ringBytes), held \(held)")
+        #expect(session.ringBytes - (session.ring.last?.state.heapBytes ?? 0) <= limits.ringBytes)
+    }
+
     @Test func theRingAndTheRecordingAreBounded() throws {
         var limits = LiveSession.Limits()
         limits.scrubSeconds = 1

@@ -218,6 +218,9 @@ int CChipmunkSpaceStateIsSaved(const CChipmunkSpaceState *state);
 
 /// The bytes the state holds for its save (not its spare capacity).
 size_t CChipmunkSpaceStateByteCount(const CChipmunkSpaceState *state);
+/// The heap memory a state holds: its buffers' capacities (they grow by doubling and are
+/// reused by later saves), scratch included.
+size_t CChipmunkSpaceStateHeapBytes(const CChipmunkSpaceState *state);
 
 /// Whether the state's save copied the dynamic tree buffer by buffer, rather than node by
 /// node and pair by pair (see SpaceState.c).

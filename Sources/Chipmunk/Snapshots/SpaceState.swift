@@ -72,6 +72,12 @@ public struct SpaceState {
     public var byteCount: Int {
         storage.snapshot?.bytes.count ?? Int(CChipmunkSpaceStateByteCount(storage.state))
     }
+
+    /// The memory the state takes: its buffers as allocated, which grow by doubling and
+    /// are kept for the next save (up to about twice ``byteCount``).
+    package var heapBytes: Int {
+        storage.snapshot?.bytes.capacity ?? Int(CChipmunkSpaceStateHeapBytes(storage.state))
+    }
 }
 
 /// The objects a space holds, as of one save: its arrays (kept, so that an add or a remove,
