@@ -18,11 +18,11 @@ package final class LiveSession {
         /// Seconds of scene time the ring of saved states reaches back.
         package var scrubSeconds = 10.0
         /// Steps between two states of the ring.
-        package var snapshotEvery = 12
+        package var stateEvery = 12
         /// Every how many of the ring's states a snapshot is kept too: what a scrub restores
         /// into the scene built again when the world cannot be restored into (a step stopped
         /// inside the engine, ``Space/isStoppedByContactPairs``).
-        package var snapshotsEvery = 10
+        package var snapshotEveryStates = 10
         /// The ring's memory at most (states' buffers as allocated, and snapshots): older
         /// ones go first.
         package var ringBytes = 64 << 20
@@ -108,7 +108,7 @@ package final class LiveSession {
     /// The scene's saved states, oldest first, with the step each was saved after: a scrub
     /// restores one into the world (`Scene.restore(_:)`, tens of microseconds) and steps on.
     private(set) var ring: [(step: Int, state: SceneState)] = []
-    /// Snapshots' bytes, every ``Limits/snapshotsEvery``-th state's step: for a world that
+    /// Snapshots' bytes, every ``Limits/snapshotEveryStates``-th state's step: for a world that
     /// cannot be restored into. Only the bytes are kept: a decoded snapshot holds its state
     /// a second time, several times the bytes.
     private(set) var snapshotRing: [(step: Int, bytes: [UInt8])] = []
@@ -264,7 +264,7 @@ package final class LiveSession {
         if !recordingIsFull, hashes.count == recordedStep - 1 {
             hashes.append(scene.space.stateHash())
         }
-        if scene.stepCount % limits.snapshotEvery == 0 { keepSnapshot() }
+        if scene.stepCount % limits.stateEvery == 0 { keepState() }
     }
 
     // MARK: Inputs
@@ -583,14 +583,14 @@ package final class LiveSession {
         snapshotRing = []
         spareStates = []
         ringBytes = 0
-        keepSnapshot()
+        keepState()
     }
 
     /// A new ring of states for the scene built again by a scrub, keeping the snapshots.
     private func restartRing() {
         ring = []
         spareStates = []
-        keepSnapshot()
+        keepState()
     }
 
     private func spare(_ state: SceneState) {
@@ -602,14 +602,14 @@ package final class LiveSession {
     }
 
     /// Saves the scene's state into the ring (into a dropped state's buffers when there is
-    /// one), every ``Limits/snapshotsEvery``-th time a snapshot too, and drops what is
+    /// one), every ``Limits/snapshotEveryStates``-th time a snapshot too, and drops what is
     /// older than ``Limits/scrubSeconds`` or past ``Limits/ringBytes``.
-    private func keepSnapshot() {
+    private func keepState() {
         guard ring.last?.step != scene.stepCount else { return }
         var state = spareStates.popLast() ?? SceneState()
         scene.save(into: &state)
         ring.append((scene.stepCount, state))
-        if scene.stepCount % (limits.snapshotEvery * limits.snapshotsEvery) == 0 || snapshotRing.isEmpty {
+        if scene.stepCount % (limits.stateEvery * limits.snapshotEveryStates) == 0 || snapshotRing.isEmpty {
             snapshotRing.append((scene.stepCount, scene.snapshot(reference: source).bytes))
         }
         countRingBytes()

@@ -194,7 +194,7 @@ import Testing
         run(session, frames: 60)
         let before = session.step
         let firstTime = session.recording.hashes[before - 50 - 1]
-        #expect((before - 50) % session.limits.snapshotEvery != 0, "between two of the ring's snapshots")
+        #expect((before - 50) % session.limits.stateEvery != 0, "between two of the ring's states")
         let at = try session.scrub(to: before - 50)  // while the hand held the crate
         #expect(at == before - 50 && session.step == at)
         #expect(session.scene.space.stateHash().hexDigits == firstTime, "the step as it was the first time")
