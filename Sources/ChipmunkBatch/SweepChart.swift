@@ -1,3 +1,4 @@
+import Chipmunk
 import Foundation
 import GRDB
 
@@ -40,7 +41,8 @@ package struct SweepChart: Sendable, Encodable {
         let withoutMetric = points.count - plotted
         if withoutMetric > 0 { left.append("\(withoutMetric) ok runs have no \(metric)") }
         let leftOut = left.isEmpty ? "" : "; left out: \(left.joined(separator: ", "))"
-        return "\(metric) against \(parameter) for \(plotted) of \(runCount) runs (\(notOK) not ok\(leftOut))"
+        return
+            "\(metric) against \(parameter) for \(plotted) of \(counted(runCount, "run")) (\(notOK) not ok\(leftOut))"
     }
 
     /// The metrics every database has; quantities tracked with `--track` add

@@ -98,6 +98,9 @@ package enum SweepError: Error, CustomStringConvertible, Sendable {
         case tableValueNotFinite
         /// A table row that repeats an earlier row (by its index): the same run twice.
         case repeatedRow(of: Int)
+        /// A table row that is an earlier row once the scene's own values fill in what it
+        /// leaves out: the same run stored under two keys.
+        case repeatedRowWithDefaults(of: Int, defaults: ParameterSet)
         /// A random draw that repeats an earlier one (by its run index): a range too
         /// narrow for the count.
         case repeatedDraw(run: Int, of: Int)
@@ -169,6 +172,10 @@ package enum SweepError: Error, CustomStringConvertible, Sendable {
             case .tableValueNotFinite: "every value must be a finite number"
             case .repeatedRow(let first):
                 "repeats table[\(first)]; give each run once (a run is stored once, and the same parameters give the same bits)"
+            case let .repeatedRowWithDefaults(first, defaults):
+                "is table[\(first)] once the scene's own values fill in what one of them leaves out "
+                    + "(\(defaults.values.keys.sorted().map { "\($0) \(ParameterSet.text(defaults.values[$0]!))" }.joined(separator: ", "))); "
+                    + "give each run once (a run is stored once, and the same parameters give the same bits)"
             case let .repeatedDraw(run, first):
                 "run \(run) draws the same parameters as run \(first); widen a range or lower the count (a run is stored once)"
             case .noParametersDeclared: "the scene declares no parameters (add \"parameters\" to the scene file)"
@@ -229,6 +236,9 @@ package enum SweepError: Error, CustomStringConvertible, Sendable {
         case sqlite(Int32)
         /// An error that is not SQLite's.
         case unreadable
+        /// A stored value of the right SQLite type that does not read as what its column
+        /// holds: where, and why.
+        case undecodable(String)
         /// A chart of a database that holds no runs.
         case noRuns
 
@@ -253,6 +263,7 @@ package enum SweepError: Error, CustomStringConvertible, Sendable {
             case .permissionDenied: "cannot be opened: permission denied"
             case .sqlite(let code): "is not a results database this version can read (SQLite result \(code))"
             case .unreadable: "cannot be read as a results database"
+            case .undecodable(let why): "a stored value cannot be read (\(why))"
             case .noRuns: "has no runs to chart"
             }
         }

@@ -75,6 +75,17 @@ package struct SweepFile: Sendable {
                 throw .file(name, "\(SweepError.badInput(.fileKey("track[\(index)]"), problem))")
             }
         }
+        // A quantity or body given twice was stored twice under one name.
+        let trackedNames = (raw.track ?? []).map { (try? TrackedQuantity(parsing: $0))?.name ?? $0 }
+        for (key, items) in [("track", trackedNames), ("bodies", raw.bodies ?? [])] {
+            var first: [String: Int] = [:]
+            for (index, item) in items.enumerated() {
+                if let earlier = first[item] {
+                    throw .file(name, "\(key)[\(index)]: repeats \(key)[\(earlier)] ('\(item)'); give each once")
+                }
+                first[item] = index
+            }
+        }
         guard (raw.steps == nil) != (raw.seconds == nil) else {
             throw .file(name, "give steps or seconds (one of them)")
         }

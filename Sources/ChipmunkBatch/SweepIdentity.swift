@@ -57,6 +57,7 @@ package struct SweepIdentity: Sendable, Hashable, CustomStringConvertible, Codab
     /// `drop.json (scene fbbec0f9939b824f; plan 58f428dad6314560: 63 runs of 600 steps over elasticity, speed)`.
     package var description: String {
         let over = plan.parameters.isEmpty ? "" : " over \(plan.parameters.joined(separator: ", "))"
-        return "\(scene) (scene \(sceneHash); plan \(planHash): \(plan.runs) runs of \(plan.steps) steps\(over))"
+        return
+            "\(scene) (scene \(sceneHash); plan \(planHash): \(counted(plan.runs, "run")) of \(counted(plan.steps, "step"))\(over))"
     }
 }

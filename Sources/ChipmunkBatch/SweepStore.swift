@@ -226,9 +226,22 @@ package final class SweepStore: Sendable {
         return RunResult.select(selection).order(RunResult.CodingKeys.index, RunResult.CodingKeys.key)
     }
 
+    /// Where a stored value could not be read, and why, in a line.
+    static func describe(_ error: DecodingError) -> String {
+        let context: DecodingError.Context
+        switch error {
+        case .typeMismatch(_, let c), .valueNotFound(_, let c), .keyNotFound(_, let c), .dataCorrupted(let c):
+            context = c
+        @unknown default: return "\(error)"
+        }
+        let path = context.codingPath.map(\.stringValue).joined(separator: ".")
+        return (path.isEmpty ? "" : path + ": ") + context.debugDescription
+    }
+
     /// What a database error means for a results database (SQLite's and GRDB's text, the
     /// statement and the code, left out).
     static func problem(_ error: any Error) -> SweepError.DatabaseProblem {
+        if let error = error as? DecodingError { return .undecodable(Self.describe(error)) }
         guard let error = error as? DatabaseError else { return .unreadable }
         switch error.resultCode {
         case .SQLITE_NOTADB, .SQLITE_CORRUPT: return .damaged
@@ -358,7 +371,7 @@ package final class SweepStore: Sendable {
         (.index, "typeof($c) = 'integer' AND $c >= 0", "a whole number from 0"),
         (.scene, "typeof($c) = 'text'", "text"),
         (.sceneHash, "typeof($c) = 'text'", "text"),
-        (.parameters, "typeof($c) = 'text' AND json_valid($c)", "a JSON object"),
+        (.parameters, jsonObject(of: "('integer', 'real')"), "a JSON object of numbers"),
         (.outcome, "$c IN ('ok', 'diverged', 'failed')", "ok, diverged or failed"),
         (.error, "typeof($c) IN ('text', 'null')", "text or null"),
         (.errorStep, "typeof($c) IN ('integer', 'null') AND ($c IS NULL OR $c >= 1)", "a step from 1, or null"),
@@ -366,11 +379,19 @@ package final class SweepStore: Sendable {
         (.asleepStep, "typeof($c) IN ('integer', 'null') AND ($c IS NULL OR $c >= 1)", "a step from 1, or null"),
         (.finalHash, "typeof($c) IN ('text', 'null')", "text or null"),
         (.kineticEnergy, "typeof($c) IN ('real', 'integer', 'null')", "a number or null"),
-        (.quantities, "$c IS NULL OR (typeof($c) = 'text' AND json_valid($c))", "a JSON object or null"),
-        (.bodies, "$c IS NULL OR (typeof($c) = 'text' AND json_valid($c))", "a JSON object or null"),
+        (.quantities, "$c IS NULL OR " + jsonObject(of: "('object')"), "a JSON object of objects, or null"),
+        (.bodies, "$c IS NULL OR " + jsonObject(of: "('object')"), "a JSON object of objects, or null"),
         (.guardedCollisions, "typeof($c) = 'integer' AND $c >= 0", "a whole number from 0"),
         (.wallMilliseconds, "typeof($c) IN ('real', 'integer')", "a number"),
     ]
+
+    /// The rule of a column holding a JSON object whose members are of the JSON `types`
+    /// (an SQL list: `('integer', 'real')`). The CASE keeps `json_type` off text that is not
+    /// JSON, which it would refuse with an error.
+    private static func jsonObject(of types: String) -> String {
+        "(CASE WHEN typeof($c) = 'text' AND json_valid($c) THEN json_type($c) = 'object' "
+            + "AND NOT EXISTS (SELECT 1 FROM json_each($c) WHERE json_each.type NOT IN \(types)) ELSE 0 END)"
+    }
 
     /// The first stored value (by run index) that breaks its column's rule: the run's key,
     /// the column, the value as SQLite quotes it, and the rule in words.

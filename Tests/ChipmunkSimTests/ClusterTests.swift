@@ -170,7 +170,7 @@ import ChipmunkTestSupport
         #expect(drawn.status == 0, "\(drawn.stderr)")
         #expect(
             drawn.stdout.hasPrefix("<?xml") && drawn.stdout.contains("s.json: m against k (3 of 3 runs plotted, 2 ok)"))
-        #expect(drawn.stdout.contains("diverged (1 runs; from k = 5000, step 7)"))
+        #expect(drawn.stdout.contains("diverged (1 run; from k = 5000, step 7)"))
         let again = try Tool.run("/bin/sh", ["-c", "python3 '\(script)' < '\(request.path)'"])
         #expect(again.stdout == drawn.stdout, "matplotlib's SVG ids are salted with a fixed string")
     }

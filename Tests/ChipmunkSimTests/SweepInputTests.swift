@@ -192,6 +192,12 @@ import ChipmunkTestSupport
                 "random.ranges: run 1 draws the same parameters as run 0; widen a range or lower the count (a run is stored once)"
             ),
             (#""grid": {}"#, "grid: give at least one parameter to sweep"),
+            (
+                // drop.json's elasticity is 0.5: two keys for one run (a helper's attack).
+                #""table": [{"speed": 1}, {"elasticity": 0.5, "speed": 1}]"#,
+                "table[1]: is table[0] once the scene's own values fill in what one of them leaves out (elasticity 0.5); "
+                    + "give each run once (a run is stored once, and the same parameters give the same bits)"
+            ),
         ]
         for (index, (design, message)) in cases.enumerated() {
             try sweepFile("s\(index).json", #"{"scene": "SCENE", "steps": 10, \#(design)}"#)
@@ -268,6 +274,11 @@ import ChipmunkTestSupport
                 #""steps": 10, \#(grid), "bodies": ["nosuch"]"#,
                 "bodies[0]: drop.json has no body named 'nosuch' (names: 0)"
             ),
+            (
+                #""steps": 10, \#(grid), "track": ["0.y", "energy", "0.y"]"#,
+                "track[2]: repeats track[0] ('0.y'); give each once"
+            ),
+            (#""steps": 10, \#(grid), "bodies": ["0", "0"]"#, "bodies[1]: repeats bodies[0] ('0'); give each once"),
             (#""steps": 10,"#, "not valid JSON: Unexpected end of file during JSON parse"),
         ]
         for (body, message) in cases {
@@ -288,6 +299,19 @@ import ChipmunkTestSupport
         let twice = try sweep("speed=1", "speed=2")
         #expect(twice.status == 64)
         #expect(twice.stderr == "chipmunk-sim: --param speed is given twice; give each parameter once\n")
+        // A quantity or body given twice was stored twice under one name (a helper's attack).
+        for (options, message) in [
+            (["--track", "0.y", "--track", "0.y"], "--track 0.y is given twice; give each once"),
+            (["--body", "0", "--body", "0"], "--body 0 is given twice; give each once"),
+        ] {
+            let given = try sim(["sweep", drop, "--param", "speed=1", "--steps", "10", "--db", "t.sqlite"] + options)
+            #expect(given.status == 64)
+            #expect(given.stderr == "chipmunk-sim: \(message)\n", "\(given.stderr)")
+        }
+        try sweepFile("b.json", #"{"scene": "SCENE", "steps": 10, "grid": {"speed": [1]}, "bodies": ["0"]}"#)
+        let both = try sim("sweep", "--sweep", "b.json", "--db", "t.sqlite", "--body", "0")
+        #expect(both.status == 64)
+        #expect(both.stderr == "chipmunk-sim: --body 0 is in b.json's bodies too; give it once\n", "\(both.stderr)")
         let many = try sweep("speed=lin:0:1:10000", "elasticity=lin:0:1:10000")
         #expect(many.status == 64)
         #expect(many.stderr == "chipmunk-sim: --param: 100000000 runs is more than 10,000,000\n")
@@ -362,7 +386,20 @@ import ChipmunkTestSupport
             ("e.sqlite", "UPDATE runs SET kinetic_energy = 'abc'", "kinetic_energy is 'abc', not a number or null"),
             ("o.sqlite", "UPDATE runs SET outcome = 'weird'", "outcome is 'weird', not ok, diverged or failed"),
             ("s.sqlite", "UPDATE runs SET steps = -5", "steps is -5, not a whole number from 0"),
-            ("p.sqlite", "UPDATE runs SET parameters = '{broken'", "parameters is '{broken', not a JSON object"),
+            (
+                "p.sqlite", "UPDATE runs SET parameters = '{broken'",
+                "parameters is '{broken', not a JSON object of numbers"
+            ),
+            // Valid JSON of the wrong shape was "cannot be read as a results database" (a helper's attack).
+            (
+                "q.sqlite", #"UPDATE runs SET parameters = '{"speed":"x"}'"#,
+                #"parameters is '{"speed":"x"}', not a JSON object of numbers"#
+            ),
+            ("r.sqlite", "UPDATE runs SET parameters = '[1]'", "parameters is '[1]', not a JSON object of numbers"),
+            (
+                "t.sqlite", #"UPDATE runs SET quantities = '{"e":1}'"#,
+                #"quantities is '{"e":1}', not a JSON object of objects, or null"#
+            ),
         ] {
             try damaged(name, statement)
             let merged = try sim("merge", "m.sqlite", name)

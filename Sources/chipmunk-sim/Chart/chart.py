@@ -56,7 +56,7 @@ for outcome, color in (("diverged", "tab:red"), ("failed", "black")):
     if not marked:
         continue
     first = min(marked, key=lambda p: p["x"])
-    label = f"{outcome} ({len(marked)} runs; from {param} = {first['x']:.4g}"
+    label = f"{outcome} ({len(marked)} run{'' if len(marked) == 1 else 's'}; from {param} = {first['x']:.4g}"
     label += f", step {first['errorStep']})" if first.get("errorStep") is not None else ")"
     ax.scatter([p["x"] for p in marked], [0.96] * len(marked), transform=ax.get_xaxis_transform(),
                marker="x", s=40, color=color, label=label, zorder=3, clip_on=False)

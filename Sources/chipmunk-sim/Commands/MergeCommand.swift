@@ -1,4 +1,5 @@
 import ArgumentParser
+import Chipmunk
 import ChipmunkBatch
 import Foundation
 
@@ -61,7 +62,7 @@ struct MergeCommand: ParsableCommand {
         try SweepStore.merge(shards, into: store, allowMixed: allowMixed)
         let sweeps = try store.sweeps()
         let count = try store.count()
-        var note = "merge: \(count) runs"
+        var note = "merge: \(counted(count, "run"))"
         if sweeps.count > 1 {
             note += " of \(sweeps.count) sweeps in \(output)"
         } else if let planned = sweeps.first?.plan.runs {

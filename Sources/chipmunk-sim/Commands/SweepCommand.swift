@@ -126,6 +126,12 @@ struct SweepCommand: ParsableCommand {
         } else if scene != nil || !axes.isEmpty {
             throw ValidationError("--sweep FILE names its scene and runs; give no scene or --param with it")
         }
+        for (option, names) in [("--track", tracked.map(\.name)), ("--body", recordedBodies)] {
+            var seen = Set<String>()
+            for name in names where !seen.insert(name).inserted {
+                throw ValidationError("\(option) \(name) is given twice; give each once")
+            }
+        }
         _ = try shardToRun()
     }
 
@@ -198,10 +204,11 @@ struct SweepCommand: ParsableCommand {
             reporter.report(done: done, total: total, diverged: diverged, failed: failed)
         }
         reporter.finish()
-        let shardText = shard.count > 1 ? " (shard \(shard.index)/\(shard.count): \(summary.inShard) runs)" : ""
+        let shardText =
+            shard.count > 1 ? " (shard \(shard.index)/\(shard.count): \(counted(summary.inShard, "run")))" : ""
         Output.note(
             """
-            sweep: \(summary.planned) runs planned\(shardText); \(summary.alreadyStored) already in \(db), \(summary.ran) run now \
+            sweep: \(counted(summary.planned, "run")) planned\(shardText); \(summary.alreadyStored) already in \(db), \(summary.ran) run now \
             in \(String(format: "%.1f", summary.seconds)) s on \(counted(jobs, "thread")): \
             \(summary.ok) ok, \(summary.diverged) diverged, \(summary.failed) failed
 
@@ -248,6 +255,14 @@ struct SweepCommand: ParsableCommand {
         }
         try checkSweptTimeStep(plan: plan, file: file, timeStep: timeStep)
         let fileTracked = try (file?.tracked ?? []).map { try TrackedQuantity(parsing: $0) }  // checked by load
+        for (option, key, given, inFile) in [
+            ("--track", "track", tracked.map(\.name), fileTracked.map(\.name)),
+            ("--body", "bodies", recordedBodies, file?.bodies ?? []),
+        ] {
+            for name in given where inFile.contains(name) {
+                throw ValidationError("\(option) \(name) is in \(sweepFileName)'s \(key) too; give it once")
+            }
+        }
         plan.tracked = tracked + fileTracked
         plan.recordedBodies = recordedBodies + (file?.bodies ?? [])
         // Names are checked on the scene as the defaults build it, before any run; a name from
