@@ -236,6 +236,7 @@ struct SweepCommand: ParsableCommand {
             // A snapshot of another scene failed every run alone, and the sweep exited 0 with
             // its database bound to that plan: the scene as its defaults build it must take it.
             // Parameters set numbers, never how many bodies, shapes or joints there are.
+            // A scene of its own: the restore changes it, and `example` is read below as built.
             let probe = try description.makeScene(source: source)
             do {
                 try probe.restore(start.applyingConfiguration(of: probe.snapshot()))
