@@ -228,14 +228,17 @@ package final class SweepStore: Sendable {
 
     /// Where a stored value could not be read, and why, in a line.
     static func describe(_ error: DecodingError) -> String {
-        let context: DecodingError.Context
+        func at(_ context: DecodingError.Context, _ key: (any CodingKey)? = nil) -> String {
+            let path = (context.codingPath + (key.map { [$0] } ?? [])).map(\.stringValue).joined(separator: ".")
+            return path.isEmpty ? "" : path + ": "
+        }
         switch error {
-        case .typeMismatch(_, let c), .valueNotFound(_, let c), .keyNotFound(_, let c), .dataCorrupted(let c):
-            context = c
+        case .typeMismatch(let type, let context): return at(context) + "not \(type)"
+        case .valueNotFound(_, let context): return at(context) + "no value (NULL)"
+        case .keyNotFound(let key, let context): return at(context, key) + "missing"
+        case .dataCorrupted(let context): return at(context) + context.debugDescription
         @unknown default: return "\(error)"
         }
-        let path = context.codingPath.map(\.stringValue).joined(separator: ".")
-        return (path.isEmpty ? "" : path + ": ") + context.debugDescription
     }
 
     /// What a database error means for a results database (SQLite's and GRDB's text, the

@@ -50,7 +50,7 @@ import ChipmunkTestSupport
     }
 
     /// Found by ReaderFuzzer: a `sweeps` row whose `plan` is NULL trapped inside GRDB's
-    /// `row["plan"] as String`; `merge` and `sweep --db` now say the database cannot be read.
+    /// `row["plan"] as String`; `merge` and `sweep --db` now say which stored value cannot be read.
     @Test func aDamagedSweepsTableIsAnError() throws {
         defer { folder.remove() }
         let good = folder.path("good.sqlite")
@@ -65,11 +65,12 @@ import ChipmunkTestSupport
         )
         let merged = try Tool.sim("merge", folder.path("out.sqlite"), good, damaged)
         #expect(merged.status == 65, "\(merged.stderr)")
-        #expect(merged.stderr.hasSuffix("cannot be read as a results database\n"), "\(merged.stderr)")
+        #expect(merged.stderr.hasSuffix("a stored value cannot be read (plan: no value (NULL))\n"), "\(merged.stderr)")
         let resumed = try Tool.sim(
             "sweep", "Scenes/drop.json", "--param", "speed=1,2", "--steps", "10", "--db", damaged)
         #expect(resumed.status == 65, "\(resumed.stderr)")
-        #expect(resumed.stderr.hasSuffix("cannot be read as a results database\n"), "\(resumed.stderr)")
+        #expect(
+            resumed.stderr.hasSuffix("a stored value cannot be read (plan: no value (NULL))\n"), "\(resumed.stderr)")
     }
 
     @Test(.timeLimit(.minutes(5))) func resultsRefusesWhatIsNotAResultsDatabase() throws {
