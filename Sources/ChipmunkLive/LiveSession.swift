@@ -379,7 +379,7 @@ package final class LiveSession {
     /// Snap mode's tap, as UIKit Dynamics' snap demo: a tap on a body chooses it, and a tap
     /// elsewhere snaps the chosen body there: pulled to the point and turned upright (to the
     /// nearest whole turn) by a damped spring, ``SnapBehavior``'s (1.5 Hz, UIKit's damping
-    /// 0.5), gravity cancelled, for at most ``snapSteps`` steps or until it rests there. A
+    /// 0.5), gravity cancelled, for at most ``snapSeconds`` or until it rests there. A
     /// new snap of the viewer's replaces its last. Each step's pull is logged as the body's
     /// `velocity` and `angularVelocity`, so the recording replays it.
     @discardableResult
@@ -393,12 +393,13 @@ package final class LiveSession {
             }
         }
         guard let name = snapChoices[viewer], scene.body(named: name)?.kind == .dynamic else { return .nothing }
-        snaps[viewer] = Snap(body: name, target: point, until: scene.stepCount + Self.snapSteps)
+        let steps = max(1, Int((Self.snapSeconds / scene.timeStep).rounded()))
+        snaps[viewer] = Snap(body: name, target: point, until: scene.stepCount + steps)
         return .snapping(name)
     }
 
-    /// Steps a snap pulls at most: 5 s at the book's 1/120 s.
-    package static let snapSteps = 600
+    /// Simulated seconds a snap pulls at most (600 steps at the book's 1/120 s).
+    package static let snapSeconds = 5.0
 
     /// Whether viewer `viewer` has a snap running.
     package func snaps(viewer: Int) -> Bool { snaps[viewer] != nil }
@@ -515,7 +516,9 @@ package final class LiveSession {
             restartRing()  // the states saved were of the world dropped
         }
         failure = nil
-        let reached = stepAgain(from: at - baseStep, to: target - baseStep)
+        // States past `at` are kept already; none are (after a scrub that built the scene
+        // again, or a ring that memory keeps short): the steps taken again save them.
+        let reached = stepAgain(from: at - baseStep, to: target - baseStep, keepingStates: ring.last?.step == at)
         scrubbedBackTo = reached
         // A step that failed again is where the world stopped: the branch starts there.
         if failure != nil { branchIfScrubbedBack() }
@@ -551,7 +554,11 @@ package final class LiveSession {
     /// as the recording holds), each after its recorded inputs, as `chipmunk-sim replay`
     /// does. Returns the step reached; one that throws or gives another state hash than the
     /// first time sets ``failure`` and ends there.
-    private func stepAgain(from start: Int, to end: Int) -> Int {
+    ///
+    /// With `keepingStates` (the ring holds nothing after the state stepped from), the ring
+    /// saves the states it passes, as stepping on does: the next scrubs need not step all
+    /// the way from there.
+    private func stepAgain(from start: Int, to end: Int, keepingStates: Bool = false) -> Int {
         let end = max(start, min(end, hashes.count))
         var next = log.inputs.firstIndex { $0.step > start } ?? log.inputs.endIndex
         for recorded in stride(from: start + 1, through: end, by: 1) {
@@ -565,6 +572,7 @@ package final class LiveSession {
                 fail(error)
                 return recorded - 1
             }
+            if keepingStates, scene.stepCount % limits.stateEvery == 0 { keepState() }
             let hash = scene.space.stateHash()
             guard hash == hashes[recorded - 1] else {
                 failure =
@@ -609,7 +617,10 @@ package final class LiveSession {
         var state = spareStates.popLast() ?? SceneState()
         scene.save(into: &state)
         ring.append((scene.stepCount, state))
-        if scene.stepCount % (limits.stateEvery * limits.snapshotEveryStates) == 0 || snapshotRing.isEmpty {
+        let snapshotDue =
+            scene.stepCount % (limits.stateEvery * limits.snapshotEveryStates) == 0
+            && (snapshotRing.last?.step ?? -1) < scene.stepCount  // kept already, when stepped again
+        if snapshotDue || snapshotRing.isEmpty {
             snapshotRing.append((scene.stepCount, scene.snapshot(reference: source).bytes))
         }
         countRingBytes()

@@ -218,7 +218,8 @@ package actor LiveWorld {
         if viewers[id]!.work < .zero {
             refuse(
                 id,
-                "its messages took more of the world's time than its share (restarts and scrubs build the scene again)")
+                "its messages took more of the world's time than its share (a restart builds the scene again, a scrub restores a state and steps again)"
+            )
         }
     }
 

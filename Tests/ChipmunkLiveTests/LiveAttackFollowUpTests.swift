@@ -30,7 +30,7 @@ import Testing
         #expect(await world.viewerCount == 1 && sent < 2_000, "closed after \(sent) restarts")
         #expect(
             await closeReason(flooding.outbound)
-                == "its messages took more of the world's time than its share (restarts and scrubs build the scene again)"
+                == "its messages took more of the world's time than its share (a restart builds the scene again, a scrub restores a state and steps again)"
         )
         for _ in 0..<30 { await world.tick(seconds: 1.0 / 60) }
         #expect(await world.withSession { $0.step } > 0)

@@ -139,8 +139,8 @@ import Testing
         let crate = session.scene.space.bodies[0]
         session.snap(viewer: 1, at: crate.position)
         session.snap(viewer: 1, at: [-40, 100])  // past the left wall
-        run(session, frames: LiveSession.snapSteps / 2 + 10)
-        #expect(!session.snaps(viewer: 1), "still pulling after \(LiveSession.snapSteps) steps")
+        run(session, frames: Int(LiveSession.snapSeconds * 60) + 5)
+        #expect(!session.snaps(viewer: 1), "still pulling after \(LiveSession.snapSeconds) s")
         #expect(crate.position.x > 0, "the crate went through the wall: \(crate.position)")
         session.snap(viewer: 1, at: [100, 200])
         session.snap(viewer: 1, at: [200, 200])
@@ -453,6 +453,16 @@ import Testing
         session.resume()
         run(session, frames: 60)
         #expect(session.failure != nil && session.step == stoppedAt, "the same step stops it again")
+        // The scene built again from the snapshot at 0 keeps states as it steps to 12 and on,
+        // so the next scrubs step from the nearest (a helper's attack: each scrub stepped
+        // from 0, and five of them spent the viewer's share of the world's time).
+        #expect(try session.scrub(to: 12) == 12)
+        #expect(session.ring.map(\.step) == [0, 12])
+        #expect(try session.scrub(to: stoppedAt - 1) == stoppedAt - 1)
+        let kept = Array(stride(from: 0, through: stoppedAt - 1, by: 12))
+        #expect(session.ring.map(\.step) == kept && kept.count >= 3, "stopped at \(stoppedAt)")
+        #expect(try session.scrub(to: 30) == 30)
+        #expect(session.ring.map(\.step) == kept)
     }
 }
 

@@ -52,6 +52,10 @@
       status();
     };
     socket.onclose = (event) => {
+      // The server let go of this page's hands: a finger still down holds nothing now, so
+      // it is forgotten (lift it and touch again).
+      pointers.clear();
+      pendingMoves.clear();
       notice("Disconnected" + (event.reason ? ": " + event.reason : "") + " — reconnecting…", false);
       setTimeout(connect, 1000);
     };
