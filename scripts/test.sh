@@ -97,7 +97,7 @@ step "Building (debug) with tests: 1-2 minutes on a fresh clone, seconds after t
 rm -rf test-attachments && mkdir -p test-attachments
 step "swift test: the library, scenes, dynamics and CLI suites (1-3 minutes)" quiet_test \
     --attachments-path test-attachments
-step "The live server in headless Chromium: drag, tilt, scrub and branch, four viewers and bad messages, the recording replayed (about a minute)" \
+step "The live server in headless Chromium: drag, tilt, scrub and branch, two fingers, snap, four viewers and bad messages, the recording replayed (about a minute)" \
     python3 Tests/Live/live_browser_test.py "$(swift build --show-bin-path)/chipmunk-sim" \
     --user-executable "$(swift build --show-bin-path)/live-ramp"
 step "JSON Schemas (check-jsonschema) and the bad-file corpus" bash scripts/schema-check.sh
