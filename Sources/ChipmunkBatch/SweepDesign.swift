@@ -70,12 +70,7 @@ package enum SweepDesign: Sendable {
             for (index, row) in rows.enumerated() where row.values.contains(where: { !$0.isFinite }) {
                 throw .badInput(.table(row: index), .tableValueNotFinite)
             }
-            var firstRow: [ParameterSet: Int] = [:]
-            for (index, row) in rows.enumerated() {
-                if let first = firstRow.updateValue(index, forKey: ParameterSet(row)) {
-                    throw .badInput(.table(row: index), .repeatedRow(of: first))
-                }
-            }
+            // A row given twice is refused by `SweepPlan`, which fills in the scene's values first.
             return rows.map(ParameterSet.init)
         }
     }

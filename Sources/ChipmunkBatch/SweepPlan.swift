@@ -58,17 +58,20 @@ package struct SweepPlan: Sendable {
             }
             sweptDefaults[name] = value
         }
-        // Table rows that leave out different parameters can name one run twice: {"speed": 1}
-        // and {"elasticity": 0.5, "speed": 1} when the scene's elasticity is 0.5.
+        // A table row given twice names one run twice, and so do rows that leave out different
+        // parameters: {"speed": 1} and {"elasticity": 0.5, "speed": 1} when the scene's
+        // elasticity is 0.5. Rows are compared with the scene's values filled in.
         if case .table = design {
             var firstRow: [ParameterSet: Int] = [:]
             for (index, run) in runs.enumerated() {
                 let full = ParameterSet(run.values.merging(sweptDefaults) { given, _ in given })
-                if let first = firstRow.updateValue(index, forKey: full) {
-                    let filled = sweptDefaults.filter { runs[first].values[$0.key] == nil || run.values[$0.key] == nil }
-                    throw .badInput(
-                        .table(row: index), .repeatedRowWithDefaults(of: first, defaults: ParameterSet(filled)))
-                }
+                guard let first = firstRow.updateValue(index, forKey: full) else { continue }
+                // The values one row gives and the other takes from the scene.
+                let filled = sweptDefaults.filter { (runs[first].values[$0.key] == nil) != (run.values[$0.key] == nil) }
+                throw .badInput(
+                    .table(row: index),
+                    filled.isEmpty
+                        ? .repeatedRow(of: first) : .repeatedRowWithDefaults(of: first, defaults: ParameterSet(filled)))
             }
         }
         // A swept parameter no number refers to would change nothing from run to run: refused

@@ -184,6 +184,11 @@ import ChipmunkTestSupport
                 "table[2]: repeats table[0]; give each run once (a run is stored once, and the same parameters give the same bits)"
             ),
             (
+                // Both leave out elasticity, which another row gives: the same row, not a default.
+                #""table": [{"elasticity": 0.7, "speed": 2}, {"speed": 1}, {"speed": 1}]"#,
+                "table[2]: repeats table[1]; give each run once (a run is stored once, and the same parameters give the same bits)"
+            ),
+            (
                 #""random": {"count": 3, "seed": 1, "ranges": {"speed": [5, 5]}}"#,
                 "random.ranges: run 1 draws the same parameters as run 0; widen a range or lower the count (a run is stored once)"
             ),
