@@ -112,8 +112,11 @@ package final class LiveSession {
     /// cannot be restored into. Only the bytes are kept: a decoded snapshot holds its state
     /// a second time, several times the bytes.
     private(set) var snapshotRing: [(step: Int, bytes: [UInt8])] = []
-    /// The memory the ring takes (``Limits/ringBytes`` bounds it).
-    private(set) var ringBytes = 0
+    /// The memory the ring takes (``Limits/ringBytes`` bounds it): its states' buffers as
+    /// allocated (they grow by doubling and stay for the next save) and its snapshots' bytes.
+    var ringBytes: Int {
+        ring.reduce(0) { $0 + $1.state.heapBytes } + snapshotRing.reduce(0) { $0 + $1.bytes.capacity }
+    }
     /// States dropped from the ring, whose buffers the next saves reuse: two at most, for
     /// the ring drops one or two a save; a branch drops more, and those are freed.
     private var spareStates: [SceneState] = []
@@ -547,7 +550,6 @@ package final class LiveSession {
         if hashes.count > reached { hashes.removeLast(hashes.count - reached) }
         while let last = ring.last, last.step > scene.stepCount { spare(ring.removeLast().state) }
         snapshotRing.removeAll { $0.step > scene.stepCount }
-        countRingBytes()
     }
 
     /// Takes recorded steps `start + 1 ... end` again (counted from ``baseStep``; as many
@@ -590,7 +592,6 @@ package final class LiveSession {
         ring = []
         snapshotRing = []
         spareStates = []
-        ringBytes = 0
         keepState()
     }
 
@@ -603,10 +604,6 @@ package final class LiveSession {
 
     private func spare(_ state: SceneState) {
         if spareStates.count < 2 { spareStates.append(state) }
-    }
-
-    private func countRingBytes() {
-        ringBytes = ring.reduce(0) { $0 + $1.state.heapBytes } + snapshotRing.reduce(0) { $0 + $1.bytes.capacity }
     }
 
     /// Saves the scene's state into the ring (into a dropped state's buffers when there is
@@ -623,11 +620,11 @@ package final class LiveSession {
         if snapshotDue || snapshotRing.isEmpty {
             snapshotRing.append((scene.stepCount, scene.snapshot(reference: source).bytes))
         }
-        countRingBytes()
         let reach = scene.stepCount - Int(limits.scrubSeconds / scene.timeStep)
+        var bytes = ringBytes
         var drop = 0
-        while drop < ring.count - 1, ring[drop].step < reach || ringBytes > limits.ringBytes {
-            ringBytes -= ring[drop].state.heapBytes
+        while drop < ring.count - 1, ring[drop].step < reach || bytes > limits.ringBytes {
+            bytes -= ring[drop].state.heapBytes
             drop += 1
         }
         for index in 0..<drop { spare(ring[index].state) }
