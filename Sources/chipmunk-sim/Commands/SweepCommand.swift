@@ -233,16 +233,7 @@ struct SweepCommand: ParsableCommand {
         let snapshot = from ?? file?.from?.path
         let start = try snapshot.map { try SceneCatalog.loadSnapshot(contentsOf: URL(fileURLWithPath: $0)) }
         if let start, let snapshot {
-            // A snapshot of another scene failed every run alone, and the sweep exited 0 with
-            // its database bound to that plan: the scene as its defaults build it must take it.
-            // Parameters set numbers, never how many bodies, shapes or joints there are.
-            // A scene of its own: the restore changes it, and `example` is read below as built.
-            let probe = try description.makeScene(source: source)
-            do {
-                try probe.restore(start.applyingConfiguration(of: probe.snapshot()))
-            } catch {
-                throw RunError("--from \(snapshot) is not a snapshot of \(source): \(error)")
-            }
+            try check(start, named: snapshot, fits: description, source: source)
         }
         var plan: SweepPlan
         do {
@@ -255,33 +246,52 @@ struct SweepCommand: ParsableCommand {
             throw RunError("\(sweepFileName): \(error)")
         }
         try checkSweptTimeStep(plan: plan, file: file, timeStep: timeStep)
+        try follow(in: &plan, file: file, names: Set(example.bodyNamesOverTime), source: source)
+        return plan
+    }
+
+    /// Refuses a start snapshot of another scene: each run failed alone, and the sweep
+    /// exited 0 with its database bound to that plan. The scene as its defaults build it
+    /// must take it (parameters set numbers, never how many bodies, shapes or joints there
+    /// are), so it is restored into a scene of its own, built here for the check.
+    func check(_ start: Snapshot, named snapshot: String, fits description: SceneDescription, source: String) throws {
+        let probe = try description.makeScene(source: source)
+        do {
+            try probe.restore(start.applyingConfiguration(of: probe.snapshot()))
+        } catch {
+            throw RunError("--from \(snapshot) is not a snapshot of \(source): \(error)")
+        }
+    }
+
+    /// Sets the quantities and bodies each run records: the command line's, then the sweep
+    /// file's, each given once, and every body name one the scene has (`names`, bodies that
+    /// inputs add included), checked before any run; a name from the sweep file is named by
+    /// its file and key.
+    func follow(in plan: inout SweepPlan, file: SweepFile?, names: Set<String>, source: String) throws {
         let fileTracked = try (file?.tracked ?? []).map { try TrackedQuantity(parsing: $0) }  // checked by load
+        let fileBodies = file?.bodies ?? []
         for (option, key, given, inFile) in [
             ("--track", "track", tracked.map(\.name), fileTracked.map(\.name)),
-            ("--body", "bodies", recordedBodies, file?.bodies ?? []),
+            ("--body", "bodies", recordedBodies, fileBodies),
         ] {
             for name in given where inFile.contains(name) {
                 throw ValidationError("\(option) \(name) is in \(sweepFileName)'s \(key) too; give it once")
             }
         }
-        plan.tracked = tracked + fileTracked
-        plan.recordedBodies = recordedBodies + (file?.bodies ?? [])
-        // Names are checked on the scene as the defaults build it, before any run; a name from
-        // the sweep file is named by its file and key.
-        let names = Set(example.bodyNamesOverTime)  // bodies added by inputs too
         let inFile = { (key: String) in sweep == nil ? "" : "\(sweepFileName): \(key): " }
         let given =
             tracked.compactMap { $0.body.map { ("", $0) } } + recordedBodies.map { ("", $0) }
             + fileTracked.enumerated().compactMap { index, quantity in
                 quantity.body.map { (inFile("track[\(index)]"), $0) }
             }
-            + (file?.bodies ?? []).enumerated().map { (inFile("bodies[\($0)]"), $1) }
+            + fileBodies.enumerated().map { (inFile("bodies[\($0)]"), $1) }
         for (origin, name) in given where !names.contains(name) {
             throw RunError(  // the scene's business: bad data (65), as an undeclared --param is
                 "\(origin)\(source) has no body named '\(name)' (names: \(names.sorted().prefix(20).joined(separator: ", ")))"
             )
         }
-        return plan
+        plan.tracked = tracked + fileTracked
+        plan.recordedBodies = recordedBodies + fileBodies
     }
 
     /// Every run's number of steps at time step `dt`: the command line's duration, else the
