@@ -51,11 +51,7 @@ struct Record: ParsableCommand {
             } catch {
                 throw RunError("--inputs \(inputs): \(error)")
             }
-            do {
-                entries = try InputRecording.entries(from: data, source: inputs)
-            } catch {
-                throw RunError("\(error)")
-            }
+            entries = try InputRecording.entries(from: data, source: inputs)  // the error names the file
         }
         let dt = runLength.timeStep(sceneDefault: scene.timeStep)
         let total = try runLength.stepCount(dt: dt, defaultSeconds: 5)
@@ -78,7 +74,7 @@ struct Record: ParsableCommand {
                 }
                 next += 1
             }
-            do { try recorder.step() } catch { throw RunError("\(error)") }  // the error names the step
+            try recorder.step()  // the error names the step
         }
         try Output.file(Array(try recorder.recording.encoded()), to: output, option: "-o")
         Output.summary("wrote \(output): \(counted(total, "step")), \(counted(entries.count, "input"))")

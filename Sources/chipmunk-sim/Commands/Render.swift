@@ -173,11 +173,7 @@ struct Render: ParsableCommand {
         }
         switch format {
         case .png:
-            do {
-                return try frame.png(view: view, pixelWidth: pixelWidth).png
-            } catch {
-                throw RunError("\(error)")
-            }
+            return try frame.png(view: view, pixelWidth: pixelWidth).png
         case .svg: return Array(frame.svg(view: view, pixelWidth: pixelWidth).utf8)
         case .text: return Array(frame.text(view: view, columns: pixelWidth).utf8)
         }
