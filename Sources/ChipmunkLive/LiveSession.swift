@@ -105,21 +105,8 @@ package final class LiveSession {
     package private(set) var speed = 1.0
     /// Why the world stopped: a step threw (it diverged). Restart or scrub back.
     package private(set) var failure: String?
-    /// The scene's saved states, oldest first, with the step each was saved after: a scrub
-    /// restores one into the world (`Scene.restore(_:)`, tens of microseconds) and steps on.
-    private(set) var ring: [(step: Int, state: SceneState)] = []
-    /// Snapshots' bytes, every ``Limits/snapshotEveryStates``-th state's step: for a world that
-    /// cannot be restored into. Only the bytes are kept: a decoded snapshot holds its state
-    /// a second time, several times the bytes.
-    private(set) var snapshotRing: [(step: Int, bytes: [UInt8])] = []
-    /// The memory the ring takes (``Limits/ringBytes`` bounds it): its states' buffers as
-    /// allocated (they grow by doubling and stay for the next save) and its snapshots' bytes.
-    var ringBytes: Int {
-        ring.reduce(0) { $0 + $1.state.heapBytes } + snapshotRing.reduce(0) { $0 + $1.bytes.capacity }
-    }
-    /// States dropped from the ring, whose buffers the next saves reuse: two at most, for
-    /// the ring drops one or two a save; a branch drops more, and those are freed.
-    private var spareStates: [SceneState] = []
+    /// The states and snapshots a scrub goes back to.
+    private(set) var ring: ScrubRing
     private var hands: [HandOwner: Hand] = [:]
     /// Each viewer's body chosen for Snap mode, and its snap while one runs.
     private var snapChoices: [Int: String] = [:]
@@ -146,6 +133,7 @@ package final class LiveSession {
         snapshotReference = Self.snapshotReference(source)
         self.limits = limits
         self.makeScene = makeScene
+        ring = ScrubRing(limits: limits)
         scene = try makeScene()
         stepper = FixedStepper()
         log = InputRecording(scene: source, content: "", timeStep: scene.timeStep)
@@ -177,7 +165,8 @@ package final class LiveSession {
         hashes = []
         baseStep = scene.stepCount
         scrubbedBackTo = nil
-        startRing()
+        ring.empty()
+        ring.keep(scene, reference: source)
     }
 
     /// 4× speed at 60 Hz frames, with room for one late frame: the spiral-of-death cap.
@@ -200,15 +189,15 @@ package final class LiveSession {
         hashes.count >= limits.recordedSteps || log.inputs.count >= limits.recordedInputs
     }
 
-    /// The steps a scrub can go back to: from the ring's oldest snapshot to the current
-    /// step. A step the recording holds is reached exactly (a scrub restores the snapshot
-    /// at or before it and steps on with the recorded inputs); past a full recording, a
-    /// scrub stops at the ring's snapshot at or before the step.
+    /// The steps a scrub can go back to: from the ring's oldest state to the current step.
+    /// A step the recording holds is reached exactly (a scrub restores the state at or
+    /// before it and steps on with the recorded inputs); past a full recording, a scrub
+    /// stops at the ring's state at or before the step.
     package var scrubRange: ClosedRange<Int> {
-        let first = ring.first?.step ?? step
+        let first = ring.states.first?.step ?? step
         // Scrubbed back, the steps after are still there to go forward to.
         let end = scrubbedBackTo != nil ? baseStep + hashes.count : min(step, baseStep + hashes.count)
-        return first...max(first, ring.last?.step ?? step, end)
+        return first...max(first, ring.states.last?.step ?? step, end)
     }
 
     // MARK: Time
@@ -267,7 +256,7 @@ package final class LiveSession {
         if !recordingIsFull, hashes.count == recordedStep - 1 {
             hashes.append(scene.space.stateHash())
         }
-        if scene.stepCount % limits.stateEvery == 0 { keepState() }
+        if ring.isDue(scene) { ring.keep(scene, reference: source) }
     }
 
     // MARK: Inputs
@@ -490,7 +479,7 @@ package final class LiveSession {
     }
 
     /// Goes back (or forward) to step `step` (within ``scrubRange``) and pauses there: the
-    /// ring's latest snapshot at or before it is restored, and the steps from there to `step`
+    /// ring's latest state at or before it is restored, and the steps from there to `step`
     /// are taken again with the inputs recorded for them, each checked against its recorded
     /// state hash. The steps after stay recorded, and a scrub can go forward to them again;
     /// stepping on or an input branches (``branchIfScrubbedBack()``): the recording drops
@@ -505,23 +494,24 @@ package final class LiveSession {
         if !scene.space.isStoppedByContactPairs {
             // The world itself goes back: the state restores its own objects, those taken out
             // since (a chain's broken links) with their code, and takes out those added since.
-            guard let index = ring.lastIndex(where: { $0.step <= target }) else { return self.step }
-            try scene.restore(ring[index].state)
-            at = ring[index].step
+            guard let kept = ring.state(atOrBefore: target) else { return self.step }
+            try scene.restore(kept.state)
+            at = kept.step
         } else {
             // A space a step stopped inside the engine's broad phase cannot be restored into:
             // the scene is built again and a snapshot restored into that.
-            guard let index = snapshotRing.lastIndex(where: { $0.step <= target }) else { return self.step }
+            guard let kept = ring.snapshot(atOrBefore: target) else { return self.step }
             let fresh = try makeScene()
-            try fresh.restore(Snapshot(bytes: snapshotRing[index].bytes))
+            try fresh.restore(Snapshot(bytes: kept.bytes))
             scene = fresh
-            at = snapshotRing[index].step
-            restartRing()  // the states saved were of the world dropped
+            at = kept.step
+            ring.empty(keepingSnapshots: true)  // the states saved were of the world dropped
+            ring.keep(scene, reference: source)
         }
         failure = nil
         // States past `at` are kept already; none are (after a scrub that built the scene
         // again, or a ring that memory keeps short): the steps taken again save them.
-        let reached = stepAgain(from: at - baseStep, to: target - baseStep, keepingStates: ring.last?.step == at)
+        let reached = stepAgain(from: at - baseStep, to: target - baseStep, keepingStates: ring.states.last?.step == at)
         scrubbedBackTo = reached
         // A step that failed again is where the world stopped: the branch starts there.
         if failure != nil { branchIfScrubbedBack() }
@@ -548,8 +538,7 @@ package final class LiveSession {
         scrubbedBackTo = nil
         log.inputs.removeAll { $0.step > reached }
         if hashes.count > reached { hashes.removeLast(hashes.count - reached) }
-        while let last = ring.last, last.step > scene.stepCount { spare(ring.removeLast().state) }
-        snapshotRing.removeAll { $0.step > scene.stepCount }
+        ring.drop(after: scene.stepCount)
     }
 
     /// Takes recorded steps `start + 1 ... end` again (counted from ``baseStep``; as many
@@ -574,7 +563,7 @@ package final class LiveSession {
                 fail(error)
                 return recorded - 1
             }
-            if keepingStates, scene.stepCount % limits.stateEvery == 0 { keepState() }
+            if keepingStates, ring.isDue(scene) { ring.keep(scene, reference: source) }
             let hash = scene.space.stateHash()
             guard hash == hashes[recorded - 1] else {
                 failure =
@@ -585,53 +574,6 @@ package final class LiveSession {
             }
         }
         return end
-    }
-
-    /// A new ring for a new scene (its states would not fit it), with the scene as it is.
-    private func startRing() {
-        ring = []
-        snapshotRing = []
-        spareStates = []
-        keepState()
-    }
-
-    /// A new ring of states for the scene built again by a scrub, keeping the snapshots.
-    private func restartRing() {
-        ring = []
-        spareStates = []
-        keepState()
-    }
-
-    private func spare(_ state: SceneState) {
-        if spareStates.count < 2 { spareStates.append(state) }
-    }
-
-    /// Saves the scene's state into the ring (into a dropped state's buffers when there is
-    /// one), every ``Limits/snapshotEveryStates``-th time a snapshot too, and drops what is
-    /// older than ``Limits/scrubSeconds`` or past ``Limits/ringBytes``.
-    private func keepState() {
-        guard ring.last?.step != scene.stepCount else { return }
-        var state = spareStates.popLast() ?? SceneState()
-        scene.save(into: &state)
-        ring.append((scene.stepCount, state))
-        let snapshotDue =
-            scene.stepCount % (limits.stateEvery * limits.snapshotEveryStates) == 0
-            && (snapshotRing.last?.step ?? -1) < scene.stepCount  // kept already, when stepped again
-        if snapshotDue || snapshotRing.isEmpty {
-            snapshotRing.append((scene.stepCount, scene.snapshot(reference: source).bytes))
-        }
-        let reach = scene.stepCount - Int(limits.scrubSeconds / scene.timeStep)
-        var bytes = ringBytes
-        var drop = 0
-        while drop < ring.count - 1, ring[drop].step < reach || bytes > limits.ringBytes {
-            bytes -= ring[drop].state.heapBytes
-            drop += 1
-        }
-        for index in 0..<drop { spare(ring[index].state) }
-        ring.removeFirst(drop)
-        // Snapshots go as far back as the states, and one more: the one at or before the
-        // oldest state. (After a scrub that built the scene again, the states start there.)
-        while snapshotRing.count > 1, snapshotRing[1].step <= ring[0].step { snapshotRing.removeFirst() }
     }
 
     /// A snapshot of the world now, for a viewer to download (`chipmunk-sim run FILE`).

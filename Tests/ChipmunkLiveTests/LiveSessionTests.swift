@@ -325,13 +325,14 @@ import Testing
             #expect(session.scene.space.bodies.map(ObjectIdentifier.init) == bodies)
             #expect(session.scene.space.stateHash().hexDigits == hashes[target - 1], "step \(target)")
         }
-        #expect(session.ring.map(\.step) == Array(stride(from: 0, through: 600, by: 12)))
-        #expect(session.snapshotRing.map(\.step) == [0, 120, 240, 360, 480, 600])
+        #expect(session.ring.states.map(\.step) == Array(stride(from: 0, through: 600, by: 12)))
+        #expect(session.ring.snapshots.map(\.step) == [0, 120, 240, 360, 480, 600])
         session.resume()
         run(session, frames: 600)  // the branch from 245 on: 1,445 steps, past the 10 s the ring reaches
-        #expect(session.ring.first!.step == 1440 - 1200 && session.ring.count == 101)  // kept last at 1,440
-        #expect(session.snapshotRing.first!.step <= session.ring.first!.step)
-        #expect(session.snapshotRing.count <= 12)
+        // Kept last at 1,440.
+        #expect(session.ring.states.first!.step == 1440 - 1200 && session.ring.states.count == 101)
+        #expect(session.ring.snapshots.first!.step <= session.ring.states.first!.step)
+        #expect(session.ring.snapshots.count <= 12)
         try replays(session)
     }
 
@@ -344,10 +345,10 @@ import Testing
             try SceneCatalog.scene(named: "pyramid-stack")
         }
         run(session, frames: 120)
-        let held = session.ring.reduce(0) { $0 + $1.state.byteCount }
-        #expect(session.ring.count >= 3 && session.ring.count < 20, "\(session.ring.count) states")
-        #expect(session.ringBytes > held, "memory \(session.ringBytes), held \(held)")
-        #expect(session.ringBytes - (session.ring.last?.state.heapBytes ?? 0) <= limits.ringBytes)
+        let held = session.ring.states.reduce(0) { $0 + $1.state.byteCount }
+        #expect(session.ring.states.count >= 3 && session.ring.states.count < 20, "\(session.ring.states.count) states")
+        #expect(session.ring.bytes > held, "memory \(session.ring.bytes), held \(held)")
+        #expect(session.ring.bytes - (session.ring.states.last?.state.heapBytes ?? 0) <= limits.ringBytes)
     }
 
     @Test func theRingAndTheRecordingAreBounded() throws {
@@ -356,7 +357,7 @@ import Testing
         limits.recordedSteps = 300
         let session = try LiveSession(source: "crates", limits: limits) { try SceneCatalog.scene(named: "crates") }
         run(session, frames: 300)  // 600 steps
-        #expect(session.ring.count <= 11)
+        #expect(session.ring.states.count <= 11)
         #expect(session.scrubRange.lowerBound >= 600 - 120)
         #expect(session.recording.hashes.count == 300)
         #expect(session.recordingIsFull)
@@ -457,12 +458,12 @@ import Testing
         // so the next scrubs step from the nearest (a helper's attack: each scrub stepped
         // from 0, and five of them spent the viewer's share of the world's time).
         #expect(try session.scrub(to: 12) == 12)
-        #expect(session.ring.map(\.step) == [0, 12])
+        #expect(session.ring.states.map(\.step) == [0, 12])
         #expect(try session.scrub(to: stoppedAt - 1) == stoppedAt - 1)
         let kept = Array(stride(from: 0, through: stoppedAt - 1, by: 12))
-        #expect(session.ring.map(\.step) == kept && kept.count >= 3, "stopped at \(stoppedAt)")
+        #expect(session.ring.states.map(\.step) == kept && kept.count >= 3, "stopped at \(stoppedAt)")
         #expect(try session.scrub(to: 30) == 30)
-        #expect(session.ring.map(\.step) == kept)
+        #expect(session.ring.states.map(\.step) == kept)
     }
 }
 
