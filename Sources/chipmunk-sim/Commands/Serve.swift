@@ -7,7 +7,8 @@
 
     struct Serve: ParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Serve a running scene to a browser: drag, flick, snap, tilt, pause, step, scrub back and record it.",
+            abstract:
+                "Serve a running scene to a browser: drag, flick, snap, tilt, pause, step, scrub back and record it.",
             discussion: """
                 One world, stepped at the scene's fixed time step (the book's 1/120 s) in 60 Hz frames, \
                 is shared by every page that opens the printed URL. Drag a body with the mouse or a \
