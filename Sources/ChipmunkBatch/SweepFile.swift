@@ -45,7 +45,7 @@ package struct SweepFile: Sendable {
                 throw .file(
                     name,
                     WholeNumbers.firstProblem(in: data, keys: ["steps", "count"])
-                        ?? "not valid JSON: \(SceneDescription.syntaxProblem(in: data))")
+                        ?? SceneDescription.jsonProblem(in: data))
             }
             throw .scene(SceneError(decoding: error, source: name))
         } catch {

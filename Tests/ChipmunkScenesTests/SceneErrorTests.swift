@@ -147,7 +147,12 @@ import ChipmunkCatalog
         ("{\"name\": \"x\",\n \"bodies\": [1,,]}", "bad.json: not valid JSON: Invalid value at line 2, column 15"),
         (
             #"{"name": "x", "gravity": [0, 1e309]}"#,
-            "bad.json: not valid JSON: Number 1e309 is not representable in Swift"
+            "bad.json: the number 1e309 at line 1, column 30 is beyond what a Double holds (magnitudes up to about 1.8e308)"
+        ),
+        (
+            // The same text inside a string comes first, and is not the number.
+            "{\"name\": \"x -1e400\", \"gravity\": [0,\n -1e400]}",
+            "bad.json: the number -1e400 at line 2, column 2 is beyond what a Double holds (magnitudes up to about 1.8e308)"
         ),
     ])
     func oneLineNamingThePlace(json: String, expected: String) {

@@ -39,23 +39,75 @@ extension SceneDescription {
     /// The keys a scene file gives whole numbers for: named when a file gives another number.
     static let wholeNumberKeys: Set<String> = ["version", "iterations", "collisionPersistence", "count"]
 
-    /// Foundation's JSONDecoder says only "not valid JSON"; JSONSerialization says what and
-    /// where, as a character offset, which this turns into a line and column.
-    package static func syntaxProblem(in data: Data) -> String {
+    /// Why `data` does not parse as JSON, as one phrase: Foundation's JSONDecoder says only
+    /// "not valid JSON"; JSONSerialization says what and where, as a character offset, which
+    /// this turns into a line and column. A number too large for a `Double` (1e400), which is
+    /// valid JSON, it calls "not representable in Swift", with no place: that is told as the
+    /// number, where it is, and the range a number has.
+    package static func jsonProblem(in data: Data) -> String {
         do {
             _ = try JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed])
-            return "the data is not in the correct format"
+            return "not valid JSON: the data is not in the correct format"
         } catch {
             var detail = (error as NSError).userInfo[NSDebugDescriptionErrorKey] as? String ?? "\(error)"
             if detail.hasSuffix(".") { detail.removeLast() }
             if let range = detail.range(of: "around character "), let offset = Int(detail[range.upperBound...]) {
-                let prefix = data.prefix(offset)
-                let line = prefix.filter { $0 == UInt8(ascii: "\n") }.count + 1
-                let column = offset - (prefix.lastIndex(of: UInt8(ascii: "\n")).map { $0 + 1 } ?? 0) + 1
-                detail = detail[..<range.lowerBound] + "at line \(line), column \(column)"
+                detail = detail[..<range.lowerBound] + place(ofOffset: offset, in: data)
+                return "not valid JSON: " + detail
+            } else if detail.hasPrefix("Number "), detail.hasSuffix(" is not representable in Swift") {
+                let number = String(detail.dropFirst("Number ".count).dropLast(" is not representable in Swift".count))
+                let offset = offset(ofNumber: number, in: data)
+                detail =
+                    "the number \(number)\(offset.map { " " + place(ofOffset: $0, in: data) } ?? "") "
+                    + "is beyond what a Double holds (magnitudes up to about 1.8e308)"
+                return detail
             }
-            return detail
+            return "not valid JSON: " + detail
         }
+    }
+
+    /// "at line L, column C" of the byte at `offset`.
+    private static func place(ofOffset offset: Int, in data: Data) -> String {
+        let prefix = data.prefix(offset)
+        let line = prefix.filter { $0 == UInt8(ascii: "\n") }.count + 1
+        let column = offset - (prefix.lastIndex(of: UInt8(ascii: "\n")).map { $0 + 1 } ?? 0) + 1
+        return "at line \(line), column \(column)"
+    }
+
+    /// Where the number literal `number` first stands in `data` as a number of its own (not
+    /// inside a string, nor part of a longer number).
+    private static func offset(ofNumber number: String, in data: Data) -> Int? {
+        let bytes = [UInt8](data)
+        let literal = Array(number.utf8)
+        guard !literal.isEmpty else { return nil }
+        func isNumberByte(_ byte: UInt8) -> Bool {
+            (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) || "+-.eE".utf8.contains(byte)
+        }
+        var inString = false
+        var escaped = false
+        var index = 0
+        while index < bytes.count {
+            let byte = bytes[index]
+            if inString {
+                if escaped {
+                    escaped = false
+                } else if byte == UInt8(ascii: "\\") {
+                    escaped = true
+                } else if byte == UInt8(ascii: "\"") {
+                    inString = false
+                }
+            } else if byte == UInt8(ascii: "\"") {
+                inString = true
+            } else if isNumberByte(byte), index == 0 || !isNumberByte(bytes[index - 1]) {
+                var end = index
+                while end < bytes.count, isNumberByte(bytes[end]) { end += 1 }
+                if bytes[index..<end].elementsEqual(literal) { return index }
+                index = end
+                continue
+            }
+            index += 1
+        }
+        return nil
     }
 
     /// Builds the scene: a new `Space` with everything in the description.

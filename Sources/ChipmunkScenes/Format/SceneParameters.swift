@@ -22,7 +22,7 @@ package enum SceneParameters {
         do {
             return try JSONDecoder().decode(JSONTree.self, from: data)
         } catch {
-            throw SceneError(source: source, reason: "not valid JSON: \(SceneDescription.syntaxProblem(in: data))")
+            throw SceneError(source: source, reason: SceneDescription.jsonProblem(in: data))
         }
     }
 
@@ -118,7 +118,7 @@ package struct SceneTemplate: Sendable {
                 if let problem = WholeNumbers.firstProblem(in: data, keys: SceneDescription.wholeNumberKeys) {
                     throw SceneError(source: source, reason: problem)
                 }
-                throw SceneError(source: source, reason: "not valid JSON: \(SceneDescription.syntaxProblem(in: data))")
+                throw SceneError(source: source, reason: SceneDescription.jsonProblem(in: data))
             }
             throw SceneError(decoding: error, source: source)
         } catch {

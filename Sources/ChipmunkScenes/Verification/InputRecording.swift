@@ -80,8 +80,7 @@ public struct InputRecording: Hashable, Sendable, Codable {
                 }
                 throw ReplayFailure(
                     kind: .unreadable(
-                        "\(name): not an input recording: not valid JSON: "
-                            + SceneDescription.syntaxProblem(in: data)))
+                        "\(name): not an input recording: " + SceneDescription.jsonProblem(in: data)))
             }
             throw ReplayFailure(
                 kind: .unreadable("not an input recording: \(SceneError(decoding: error, source: name).description)"))
@@ -143,7 +142,7 @@ public struct InputRecording: Hashable, Sendable, Codable {
                     kind: .unreadable(
                         "\(name): "
                             + (WholeNumbers.firstProblem(in: data, keys: ["step"])
-                                ?? "not valid JSON: \(SceneDescription.syntaxProblem(in: data))")))
+                                ?? SceneDescription.jsonProblem(in: data))))
             }
             throw ReplayFailure(
                 kind: .unreadable(
