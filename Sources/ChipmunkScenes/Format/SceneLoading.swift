@@ -51,27 +51,26 @@ extension SceneDescription {
         } catch {
             var detail = (error as NSError).userInfo[NSDebugDescriptionErrorKey] as? String ?? "\(error)"
             if detail.hasSuffix(".") { detail.removeLast() }
+            let unrepresentable = (prefix: "Number ", suffix: " is not representable in Swift")
+            if detail.hasPrefix(unrepresentable.prefix), detail.hasSuffix(unrepresentable.suffix) {
+                let number = String(
+                    detail.dropFirst(unrepresentable.prefix.count).dropLast(unrepresentable.suffix.count))
+                let at = offset(ofNumber: number, in: data).map { " " + place(ofOffset: $0, in: data) } ?? ""
+                return "the number \(number)\(at) is beyond what a Double holds (magnitudes up to about 1.8e308)"
+            }
             if let range = detail.range(of: "around character "), let offset = Int(detail[range.upperBound...]) {
                 detail = detail[..<range.lowerBound] + place(ofOffset: offset, in: data)
-                return "not valid JSON: " + detail
-            } else if detail.hasPrefix("Number "), detail.hasSuffix(" is not representable in Swift") {
-                let number = String(detail.dropFirst("Number ".count).dropLast(" is not representable in Swift".count))
-                let offset = offset(ofNumber: number, in: data)
-                detail =
-                    "the number \(number)\(offset.map { " " + place(ofOffset: $0, in: data) } ?? "") "
-                    + "is beyond what a Double holds (magnitudes up to about 1.8e308)"
-                return detail
             }
             return "not valid JSON: " + detail
         }
     }
 
-    /// "at line L, column C" of the byte at `offset`.
+    /// "at line L, column C" of the byte `offset` bytes into `data` (a slice of other data too).
     private static func place(ofOffset offset: Int, in data: Data) -> String {
         let prefix = data.prefix(offset)
         let line = prefix.filter { $0 == UInt8(ascii: "\n") }.count + 1
-        let column = offset - (prefix.lastIndex(of: UInt8(ascii: "\n")).map { $0 + 1 } ?? 0) + 1
-        return "at line \(line), column \(column)"
+        let lineStart = prefix.lastIndex(of: UInt8(ascii: "\n")).map { $0 + 1 - data.startIndex } ?? 0
+        return "at line \(line), column \(offset - lineStart + 1)"
     }
 
     /// Where the number literal `number` first stands in `data` as a number of its own (not
