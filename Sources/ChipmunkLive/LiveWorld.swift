@@ -47,7 +47,11 @@ package actor LiveWorld {
     /// How much of the time that passes a viewer earns back for its messages.
     package static let workShare = 0.25
 
+    /// What the message limits read the time from: the continuous clock, or a test's own.
+    package typealias Now = @Sendable () -> ContinuousClock.Instant
+
     private let session: LiveSession
+    private let now: Now
     private var viewers: [Int: Viewer] = [:]
     private var nextViewer = 1
     private var frameBytes: [UInt8] = []
@@ -59,10 +63,11 @@ package actor LiveWorld {
     /// Serves what `source` names: a built-in scene, a scene file (reloaded when saved) or a
     /// snapshot (`SceneCatalog.scene(opening:)`). A file is named by its full path in the
     /// downloads, which land in another folder.
-    package init(source: String, limits: LiveSession.Limits = .init()) throws {
+    package init(source: String, limits: LiveSession.Limits = .init(), now: @escaping Now = { .now }) throws {
         let source = Self.fullPath(source)
         try self.init(
-            source: source, limits: limits, watching: Self.watchable(source), makeScene: Self.builder(source))
+            source: source, limits: limits, watching: Self.watchable(source), now: now,
+            makeScene: Self.builder(source))
     }
 
     /// What builds the scene `source` names, read once: a scene file's description, or a
@@ -117,11 +122,13 @@ package actor LiveWorld {
     }
 
     /// Serves the scene `makeScene` builds (a scene written in Swift); `source` names it in
-    /// recordings.
+    /// recordings. `now` is where the message limits read the time (tests give a clock of
+    /// their own, so that no limit depends on how busy the machine is).
     package init(
         source: String, limits: LiveSession.Limits = .init(), watching file: URL? = nil,
-        makeScene: @escaping @Sendable () throws -> Scene
+        now: @escaping Now = { .now }, makeScene: @escaping @Sendable () throws -> Scene
     ) throws {
+        self.now = now
         session = try LiveSession(source: source, limits: limits, makeScene: makeScene)
         watchedFile = file
         watchedDate = file.flatMap { Self.modificationDate($0) }
@@ -148,7 +155,8 @@ package actor LiveWorld {
         nextViewer += 1
         let (stream, continuation) = AsyncStream<Outbound>.makeStream(
             bufferingPolicy: .bufferingNewest(Self.queuedFrames))
-        viewers[id] = Viewer(outbound: continuation, windowStart: .now, workNoted: .now)
+        let joined = now()
+        viewers[id] = Viewer(outbound: continuation, windowStart: joined, workNoted: joined)
         sendScene(to: id)
         return (id, stream)
     }
@@ -192,14 +200,14 @@ package actor LiveWorld {
     /// (``workBudget``), closes that viewer's socket with the reason.
     package func receive(_ text: String, from id: Int) {
         guard var viewer = viewers[id] else { return }
-        let now = ContinuousClock.now
-        if now - viewer.windowStart >= .seconds(1) {
-            viewer.windowStart = now
+        let start = now()
+        if start - viewer.windowStart >= .seconds(1) {
+            viewer.windowStart = start
             viewer.inWindow = 0
         }
         viewer.inWindow += 1
-        viewer.work = min(Self.workBudget, viewer.work + (now - viewer.workNoted) * Self.workShare)
-        viewer.workNoted = now
+        viewer.work = min(Self.workBudget, viewer.work + (start - viewer.workNoted) * Self.workShare)
+        viewer.workNoted = start
         viewers[id] = viewer
         guard viewer.inWindow <= Self.maximumMessagesPerSecond else {
             return refuse(id, "more than \(Self.maximumMessagesPerSecond) messages in a second")
@@ -211,9 +219,9 @@ package actor LiveWorld {
             return refuse(id, "\(error)")
         }
         handle(message, from: id)
-        let done = ContinuousClock.now
+        let done = now()
         guard viewers[id] != nil else { return }
-        viewers[id]!.work -= done - now
+        viewers[id]!.work -= done - start
         viewers[id]!.workNoted = done
         if viewers[id]!.work < .zero {
             refuse(
