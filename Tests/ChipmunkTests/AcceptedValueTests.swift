@@ -243,6 +243,26 @@ import Testing
         try second.step(1.0 / 60)
     }
 
+    /// A body removed between steps while its joint stayed behind is still in the first
+    /// space's engine: adding it to a second one said it was "still leaving" after "that
+    /// space's step or callback", and sent the user to a post-step callback, which would
+    /// not help (a helper's attack). The stop names what stayed.
+    @Test func movingABodyWhoseJointStayedBehind() async throws {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let first = Space()
+            let (b, c) = (Body(mass: 1, moment: 1), Body(mass: 1, moment: 1))
+            c.position = [10, 0]
+            first.add(b, c, PinJoint(a: b, b: c))
+            first.remove(b)
+            Space().add(b)
+        }
+        let output = stderr(result)
+        #expect(
+            output.contains(
+                "Space.add: this body was removed from another space while 1 of its shapes and constraints stayed "
+                    + "there, so it has not left that space yet; remove them there too"), "\(output.prefix(300))")
+    }
+
     private static func twoSpacesAndABall() -> (Space, Space, Body, Shape) {
         let first = Space()
         first.gravity = [0, -100]

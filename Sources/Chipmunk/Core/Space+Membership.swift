@@ -116,6 +116,14 @@ extension Space {
             return
         }
         requireNew(body, "body")
+        // Removed from another space, but with shapes or constraints of it left there: it
+        // stays in that space's engine until they go (no step or callback is involved).
+        if let holder = body.cSpace, holder !== cSpace, body.attachmentCount > 0 {
+            stop(
+                "Space.add: this body was removed from another space while \(body.attachmentCount) of its shapes and "
+                    + "constraints stayed there, so it has not left that space yet; remove them there too (and add "
+                    + "them here with the body)")
+        }
         requireReleased(body.cSpace, "body")
         body.space = self
         body.serial = takeSerial()
