@@ -253,8 +253,10 @@ static inline int CChipmunkMatrixJointIsSolvable(const cpConstraint *constraint)
 static inline int CChipmunkRotaryConstraintCanTurn(const cpConstraint *constraint) {
     const cpBody *a = constraint->a, *b = constraint->b;
     if (cpConstraintIsGearJoint(constraint)) {
-        const cpFloat ratio = cpGearJointGetRatio(constraint);
-        return a->i_inv * (1.0 / ratio) + ratio * b->i_inv != 0.0;
+        // The engine's own sum (gear.c's preStep), whose inverse must be finite: a subnormal
+        // one (a ratio of 1e-170 against a moment of 1e150) is not 0, and its inverse is.
+        const cpGearJoint *gear = (const cpGearJoint *)constraint;
+        return isfinite(1.0 / (a->i_inv * gear->ratio_inv + gear->ratio * b->i_inv));
     }
     if (cpConstraintIsDampedRotarySpring(constraint) || cpConstraintIsRotaryLimitJoint(constraint) ||
         cpConstraintIsRatchetJoint(constraint) || cpConstraintIsSimpleMotor(constraint)) {

@@ -121,7 +121,11 @@ struct AcceptedExtremesTests {
         case .shapeElasticity:
             w.box.elasticity = v
             w.ground.elasticity = v
-        case .shapeSurfaceVelocity: w.box.surfaceVelocity = [v, v]
+        // Opposite on the two shapes of the contact: the engine takes their difference
+        // (±1.7e308 gave inf - inf, a NaN contact, and the box fell through the ground).
+        case .shapeSurfaceVelocity:
+            w.box.surfaceVelocity = [v, v]
+            w.ground.surfaceVelocity = [-v, -v]
         case .shapeMass: w.box.mass = v
         case .shapeDensity: w.box.density = v
         case .circleRadius: space.add(Circle(body: c, radius: v))
@@ -202,7 +206,14 @@ struct AcceptedExtremesTests {
             ratchet.angle = v
             add(ratchet)
         case .gearPhase: add(GearJoint(a: b, b: c, phase: v, ratio: 1))
-        case .gearRatio: add(GearJoint(a: b, b: c, phase: 0, ratio: v))
+        // Against the largest moments, to the static body both ways round: the engine sums
+        // the inverse moments weighted by the ratio and its inverse (a ratio of 1e-170 made
+        // that sum subnormal and both spins NaN).
+        case .gearRatio:
+            b.moment = Parameter.massRange.upperBound
+            c.moment = Parameter.massRange.upperBound
+            add(GearJoint(a: b, b: space.staticBody, phase: 0, ratio: v))
+            add(GearJoint(a: space.staticBody, b: c, phase: 0, ratio: v))
         case .motorRate: add(SimpleMotor(a: b, b: c, rate: v))
         case .arbiterRestitution:
             space.onCollision(preSolve: {

@@ -53,6 +53,41 @@ import Testing
         #expect(throws: SnapshotError.self) { try Space(restoring: Snapshot(state: state)) }
     }
 
+    /// Values a helper's attack patched into a file, each with its checksum rewritten: a
+    /// spatial hash's cell size of 1e-4 (or a ball's radius of 1e6) made the restore walk
+    /// 2e11 cells; surface velocities of ±1.7e308 on two shapes, a NaN contact; a gear's
+    /// ratio of 1e-170, NaN spins. Each is refused as it is read, naming what is wrong.
+    @Test("A shape too large for the hash's cells, a surface velocity or a gear ratio out of its rule is refused")
+    func valuesOutsideTheRulesAreRefusedWhenRead() throws {
+        let space = try Self.world()
+        space.useSpatialHash(cellSize: 2, count: 100)
+        try space.step(1.0 / 60)
+        let state = space.snapshot().state
+        func refusal(_ change: (inout SnapshotState) -> Void) -> String {
+            var crafted = state
+            change(&crafted)
+            do {
+                _ = try Snapshot(bytes: Snapshot(state: crafted).bytes)
+                return "read"
+            } catch { return "\(error)" }
+        }
+        #expect(refusal { _ in } == "read")
+        #expect(
+            refusal { $0.space.hashCellSize = 1e-4 }.contains(
+                "shape 0 would cover 404202000.0 cells of the spatial hash (cell size 0.0001), more than 1000000"))
+        #expect(refusal { $0.space.hashCellSize = 1e-3 }.contains("cells of the spatial hash (cell size 0.001)"))
+        #expect(refusal { $0.shapes[1].geometry[2] = 1e6 }.contains("shape 1 would cover"))
+        #expect(
+            refusal { $0.shapes[1].surfaceVelocity.x = 1.7e308 }.contains(
+                "shape 1 has a non-finite or out-of-range value"))
+        var geared = space.snapshot().state
+        geared.constraints[0].kind = ConstraintKind.gear.rawValue
+        geared.constraints[0].values = [0, 1e-170, 1e170, 0]
+        #expect {
+            try Snapshot(bytes: Snapshot(state: geared).bytes)
+        } throws: { "\($0)".contains("constraint 0 is a gear of ratio 1e-170") }
+    }
+
     /// A file whose bodies sleep with sleeping off (an infinite threshold), which the API no
     /// longer makes: restored, the engine's next steps would abort.
     @Test("Bodies asleep with sleeping off are refused as they are read")

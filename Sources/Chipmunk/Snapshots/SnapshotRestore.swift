@@ -149,7 +149,8 @@ enum SnapshotCheck {
                 shape.bb.allSatisfy({ abs($0) <= 100 * Parameter.maxCoordinate }),
                 shape.friction >= 0, shape.elasticity >= 0, shape.mass >= 0,
                 // Their rules' cap: the engine multiplies two shapes' per contact.
-                shape.friction <= Parameter.maxCoefficient, shape.elasticity <= Parameter.maxCoefficient
+                shape.friction <= Parameter.maxCoefficient, shape.elasticity <= Parameter.maxCoefficient,
+                Parameter.shapeSurfaceVelocity.accepts(Vector(x: shape.surfaceVelocity.x, y: shape.surfaceVelocity.y))
             else { throw fail("shape \(i) has a non-finite or out-of-range value") }
             guard shape.hashID < p.shapeIDCounter, hashIDs.insert(shape.hashID).inserted else {
                 throw fail("shape \(i) has id \(shape.hashID), repeated or not below the space's counter")
@@ -173,6 +174,12 @@ enum SnapshotCheck {
                 guard GrooveJoint.hasLength(from: Vector(x: v[0], y: v[1]), to: Vector(x: v[2], y: v[3])),
                     v[4] * v[4] + v[5] * v[5] > 0
                 else { throw fail("constraint \(i) is a groove of no length, or with a zero normal") }
+            }
+            // phase, ratio, ratio_inv: the ratio as its rule takes it, and its inverse the engine's.
+            if kind == .gear {
+                guard Parameter.gearRatio.accepts(c.values[1]), c.values[2] == 1 / c.values[1] else {
+                    throw fail("constraint \(i) is a gear of ratio \(c.values[1]) and inverse \(c.values[2])")
+                }
             }
         }
 
@@ -297,6 +304,23 @@ enum SnapshotCheck {
                 }
             } else if threadedCount[i] != 0 {
                 throw fail("cached arbiter \(i) is in its bodies' lists but not active")
+            }
+        }
+
+        // With the spatial hash, every shape must fit it as `Space.add` requires it to
+        // (``Space/maxSpatialHashCells``, a moving shape counted in any rotation): a cell size
+        // patched to 1e-4, or a ball's radius to 1e6, with the checksum rewritten, made the
+        // restore's rebuild walk 2e11 cells (a helper's attack).
+        if s.space.broadPhase == 1 {
+            for (i, shape) in s.shapes.enumerated() {
+                let (l, b, r, t) = insertionBox(of: shape, transform: s.bodies[Int(shape.body)].transform)
+                let cells = Space.hashCells(
+                    of: cpBB(l: l, b: b, r: r, t: t), onStaticBody: s.bodies[Int(shape.body)].kind == 2,
+                    cellSize: s.space.hashCellSize)
+                guard cells <= Double(Space.maxSpatialHashCells) else {
+                    throw fail(
+                        "shape \(i) \(ChipmunkError.tooManyHashCells(cells: cells, cellSize: s.space.hashCellSize))")
+                }
             }
         }
 

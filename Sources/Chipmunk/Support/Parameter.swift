@@ -230,7 +230,12 @@ public enum Parameter: String, Sendable, Hashable, CaseIterable, CustomStringCon
             // solution; `Space.step` throws `.cannotTurn` for it before the engine sees it.
             return .withinOrInfinity(Self.massRange)
         case .gearRatio:
-            return .nonZeroWithFiniteInverse
+            // The engine divides by the bodies' inverse moments weighted by the ratio and
+            // its inverse: a ratio of 1e-170 against a moment of 1e150 made that sum
+            // subnormal, its inverse infinite and both spins NaN at the first step (a
+            // helper's attack). Within massRange, as the moments are, the sum of two
+            // bodies that can turn stays between 1e-300 and 2e300.
+            return .magnitudeWithin(Self.massRange)
         case .bodyPosition, .circleOffset, .segmentEnd, .segmentNeighbor, .polygonVertex, .polygonTransform,
             .bodyCenterOfGravity, .anchor, .pivot, .grooveEnd, .boxBounds:
             // Anchors and centres of gravity are coordinates too. How far an anchor may sit
@@ -263,8 +268,16 @@ public enum Parameter: String, Sendable, Hashable, CaseIterable, CustomStringCon
             // A box with a side of 0 has no area: as a shape it takes no mass or density,
             // and falls through what it lands on (a polygon's vertices must enclose an area).
             return .positiveAtMost(Self.maxCoordinate)
+        case .shapeSurfaceVelocity:
+            // The engine takes the difference of two shapes' surface velocities, and then
+            // the part of it along the contact's normal: ±1.7e308 on two shapes made it
+            // inf - inf, a NaN contact that pushed nothing, and the box fell through the
+            // floor with every body finite, so no step threw (a helper's attack). A surface
+            // that carries a body past maxCoordinate in a second is no scene's; bounded as
+            // gravity is, the difference stays finite.
+            return .magnitudeAtMost(Self.maxCoordinate)
         case .bodyVelocity, .bodyAngularVelocity, .bodyForce,
-            .bodyTorque, .appliedForce, .appliedImpulse, .applicationPoint, .integrationGravity, .shapeSurfaceVelocity,
+            .bodyTorque, .appliedForce, .appliedImpulse, .applicationPoint, .integrationGravity,
             .springForce, .rotarySpringRestAngle, .rotarySpringTorque, .rotaryLimitAngle,
             .ratchetAngle, .arbiterSurfaceVelocity,
             .contactPoint, .queryPoint, .queryBox:

@@ -18,8 +18,6 @@ public enum Rule: Sendable, Hashable, CustomStringConvertible {
     case withinOrInfinity(ClosedRange<Double>)
     /// Either sign, with a magnitude within the range (whose bounds are positive and finite).
     case magnitudeWithin(ClosedRange<Double>)
-    /// Not zero, finite, and with a finite inverse (the engine divides by it).
-    case nonZeroWithFiniteInverse
     /// Zero or more, and finite.
     case nonNegativeFinite
     /// Zero or more; infinity allowed (for "no limit").
@@ -42,7 +40,6 @@ public enum Rule: Sendable, Hashable, CustomStringConvertible {
         case .magnitudeWithin(let range): return range.contains(abs(value))
         case .zeroOrWithin(let range): return value == 0 || range.contains(value)
         case .withinOrInfinity(let range): return range.contains(value) || value == .infinity
-        case .nonZeroWithFiniteInverse: return value != 0 && value.isFinite && (1 / value).isFinite
         case .nonNegativeFinite: return value >= 0 && value.isFinite
         case .nonNegative: return value >= 0
         case .positive: return value > 0
@@ -65,7 +62,6 @@ public enum Rule: Sendable, Hashable, CustomStringConvertible {
             return "from \(Self.text(range.lowerBound)) to \(Self.text(range.upperBound)), or infinity"
         case .magnitudeWithin(let range):
             return "of either sign, with a magnitude from \(range.lowerBound) to \(range.upperBound)"
-        case .nonZeroWithFiniteInverse: return "non-zero and finite, with a finite inverse"
         case .nonNegativeFinite: return "zero or more, and finite"
         case .nonNegative: return "zero or more (infinity allowed)"
         case .positive: return "greater than zero (infinity allowed)"
