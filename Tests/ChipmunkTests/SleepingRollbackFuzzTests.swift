@@ -1,3 +1,4 @@
+import ChipmunkTestSupport
 import Testing
 
 @testable import Chipmunk
@@ -14,6 +15,11 @@ import Testing
 @Suite struct SleepingRollbackFuzzTests {
     typealias RNG = SpaceCopyTests.RNG
 
+    /// The worlds: 200, or under AddressSanitizer every third of them (this suite was the
+    /// last to finish there, two minutes after the rest, on CI's machine; a third of the
+    /// worlds still make 201 rollbacks and 134 copies).
+    static let seeds = (0..<UInt64(200)).filter { Sanitizer.runs(row: Int($0), column: 0) }
+
     struct Outcome {
         var failures: [String] = []
         var steps = 0
@@ -26,7 +32,7 @@ import Testing
         arguments: [false, true])
     func randomSleepingWorlds(hash: Bool) throws {
         var outcome = Outcome()
-        for seed in 0..<UInt64(200) {
+        for seed in Self.seeds {
             try Self.fuzz(seed: seed, hash: hash, steps: 300, result: &outcome)
         }
         #expect(outcome.failures.isEmpty, "\(outcome.failures.prefix(10))")
@@ -38,7 +44,7 @@ import Testing
         "The threaded solver with one thread, copies and restores: the plain solver's hashes", arguments: [false, true])
     func threadedSolver(hash: Bool) throws {
         var outcome = Outcome()
-        for seed in 0..<UInt64(200) {
+        for seed in Self.seeds {
             try Self.fuzz(seed: seed, hash: hash, steps: 300, threads: 1, result: &outcome)
         }
         #expect(outcome.failures.isEmpty, "\(outcome.failures.prefix(10))")

@@ -1,0 +1,1 @@
+../../../Tests/ChipmunkTests/AcceptedValueTests.swift

@@ -1,0 +1,1 @@
+../../../Tests/ChipmunkTests/Fixtures.swift
