@@ -37,7 +37,23 @@ import Testing
 
     @Test(arguments: [
         (#"{"time": 0, "grab": {"hand": "h", "body": "floor", "at": [0, -50], "maxForce": 1}}"#, "only a dynamic body"),
-        (#"{"time": 0, "grab": {"hand": "box", "body": "box", "at": [0, 10], "maxForce": 1}}"#, "taken"),
+        (
+            #"{"time": 0, "grab": {"hand": "box", "body": "box", "at": [0, 10], "maxForce": 1}}"#,
+            "inputs[0].grab.hand: 'box' is taken: a body or hand of that name exists at 0.0 s"
+        ),
+        (
+            #"{"time": 0, "grab": {"hand": "static", "body": "box", "at": [0, 10], "maxForce": 1}}"#,
+            "'static' names the space's static body; give a hand another name"
+        ),
+        (#"{"time": 0, "grab": {"hand": "", "body": "box", "at": [0, 10], "maxForce": 1}}"#, "a hand needs a name"),
+        (
+            #"{"time": 0, "add": {"id": "floor", "mass": 1, "moment": 1}}"#,
+            "inputs[0].add.id: 'floor' is taken: a body or hand of that name exists at 0.0 s"
+        ),
+        (
+            #"{"time": 0, "remove": "box"}, {"time": 0, "remove": "floor"}, {"time": 0, "remove": "box"}"#,
+            "inputs[2].remove: no body named 'box' exists at 0.0 s (there are none)"
+        ),
         (#"{"time": 0, "grab": {"hand": "h", "body": "box", "at": [0, 10], "maxForce": 0}}"#, "maxForce"),
         (#"{"time": 0, "grab": {"hand": "h", "body": "box", "at": [0, 1e300], "maxForce": 1}}"#, "grab.at"),
         (#"{"time": 0, "grab": {"hand": "h", "body": "nobody", "at": [0, 10], "maxForce": 1}}"#, "no body named"),

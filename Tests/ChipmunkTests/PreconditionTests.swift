@@ -376,6 +376,27 @@ import Testing
             says:
                 "Body.sleep: the body, or a body it touches or is jointed to, touches or is jointed to a kinematic body"
         )
+        // Asleep already: with no group, nothing to do (it stopped with a message about
+        // groups, when none was given); into another body's group, a stop.
+        let space = Space()
+        space.sleepTimeThreshold = 1
+        let (first, second) = (Body(mass: 1, moment: 1), Body(mass: 1, moment: 1))
+        second.position = [10, 0]
+        space.add(first, second)
+        first.sleep()
+        first.sleep()
+        #expect(first.isSleeping)
+        let regroup = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let space = Space()
+            space.sleepTimeThreshold = 1
+            let (first, second) = (Body(mass: 1, moment: 1), Body(mass: 1, moment: 1))
+            second.position = [10, 0]
+            space.add(first, second)
+            first.sleep()
+            second.sleep()
+            first.sleep(group: second)
+        }
+        expect(regroup, says: "Body.sleep(group:): the body is already asleep in another group than the one given")
     }
 
     // "The number of contact points cannot be changed"; a normal of length 1e300 made the

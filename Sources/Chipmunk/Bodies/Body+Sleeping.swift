@@ -37,7 +37,8 @@ extension Body {
     /// twice.
     ///
     /// The body must be dynamic and in a space with sleeping enabled (a finite
-    /// ``Space/sleepTimeThreshold``), not asleep in another group, not inside a step, a
+    /// ``Space/sleepTimeThreshold``), not asleep in a group other than `group`'s (a body
+    /// already asleep, with no group given, is left as it is), not inside a step, a
     /// query or a callback, and its set must not touch or be jointed to a kinematic body
     /// (which keeps bodies awake); `group`, if given, must be asleep in the same space.
     /// Anything else is a programming error.
@@ -58,10 +59,12 @@ extension Body {
                 "Body.sleep(group:): the group must be a sleeping body in the same space")
         }
         if isSleeping {
-            // The engine allows this only when the groups already match; it never needs doing.
+            // Asleep already: nothing to do, unless `group` names another group (the engine
+            // cannot move a sleeping body between groups; it asserts even for no group).
             ensure(
-                group != nil && group!.sleepingRoot == sleepingRoot,
-                "Body.sleep: the body is already asleep in another group")
+                group == nil || group!.sleepingRoot == sleepingRoot,
+                "Body.sleep(group:): the body is already asleep in another group than the one given; "
+                    + "activate() it first")
             return
         }
         let target = group?.sleepingRoot

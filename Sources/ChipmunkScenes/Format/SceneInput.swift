@@ -218,7 +218,7 @@ extension SceneInput {
                 throw SceneError(
                     source: check.source, location: "\(base)\(key)",
                     reason:
-                        "no body named '\(name)' exists \(when) (\(name == "static" ? "the static body cannot be moved" : "names: \(names.subtracting(["static"]).sorted().prefix(20).joined(separator: ", "))"))"
+                        "no body named '\(name)' exists \(when) (\(name == "static" ? "the static body cannot be moved" : Self.listed(names)))"
                 )
             }
         }
@@ -243,10 +243,8 @@ extension SceneInput {
             for (index, shape) in (body.shapes ?? []).enumerated() {
                 _ = try shape.makeShape(on: Body(kind: .static), check: check, at: "\(base)add.shapes[\(index)]")
             }
-            guard let id = body.id, !id.isEmpty, id != "static", names.insert(id).inserted else {
-                throw SceneError(
-                    source: check.source, location: "\(base)add.id",
-                    reason: "'\(body.id ?? "")' is empty, 'static' or taken by another body")
+            if let problem = Self.nameProblem(body.id ?? "", of: "an added body", when: when, names: &names) {
+                throw SceneError(source: check.source, location: "\(base)add.id", reason: problem)
             }
         case .remove(let body):
             try known(body, "remove")
@@ -260,12 +258,26 @@ extension SceneInput {
                     source: check.source, location: "\(base)grab.maxForce",
                     reason: "must be positive and finite (got \(maxForce))")
             }
-            guard !hand.isEmpty, hand != "static", names.insert(hand).inserted else {
-                throw SceneError(
-                    source: check.source, location: "\(base)grab.hand",
-                    reason: "'\(hand)' is empty, 'static' or taken by another body")
+            if let problem = Self.nameProblem(hand, of: "a hand", when: when, names: &names) {
+                throw SceneError(source: check.source, location: "\(base)grab.hand", reason: problem)
             }
         }
+    }
+
+    /// What is wrong with `name` for a new body or hand (`what`), if anything; a good name
+    /// is added to `names`. (One message gave all three reasons at once: a helper's attack.)
+    private static func nameProblem(_ name: String, of what: String, when: String, names: inout Set<String>) -> String?
+    {
+        if name.isEmpty { return "\(what) needs a name that is not empty" }
+        if name == "static" { return "'static' names the space's static body; give \(what) another name" }
+        if !names.insert(name).inserted { return "'\(name)' is taken: a body or hand of that name exists \(when)" }
+        return nil
+    }
+
+    /// The bodies and hands `names` holds, for a message: "names: a, b", or that there are none.
+    private static func listed(_ names: Set<String>) -> String {
+        let named = names.subtracting(["static"]).sorted()
+        return named.isEmpty ? "there are none" : "names: \(named.prefix(20).joined(separator: ", "))"
     }
 }
 
