@@ -582,15 +582,25 @@ final class ItemRecord {
             for behavior in animator.forceBehaviors {
                 guard
                     let (linear, spin) = behavior.acceleration(
-                        of: item, body: body, charge: properties.charge, time: animator.elapsedTime)
+                        of: item, body: body, charge: properties.charge, time: animator.elapsedTime, dt: dt)
                 else { continue }
+                // A field whose force is not finite (a custom field's NaN, a falloff that
+                // overflows near its centre) ends the step naming the behaviour and the item:
+                // it is not dropped without a word (it was told as "body 0's velocity").
+                guard linear.isFinite, spin.isFinite else {
+                    throw DynamicsError.nonFiniteAcceleration(
+                        step: (body.space?.stepsTaken ?? 0) + 1, behavior: behavior.name,
+                        item: animator.orderedRecords.firstIndex { $0 === self } ?? -1,
+                        itemName: (item as? ItemView).map { "ItemView '\($0.name)'" }
+                            ?? String(describing: type(of: item)),
+                        value: !linear.x.isFinite ? linear.x : !linear.y.isFinite ? linear.y : spin)
+                }
                 acceleration += linear
                 angular += spin
             }
         }
-        // A field whose force is not finite (a custom field's NaN, a falloff that overflows
-        // near its centre) ends the step as a divergence naming the body, as the engine's own
-        // integration would: it is not dropped without a word.
+        // Several finite ones can still overflow when summed: a divergence of the body, as
+        // the engine's own integration would say.
         guard acceleration.isFinite, angular.isFinite else {
             throw ChipmunkError.diverged(
                 step: (body.space?.stepsTaken ?? 0) + 1, body: body.indexInSpace, quantity: .velocity,

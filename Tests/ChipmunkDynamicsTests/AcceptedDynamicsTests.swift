@@ -15,16 +15,22 @@ import Testing
         return (animator, ball)
     }
 
-    /// A custom field that returns NaN was dropped without a word; it now ends the step as
-    /// a divergence naming the body, and the item stays where it was.
+    /// A custom field that returns NaN was dropped without a word; it now ends the step
+    /// naming the field and the item (it named "body 0", the animator's space's index), and
+    /// the item stays where it was.
     @Test func aFieldOfNaNEndsTheStep() throws {
         let (animator, ball) = fallingItem(FieldBehavior.field { _ in Vector(x: .nan, y: 0) })
-        let error = #expect(throws: ChipmunkError.self) { try animator.step() }
-        guard case .diverged(let step, let body, let quantity, let value)? = error else {
+        let error = #expect(throws: DynamicsError.self) { try animator.step() }
+        guard case .nonFiniteAcceleration(let step, let behavior, let item, let itemName, let value)? = error else {
             Issue.record("\(String(describing: error))")
             return
         }
-        #expect(step == 1 && body == 0 && quantity == .velocity && value.isNaN)
+        #expect(
+            step == 1 && behavior == "FieldBehavior (custom)" && item == 0 && itemName == "ItemView 'ball'"
+                && value.isNaN)
+        #expect(
+            "\(error!)" == "step 1: FieldBehavior (custom) gave item 0 (ItemView 'ball') an acceleration of nan; "
+                + "a behaviour's force must be finite")
         #expect(ball.center == Vector(x: 160, y: 200))
     }
 
@@ -34,7 +40,7 @@ import Testing
         let field = FieldBehavior.radialGravityField(position: Vector(x: 160, y: 200.5))
         field.falloff = 1e300
         let (animator, _) = fallingItem(field)
-        #expect(throws: ChipmunkError.self) { try animator.step() }
+        #expect(throws: DynamicsError.self) { try animator.step() }
         // Far from the centre the same falloff gives no force at all, and the item falls.
         let far = FieldBehavior.radialGravityField(position: Vector(x: 0, y: 0))
         far.falloff = 1e300

@@ -101,6 +101,30 @@ import Testing
         #expect(abs(body.velocity.length - 100) < 2, "speed kept: \(body.velocity.length)")
     }
 
+    /// A 10-point item (mass 0.01) in the default magnetic field turns at 100 rad/s, 0.83
+    /// rad a step: taken as a force a step at a time, its speed grew 1.3 times a step and
+    /// the step threw a divergence at step 140 (a helper's attack). Turned by each step's
+    /// whole angle, it keeps its speed; and a small angle is the table's force.
+    @Test("Magnetic: a small item in the default field turns fast and keeps its speed")
+    func magneticOnASmallItem() throws {
+        let animator = DynamicAnimator(referenceBounds: screen)
+        let small = item(at: Vector(x: 100, y: 0), width: 10, height: 10)
+        let magnetic = FieldBehavior.magneticField()
+        magnetic.addItem(small)
+        let properties = DynamicItemBehavior(items: [small])
+        properties.charge = 1
+        properties.addLinearVelocity(Vector(x: 10, y: 0), for: small)
+        animator.addBehavior(properties)
+        animator.addBehavior(magnetic)
+        try ChipmunkDynamicsTests.run(animator, seconds: 5)
+        let body = try #require(animator.body(for: small))
+        #expect(abs(body.velocity.length - 10) < 1e-9, "speed kept: \(body.velocity)")
+        #expect(abs(body.position.x - 100) < 1, "circles where it started: \(body.position)")
+        // Slow turns, as the force: one step of a 100-point item at strength 1.
+        let (_, slow) = try run(.magneticField(), velocity: Vector(x: 100, y: 0), charge: 1, seconds: 1.0 / 120)
+        #expect(abs(slow.velocity.y - (-100 / 120.0)) < 1e-4, "\(slow.velocity)")
+    }
+
     @Test("Custom fields, and regions: items outside the region feel nothing")
     func customAndRegion() throws {
         let custom = FieldBehavior.field { sample in Vector(x: 0, y: -sample.mass * 100) }

@@ -70,13 +70,18 @@ open class DynamicBehavior {
     func uninstall(from animator: DynamicAnimator) {}
     /// Just before each step: pushes, moving anchors, waking items.
     func willStep(in animator: DynamicAnimator, dt: Double) {}
-    /// Whether ``acceleration(of:body:time:)`` adds anything (fields, snaps).
+    /// Whether ``acceleration(of:body:charge:time:dt:)`` adds anything (fields, snaps).
     var exertsForces: Bool { false }
-    /// The acceleration this behaviour gives an item's body, linear and angular, inside the
-    /// body's velocity integration (after the engine moved it this step); nil for none.
-    func acceleration(of item: any DynamicItem, body: Body, charge: Double, time: Double) -> (Vector, Double)? {
+    /// The acceleration this behaviour gives an item's body over a step of `dt`, linear and
+    /// angular, inside the body's velocity integration (after the engine moved it this
+    /// step); nil for none.
+    func acceleration(of item: any DynamicItem, body: Body, charge: Double, time: Double, dt: Double) -> (
+        Vector, Double
+    )? {
         nil
     }
+    /// The behaviour as a message names it.
+    var name: String { String(describing: type(of: self)) }
 }
 
 /// A behaviour with a list of items that can change (gravity, collision, push, item

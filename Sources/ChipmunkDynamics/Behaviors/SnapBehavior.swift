@@ -60,8 +60,9 @@ public final class SnapBehavior: DynamicBehavior {
 
     override var exertsForces: Bool { true }
 
-    override func acceleration(of item: any DynamicItem, body: Body, charge: Double, time: Double) -> (Vector, Double)?
-    {
+    override func acceleration(of item: any DynamicItem, body: Body, charge: Double, time: Double, dt: Double) -> (
+        Vector, Double
+    )? {
         guard item === self.item else { return nil }
         // Settled: nothing more, so that the item can fall asleep and the animator pause.
         let offset = snapPoint - body.position
