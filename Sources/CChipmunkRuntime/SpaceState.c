@@ -152,6 +152,9 @@ struct CChipmunkSpaceState {
     cpTimestamp collisionPersistence, stamp;
     cpFloat curr_dt;
     cpBool usesWildcards;
+    // The space's collision handlers, counted: the engine never removes one, so a count
+    // that has grown since the save says the arbiters' handlers must be looked up again.
+    int handlerCount;
     cpHashValue shapeIDCounter;
 
     Buffer bodies;           // BodyRecord
@@ -377,6 +380,7 @@ int CChipmunkSpaceStateSave(CChipmunkSpaceState *state, void *cSpace, void *cons
     state->stamp = space->stamp;
     state->curr_dt = space->curr_dt;
     state->usesWildcards = space->usesWildcards;
+    state->handlerCount = cpHashSetCount(space->collisionHandlers);
     state->shapeIDCounter = space->shapeIDCounter;
 
     state->bodies.count = 0;
@@ -494,6 +498,7 @@ static void recycleContactBuffers(cpSpace *space, cpTimestamp stamp) {
 /// Puts every arbiter in use now back in the pool (freeing sleeping ones' contacts, as the
 /// engine would when they woke), less those the state uses, which it writes back.
 static int restoreArbiters(CChipmunkSpaceState *state, cpSpace *space) {
+    const int handlersAdded = cpHashSetCount(space->collisionHandlers) != state->handlerCount;
     size_t cachedCount = (size_t)cpHashSetCount(space->cachedArbiters);
     size_t sleepingCount = 0;
     forEachSleepingArbiter(space, countArbiter, &sleepingCount);
@@ -554,8 +559,14 @@ static int restoreArbiters(CChipmunkSpaceState *state, cpSpace *space) {
         ArbiterRecord *record = &records[i];
         cpArbiter *arbiter = record->arbiter;
         *arbiter = record->value;
-        // Saved before a wildcard or default handler was added, it has no wildcard handlers.
-        fillWildcardHandlers(space, arbiter);
+        // Saved before a handler was added, it has the handlers of then: it gets those of
+        // now, as a snapshot's restore gives them (CollisionHandlers.c). Otherwise the
+        // saved ones are those of now (a handler added refreshes every arbiter's).
+        if (handlersAdded) {
+            setHandlers(space, arbiter);
+        } else {
+            fillWildcardHandlers(space, arbiter);
+        }
         size_t bytes = sizeof(struct cpContact) * (size_t)arbiter->count;
         if (arbiter->count == 0) {
             arbiter->contacts = NULL;

@@ -2,6 +2,41 @@ import Testing
 @testable import Chipmunk
 
 @Suite struct CollisionHandlerTests {
+    /// A handler added while its pair touches hears that pair's `separate`, whatever kind
+    /// it is and whether or not the state of that moment was restored first. A pair handler
+    /// did not (the arbiter kept the default handler of its last update) while a wildcard
+    /// or default handler did, and so did the pair handler after a snapshot's restore (a
+    /// helper's attack): the same run gave other callbacks.
+    @Test(arguments: ["pair", "wildcard", "default"], ["none", "state", "snapshot"])
+    func aHandlerAddedWhileItsPairTouchesHearsItSeparate(kind: String, restore: String) throws {
+        let world = BallOnFloor(height: 1)
+        for _ in 0..<60 { try world.space.step(1.0 / 120) }
+        var saved = SpaceState()
+        world.space.save(into: &saved)
+        let snapshot = world.space.snapshot()
+        var events: [String] = []
+        let begin = { (_: Arbiter) -> Bool in
+            events.append("begin \(world.space.stepsTaken + 1)")
+            return true
+        }
+        let separate = { (_: Arbiter) in events.append("separate \(world.space.stepsTaken + 1)") }
+        switch kind {
+        case "pair":
+            world.space.onCollision(
+                between: BallOnFloor.ballType, and: BallOnFloor.floorType, begin: begin, separate: separate)
+        case "wildcard": world.space.onCollision(between: BallOnFloor.ballType, begin: begin, separate: separate)
+        default: world.space.onCollision(begin: begin, separate: separate)
+        }
+        switch restore {
+        case "state": try world.space.restore(saved)
+        case "snapshot": try world.space.restore(snapshot)
+        default: break
+        }
+        world.ball.velocity = [0, 100]
+        for _ in 0..<360 { try world.space.step(1.0 / 120) }
+        #expect(events == ["separate 61", "begin 301"], "\(events)")
+    }
+
     @Test func callbacksRunInOrderWithTheArbitersValues() throws {
         let world = BallOnFloor()
         var events: [String] = []

@@ -243,6 +243,11 @@ void CChipmunkArbiterSetHandlers(void *space, void *arbiter);
 /// handler turns `usesWildcards` on (CollisionHandlers.c).
 void CChipmunkFillWildcardHandlers(void *space);
 
+/// Gives every cached and sleeping arbiter its handler, `swapped` flag and wildcard
+/// handlers from the space's handlers as they are now (`CChipmunkArbiterSetHandlers`):
+/// call it between steps when a handler has been added (CollisionHandlers.c).
+void CChipmunkRefreshArbiterHandlers(void *space);
+
 /// Empties the contacts of the cached arbiters between `body`, just turned static, and
 /// other static bodies: the engine keeps them forever, in contact buffers it reuses
 /// (KindChange.c). Nothing when the space is locked.

@@ -110,6 +110,13 @@ extension Space {
         if let existing = collisionHandlers[cHandler] { return existing }
         let handler = CollisionHandler(cHandler, space: self)
         collisionHandlers[cHandler] = handler
+        // Pairs touching now get it for their next callbacks, their `separate` included,
+        // as a restore gives it to them (CollisionHandlers.c); during a step, once it ends.
+        if isDeferringChanges {
+            pending.append(.refreshArbiterHandlers)
+        } else {
+            CChipmunkRefreshArbiterHandlers(UnsafeMutableRawPointer(handle))
+        }
         return handler
     }
 }

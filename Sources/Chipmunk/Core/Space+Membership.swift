@@ -1,4 +1,5 @@
 internal import CChipmunk
+internal import CChipmunkRuntime
 
 extension Space {
     /// Adds bodies, shapes and constraints, in any mix: `space.add(body, shape)`.
@@ -247,6 +248,8 @@ extension Space {
         case addConstraint(Constraint)
         case removeConstraint(Constraint)
         case reindex(Body)
+        /// A collision handler was added: every arbiter gets the space's handlers.
+        case refreshArbiterHandlers
     }
 
     /// Applies deferred changes once no engine call or callback is running. Removals can
@@ -263,6 +266,7 @@ extension Space {
                 case .removeShape(let shape): detach(shape)
                 case .addConstraint(let constraint): attach(constraint)
                 case .removeConstraint(let constraint): detach(constraint)
+                case .refreshArbiterHandlers: CChipmunkRefreshArbiterHandlers(UnsafeMutableRawPointer(handle))
                 case .reindex(let body):
                     if body === staticBody {
                         cpSpaceReindexStatic(handle)
