@@ -345,6 +345,31 @@ import Testing
 
     /// `count` circles of one filter group on a circle of `radius`, each flying at the
     /// centre, which they reach after 1 s.
+    /// The budget bounds what a step makes, as the engine's pools grow (they never shrink):
+    /// lowered below the pairs a space already holds, it took no effect (a helper's attack),
+    /// as `maxContactPairs` now says. It does when the space next needs more.
+    @Test func aBudgetLoweredBelowWhatASpaceHoldsTakesEffectWhenItNeedsMore() throws {
+        let space = Space()
+        func addGhosts(_ count: Int) {
+            for _ in 0..<count {
+                let body = Body(mass: 1, moment: 1)
+                let circle = Circle(body: body, radius: 1)
+                circle.filter = ShapeFilter(group: 1)
+                space.add(body, circle)
+            }
+        }
+        addGhosts(50)  // 1,225 pairs on one point, which stay
+        for _ in 0..<2 { try space.step(1.0 / 60) }
+        space.maxContactPairs = 1
+        for _ in 0..<2 { try space.step(1.0 / 60) }
+        addGhosts(150)  // 19,900 pairs: more than the pools hold
+        let error = #expect(throws: ChipmunkError.self) { try space.step(1.0 / 60) }
+        guard case .tooManyContactPairs(5, 1)? = error else {
+            Issue.record("expected tooManyContactPairs at step 5, got \(String(describing: error))")
+            return
+        }
+    }
+
     private func ghostRing(count: Int, radius: Double) -> Space {
         let space = Space()
         for i in 0..<count {

@@ -266,6 +266,12 @@ public final class Space {
     /// (``isStoppedByContactPairs``): read it and drop it, as the engine's step did not end.
     /// Only the default broad phase and the spatial hash of a space made with `Space()`
     /// are bounded; the threaded solver's step is not.
+    ///
+    /// The budget bounds what a step makes: it is checked as the engine's pools grow, and
+    /// they never shrink. Lowered below what a space already holds, it takes effect at the
+    /// first step that needs more memory than the space's pools have; until then the space
+    /// steps with the pairs it has (50 overlapping circles, stepped twice, then given a
+    /// budget of 1, step on without an error).
     public var maxContactPairs: Int? {
         didSet { if let maxContactPairs { Parameter.spaceMaxContactPairs.require(Double(maxContactPairs)) } }
     }
