@@ -288,7 +288,9 @@ import Testing
             space.useSpatialHash(cellSize: 1e-100, count: 10)  // 1e-300 is past the rule now
         }
         #expect(
-            stderr(tiny).contains("Space.useSpatialHash: this shape would cover inf cells"),
+            stderr(tiny).contains(
+                "Space.useSpatialHash: this shape lies past the spatial hash's reach: with cells of size 1e-100, "
+                    + "the engine's cell indices reach ±1.073741824e-91 from the origin"),
             "\(stderr(tiny).prefix(300))")
         let box = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             let space = Space()

@@ -58,6 +58,13 @@ extension ChipmunkError: CustomStringConvertible {
         case .invalidMass(let problem):
             return problem.description
         case let .tooManyHashCells(cells, cellSize):
+            // Infinitely many: past the reach of the engine's int cell indices (a shape of
+            // 4 cells at 1e15 was said to cover "inf cells": a helper's attack).
+            guard cells.isFinite else {
+                return "lies past the spatial hash's reach: with cells of size \(cellSize), the engine's cell "
+                    + "indices reach ±\(Space.hashPositionBound(cellSize: cellSize)) from the origin; use a larger "
+                    + "cellSize, or keep the shape nearer the origin"
+            }
             return "would cover \(cells) cells of the spatial hash (cell size \(cellSize)), more than "
                 + "\(Space.maxSpatialHashCells); use a larger cellSize"
         case let .massless(step, body):
