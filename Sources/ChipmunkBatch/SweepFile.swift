@@ -33,6 +33,7 @@ package struct SweepFile: Sendable {
             throw .file(url.path, "\(error)")
         }
         let name = url.lastPathComponent
+        if let problem = SceneDescription.leniencyProblem(in: data) { throw .file(name, problem) }
         let raw: Raw
         do {
             raw = try JSONDecoder().decode(Raw.self, from: data)

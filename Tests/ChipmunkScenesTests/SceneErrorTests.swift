@@ -145,6 +145,15 @@ import ChipmunkCatalog
         (#"[]"#, "bad.json: expected a JSON object, found an array"),
         (#"{"name": "x", "bodies": ["#, "bad.json: not valid JSON: Unexpected end of file during JSON parse"),
         ("{\"name\": \"x\",\n \"bodies\": [1,,]}", "bad.json: not valid JSON: Invalid value at line 2, column 15"),
+        // Foundation's reader takes a comma before a closing bracket; JSON does not.
+        (
+            "{\"name\": \"x,]\", \"bodies\": [],\n \"gravity\": [0, -10, ]}",
+            "bad.json: not valid JSON: a comma before the closing bracket at line 2, column 20 (JSON allows none there)"
+        ),
+        (
+            "{\"name\": \"x\", \"bodies\": [\"a\",]}",
+            "bad.json: not valid JSON: a comma before the closing bracket at line 1, column 29 (JSON allows none there)"
+        ),
         (
             #"{"name": "x", "gravity": [0, 1e309]}"#,
             "bad.json: the number 1e309 at line 1, column 30 is beyond what a Double holds (magnitudes up to about 1.8e308)"

@@ -65,6 +65,56 @@ extension SceneDescription {
         }
     }
 
+    /// What Foundation's reader accepts that JSON does not: a comma before a closing `}` or
+    /// `]` (`"height": 20,}` ran, and failed the schema check: a helper's attack). Nil for
+    /// data without one; the other readers' checks come after this one.
+    package static func leniencyProblem(in data: Data) -> String? {
+        // The last byte that is not white space (a string counts as its opening quote).
+        var previous: (index: Int, byte: UInt8)?
+        var problem: Int?
+        forEachByteOutsideStrings(in: data) { index, byte in
+            switch byte {
+            case UInt8(ascii: " "), UInt8(ascii: "\n"), UInt8(ascii: "\r"), UInt8(ascii: "\t"): return true
+            case UInt8(ascii: "}"), UInt8(ascii: "]"):
+                if let previous, previous.byte == UInt8(ascii: ",") {
+                    problem = previous.index
+                    return false
+                }
+            case UInt8(ascii: ","):
+                // A comma after a comma or an opening bracket: not JSON even to Foundation,
+                // whose own message says where.
+                if previous == nil || "[{,".utf8.contains(previous!.byte) { return false }
+            default: break
+            }
+            previous = (index, byte)
+            return true
+        }
+        return problem.map {
+            "not valid JSON: a comma before the closing bracket \(place(ofOffset: $0, in: data)) (JSON allows none there)"
+        }
+    }
+
+    /// Calls `body` with each byte of `data` outside string literals (and each literal's
+    /// opening quote) and its offset, until `body` returns false.
+    private static func forEachByteOutsideStrings(in data: Data, _ body: (Int, UInt8) -> Bool) {
+        var inString = false
+        var escaped = false
+        for (index, byte) in data.enumerated() {
+            if inString {
+                if escaped {
+                    escaped = false
+                } else if byte == UInt8(ascii: "\\") {
+                    escaped = true
+                } else if byte == UInt8(ascii: "\"") {
+                    inString = false
+                }
+            } else {
+                if !body(index, byte) { return }
+                if byte == UInt8(ascii: "\"") { inString = true }
+            }
+        }
+    }
+
     /// "at line L, column C" of the byte `offset` bytes into `data` (a slice of other data too).
     private static func place(ofOffset offset: Int, in data: Data) -> String {
         let prefix = data.prefix(offset)

@@ -19,6 +19,9 @@ package enum SceneParameters {
     }
 
     fileprivate static func tree(_ data: Data, source: String) throws(SceneError) -> JSONTree {
+        if let problem = SceneDescription.leniencyProblem(in: data) {
+            throw SceneError(source: source, reason: problem)
+        }
         do {
             return try JSONDecoder().decode(JSONTree.self, from: data)
         } catch {

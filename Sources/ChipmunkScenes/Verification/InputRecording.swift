@@ -69,6 +69,9 @@ public struct InputRecording: Hashable, Sendable, Codable {
                         ? "\(name): format 'chipmunk-inputs 1' (bodies by index, inputs such as {\"gravity\": {\"_0\": …}}) is no longer read; record it again with chipmunk-sim record, whose inputs are a scene file's (docs/determinism.md)"
                         : "\(name): format '\(format)' is not '\(currentFormat)'"))
         }
+        if let problem = SceneDescription.leniencyProblem(in: data) {
+            throw ReplayFailure(kind: .unreadable("\(name): not an input recording: \(problem)"))
+        }
         let recording: InputRecording
         do {
             recording = try JSONDecoder().decode(InputRecording.self, from: data)
@@ -133,6 +136,9 @@ public struct InputRecording: Hashable, Sendable, Codable {
     ///
     /// - Throws: ``ReplayFailure`` (`unreadable`).
     public static func entries(from data: Data, source name: String) throws(ReplayFailure) -> [Entry] {
+        if let problem = SceneDescription.leniencyProblem(in: data) {
+            throw ReplayFailure(kind: .unreadable("\(name): \(problem)"))
+        }
         let entries: [Entry]
         do {
             entries = try JSONDecoder().decode([Entry].self, from: data)
