@@ -331,6 +331,17 @@ import Testing
         expect(postStep, says: "Space.step cannot run inside a post-step callback")
     }
 
+    /// A space with sleeping on, and two bodies in it that do not touch (keep the space:
+    /// a body's `space` is a weak reference).
+    private static func twoBodiesApart() -> (Space, Body, Body) {
+        let space = Space()
+        space.sleepTimeThreshold = 1
+        let (first, second) = (Body(mass: 1, moment: 1), Body(mass: 1, moment: 1))
+        second.position = [10, 0]
+        space.add(first, second)
+        return (space, first, second)
+    }
+
     // "Sleeping is not enabled on the space", "Non-dynamic bodies cannot be put to sleep",
     // "Bodies cannot be put to sleep during a query or a call to cpSpaceStep()".
     @Test func sleepingRules() async {
@@ -378,23 +389,17 @@ import Testing
         )
         // Asleep already: with no group, nothing to do (it stopped with a message about
         // groups, when none was given); into another body's group, a stop.
-        let space = Space()
-        space.sleepTimeThreshold = 1
-        let (first, second) = (Body(mass: 1, moment: 1), Body(mass: 1, moment: 1))
-        second.position = [10, 0]
-        space.add(first, second)
+        let (space, first, _) = Self.twoBodiesApart()
         first.sleep()
         first.sleep()
-        #expect(first.isSleeping)
+        #expect(first.isSleeping && space.bodies.count == 2)
         let regroup = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
-            let space = Space()
-            space.sleepTimeThreshold = 1
-            let (first, second) = (Body(mass: 1, moment: 1), Body(mass: 1, moment: 1))
-            second.position = [10, 0]
-            space.add(first, second)
-            first.sleep()
-            second.sleep()
-            first.sleep(group: second)
+            let (space, first, second) = Self.twoBodiesApart()
+            withExtendedLifetime(space) {
+                first.sleep()
+                second.sleep()
+                first.sleep(group: second)
+            }
         }
         expect(regroup, says: "Body.sleep(group:): the body is already asleep in another group than the one given")
     }

@@ -132,31 +132,18 @@ extension SceneDescription {
         func isNumberByte(_ byte: UInt8) -> Bool {
             (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) || "+-.eE".utf8.contains(byte)
         }
-        var inString = false
-        var escaped = false
-        var index = 0
-        while index < bytes.count {
-            let byte = bytes[index]
-            if inString {
-                if escaped {
-                    escaped = false
-                } else if byte == UInt8(ascii: "\\") {
-                    escaped = true
-                } else if byte == UInt8(ascii: "\"") {
-                    inString = false
-                }
-            } else if byte == UInt8(ascii: "\"") {
-                inString = true
-            } else if isNumberByte(byte), index == 0 || !isNumberByte(bytes[index - 1]) {
-                var end = index
-                while end < bytes.count, isNumberByte(bytes[end]) { end += 1 }
-                if bytes[index..<end].elementsEqual(literal) { return index }
-                index = end
-                continue
-            }
-            index += 1
+        var found: Int?
+        var afterNumberByte = false
+        forEachByteOutsideStrings(in: data) { index, byte in
+            defer { afterNumberByte = isNumberByte(byte) }
+            guard isNumberByte(byte), !afterNumberByte else { return true }
+            var end = index
+            while end < bytes.count, isNumberByte(bytes[end]) { end += 1 }
+            guard bytes[index..<end].elementsEqual(literal) else { return true }
+            found = index
+            return false
         }
-        return nil
+        return found
     }
 
     /// Builds the scene: a new `Space` with everything in the description.
