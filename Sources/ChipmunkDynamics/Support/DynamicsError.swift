@@ -1,7 +1,7 @@
 import Chipmunk
 
 /// What goes wrong while an animator steps that is the behaviours' doing, thrown from
-/// ``DynamicAnimator/step()`` (and `advance(by:)`), as ``Chipmunk/ChipmunkError`` is for
+/// ``DynamicAnimator/step()`` (and `advance(by:)`), as `ChipmunkError` is for
 /// the engine's.
 public enum DynamicsError: Error, Equatable, Sendable, CustomStringConvertible {
     /// At `step`, `behavior` (a field's kind named, such as "FieldBehavior (custom)") gave
