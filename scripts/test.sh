@@ -76,9 +76,10 @@ quiet_test() {
     return "$status"
 }
 
-# The release and sanitizer builds leave out the Live trait (the server on Hummingbird and
-# SwiftNIO, about 4 minutes a build): their tests have no server to test; the default tier
-# and the browser test run it.
+# The sanitizer builds leave out the Live trait (--disable-default-traits; ReleaseStops/
+# depends on this package with traits: []): the server on Hummingbird and SwiftNIO adds
+# about 4 minutes a build, and those tests have no server to test; the default tier and the
+# browser test run it.
 # A failed precondition prints its message only in debug builds; the package's stops use
 # fatalError so that they speak in release builds too. These run the exit tests that read
 # the messages (PreconditionTests and AcceptedValueTests, linked into the nested package
