@@ -1,3 +1,4 @@
+import Chipmunk
 import ChipmunkScenes
 import Foundation
 
@@ -96,8 +97,8 @@ package struct SweepFile: Sendable {
         if let seconds = raw.seconds, !(seconds > 0 && seconds.isFinite) {
             throw .file(name, "seconds: must be positive and finite (got \(seconds))")
         }
-        if let dt = raw.timeStep, !(dt > 0 && dt.isFinite) {
-            throw .file(name, "timeStep: must be positive and finite (got \(dt))")
+        if let dt = raw.timeStep, !Parameter.spaceTimeStep.accepts(dt) {
+            throw .file(name, "timeStep: \(ChipmunkError.invalidValue(.spaceTimeStep, dt).reason)")
         }
         return SweepFile(
             scene: URL(fileURLWithPath: raw.scene, relativeTo: folder).standardizedFileURL, sceneAsGiven: raw.scene,

@@ -240,12 +240,12 @@ struct NewcomerExitTests {
             let spring = AttachmentBehavior(item: a, attachedTo: b)
             spring.frequency = 1e6
             spring.damping = 1e6
-            spring.length = 1e300
+            spring.length = Parameter.maxLength
             let limit = AttachmentBehavior.limitAttachment(
                 with: a, offsetFromCenter: .zero, attachedTo: b, offsetFromCenter: .zero)
-            limit.length = 1e300
+            limit.length = Parameter.maxLength
             let pin = AttachmentBehavior(item: a, attachedToAnchor: Vector(x: 0, y: 0))
-            pin.length = 1e300
+            pin.length = Parameter.maxLength
             pin.frictionTorque = 1e308
             for x in [props, spring, limit, pin] as [DynamicBehavior] { animator.addBehavior(x) }
             animator.addBehavior(GravityBehavior(items: [a, b]))

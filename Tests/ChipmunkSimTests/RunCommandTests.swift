@@ -135,15 +135,20 @@ import Testing
         ),
         (
             ["run", "crates", "--dt", "0"],
-            "chipmunk-sim: The value '0' is invalid for '--dt <dt>': expected a positive, finite fraction such as 1/120 or a decimal such as 0.005"
+            "chipmunk-sim: The value '0' is invalid for '--dt <dt>': expected a fraction such as 1/120 or a decimal such as 0.005, from 1e-300 to 1e+300"
         ),
         (
             ["run", "crates", "--dt", "0x1p-7"],
-            "chipmunk-sim: The value '0x1p-7' is invalid for '--dt <dt>': expected a positive, finite fraction such as 1/120 or a decimal such as 0.005"
+            "chipmunk-sim: The value '0x1p-7' is invalid for '--dt <dt>': expected a fraction such as 1/120 or a decimal such as 0.005, from 1e-300 to 1e+300"
         ),
         (
             ["run", "crates", "--dt", "1/0"],
-            "chipmunk-sim: The value '1/0' is invalid for '--dt <dt>': expected a positive, finite fraction such as 1/120 or a decimal such as 0.005"
+            "chipmunk-sim: The value '1/0' is invalid for '--dt <dt>': expected a fraction such as 1/120 or a decimal such as 0.005, from 1e-300 to 1e+300"
+        ),
+        // Positive and finite, but its inverse is not: it passed, and Space.step stopped the tool.
+        (
+            ["run", "crates", "--dt", "1e-310"],
+            "chipmunk-sim: The value '1e-310' is invalid for '--dt <dt>': expected a fraction such as 1/120 or a decimal such as 0.005, from 1e-300 to 1e+300"
         ),
         (["run", "crates", "--steps", "10", "--seconds", "1"], "chipmunk-sim: give --steps or --seconds, not both"),
         (

@@ -305,7 +305,7 @@ import Testing
         let dt = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             try? Space().step(0)
         }
-        expect(dt, says: "Space.step dt must be positive and finite (got 0.0)")
+        expect(dt, says: "Space.step dt must be from 1e-300 to 1e+300 (got 0.0)")
         let threads = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             _ = Space(threads: 3)
         }
@@ -454,7 +454,7 @@ import Testing
         let stepper = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             _ = FixedStepper(timeStep: 0)
         }
-        expect(stepper, says: "FixedStepper.timeStep must be positive and finite (got 0.0)")
+        expect(stepper, says: "FixedStepper.timeStep must be from 1e-300 to 1e+300 (got 0.0)")
     }
 
     // "Body's moment is NaN" from cpBodyAccumulateMassFromShapes, on add(shape).

@@ -14,6 +14,16 @@ import Testing
         space.bodies[1].moment = 1
         try space.step(1.0 / 60)
         #expect(space.stepsTaken == 1)
+        // A kind round trip keeps only the shapes' mass (pymunk's too): the message says so,
+        // as a newcomer who gave the body its mass in `Body(mass:moment:)` needs to read.
+        space.bodies[0].kind = .kinematic
+        space.bodies[0].kind = .dynamic
+        let error = #expect(throws: ChipmunkError.massless(step: 2, body: 0)) { try space.step(1.0 / 60) }
+        #expect(
+            error?.description
+                == "step 2: dynamic body 0 has no positive, finite mass and moment; give it a mass, or shapes with "
+                + "mass or density (a body made static or kinematic and then dynamic again has only its shapes' "
+                + "mass, as in pymunk)")
     }
 
     /// ENGINE.md: a DampedSpring on a 1 kg body at 60 Hz with stiffness above about 4m/dt²
@@ -273,6 +283,29 @@ import Testing
             try space.step(1.0 / 120)
         }
         #expect(Parameter.bodyPosition.rule.description == "finite, from -1e15 to 1e15")
+    }
+
+    /// With a spatial hash of small cells, a position the rule accepts can lie past the
+    /// hash's reach (2^30 cells from the origin): the step refuses it, and says that, not
+    /// that the simulation diverged: the body was put there (a helper's attack).
+    @Test func aPositionPastTheHashsReachIsToldAsSuch() throws {
+        let space = Space()
+        space.useSpatialHash(cellSize: 1e-6, count: 100)
+        let body = Body(mass: 1, moment: 1)
+        body.position = [1e15, 1e15]
+        space.add(body)
+        let error = #expect(throws: ChipmunkError.diverged(step: 1, body: 0, quantity: .position, value: 1e15)) {
+            try space.step(1.0 / 60)
+        }
+        #expect(
+            error?.description
+                == "step 1: body 0's position is or would become 1000000000000000.0, past the reach of the space's spatial hash "
+                + "(2^30 of its cells from the origin); use a larger cellSize, or keep the body nearer the origin")
+        body.position = [1000, 0]
+        try space.step(1.0 / 60)
+        let far = ChipmunkError.diverged(step: 2, body: 0, quantity: .position, value: 1e15 + 1)
+        #expect(
+            far.description == "step 2: the simulation diverged: body 0's position would become 1000000000000001.0")
     }
 
     /// A body whose shapes carry no mass is a state the space holds (its step throws); its

@@ -57,7 +57,8 @@ import Testing
     /// spatial hash's cell size of 1e-4 (or a ball's radius of 1e6) made the restore walk
     /// 2e11 cells; surface velocities of ±1.7e308 on two shapes, a NaN contact; a gear's
     /// ratio of 1e-170, NaN spins. Each is refused as it is read, naming what is wrong.
-    @Test("A shape too large for the hash's cells, a surface velocity or a gear ratio out of its rule is refused")
+    @Test(
+        "A shape too large for the hash's cells, a surface velocity or a constraint's value out of its rule is refused")
     func valuesOutsideTheRulesAreRefusedWhenRead() throws {
         let space = try Self.world()
         space.useSpatialHash(cellSize: 2, count: 100)
@@ -80,12 +81,37 @@ import Testing
         #expect(
             refusal { $0.shapes[1].surfaceVelocity.x = 1.7e308 }.contains(
                 "shape 1 has a non-finite or out-of-range value"))
-        var geared = space.snapshot().state
-        geared.constraints[0].kind = ConstraintKind.gear.rawValue
-        geared.constraints[0].values = [0, 1e-170, 1e170, 0]
-        #expect {
-            try Snapshot(bytes: Snapshot(state: geared).bytes)
-        } throws: { "\($0)".contains("constraint 0 is a gear of ratio 1e-170") }
+        // Constraint 0 is a pin: anchors, distance, impulse. Each value keeps its setter's rule.
+        #expect(
+            refusal { $0.constraints[0].values[4] = 1.7e308 }.contains(
+                "constraint 0's PinJoint.distance must be from 0 to 1e16 (got 1.7e+308)"))
+        #expect(
+            refusal { $0.constraints[0].values[0] = -2e15 }.contains(
+                "constraint 0's Constraint.anchorA/anchorB must be finite, from -1e15 to 1e15 (got -2000000000000000.0)"
+            ))
+        #expect(
+            refusal { $0.constraints[0].values[5] = .nan }.contains(
+                "constraint 0's value 5 (pin) must be finite (got nan)"))
+        #expect(
+            refusal { $0.constraints[0].errorBias = -0.5 }.contains(
+                "constraint 0's Constraint.errorBias must be zero or more, and finite (got -0.5)"))
+        #expect(refusal { $0.constraints[0].maxForce = .nan }.contains("constraint 0's Constraint.maxForce must be"))
+        func geared(_ values: [Double]) -> String {
+            refusal {
+                $0.constraints[0].kind = ConstraintKind.gear.rawValue
+                $0.constraints[0].values = values
+            }
+        }
+        #expect(geared([0, 1e-170, 1e170, 0]).contains("constraint 0's GearJoint.ratio must be"))
+        #expect(geared([0, 3, 0.5, 0]).contains("constraint 0 is a gear of ratio 3.0 and inverse 0.5"))
+        #expect(geared([0, 3, 1.0 / 3, 0]) == "read")
+    }
+
+    @Test("Every constraint kind names a rule, or none, for each value it stores")
+    func everyConstraintValueHasItsRule() {
+        for kind in ConstraintKind.allCases {
+            #expect(ConstraintFields.parameters(of: kind).count == kind.valueCount, "\(kind)")
+        }
     }
 
     /// A file whose bodies sleep with sleeping off (an infinite threshold), which the API no

@@ -29,7 +29,11 @@ public struct SegmentQueryInfo {
     public let shape: Shape
     /// The point of impact, in world coordinates.
     public let point: Vector
-    /// The surface normal at the point of impact.
+    /// The surface normal at the point of impact: a unit vector, or `.zero` where the engine
+    /// could not tell it. The engine works at the precision of the segment's ends, so a
+    /// segment far longer than the shape it hits (from -1e15 to 1e15 across a circle of
+    /// radius 0.5, whose size is a few of those ends' last digits) gives a hit at the
+    /// shape's centre with a zero normal; query with a segment nearer the shape's size.
     public let normal: Vector
     /// How far along the segment the hit is, from 0 (start) to 1 (end).
     public let alpha: Double

@@ -80,6 +80,31 @@ enum ConstraintFields {
     }
 }
 
+extension ConstraintFields {
+    /// The rule of each value `fields(of:)` lists, in the same order (a vector's two
+    /// components each), as the constraint's setters apply them: a snapshot's values must
+    /// keep the rules a constraint built in code keeps. `nil`: any finite value (the
+    /// accumulated impulses, and the values the engine derives, a groove's normal and a
+    /// gear's inverse ratio, which the snapshot check compares with their sources; and a
+    /// pivot's anchors, which `PivotJoint(a:b:pivot:)` derives from a world point and can
+    /// lie a little past maxCoordinate: the step checks that a pivot can be solved).
+    static func parameters(of kind: ConstraintKind) -> [Parameter?] {
+        switch kind {
+        case .pin: [.anchor, .anchor, .anchor, .anchor, .pinDistance, nil]
+        case .slide: [.anchor, .anchor, .anchor, .anchor, .slideMin, .slideMax, nil]
+        case .pivot: [nil, nil, nil, nil, nil, nil]
+        case .groove: [.grooveEnd, .grooveEnd, .grooveEnd, .grooveEnd, nil, nil, .anchor, .anchor, nil, nil]
+        case .dampedSpring:
+            [.anchor, .anchor, .anchor, .anchor, .springRestLength, .springStiffness, .springDamping, nil]
+        case .dampedRotarySpring: [.rotarySpringRestAngle, .springStiffness, .springDamping, nil]
+        case .rotaryLimit: [.rotaryLimitAngle, .rotaryLimitAngle, nil]
+        case .ratchet: [.ratchetAngle, .ratchetPhase, .ratchetInterval, nil]
+        case .gear: [.gearPhase, .gearRatio, nil, nil]
+        case .simpleMotor: [.motorRate, nil]
+        }
+    }
+}
+
 extension ConstraintKind {
     /// How many values `ConstraintRecord.values` holds for this kind.
     var valueCount: Int { ConstraintFields.fields(of: self).valueCount }

@@ -165,9 +165,23 @@ enum SnapshotCheck {
             guard c.bodyA >= 0, c.bodyB >= 0, Int(c.bodyA) < bodyCount, Int(c.bodyB) < bodyCount, c.bodyA != c.bodyB,
                 s.bodies[Int(c.bodyA)].kind == 0 || s.bodies[Int(c.bodyB)].kind == 0
             else { throw fail("constraint \(i) joins bodies \(c.bodyA) and \(c.bodyB)") }
-            guard (c.values + [c.errorBias]).allSatisfy(\.isFinite), c.maxForce >= 0, c.maxBias >= 0, !c.maxForce.isNaN,
-                !c.maxBias.isNaN
-            else { throw fail("constraint \(i) has a non-finite or out-of-range value") }
+            // Each value keeps the rule its setter applies (a pin's distance of 1.7e308, or a
+            // negative error bias, which the engine raises to a fractional power, stepped
+            // into NaN), and what no setter takes is finite.
+            for (index, (value, parameter)) in zip(c.values, ConstraintFields.parameters(of: kind)).enumerated() {
+                if let parameter, !parameter.accepts(value) {
+                    throw fail("constraint \(i)'s \(parameter) must be \(parameter.rule) (got \(value))")
+                }
+                if parameter == nil, !value.isFinite {
+                    throw fail("constraint \(i)'s value \(index) (\(kind)) must be finite (got \(value))")
+                }
+            }
+            for (value, parameter) in [
+                (c.errorBias, Parameter.constraintErrorBias), (c.maxForce, .constraintMaxForce),
+                (c.maxBias, .constraintMaxBias),
+            ] where !parameter.accepts(value) {
+                throw fail("constraint \(i)'s \(parameter) must be \(parameter.rule) (got \(value))")
+            }
             // grv_a, grv_b, grv_n: a groove of no length, or a zero normal, steps into NaN.
             if kind == .groove {
                 let v = c.values

@@ -25,7 +25,9 @@ public enum ChipmunkError: Error, Hashable, Sendable {
     case massless(step: Int, body: Int)
     /// Step `step` (counting from 1) was refused because it would make `quantity` of the
     /// body at index `body` of ``Space/bodies`` non-finite: the simulation diverged.
-    /// `value` is what the body has now, or would have after the step. `body` is -1 for
+    /// `value` is what the body has now, or would have after the step: a position also
+    /// counts when it is, or would be, past the reach of the space's spatial hash (see
+    /// ``Space/useSpatialHash(cellSize:count:)``), and the description says so. `body` is -1 for
     /// the space's own ``Space/staticBody``, which the solver can leave with a NaN velocity
     /// (an infinite impulse times its inverse mass of 0).
     case diverged(step: Int, body: Int, quantity: Body.Quantity, value: Double)
@@ -69,9 +71,18 @@ extension ChipmunkError: CustomStringConvertible {
                 + "\(Space.maxSpatialHashCells); use a larger cellSize"
         case let .massless(step, body):
             return "step \(step): dynamic body \(body) has no positive, finite mass and moment; "
-                + "give it a mass, or shapes with mass or density"
+                + "give it a mass, or shapes with mass or density (a body made static or kinematic and then "
+                + "dynamic again has only its shapes' mass, as in pymunk)"
         case let .diverged(step, body, quantity, value):
             let name = body == -1 ? "the space's static body" : "body \(body)"
+            // A finite position within maxCoordinate is refused only past a spatial hash's
+            // reach, which can be where the body was put, not where it went (a body placed
+            // at 1e15 in a space with cells of 1e-6 was told it "would become" 1e15).
+            if quantity == .position, value.isFinite, abs(value) <= Parameter.maxCoordinate {
+                return "step \(step): \(name)'s position is or would become \(value), past the reach of the "
+                    + "space's spatial hash (2^30 of its cells from the origin); use a larger cellSize, or keep "
+                    + "the body nearer the origin"
+            }
             return "step \(step): the simulation diverged: \(name)'s \(quantity) would become \(value)"
         case let .tooManyContactPairs(step, limit):
             return "step \(step): more than \(limit) contact pairs: shapes are piled so close that every two of "

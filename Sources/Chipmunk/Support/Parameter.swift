@@ -219,6 +219,22 @@ public enum Parameter: String, Sendable, Hashable, CaseIterable, CustomStringCon
     /// would carry a body past it counts as a divergence.
     public static let maxCoordinate: Double = CChipmunkMaxCoordinate()
 
+    /// The time steps a space takes, 1e-300 to 1e300 seconds. The solver multiplies by the
+    /// step's inverse: a step of 5e-324 made it infinite, and an error of 0 times that NaN
+    /// (a body's velocity, after a FixedStepper took 1,200 such steps); from 1e-300 the
+    /// inverse is finite. A step past 1e300 carries any moving body past
+    /// ``maxCoordinate``.
+    public static let timeStepRange = 1e-300...1e300
+
+    /// The longest distance a joint or a spring keeps: 1e16. No two anchor points within
+    /// ``maxCoordinate`` are farther apart (at most about 6.8e15, each a position and an
+    /// anchor of at most 1e15 a component), so any distance a joint starts with keeps it.
+    /// The solver divides a joint's error by the step: a pin's distance of 1.7e308 made
+    /// that bias infinite, and both bodies' velocities NaN at the first step (a helper's
+    /// attack); from 1e16 a step of 1/60 s gives 6e17, and the bodies diverge to finite
+    /// positions past maxCoordinate instead.
+    public static let maxLength = 1e16
+
     /// The rule the parameter's values must keep.
     public var rule: Rule {
         switch self {
@@ -259,6 +275,8 @@ public enum Parameter: String, Sendable, Hashable, CaseIterable, CustomStringCon
             // The engine divides the relative angle by it: 0 gives a NaN angle, and a
             // denormal an infinite one.
             return .magnitudeWithin(Self.massRange)
+        case .pinDistance, .slideDistance, .slideMin, .slideMax, .springRestLength:
+            return .nonNegativeAtMost(Self.maxLength)
         case .spaceCollisionBias:
             // The fraction of overlap left after a second: above 1, overlap grows back.
             return .nonNegativeAtMost(1)
@@ -276,10 +294,16 @@ public enum Parameter: String, Sendable, Hashable, CaseIterable, CustomStringCon
             // that carries a body past maxCoordinate in a second is no scene's; bounded as
             // gravity is, the difference stays finite.
             return .magnitudeAtMost(Self.maxCoordinate)
+        case .ratchetAngle, .arbiterSurfaceVelocity:
+            // A ratchet's angle follows the difference of two bodies' angles, and a contact's
+            // surface velocity is the difference of two shapes' (each within maxCoordinate):
+            // twice maxCoordinate holds any the engine sets. Past it the solver's terms
+            // overflow into NaN: a ratchet's angle of 1.8e308 left both spins NaN, and a
+            // contact's surface velocity of 1.8e308 the static body's spin.
+            return .magnitudeAtMost(2 * Self.maxCoordinate)
         case .bodyVelocity, .bodyAngularVelocity, .bodyForce,
             .bodyTorque, .appliedForce, .appliedImpulse, .applicationPoint, .integrationGravity,
             .springForce, .rotarySpringRestAngle, .rotarySpringTorque, .rotaryLimitAngle,
-            .ratchetAngle, .arbiterSurfaceVelocity,
             .contactPoint, .queryPoint, .queryBox:
             return .finite
         case .shapeMass, .shapeDensity:
@@ -293,20 +317,21 @@ public enum Parameter: String, Sendable, Hashable, CaseIterable, CustomStringCon
             return .nonNegativeAtMost(Self.maxCoefficient)
         case .arbiterRestitution, .arbiterFriction:
             // The contact's coefficient itself, not multiplied again: two shapes at
-            // maxCoefficient give one of 1e200, and every finite one stepped to a finite
-            // state or a thrown divergence (an infinite one did not).
-            return .nonNegativeFinite
+            // maxCoefficient give one of 1e200, the largest the engine sets. A restitution
+            // of 1.8e308 made a velocity NaN.
+            return .nonNegativeAtMost(Self.maxCoefficient * Self.maxCoefficient)
         case .integrationDamping, .spaceDamping,
             .spaceCollisionSlop,
-            .spaceIdleSpeedThreshold, .constraintErrorBias, .pinDistance, .slideDistance, .slideMin, .slideMax,
-            .springRestLength,
+            .spaceIdleSpeedThreshold, .constraintErrorBias,
             .springStiffness, .springDamping, .queryRadius, .frameDuration:
             return .nonNegativeFinite
         case .constraintMaxForce, .constraintMaxBias, .queryDistance:
             return .nonNegative
         case .spaceSleepTimeThreshold:
             return .positive
-        case .integrationTimeStep, .spaceTimeStep, .stepperTimeStep, .stepperCPUBudget:
+        case .integrationTimeStep, .spaceTimeStep, .stepperTimeStep:
+            return .within(Self.timeStepRange)
+        case .stepperCPUBudget:
             return .positiveFinite
         case .spatialHashCellSize:
             // Shapes must fit in a bounded number of cells (`Space.maxSpatialHashCells`): a

@@ -82,7 +82,8 @@ public struct Easing: Hashable, Sendable {
     /// Whether the curve never goes back (back, elastic and bounce do).
     public var isMonotonic: Bool { ![.back, .elastic, .bounce].contains(curve) }
 
-    /// The eased fraction at `t` (clamped to 0...1).
+    /// The eased fraction at `t` (clamped to 0...1). A NaN `t` gives NaN, as `sin(.nan)` does:
+    /// a function of a number, where the properties of this module stop on NaN.
     public func callAsFunction(_ t: Double) -> Double {
         if t.isNaN { return .nan }
         let t = min(max(t, 0), 1)

@@ -45,7 +45,9 @@ public struct TimingFunction: Hashable, Sendable {
         Vector(x: Self.bezier(t, controlPoint1.x, controlPoint2.x), y: Self.bezier(t, controlPoint1.y, controlPoint2.y))
     }
 
-    /// The fraction of the change made when `x` of the time has gone (clamped to 0...1).
+    /// The fraction of the change made when `x` of the time has gone (clamped to 0...1). A NaN
+    /// `x` gives NaN, as `sin(.nan)` does: a function of a number, where the properties of
+    /// this module stop on NaN.
     public func callAsFunction(_ x: Double) -> Double {
         if x.isNaN { return .nan }
         let x = min(max(x, 0), 1)

@@ -77,7 +77,10 @@ package enum DynamicsParameter: String, Sendable, CaseIterable, RuledParameter {
             return .finite
         // Noise moves at time × speed lattice cells: 1e308 made it infinite, and the force NaN.
         case .fieldAnimationSpeed: return .magnitudeAtMost(Parameter.maxCoordinate)
-        case .fieldFalloff, .fieldMinimumRadius, .attachmentLength,
+        // The length becomes a pin's, slide's or spring's: the core's rule (1e300 made the
+        // pin's velocities NaN).
+        case .attachmentLength: return .nonNegativeAtMost(Parameter.maxLength)
+        case .fieldFalloff, .fieldMinimumRadius,
             .attachmentFrictionTorque, .itemResistance, .itemAngularResistance,
             .frameDuration:
             return .nonNegativeFinite
@@ -93,7 +96,8 @@ package enum DynamicsParameter: String, Sendable, CaseIterable, RuledParameter {
         // (density × area / 10,000) and moment within `Parameter.massRange`: a size of
         // 1e-300 gave a mass of 0, and one of 1e308 a box the core refused.
         case .itemViewSize, .itemBoundsSize, .referenceBoundsSize: return .within(1e-6...Parameter.maxCoordinate)
-        case .animatorTimeStep, .stepDuration: return .positiveFinite
+        // The space's own rule: the animator steps it by these.
+        case .animatorTimeStep, .stepDuration: return Parameter.spaceTimeStep.rule
         }
     }
 

@@ -90,7 +90,7 @@ struct Render: ParsableCommand {
         let format = pictureFormat
         if format == .png, output == "-" { throw ValidationError("--format png needs -o FILE") }
         if size != nil, width != nil { throw ValidationError("give --size or --width, not both") }
-        if let every {
+        if every != nil {
             guard step > 0 else { throw ValidationError("--every needs --step N, the last step to draw") }
             // Text frames go to one file (or stdout) unless -o numbers them.
             if format != .text || output.contains("%") {

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Chipmunk
 
 /// A time step given as a fraction ("1/120") or a decimal ("0.005").
 struct TimeStep: ExpressibleByArgument, CustomStringConvertible {
@@ -24,7 +25,8 @@ struct TimeStep: ExpressibleByArgument, CustomStringConvertible {
             }
         default: value = nil
         }
-        guard let value, value > 0, value.isFinite else { return nil }
+        // The space's rule: what it takes is what `Space.step` takes (a step of 1e-310 stopped it).
+        guard let value, Parameter.spaceTimeStep.accepts(value) else { return nil }
         self.init(seconds: value, text: argument)
     }
 
@@ -33,7 +35,8 @@ struct TimeStep: ExpressibleByArgument, CustomStringConvertible {
 
     static func parse(_ argument: String) throws -> TimeStep {
         guard let step = TimeStep(argument: argument) else {
-            throw ValidationError("expected a positive, finite fraction such as 1/120 or a decimal such as 0.005")
+            throw ValidationError(
+                "expected a fraction such as 1/120 or a decimal such as 0.005, \(Parameter.spaceTimeStep.rule)")
         }
         return step
     }
