@@ -1,1 +1,0 @@
-../../../Tests/ChipmunkTests/PreconditionTests.swift
