@@ -79,7 +79,7 @@ package enum DynamicsParameter: String, Sendable, CaseIterable, RuledParameter {
         case .fieldAnimationSpeed: return .magnitudeAtMost(Parameter.maxCoordinate)
         // The length becomes a pin's, slide's or spring's: the core's rule (1e300 made the
         // pin's velocities NaN).
-        case .attachmentLength: return .nonNegativeAtMost(Parameter.maxLength)
+        case .attachmentLength: return Parameter.pinDistance.rule
         case .fieldFalloff, .fieldMinimumRadius,
             .attachmentFrictionTorque, .itemResistance, .itemAngularResistance,
             .frameDuration:
