@@ -21,8 +21,8 @@ let package = Package(
     // Live (default): ChipmunkLive's server and `chipmunk-sim serve`, on Hummingbird and SwiftNIO.
     // A package that wants only the physics depends on this one with `traits: []`, and
     // SwiftPM then neither resolves nor builds the server's packages (it still resolves GRDB
-    // and the tool's packages, and builds only what the targets use). CI's sanitizer builds
-    // use `--disable-default-traits`: they have no server to test.
+    // and the tool's packages, and builds only what the targets use). So does the nested
+    // package Sanitizers/, CI's sanitizer builds: they have no server to test.
     traits: [
         .trait(name: "Live", description: "The live server: ChipmunkLive and chipmunk-sim serve (Hummingbird 2)."),
         .default(enabledTraits: ["Live"]),

@@ -9,6 +9,8 @@
 # names its reader, 0 golden, 1 recording, 2 sweep, 3 database).
 #   scripts/fuzz.sh [RUNS] [scenes|snapshots|readers]   (default 1,000,000 inputs each, every
 #   harness, the three side by side)
+#   scripts/fuzz.sh --build-only   (the harnesses' build alone: test.sh runs it beside
+#   single-core steps, then the fuzz run, whose build is then done)
 # The runs start from a fixed seed (FUZZ_SEED, default 1), so that a bounded run in the
 # tests is the same run each time for the same code; FUZZ_SEED=0 lets libFuzzer pick one,
 # for long runs that look for new findings. Fuzz/open-findings/ holds inputs still open.
@@ -20,6 +22,11 @@ source scripts/lib.sh
 need_build_deps
 need_swift
 
+build_only=0
+if [ "${1:-}" = "--build-only" ]; then
+    build_only=1
+    shift
+fi
 runs="${1:-1000000}"
 case "$runs" in ''|*[!0-9]*) echo "fuzz.sh: RUNS must be a whole number (got '$runs')" >&2; exit 64 ;; esac
 
@@ -43,6 +50,7 @@ if ! build; then
     fi
 fi
 rm -f "$log"
+[ "$build_only" -eq 1 ] && exit 0
 
 # fuzz HARNESS SEEDS MAX_LEN: runs one harness over a copy of its seeds.
 fuzz() {

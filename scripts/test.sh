@@ -60,6 +60,37 @@ step() {
     fi
 }
 
+# A build that runs mostly on one core (a release build compiles each module whole) can
+# run in the background, beside steps that use one core each:
+#   start NAME TITLE COMMAND...   starts it, and keeps its output;
+#   finish NAME                   waits for it, prints its output, and records a failure
+#                                 as step does.
+# The step that needs the build then finds it done.
+declare -A background_pid background_log background_title background_begun
+start() {
+    local name="$1" title="$2"
+    shift 2
+    echo "== $title: started in the background"
+    background_title[$name]="$title"
+    background_log[$name]="$(mktemp)"
+    background_begun[$name]=$(date +%s)
+    "$@" >"${background_log[$name]}" 2>&1 &
+    background_pid[$name]=$!
+}
+finish() {
+    local name="$1" status=0 title="${background_title[$1]}" begun="${background_begun[$1]}"
+    echo "== $title"
+    wait "${background_pid[$name]}" || status=$?
+    cat "${background_log[$name]}"
+    rm -f "${background_log[$name]}"
+    if [ "$status" -ne 0 ]; then
+        echo "== FAILED (exit $status): $title" >&2
+        echo "$title (exit $status)" >>"$failures"
+    else
+        echo "   done in $(($(date +%s) - begun)) s, in the background"
+    fi
+}
+
 # swift test, quiet: a passing run prints its closing line alone (the per-test lines, and
 # the parametrized arguments that span several lines, stay in the log); a failing one
 # prints every line that is not a start or a pass, and the failing tests are kept for the
@@ -79,25 +110,32 @@ quiet_test() {
     return "$status"
 }
 
-# The sanitizer builds leave out the Live trait (--disable-default-traits): the server on
-# Hummingbird and SwiftNIO adds about 4 minutes a build, and those tests have no server to
-# test; the default tier and the browser test run it.
+# The sanitizer builds (the nested package Sanitizers/) leave out the Live trait, the CLI
+# and their suites: the server on Hummingbird and SwiftNIO would add about 4 minutes a
+# build; the default tier and the browser test run them (sanitize.sh says why).
 step "Building (debug) with tests: about 7 minutes on a fresh clone, seconds after that" swift_build --build-tests
 # Attachments (a failed golden-file test's comparison page, <scene>.diff.html) are kept in
 # test-attachments/ for CI; known-issue.crates.diff.html is always there (a test of the helper).
 rm -rf test-attachments && mkdir -p test-attachments
 step "swift test: the library, scenes, dynamics, live and CLI suites (about 10 minutes)" quiet_test \
     --attachments-path test-attachments
+# The fuzzers' build (release, instrumented) and, with --full, the sanitizers' (ASan's is
+# a release build) run beside the next four steps, which use one core each.
+start fuzzers "Building the fuzzers (release, -sanitize=fuzzer,address: about 5 minutes)" \
+    bash scripts/fuzz.sh --build-only
+[ "$full" -eq 1 ] && start sanitizers "Building Sanitizers/ under ASan (release) and TSan (about 10 minutes)" \
+    bash scripts/sanitize.sh --build-only
 step "The live server in headless Chromium: drag, tilt, scrub and branch, two fingers, snap, four viewers and bad messages, the recording replayed (about a minute)" \
     python3 Tests/Live/live_browser_test.py "$(swift build --show-bin-path)/chipmunk-sim" \
     --user-executable "$(swift build --show-bin-path)/live-ramp"
 step "JSON Schemas (check-jsonschema) and the bad-file corpus" bash scripts/schema-check.sh
 step "A sweep on a single-node Slurm cluster" bash scripts/slurm-sweep.sh
 step "Leak check (valgrind, about a minute)" bash scripts/leaks.sh
+finish fuzzers
 # 20,000 inputs of each reader from the checked-in seeds and a fixed seed: the readers'
 # coverage flattens well before (100,000 each found nothing more in CI's last runs, for
 # 8 more minutes); longer runs that look for new findings are scripts/fuzz.sh's default.
-step "Fuzzing: 20,000 each of scene files, snapshots and other readers, side by side (builds the fuzzers first: about 5 minutes)" bash scripts/fuzz.sh 20000
+step "Fuzzing: 20,000 each of scene files, snapshots and other readers, side by side (about 2 minutes)" bash scripts/fuzz.sh 20000
 
 if [ "$full" -eq 1 ]; then
     step "Benchmarks/ (a nested package): building with tests (about 3 minutes)" \
@@ -108,7 +146,8 @@ if [ "$full" -eq 1 ]; then
     step "Doc comments: every public declaration of every library module has one" bash scripts/check-docs.sh
     # ASan's build is a release build (-O): its run is also where the exit tests read each
     # stop's message from an optimised binding (sanitize.sh says why).
-    step "Sanitizers: the library suites under ASan+LSan built with -O (stops' messages in release among them), the threaded ones and the CLI's sweeps under TSan (about 20 minutes)" bash scripts/sanitize.sh
+    finish sanitizers
+    step "Sanitizers: the library suites under ASan+LSan built with -O (stops' messages in release among them), the threaded ones under TSan (about 4 minutes)" bash scripts/sanitize.sh
 fi
 
 elapsed=$(($(date +%s) - started))

@@ -1,5 +1,5 @@
 import Chipmunk
-import ChipmunkAnimation
+@testable import ChipmunkAnimation
 import Foundation
 import Testing
 

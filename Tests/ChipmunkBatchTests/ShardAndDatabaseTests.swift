@@ -1,4 +1,4 @@
-import ChipmunkBatch
+@testable import ChipmunkBatch
 import ChipmunkTestSupport
 import Foundation
 import GRDB

@@ -1,6 +1,6 @@
 import Chipmunk
 import ChipmunkDynamics
-import ChipmunkCatalog
+@testable import ChipmunkCatalog
 import ChipmunkScenes
 import Foundation
 import Testing

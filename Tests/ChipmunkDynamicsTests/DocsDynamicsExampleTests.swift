@@ -1,5 +1,6 @@
 import Chipmunk
 import ChipmunkDynamics
+import ChipmunkTestSupport
 import Foundation
 import Testing
 
@@ -46,10 +47,8 @@ private func overviewExample() throws -> ItemView {
     @Test func theOverviewExampleRuns() throws {
         let label = try overviewExample()
         #expect(abs(label.center.y - 460) < 0.5)
-        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent()
         let page = try String(
-            contentsOf: root.appendingPathComponent(
+            contentsOf: packageRoot.appendingPathComponent(
                 "Sources/ChipmunkDynamics/ChipmunkDynamics.docc/ChipmunkDynamics.md"),
             encoding: .utf8)
         let block = page.components(separatedBy: "```swift\n")[1].components(separatedBy: "```")[0]
@@ -69,9 +68,7 @@ private func overviewExample() throws -> ItemView {
     }
 
     @Test func docsMatch() throws {
-        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent()
-        let page = try String(contentsOf: root.appendingPathComponent("docs/dynamics.md"), encoding: .utf8)
+        let page = try String(contentsOf: packageRoot.appendingPathComponent("docs/dynamics.md"), encoding: .utf8)
         let afterMarker = try #require(page.components(separatedBy: "<!-- dynamics-example:").dropFirst().first)
         let block = afterMarker.components(separatedBy: "```swift\n")[1].components(separatedBy: "```")[0]
         let pageLines = block.split(separator: "\n", omittingEmptySubsequences: false).filter {

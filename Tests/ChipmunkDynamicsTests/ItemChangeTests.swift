@@ -2,7 +2,7 @@ import Chipmunk
 import Foundation
 import Testing
 
-import ChipmunkCatalog
+@testable import ChipmunkCatalog
 import ChipmunkScenes
 
 @testable import ChipmunkDynamics

@@ -1,8 +1,8 @@
 import Chipmunk
 import ChipmunkDynamics
-import ChipmunkCatalog
-import ChipmunkScenes
-import ChipmunkPictures
+@testable import ChipmunkCatalog
+@testable import ChipmunkScenes
+@testable import ChipmunkPictures
 import Foundation
 import SnapshotTesting
 import Testing

@@ -15,7 +15,8 @@ import Testing
 
     @Test("The embedded files are Replay/Page's, byte for byte")
     func embeddedFilesAreTheFiles() throws {
-        let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        let folder = URL(fileURLWithPath: #filePath).resolvingSymlinksInPath().deletingLastPathComponent()
+            .deletingLastPathComponent()
             .deletingLastPathComponent().appendingPathComponent("Sources/ChipmunkPictures/Replay/Page")
         let names = try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted()
         #expect(names == PageFiles.all.keys.sorted())

@@ -1,4 +1,4 @@
-import Chipmunk
+@testable import Chipmunk
 import Foundation
 import PropertyBased
 import Testing

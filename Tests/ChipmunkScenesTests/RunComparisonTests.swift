@@ -9,7 +9,7 @@ import Testing
 /// own report.
 @Suite("Run comparison")
 struct RunComparisonTests {
-    static let goldenFolder = URL(fileURLWithPath: #filePath)
+    static let goldenFolder = URL(fileURLWithPath: #filePath).resolvingSymlinksInPath()
         .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("Golden")
 
     static func golden(_ name: String) throws -> GoldenFile {

@@ -1,6 +1,6 @@
 import Chipmunk
 import ChipmunkCatalog
-import ChipmunkScenes
+@testable import ChipmunkScenes
 import Foundation
 import Testing
 

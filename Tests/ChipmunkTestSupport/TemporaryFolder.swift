@@ -1,7 +1,7 @@
 import Foundation
 
-/// The package's root folder, found from this file's path.
-package let packageRoot = URL(fileURLWithPath: #filePath)
+/// The package's root folder, found from this file's path (its real one: Sanitizers/Tests is a link to Tests).
+package let packageRoot = URL(fileURLWithPath: #filePath).resolvingSymlinksInPath()
     .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
 /// A fresh folder under the temporary directory; `remove()` it in a `defer`.

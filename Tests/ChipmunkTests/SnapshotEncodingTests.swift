@@ -24,7 +24,7 @@ import Testing
 
     @Test("The writer gives back, byte for byte, a snapshot file an earlier writer wrote (format version 1)")
     func writerReproducesAStoredFile() throws {
-        let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        let url = URL(fileURLWithPath: #filePath).resolvingSymlinksInPath().deletingLastPathComponent()
             .appendingPathComponent("../ChipmunkScenesTests/Fixtures/buoyancy-infinite-drag.snapshot")
         let bytes = Array(try #require(FileManager.default.contents(atPath: url.standardizedFileURL.path)))
         let snapshot = try Snapshot(bytes: bytes)
