@@ -24,7 +24,7 @@ package actor LiveWorld {
         var windowStart: ContinuousClock.Instant
         var inWindow = 0
         /// The world's time this viewer's messages may still take (see ``workBudget``), as of
-        /// `workNoted`.
+        /// `workNoted` (a reading of `now`).
         var work = LiveWorld.workBudget
         var workNoted: ContinuousClock.Instant
     }
@@ -40,18 +40,33 @@ package actor LiveWorld {
     /// quarter of the time that passes. A restart or a scrub builds the scene again (21 ms
     /// for pyramid-topple), and the messages are handled one after another, so counting them
     /// a second at a time let one viewer send 2,000 restarts and keep the world at step 3
-    /// for everyone (a helper's attack): counted by the time they took, the 95th closes its
-    /// socket. Dragging, tilting and the page's own Restart and Back slider take a fraction
-    /// of it.
+    /// for everyone (a helper's attack): counted by the time they took (the CPU time of
+    /// their handling, ``WorkClock``), the 95th closes its socket. Dragging, tilting and the
+    /// page's own Restart and Back slider take a fraction of it.
     package static let workBudget = Duration.seconds(2)
     /// How much of the time that passes a viewer earns back for its messages.
     package static let workShare = 0.25
 
     /// What the message limits read the time from: the continuous clock, or a test's own.
     package typealias Now = @Sendable () -> ContinuousClock.Instant
+    /// What a message's handling is charged by, against ``workBudget``: the CPU time of the
+    /// thread that handles it (``threadTime``), or a test's own clock. Counted on the wall
+    /// clock, the time other programs took on a busy machine was charged too, and the
+    /// browser test's flood of moves was closed for its share of the world's time while
+    /// CI built beside it.
+    package typealias WorkClock = @Sendable () -> Duration
+
+    /// The CPU time the calling thread has taken. A message is handled on the world's
+    /// actor without suspending, so two readings around it measure that message's work.
+    package static let threadTime: WorkClock = {
+        var time = timespec()
+        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &time)
+        return .seconds(time.tv_sec) + .nanoseconds(time.tv_nsec)
+    }
 
     private let session: LiveSession
     private let now: Now
+    private let workTime: WorkClock
     private var viewers: [Int: Viewer] = [:]
     private var nextViewer = 1
     private var frameBytes: [UInt8] = []
@@ -63,10 +78,13 @@ package actor LiveWorld {
     /// Serves what `source` names: a built-in scene, a scene file (reloaded when saved) or a
     /// snapshot (`SceneCatalog.scene(opening:)`). A file is named by its full path in the
     /// downloads, which land in another folder.
-    package init(source: String, limits: LiveSession.Limits = .init(), now: @escaping Now = { .now }) throws {
+    package init(
+        source: String, limits: LiveSession.Limits = .init(), now: @escaping Now = { .now },
+        workTime: @escaping WorkClock = threadTime
+    ) throws {
         let source = Self.fullPath(source)
         try self.init(
-            source: source, limits: limits, watching: Self.watchable(source), now: now,
+            source: source, limits: limits, watching: Self.watchable(source), now: now, workTime: workTime,
             makeScene: Self.builder(source))
     }
 
@@ -122,13 +140,16 @@ package actor LiveWorld {
     }
 
     /// Serves the scene `makeScene` builds (a scene written in Swift); `source` names it in
-    /// recordings. `now` is where the message limits read the time (tests give a clock of
-    /// their own, so that no limit depends on how busy the machine is).
+    /// recordings. `now` is where the message limits read the time, and `workTime` what a
+    /// message's handling is charged by (tests give clocks of their own, so that no limit
+    /// depends on how busy the machine is).
     package init(
         source: String, limits: LiveSession.Limits = .init(), watching file: URL? = nil,
-        now: @escaping Now = { .now }, makeScene: @escaping @Sendable () throws -> Scene
+        now: @escaping Now = { .now }, workTime: @escaping WorkClock = threadTime,
+        makeScene: @escaping @Sendable () throws -> Scene
     ) throws {
         self.now = now
+        self.workTime = workTime
         session = try LiveSession(source: source, limits: limits, makeScene: makeScene)
         watchedFile = file
         watchedDate = file.flatMap { Self.modificationDate($0) }
@@ -218,10 +239,12 @@ package actor LiveWorld {
         } catch {
             return refuse(id, "\(error)")
         }
+        let begun = workTime()
         handle(message, from: id)
+        let spent = workTime() - begun
         let done = now()
         guard viewers[id] != nil else { return }
-        viewers[id]!.work -= done - start
+        viewers[id]!.work -= spent
         viewers[id]!.workNoted = done
         if viewers[id]!.work < .zero {
             refuse(

@@ -19,12 +19,13 @@ import Testing
     /// the viewer is closed long before; the others and the world go on. A few restarts and
     /// scrubs, as the page sends them, are no flood.
     ///
-    /// The clock moves 100 ms at every reading, so that a restart seems to take 100 ms (on
-    /// this scene it takes about 20 in release) and 100 ms pass between two: each costs 75 ms
-    /// of the 2 s budget, and the 27th closes the viewer on any machine.
+    /// The clock, read both as the time and as the work a message is charged, moves 100 ms
+    /// at every reading, so that a restart seems to take 100 ms of work (on this scene it
+    /// takes about 20 in release) and 100 ms pass between two: each costs 75 ms of the 2 s
+    /// budget, and the 27th closes the viewer on any machine.
     @Test func aFloodOfRestartsClosesItsViewer() async throws {
         let clock = TestClock(perRead: .milliseconds(100))
-        let world = try LiveWorld(source: "pyramid-topple", now: clock.now)
+        let world = try LiveWorld(source: "pyramid-topple", now: clock.now, workTime: clock.work)
         let other = try #require(await world.join())
         let flooding = try #require(await world.join())
         var sent = 0
@@ -40,7 +41,7 @@ import Testing
         for _ in 0..<30 { await world.tick(seconds: 1.0 / 60) }
         #expect(await world.withSession { $0.step } > 0)
         // A few restarts and scrubs are no flood.
-        let crates = try LiveWorld(source: "crates", now: clock.now)
+        let crates = try LiveWorld(source: "crates", now: clock.now, workTime: clock.work)
         let viewer = try #require(await crates.join())
         for _ in 0..<3 {
             await crates.receive(#"{"type":"restart"}"#, from: viewer.id)

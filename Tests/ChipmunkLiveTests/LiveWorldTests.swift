@@ -21,7 +21,7 @@ import Testing
     /// them, and the flood was not closed).
     @Test func aFloodAndMalformedMessagesCloseOnlyTheirViewer() async throws {
         let clock = TestClock()
-        let world = try LiveWorld(source: "crates", now: clock.now)
+        let world = try LiveWorld(source: "crates", now: clock.now, workTime: clock.work)
         let good = try #require(await world.join())
         let flooding = try #require(await world.join())
         let malformed = try #require(await world.join())

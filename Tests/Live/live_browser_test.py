@@ -26,8 +26,8 @@ def state(url):
         return json.loads(r.read())
 
 
-def wait_until(what, condition):
-    deadline = time.monotonic() + LIMIT
+def wait_until(what, condition, limit=LIMIT):
+    deadline = time.monotonic() + limit
     while time.monotonic() < deadline:
         value = condition()
         if value:
@@ -50,6 +50,7 @@ def user_executable(path, shots):
         with sync_playwright() as p:
             browser = p.chromium.launch(executable_path=CHROMIUM)
             page = browser.new_page(viewport={"width": 700, "height": 600})
+            page.set_default_timeout(LIMIT * 1000)
             page.goto(url)
             page.wait_for_function("window.live && live.connected && live.scene && live.frame", timeout=LIMIT * 1000)
             assert page.evaluate("live.scene.name") == "ramp"
@@ -96,6 +97,7 @@ def main():
     with sync_playwright() as p:
         browser = p.chromium.launch(executable_path=CHROMIUM)
         context = browser.new_context(viewport={"width": 900, "height": 700}, accept_downloads=True)
+        context.set_default_timeout(LIMIT * 1000)  # clicks and downloads on a busy machine
         page = context.new_page()
         errors = []
         page.on("pageerror", lambda e: errors.append(str(e)))
@@ -107,25 +109,39 @@ def main():
             page.screenshot(path=os.path.join(shots, "live-crates-tilt.png"))
 
         def drag():
-            s = state(url)
-            crate = min((b for b in s["bodies"] if b["kind"] == "dynamic"), key=lambda b: b["position"][0])
-            x, y = crate["position"]
+            def hands():
+                return [b for b in state(url)["bodies"] if b["name"].startswith("hand")]
+            # On a busy machine the page can see the pointer go down a while after the state
+            # was read: a grab that found no crate there lets go and tries again.
+            for attempt in range(5):
+                s = state(url)
+                crate = min((b for b in s["bodies"] if b["kind"] == "dynamic"), key=lambda b: b["position"][0])
+                x, y = crate["position"]
+                page.mouse.move(*page.evaluate("live.toPage(%r, %r)" % (x, y)))
+                page.mouse.down()
+                try:
+                    wait_until("the hand takes hold", hands, limit=LIMIT / 4)
+                    break
+                except AssertionError:
+                    page.mouse.up()
+                    if attempt == 4:
+                        raise
             target = (x + 120, y + 150)
-            page.mouse.move(*page.evaluate("live.toPage(%r, %r)" % (x, y)))
-            page.mouse.down()
-            for i in range(1, 21):
-                f = i / 20
-                page.mouse.move(*page.evaluate("live.toPage(%r, %r)" % (x + (target[0] - x) * f, y + (target[1] - y) * f)))
-                time.sleep(0.02)
+            try:
+                for i in range(1, 21):
+                    f = i / 20
+                    page.mouse.move(*page.evaluate("live.toPage(%r, %r)" % (x + (target[0] - x) * f, y + (target[1] - y) * f)))
+                    time.sleep(0.02)
 
-            def near():
-                b = body(state(url), crate["name"])
-                return math.dist(b["position"], target) < 20
-            wait_until("the crate reaches the pointer", near)
-            if shots:
-                page.screenshot(path=os.path.join(shots, "live-drag.png"))
-            page.mouse.up()
-            wait_until("the hand lets go", lambda: not any(b["name"].startswith("hand") for b in state(url)["bodies"]))
+                def near():
+                    b = body(state(url), crate["name"])
+                    return math.dist(b["position"], target) < 20
+                wait_until("the crate reaches the pointer", near)
+                if shots:
+                    page.screenshot(path=os.path.join(shots, "live-drag.png"))
+            finally:
+                page.mouse.up()
+            wait_until("the hand lets go", lambda: not hands())
         check("a drag moves the crate where the pointer went", drag)
 
 
@@ -279,17 +295,24 @@ def main():
                     const ws = new WebSocket(location.href.replace('http', 'ws') + 'ws');
                     ws.onopen = () => { for (let i = 0; i < 5000; i++) ws.send('{"type":"move","x":1,"y":2}'); };
                     ws.onclose = (e) => resolve(e.code + ' ' + e.reason);
+                    setTimeout(() => { ws.close(); resolve('still open after %d s'); }, %d);
                 }));
                 return reasons;
-            }""")
+            }""" % (LIMIT / 3, LIMIT / 3 * 1000))
             # Malformed messages are refused with their reason (policy violation, 1008). The oversized
             # and the flooding sockets are closed while the browser is still sending, which it may
-            # report as 1006; LiveWorldTests checks their reasons.
+            # report as 1006; LiveWorldTests checks their reasons. The flood meets the limit of 1,000
+            # messages a second, or its share of the world's time (LiveAttackFollowUpTests); on a
+            # machine so busy that the server reads fewer than 1,000 in a second and they take
+            # little of its time, neither, and the page closes it: those limits are the unit
+            # tests', on clocks of their own. Here the world and the other viewers go on.
             assert len(closed) == 7, closed
             for reason in closed[:3] + closed[4:6]:
                 assert reason.startswith("1008 "), closed
             assert closed[3].startswith(("1008 message of 5000 bytes", "1006")), closed
-            assert closed[6].startswith(("1008 more than 1000 messages", "1006")), closed
+            assert closed[6].startswith(
+                ("1008 more than 1000 messages", "1008 its messages took more of the world's time", "1006",
+                 "still open after")), closed
             before = state(url)["step"]
             wait_until("the world goes on", lambda: state(url)["step"] > before + 60)
             assert page.evaluate("live.connected")
@@ -303,7 +326,7 @@ def main():
             page.evaluate("""window.dispatchEvent(new DeviceOrientationEvent("deviceorientation",
                              {alpha: 0, beta: -30, gamma: 0}))""")
             wait_until("gravity turns up", lambda: state(url)["gravity"][1] > 0)
-            with page.expect_download() as info:
+            with page.expect_download(timeout=LIMIT * 1000) as info:
                 page.click("#recording")
             path = os.path.join(work, "session.inputs.json")
             info.value.save_as(path)
@@ -322,7 +345,7 @@ def main():
         check("the session's recording replays bit for bit, and survives a depth-8 synctest", recording_replays)
 
         def snapshot_downloads():
-            with page.expect_download() as info:
+            with page.expect_download(timeout=LIMIT * 1000) as info:
                 page.click("#snapshot")
             path = os.path.join(work, "session.snapshot")
             info.value.save_as(path)
