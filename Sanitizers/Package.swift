@@ -1,6 +1,6 @@
 // swift-tools-version:6.1
 // The library suites for scripts/sanitize.sh: the test targets of Tests/ (Sanitizers/Tests
-// is a link to it) but the CLI's and the live server's, over the libraries alone. A package
+// is a link to it) but the CLI's, over the libraries alone, without the Live trait. A package
 // of its own so that the ASan (release) and TSan builds compile the binding, its libraries
 // and these suites, not the command-line tool, the server's packages or the tools; the
 // default tier runs the rest. Test files that reach a library's `package` declarations
@@ -49,6 +49,14 @@ let package = Package(
                 .product(name: "SnapshotTesting", package: "swift-snapshot-testing"),
             ],
             exclude: ["__Snapshots__"]),
+        // The live session, world and scrub ring without the server (`#if Live`: this package
+        // has no Live trait, so the server's suite is left out, as the root's is without it).
+        .testTarget(
+            name: "ChipmunkLiveTests",
+            dependencies: [
+                library("ChipmunkLive"), library("ChipmunkScenes"), library("ChipmunkCatalog"), library("Chipmunk"),
+                "ChipmunkTestSupport",
+            ]),
         .testTarget(
             name: "ChipmunkCatalogTests",
             dependencies: [library("ChipmunkCatalog"), library("ChipmunkScenes"), "ChipmunkTestSupport"]),

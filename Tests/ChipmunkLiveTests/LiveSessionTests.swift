@@ -1,6 +1,6 @@
-import Chipmunk
+@testable import Chipmunk
 import ChipmunkCatalog
-import ChipmunkScenes
+@testable import ChipmunkScenes
 import ChipmunkTestSupport
 import Foundation
 import Testing
