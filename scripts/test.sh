@@ -121,9 +121,9 @@ step "swift test: the library, scenes, dynamics, live and CLI suites (about 10 m
     --attachments-path test-attachments
 # The fuzzers' build (release, instrumented) and, with --full, the sanitizers' (ASan's is
 # a release build) run beside the next four steps, which use one core each.
-start fuzzers "Building the fuzzers (release, -sanitize=fuzzer,address: about 5 minutes)" \
+start fuzzers "Building the fuzzers (release, -sanitize=fuzzer,address; alone about 5 minutes, beside the next steps up to 20)" \
     bash scripts/fuzz.sh --build-only
-[ "$full" -eq 1 ] && start sanitizers "Building Sanitizers/ under ASan (release) and TSan (about 10 minutes)" \
+[ "$full" -eq 1 ] && start sanitizers "Building Sanitizers/ under ASan (release) and TSan (alone about 10 minutes, beside the steps up to the sanitizers' about 30)" \
     bash scripts/sanitize.sh --build-only
 step "The live server in headless Chromium: drag, tilt, scrub and branch, two fingers, snap, four viewers and bad messages, the recording replayed (about a minute)" \
     python3 Tests/Live/live_browser_test.py "$(swift build --show-bin-path)/chipmunk-sim" \
