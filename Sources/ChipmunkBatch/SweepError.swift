@@ -210,6 +210,8 @@ package enum SweepError: Error, CustomStringConvertible, Sendable {
         case isFolder
         /// The path names a device, a pipe or a socket, not a database file.
         case notAFile
+        /// SQLite reads the path as no file (a database in memory, or a URI): what it reads it as.
+        case notAFileName(String)
         /// A stored value that this version never writes: the run's key and the column as
         /// SQLite quotes them, and what the column holds.
         case badValue(run: String, column: String, value: String, expected: String)
@@ -247,6 +249,8 @@ package enum SweepError: Error, CustomStringConvertible, Sendable {
             case .noFolder(let folder): "no folder \(folder)"
             case .isFolder: "is a folder, not a results database file"
             case .notAFile: "is not a regular file (a device, pipe or socket), not a results database"
+            case .notAFileName(let what):
+                "is \(what), which would keep nothing: give a file's path (such as ./name.sqlite)"
             case let .badValue(run, column, value, expected): "run \(run): \(column) is \(value), not \(expected)"
             case .noSuchFile: "no such file"
             case .empty: "is empty, not a results database"

@@ -44,6 +44,10 @@ package final class SweepStore: Sendable {
                 try db.execute(sql: "PRAGMA synchronous = NORMAL")
             }
         }
+        // SQLite takes some names as no file at all: "" and ":memory:" for a private database
+        // in memory, and "file:…" as a URI (which may say mode=memory). Results written there
+        // would be lost when the tool ends, with nothing said.
+        if let name = Self.notAFileName(path) { throw .database(path, .notAFileName(name)) }
         // A folder (such as `.`) is no database file; SQLite says only "unable to open".
         var isFolder: ObjCBool = false
         if FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), isFolder.boolValue {
@@ -85,6 +89,15 @@ package final class SweepStore: Sendable {
         }
         let queue = try Self.access(path) { try DatabaseQueue(path: path, configuration: configuration) }
         try self.init(writer: queue, path: path, readOnly: readOnly, isNew: (size ?? 0) == 0)
+    }
+
+    /// What SQLite reads `path` as, when that is not a file's path: "" and ":memory:" (a
+    /// private database in memory) and "file:…" (a URI); nil for a file's path.
+    package static func notAFileName(_ path: String) -> String? {
+        if path.isEmpty { return "an empty path, SQLite's name for a private temporary database" }
+        if path == ":memory:" { return "SQLite's name for a database in memory" }
+        if path.hasPrefix("file:") { return "read by SQLite as a URI, not a file's path" }
+        return nil
     }
 
     /// The folder part of `path` ("" for a name alone), by its last `/`. Foundation's

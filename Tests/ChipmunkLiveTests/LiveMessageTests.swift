@@ -39,6 +39,8 @@ import Testing
         (#"{"type":"grab","x":1e-400,"y":0}"#, .unrepresentable(field: "x", type: "grab")),
         (#"{"type":"pause","type":"grab"}"#, .duplicateKey("type")),
         (#"{"type":"grab","x":1,"y":2,"x":"a"}"#, .duplicateKey("x")),
+        // A key spelled with escapes is the same key: the decoder would keep one of the two.
+        (#"{"ty\u0070e":"grab","type":"pause"}"#, .duplicateKey("type")),
         (#"{"type":"grab","x":[1e400],"y":1}"#, .missing(field: "x", type: "grab")),
         (#"{"type":"speed","value":8}"#, .outOfRange(field: "value", value: 8, range: 0.25...4)),
         (#"{"type":"tilt","gx":-1e16,"gy":0}"#, .outOfRange(field: "gx", value: -1e16, range: -1e15...1e15)),

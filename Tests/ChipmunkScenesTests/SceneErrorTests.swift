@@ -163,6 +163,19 @@ import ChipmunkCatalog
             "{\"name\": \"x -1e400\", \"gravity\": [0,\n -1e400]}",
             "bad.json: the number -1e400 at line 2, column 2 is beyond what a Double holds (magnitudes up to about 1.8e308)"
         ),
+        (
+            #"{"name": "x", "gravity": [0, -10], "gravity": [0, 10]}"#,
+            "bad.json: gravity: appears twice in one object; give each key once"
+        ),
+        (
+            // Spelled with an escape, it is the same key to the decoder, which would keep one.
+            #"{"name": "x", "gravity": [0, -10], "gr\u0061vity": [0, 10]}"#,
+            "bad.json: gravity: appears twice in one object; give each key once"
+        ),
+        (
+            #"{"name": "x", "bodies": [{"m\u0061ss": 1, "moment": 1, "mass": 100}]}"#,
+            "bad.json: bodies[0].mass: appears twice in one object; give each key once"
+        ),
     ])
     func oneLineNamingThePlace(json: String, expected: String) {
         #expect(error(json) == expected)

@@ -57,6 +57,30 @@ import ChipmunkTestSupport
         #expect(try sim("results", "y").status == 0)
     }
 
+    /// SQLite reads `:memory:` as a database in memory and `file:…` as a URI (which may say
+    /// mode=memory): a sweep there reported its runs done and kept none, and a merge into
+    /// `:memory:` counted runs it then dropped.
+    @Test func namesThatSQLiteKeepsInMemoryAreRefused() throws {
+        defer { folder.remove() }
+        let memory =
+            "is SQLite's name for a database in memory, which would keep nothing: give a file's path (such as ./name.sqlite)"
+        let uri =
+            "is read by SQLite as a URI, not a file's path, which would keep nothing: give a file's path (such as ./name.sqlite)"
+        let swept = try sim("sweep", drop, "--param", "speed=1", "--steps", "3", "--db", ":memory:")
+        #expect(swept.status == 65 && swept.stderr == "chipmunk-sim: :memory:: \(memory)\n", "\(swept.stderr)")
+        let file = try sim("sweep", drop, "--param", "speed=1", "--steps", "3", "--db", "file:x.sqlite?mode=memory")
+        #expect(
+            file.status == 65 && file.stderr == "chipmunk-sim: file:x.sqlite?mode=memory: \(uri)\n", "\(file.stderr)")
+        #expect(try sim("sweep", drop, "--param", "speed=1", "--steps", "3", "--db", "kept.sqlite").status == 0)
+        let merged = try sim("merge", ":memory:", "kept.sqlite")
+        #expect(merged.status == 65 && merged.stderr == "chipmunk-sim: :memory:: \(memory)\n", "\(merged.stderr)")
+        #expect(try sim("results", ":memory:").status == 65)
+        // A file of that name is a path like any other.
+        let named = try sim("sweep", drop, "--param", "speed=1", "--steps", "3", "--db", "./:memory:")
+        #expect(named.status == 0, "\(named.stderr)")
+        #expect(FileManager.default.fileExists(atPath: folder.path(":memory:")))
+    }
+
     /// Writes a sweep file into the test's folder; `SCENE` in `json` becomes drop.json's path.
     private func sweepFile(_ name: String, _ json: String) throws {
         try Data(json.replacingOccurrences(of: "SCENE", with: drop).utf8).write(
@@ -253,6 +277,10 @@ import ChipmunkTestSupport
             (
                 #""steps": 10, "grid": {"speed": [1], "speed": [2]}"#,
                 "grid.speed: appears twice in one object; give each key once"
+            ),
+            (
+                #""steps": 10, "grid": {"speed": [1, 2]}, "gr\u0069d": {"speed": [3]}"#,
+                "grid: appears twice in one object; give each key once"
             ),
             (
                 #""steps": 10, "grid": {"speed": {"lin": [0, 1, 10000]}, "elasticity": {"lin": [0, 1, 10000]}}"#,

@@ -1,9 +1,12 @@
+import Foundation
+
 /// Finds the first key that appears twice in one JSON object.
 ///
 /// Foundation's decoders keep one of the two values without a word, so a scene file with
 /// `"mass": 1, …, "mass": 100` would run with a mass the author did not mean. This reads
 /// valid JSON (call it after decoding succeeded) and returns the path of the repeated key,
-/// such as `bodies[2].mass`.
+/// such as `bodies[2].mass`. Keys are compared as the decoder reads them, escapes decoded:
+/// `"gr\u0061vity"` is `gravity` given again.
 package enum DuplicateKeys {
     package static func first(in data: [UInt8]) -> String? {
         var scanner = Scanner(bytes: data)
@@ -79,20 +82,26 @@ package enum DuplicateKeys {
             }
         }
 
-        /// A string's contents, escapes decoded as far as comparing keys needs.
+        /// A string's contents, escapes decoded as the decoder decodes them (`\u0061` is `a`),
+        /// so that a key spelled with escapes is the same key as the one spelled without.
         mutating func string() -> String {
+            let opening = index
             index += 1  // opening quote
-            var raw: [UInt8] = []
+            var escaped = false
             while index < bytes.count, bytes[index] != UInt8(ascii: "\"") {
                 if bytes[index] == UInt8(ascii: "\\"), index + 1 < bytes.count {
-                    raw.append(bytes[index])
+                    escaped = true
                     index += 1
                 }
-                raw.append(bytes[index])
                 index += 1
             }
             index += 1  // closing quote
-            return String(decoding: raw, as: UTF8.self)
+            let quoted = bytes[opening..<min(index, bytes.count)]
+            guard escaped else { return String(decoding: quoted.dropFirst().dropLast(), as: UTF8.self) }
+            // The JSON is valid (the decoder read it), so its string decodes alone; an escape the
+            // decoder would refuse alone (a lone surrogate) keeps its spelling.
+            return (try? JSONDecoder().decode(String.self, from: Data(quoted)))
+                ?? String(decoding: quoted.dropFirst().dropLast(), as: UTF8.self)
         }
     }
 }
