@@ -49,6 +49,33 @@ import ChipmunkTestSupport
     }
 }
 
+@Suite struct RenderSnapshotTests {
+    /// A snapshot goes on from its step, as `run`'s does. render drew a crates snapshot taken at
+    /// step 120 for --step 0 and --step 60 alike and called it step 0 or 60, and --every named
+    /// five copies of step 120 as steps 0 to 120.
+    @Test("render of a snapshot counts --step from the snapshot's step and names frames by the run's step")
+    func snapshotSteps() throws {
+        let folder = try TemporaryFolder("render-snapshot")
+        defer { folder.remove() }
+        let snapshot = folder.path("crates-120.snapshot")
+        #expect(try Tool.sim("snapshot", "crates", "--at", "120", "-o", snapshot).status == 0)
+        let asTaken = try Tool.sim("render", snapshot, "-o", folder.path("a.svg"))
+        #expect(asTaken.status == 0 && asTaken.stderr.contains("a.svg: step 120"), "\(asTaken.stderr)")
+        let later = try Tool.sim("render", snapshot, "--step", "60", "-o", folder.path("b.svg"))
+        #expect(later.status == 0 && later.stderr.contains("b.svg: step 180"), "\(later.stderr)")
+        // The same picture as the scene drawn at step 180 from the start, and not step 120's.
+        #expect(try Tool.sim("render", "crates", "--step", "180", "-o", folder.path("c.svg")).status == 0)
+        func read(_ name: String) throws -> String { try String(contentsOfFile: folder.path(name), encoding: .utf8) }
+        let (a, b, c) = (try read("a.svg"), try read("b.svg"), try read("c.svg"))
+        #expect(b == c && a != b)
+        let frames = try Tool.sim("render", snapshot, "--step", "60", "--every", "30", "-o", folder.path("f-%04d.svg"))
+        #expect(frames.status == 0, "\(frames.stderr)")
+        let names = try FileManager.default.contentsOfDirectory(atPath: folder.url.path).filter { $0.hasPrefix("f-") }
+        #expect(names.sorted() == ["f-0120.svg", "f-0150.svg", "f-0180.svg"])
+        #expect(try read("f-0180.svg") == c)
+    }
+}
+
 @Suite struct RenderSequenceTests {
     @Test("--every K writes a frame file per Kth step; --size gives the exact picture size; --contacts adds normals")
     func sequence() throws {

@@ -22,6 +22,10 @@ struct Render: ParsableCommand {
             -o (stdout by default), each frame under a line "step N", or one file a frame when \
             -o holds a printf number.
 
+            A snapshot file continues the run it was taken from, as in `run`: --step counts the \
+            steps to add (0: the snapshot's own step), and frames are numbered by the run's \
+            step, so crates-120.snapshot --step 60 draws step 180.
+
             Examples:
               chipmunk-sim render crates --step 600 --format text
               chipmunk-sim render Scenes/pyramid-stack.json --step 1200 -o pyramid.svg
@@ -34,12 +38,14 @@ struct Render: ParsableCommand {
     @Argument(help: "A built-in scene, a scene file or a snapshot file.") var scene: String
 
     @Option(
-        parsing: .unconditional, help: "Draw after this many steps (0: as built); with --every, the last step drawn.",
+        parsing: .unconditional,
+        help: "Draw after this many steps (0: as built, or a snapshot as taken); with --every, the last step drawn.",
         transform: WholeNumber.parser(0...WholeNumber.maxStep, "steps"))
     var step = 0
 
     @Option(
-        parsing: .unconditional, help: "Draw every Kth step from 0 to --step, one file each (see -o).",
+        parsing: .unconditional,
+        help: "Draw every Kth step from 0 (a snapshot: its step) to --step, one file each (see -o).",
         transform: WholeNumber.parser(1...WholeNumber.maxStep, "steps"))
     var every: Int?
 
@@ -117,11 +123,15 @@ struct Render: ParsableCommand {
 
     func run() throws {
         let scene = try SceneCatalog.scene(opening: self.scene, warn: Output.warning)
+        // A snapshot goes on from its own step (as `run`'s does): --step counts steps to add,
+        // and the frames are named by the run's step. Both are bounded, so is their sum.
+        let first = scene.stepCount
+        let last = first + step
         let stride = every ?? max(step, 1)
         var text = ""
         // The frames drawn, with their files and steps, for the summary.
         var frames: [(path: String, step: Int)] = []
-        for target in Swift.stride(from: every == nil ? step : 0, through: step, by: stride) {
+        for target in Swift.stride(from: every == nil ? last : first, through: last, by: stride) {
             while scene.stepCount < target {
                 do {
                     try scene.step(scene.timeStep)
@@ -151,7 +161,7 @@ struct Render: ParsableCommand {
                         ? "wrote \(output): \(frames.count) frames, steps \(first.step) to \(last.step)"
                         : "wrote \(frames.count) frames, \(first.path) to \(last.path)")
             } else {
-                Output.summary("wrote \(frames.first?.path ?? output): step \(frames.first?.step ?? step)")
+                Output.summary("wrote \(frames.first?.path ?? output): step \(frames.first?.step ?? last)")
             }
         }
     }
