@@ -250,6 +250,15 @@ import ChipmunkTestSupport
             #expect(text.contains(label), "the chart shows \(label)")
         }
         #expect(try Tool.sim("results", db, "--chart", "stiffness:box.y.min", "-o", path("c.png")).status == 0)
+        // error_step is only a not-ok run's: those runs are the chart, at their steps. With no ok
+        // run to fit, the y axis once took a log scale with nothing on it, and matplotlib's
+        // ValueError came out as the error.
+        for name in ["e.svg", "e.png"] {
+            let steps = try Tool.sim("results", db, "--chart", "stiffness:error_step", "-o", path(name))
+            #expect(steps.status == 0, "\(steps.stderr)")
+        }
+        let steps = try String(contentsOfFile: path("e.svg"), encoding: .utf8)
+        #expect(steps.contains("error_step") && steps.contains("diverged (30 runs; from stiffness = 1.778e+04"))
         #expect(FileManager.default.contents(atPath: path("c.png"))?.starts(with: [0x89, 0x50, 0x4E, 0x47]) == true)
         #expect(try Tool.sim("results", db, "--chart", "stiffness:box.y.min", "-o", path("c.pdf")).status == 0)
         #expect(FileManager.default.contents(atPath: path("c.pdf"))?.starts(with: Array("%PDF".utf8)) == true)

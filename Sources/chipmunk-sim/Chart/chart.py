@@ -4,8 +4,9 @@
 Reads a request on standard input, {"format": "svg" | "png" | "pdf", "chart": SweepChart as
 JSON}, and writes the picture to standard output. Ok runs as a line per group of the other
 parameters; diverged runs as red crosses and failed ones as black along the top edge, with a
-dashed line at the first. The y axis fits the ok runs. Log axes where the values are
-positive and span more than 100x.
+dashed line at the first. The y axis fits the ok runs; when no ok run has the metric (such
+as error_step), the runs that have it are plotted at their values and the axis fits them.
+Log axes where the values are positive and span more than 100x.
 
 chipmunk-sim embeds this file at build time (Plugins/EmbedFiles) and runs it with
 `python3 -c`; it runs alone too:
@@ -34,18 +35,23 @@ fig, ax = plt.subplots(figsize=(8, 4.8), layout="constrained")
 groups = sorted({p["group"] for p in points})
 for group in groups:
     ok = [p for p in points if p["group"] == group and p["outcome"] == "ok" and p.get("y") is not None]
+    if not ok:
+        continue  # a group with nothing to draw gets no legend entry
     label = f"ok ({group})" if group else "ok"
     ax.plot([p["x"] for p in ok], [p.get("y") for p in ok], "o-", markersize=4, linewidth=1, label=label)
 if spans([p["x"] for p in points]):
     ax.set_xscale("log")
 ok_known = [p.get("y") for p in points if p["outcome"] == "ok" and p.get("y") is not None]
-if spans(ok_known or [p.get("y") for p in points]):
+# When no ok run has the metric (error_step is only a diverged or failed run's), the runs
+# that have it are what the chart shows: at their values, and the y axis fits them.
+by_value = not ok_known
+fitted = ok_known or [p["y"] for p in points if p.get("y") is not None]
+if spans(fitted):
     ax.set_yscale("log")
-# Not-ok runs sit on the top edge: a diverged run's numbers before it blew up would
-# stretch the axis until the ok runs were a flat line.
-ok_ys = [p.get("y") for p in points if p["outcome"] == "ok" and p.get("y") is not None]
-if ok_ys:
-    low, high = min(ok_ys), max(ok_ys)
+# Otherwise not-ok runs sit on the top edge: a diverged run's numbers before it blew up
+# would stretch the axis until the ok runs were a flat line.
+if fitted:
+    low, high = min(fitted), max(fitted)
     if ax.get_yscale() == "log":
         ax.set_ylim(low / 1.5, high * 1.5)
     else:
@@ -58,8 +64,14 @@ for outcome, color in (("diverged", "tab:red"), ("failed", "black")):
     first = min(marked, key=lambda p: p["x"])
     label = f"{outcome} ({len(marked)} run{'' if len(marked) == 1 else 's'}; from {param} = {first['x']:.4g}"
     label += f", step {first['errorStep']})" if first.get("errorStep") is not None else ")"
-    ax.scatter([p["x"] for p in marked], [0.96] * len(marked), transform=ax.get_xaxis_transform(),
-               marker="x", s=40, color=color, label=label, zorder=3, clip_on=False)
+    valued = [p for p in marked if by_value and p.get("y") is not None]
+    edge = [p for p in marked if not (by_value and p.get("y") is not None)]
+    if valued:
+        ax.scatter([p["x"] for p in valued], [p["y"] for p in valued], marker="x", s=40, color=color,
+                   label=label, zorder=3)
+    if edge:
+        ax.scatter([p["x"] for p in edge], [0.96] * len(edge), transform=ax.get_xaxis_transform(),
+                   marker="x", s=40, color=color, label=None if valued else label, zorder=3, clip_on=False)
     ax.axvline(first["x"], color=color, linewidth=0.8, linestyle="--")
 xs = [p["x"] for p in points]
 if ax.get_xscale() == "log":
@@ -81,7 +93,7 @@ except OverflowError:
     # A log axis of some 250 decades or more (1e-300 to 1e300): matplotlib's tick locator
     # steps past the largest double ("cannot convert float infinity to integer"). Named as
     # chipmunk-sim names an axis wider than a double, not as Python's exception.
-    axes = [(param, xs, ax.get_xscale()), (metric, ok_known or [p.get("y") for p in points], ax.get_yscale())]
+    axes = [(param, xs, ax.get_xscale()), (metric, fitted, ax.get_yscale())]
     logged = [(name, [v for v in values if v is not None and v > 0]) for name, values, scale in axes if scale == "log"]
     logged = [(name, values) for name, values in logged if values]
     if not logged:
