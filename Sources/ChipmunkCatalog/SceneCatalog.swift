@@ -183,6 +183,10 @@ public enum SceneCatalog {
             } catch let error as SnapshotError {
                 // Read, but not restorable (invalid, another scene's, another engine's layout).
                 throw SceneError(source: argument, reason: "\(error)")
+            } catch let error as SceneError {
+                // The scene it names (a path as it was given when it was taken, or a name)
+                // cannot be built: said as the snapshot's, as a recording's scene is.
+                throw SceneError(source: argument, reason: "the scene it was taken of cannot be opened: \(error)")
             }
         }
         return try scene(named: argument, warn: warn)

@@ -78,5 +78,14 @@ import ChipmunkTestSupport
         let continued = try Tool.sim("run", folder.path("drop.snapshot"), "--steps", "5")
         #expect(continued.status == 0, "\(continued.stderr)")
         #expect(continued.stdout.split(separator: "\n").last?.hasPrefix("15,") == true, "\(continued.stdout)")
+        // Without the scene file, the error says it is the snapshot's scene that is missing
+        // (it said only ".../drop.json: no such file", as if that path had been given).
+        try FileManager.default.removeItem(at: folder.url.appendingPathComponent("drop.json"))
+        let snapshot = folder.path("drop.snapshot")
+        let orphan = try Tool.sim("run", snapshot, "--steps", "5")
+        #expect(orphan.status == 65)
+        #expect(
+            orphan.stderr.hasPrefix("chipmunk-sim: \(snapshot): the scene it was taken of cannot be opened: /")
+                && orphan.stderr.hasSuffix("/drop.json: no such file\n"), "\(orphan.stderr)")
     }
 }
