@@ -11,7 +11,7 @@ let package = Package(
         .library(name: "ChipmunkPictures", targets: ["ChipmunkPictures"]),
         .library(name: "ChipmunkCatalog", targets: ["ChipmunkCatalog"]),
         // Sweeps' API is package-level (chipmunk-sim is its interface); the product lets
-        // Fuzz/ link it, built with -enable-testing for its reader harness.
+        // the fuzzers (Sanitizers/) link it, built with -enable-testing for the reader harness.
         .library(name: "ChipmunkBatch", targets: ["ChipmunkBatch"]),
         // Serving a scene live in a browser (`chipmunk-sim serve`, or your own executable):
         // built only with the Live trait, on by default (see traits below).

@@ -1,16 +1,28 @@
 // swift-tools-version:6.1
-// The library suites for scripts/sanitize.sh: the test targets of Tests/ (Sanitizers/Tests
-// is a link to it) but the CLI's, over the libraries alone, without the Live trait. A package
-// of its own so that the ASan (release) and TSan builds compile the binding, its libraries
-// and these suites, not the command-line tool, the server's packages or the tools; the
-// default tier runs the rest. Test files that reach a library's `package` declarations
-// import it `@testable`, since these targets are in another package.
+// The instrumented builds of scripts/sanitize.sh and scripts/fuzz.sh: the test targets of
+// Tests/ (Sanitizers/Tests is a link to it) but the CLI's, and the libFuzzer harnesses of
+// Fuzz/ (Sanitizers/Fuzzers is a link to Fuzz/Sources), over the libraries alone, without
+// the Live trait. A package of its own so that these builds compile the binding, its
+// libraries, these suites and the harnesses, not the command-line tool, the server's
+// packages or the tools; the default tier runs the rest. ASan's release build instruments
+// every module for libFuzzer's coverage too (scripts/lib.sh, asan_build), so that one build
+// serves both the ASan suites and the fuzzers; only the harnesses link libFuzzer. TSan's
+// build makes the suites' product alone. Test files that reach a library's `package`
+// declarations import it `@testable`, since these targets are in another package.
 import PackageDescription
 
 let root = "SwiftChipmunk"
 
 /// A library of the root package.
 func library(_ name: String) -> Target.Dependency { .product(name: name, package: root) }
+
+/// A libFuzzer harness: an executable over FuzzDriver, linked with libFuzzer (its own `main`
+/// calls libFuzzer's driver) and with lld, as gold fails on the instrumented debug info.
+func fuzzer(_ name: String, _ libraries: [String]) -> Target {
+    .executableTarget(
+        name: name, dependencies: ["FuzzDriver"] + libraries.map(library), path: "Fuzzers/\(name)",
+        linkerSettings: [.unsafeFlags(["-sanitize=fuzzer,address", "-use-ld=lld"])])
+}
 
 let package = Package(
     name: "SwiftChipmunkSanitizers",
@@ -66,6 +78,11 @@ let package = Package(
                 library("ChipmunkBatch"), library("ChipmunkScenes"), library("Chipmunk"), "ChipmunkTestSupport",
                 .product(name: "GRDB", package: "GRDB.swift"),
             ]),
+        // The harnesses of scripts/fuzz.sh: scene files, snapshot files, and the other readers.
+        .target(name: "FuzzDriver", path: "Fuzzers/FuzzDriver"),
+        fuzzer("SceneFuzzer", ["Chipmunk", "ChipmunkScenes"]),
+        fuzzer("SnapshotFuzzer", ["Chipmunk", "ChipmunkScenes", "ChipmunkCatalog", "ChipmunkPictures"]),
+        fuzzer("ReaderFuzzer", ["Chipmunk", "ChipmunkScenes", "ChipmunkCatalog", "ChipmunkBatch"]),
     ],
     swiftLanguageModes: [.v6]
 )

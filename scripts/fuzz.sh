@@ -2,9 +2,11 @@
 # Fuzzes what the tools read, with libFuzzer: scene files (loaded, built, stepped 240 times,
 # snapshotted and restored), snapshot files (mutated, given a valid checksum as an
 # attacker can, restored, stepped, drawn), and the other readers (golden files verified,
-# input recordings replayed, sweep files planned and run, results databases exported). Builds the harnesses in Fuzz/ with
-# -sanitize=fuzzer,address over every target (the binding included; linked with lld, as
-# gold fails on the instrumented debug info), then runs each over its checked-in seeds
+# input recordings replayed, sweep files planned and run, results databases exported). The
+# harnesses (Fuzz/Sources) are executables of the nested package Sanitizers/, built by
+# its ASan release build, which carries libFuzzer's coverage in every module, the binding's
+# C runtime included (lib.sh, ASAN_ARGS; sanitize.sh runs the suites from the same build);
+# then each runs over its checked-in seeds
 # (Fuzz/corpus, Fuzz/corpus-snapshots, Fuzz/corpus-readers: each reader seed's first byte
 # names its reader, 0 golden, 1 recording, 2 sweep, 3 database).
 #   scripts/fuzz.sh [RUNS] [scenes|snapshots|readers]   (default 1,000,000 inputs each, every
@@ -30,24 +32,13 @@ fi
 runs="${1:-1000000}"
 case "$runs" in ''|*[!0-9]*) echo "fuzz.sh: RUNS must be a whole number (got '$runs')" >&2; exit 64 ;; esac
 
-echo "Building the fuzzer (release, -sanitize=fuzzer,address) ..."
+echo "Building the fuzzers: swift build ${ASAN_ARGS[*]}"
 log="$(mktemp)"
-# -enable-testing: the reader harness reaches ChipmunkBatch's package-level API through
-# `@testable import` (the fuzz package is a package of its own).
-build() {
-    (cd Fuzz && swift build -c release -Xswiftc -sanitize=fuzzer,address -Xswiftc -use-ld=lld \
-        -Xswiftc -enable-testing >"$log" 2>&1)
-}
-if ! build; then
-    # SwiftPM can miss a source file added to the parent package since Fuzz/.build was
-    # made (a path dependency's file list is cached): start that build afresh, once.
-    echo "The build failed; retrying from a clean Fuzz/.build ..."
-    rm -rf Fuzz/.build
-    if ! build; then
-        grep -vE "^\[[0-9]+/[0-9]+\]" "$log" >&2
-        rm -f "$log"
-        exit 1
-    fi
+if ! swiftpm build "${ASAN_ARGS[@]}" >"$log" 2>&1; then
+    grep -vE "^\[[0-9]+/[0-9]+\]" "$log" >&2
+    echo "fuzz.sh: the build FAILED (if SwiftPM missed a file added since $ASAN_SCRATCH was made, remove that folder and run again)" >&2
+    rm -f "$log"
+    exit 1
 fi
 rm -f "$log"
 [ "$build_only" -eq 1 ] && exit 0
@@ -55,7 +46,7 @@ rm -f "$log"
 # fuzz HARNESS SEEDS MAX_LEN: runs one harness over a copy of its seeds.
 fuzz() {
     local harness="$1" seeds="$2" max_len="$3" work status=0 start elapsed
-    local fuzzer="Fuzz/.build/release/$harness"
+    local fuzzer="$ASAN_SCRATCH/release/$harness"
     work="$(mktemp -d)"
     cp "$seeds"/* "$work/"
     mkdir -p Fuzz/findings

@@ -99,12 +99,29 @@ need_swift() {
     }
 }
 
+# swiftpm ARGS...: `swift ARGS`, run again (three runs at most) when SwiftPM itself is
+# killed by a signal. SwiftPM has crashed here on sound input (a segmentation fault in
+# libdispatch, exit 139, before any compiler ran; in a build and in the documentation
+# plugin's host): a crash of the toolchain is not a finding about the code. A compiler's
+# error exits with 1 and fails at once. Only for builds: a test run killed by a signal is
+# a finding.
+swiftpm() {
+    local status attempt
+    for attempt in 1 2 3; do
+        status=0
+        swift "$@" || status=$?
+        ((status > 128)) || return "$status"
+        echo "swift $1 was killed by signal $((status - 128)) (exit $status) on run $attempt of 3" >&2
+    done
+    return "$status"
+}
+
 # swift_build ARGS...: a build in the given configuration (CONFIGURATION, default debug).
 swift_build() {
     need_swift
     local log status=0
     log="$(mktemp)"
-    swift build -c "${CONFIGURATION:-debug}" "$@" >"$log" 2>&1 || status=$?
+    swiftpm build -c "${CONFIGURATION:-debug}" "$@" >"$log" 2>&1 || status=$?
     if [ "$status" -ne 0 ]; then
         grep -vE "^\[[0-9]+/[0-9]+\]" "$log" >&2
         rm -f "$log"
@@ -113,6 +130,25 @@ swift_build() {
     fi
     rm -f "$log"
 }
+
+# The instrumented release build of the nested package Sanitizers/, which sanitize.sh
+# (with --build-tests: the ASan suites) and fuzz.sh (the harnesses) share: AddressSanitizer,
+# and libFuzzer's coverage (what -sanitize=fuzzer adds: edges, comparisons, indirect calls,
+# and on Linux the stack's depth, which swiftc takes only as LLVM's option) in every Swift
+# module and in the C runtime target, so that the suites' build also makes
+# the fuzzers; only the harnesses link libFuzzer (Sanitizers/Package.swift). The suites'
+# runner calls ASan's own no-op coverage hooks. -enable-testing: @testable imports (the
+# suites, and the reader harness, which reaches ChipmunkBatch's package-level API). lld:
+# gold fails on the instrumented debug info.
+# The folder's name is the flags': Swift keeps an object file whose IR before LLVM's passes
+# is unchanged, and coverage is added by those passes, so a build folder made without it
+# (.build-asan-release, before the fuzzers joined) would keep uninstrumented objects.
+ASAN_SCRATCH="Sanitizers/.build-asan-fuzz"
+ASAN_ARGS=(--package-path Sanitizers -c release --sanitize=address --scratch-path "$ASAN_SCRATCH"
+    -Xswiftc -enable-testing -Xswiftc -use-ld=lld
+    -Xswiftc -sanitize-coverage=edge,indirect-calls,trace-cmp,inline-8bit-counters,pc-table
+    -Xswiftc -Xllvm -Xswiftc -sanitizer-coverage-stack-depth
+    -Xcc -fsanitize-coverage=edge,indirect-calls,trace-cmp,inline-8bit-counters,pc-table,stack-depth)
 
 swift_bin_path() {
     swift build -c "${CONFIGURATION:-debug}" --show-bin-path

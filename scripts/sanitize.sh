@@ -4,11 +4,13 @@
 # ThreadSanitizer (TSAN_SUITES below) in a debug build. Both build the nested package
 # Sanitizers/, whose test targets are the library suites of Tests/ (Sanitizers/Tests is a
 # link to it) over the binding and its libraries without the command-line tool, the live
-# server or the benchmarks; each in a build folder of its own (Sanitizers/.build-asan-release,
-# Sanitizers/.build-tsan). With both sanitizers, the two builds run side by side.
+# server or the benchmarks; each in a build folder of its own (Sanitizers/.build-asan-fuzz,
+# Sanitizers/.build-tsan). ASan's build is the one fuzz.sh runs its harnesses from (lib.sh,
+# ASAN_ARGS: it also carries libFuzzer's coverage); TSan's makes the suites alone. With
+# both sanitizers, the two builds run side by side.
 #   scripts/sanitize.sh [address|thread]   (both by default)
 #   scripts/sanitize.sh --build-only [address|thread]   (the builds alone: test.sh --full
-#   runs them beside lighter steps, then this script, whose builds are then done)
+#   runs them beside lighter steps, then this script and fuzz.sh, whose builds are then done)
 # Leak suppressions, each with its reason, are in scripts/lsan.supp: one in XCTest's
 # XCTWaiter (swift-snapshot-testing), and one in Foundation.Process.run, in the suites that
 # start a program; none in the binding or the engine.
@@ -36,15 +38,18 @@ export SWIFT_BACKTRACE=enable=no
 # reporter, a `Locked` value whose Sendable checks the compiler makes.
 TSAN_SUITES='ParallelSpacesTests|StructSlabTests|BodyAndShapeTests|ChipmunkBatchTests'
 
-scratch() { [ "$1" = "address" ] && echo ".build-asan-release" || echo ".build-tsan"; }
-configuration() { [ "$1" = "address" ] && echo "-c release -Xswiftc -enable-testing" || echo "-c debug"; }
+TSAN_ARGS=(--package-path Sanitizers -c debug --sanitize=thread --scratch-path Sanitizers/.build-tsan)
 
-# build SANITIZER LOG: builds Sanitizers/ with its tests under SANITIZER, output to LOG.
+# args SANITIZER: the build's arguments (ASan's from lib.sh, shared with fuzz.sh).
+args() { if [ "$1" = "address" ]; then echo "${ASAN_ARGS[@]}"; else echo "${TSAN_ARGS[@]}"; fi; }
+
+# build SANITIZER LOG: builds Sanitizers/ with its tests under SANITIZER, output to LOG:
+# ASan's build makes everything (the suites and the harnesses), TSan's the suites' product.
 build() {
-    local sanitizer="$1" log="$2"
-    # shellcheck disable=SC2046 # the configuration is words
-    swift build --package-path Sanitizers $(configuration "$sanitizer") --build-tests \
-        --sanitize="$sanitizer" --scratch-path "Sanitizers/$(scratch "$sanitizer")" >"$log" 2>&1
+    local sanitizer="$1" log="$2" what=(--build-tests)
+    [ "$sanitizer" = "thread" ] && what=(--product SwiftChipmunkSanitizersPackageTests)
+    # shellcheck disable=SC2046 # the arguments are words without spaces
+    swiftpm build $(args "$sanitizer") "${what[@]}" >"$log" 2>&1
 }
 
 # test_under SANITIZER: runs Sanitizers/' suites (TSan: TSAN_SUITES) built under SANITIZER.
@@ -55,8 +60,7 @@ test_under() {
     log="$(mktemp)"
     # shellcheck disable=SC2046
     ASAN_OPTIONS=detect_leaks=1 LSAN_OPTIONS="suppressions=$PWD/scripts/lsan.supp:print_suppressions=0" \
-        swift test --package-path Sanitizers --skip-build --disable-xctest $(configuration "$sanitizer") \
-        --sanitize="$sanitizer" --scratch-path "Sanitizers/$(scratch "$sanitizer")" "${filter[@]}" >"$log" 2>&1 ||
+        swift test $(args "$sanitizer") --skip-build --disable-xctest "${filter[@]}" >"$log" 2>&1 ||
         status=$?
     grep -E "Test run with|✘" "$log" || true
     if [ "$status" -ne 0 ] || grep -qE "ERROR: AddressSanitizer|ERROR: LeakSanitizer|WARNING: ThreadSanitizer" "$log"; then
@@ -90,7 +94,7 @@ done
 # for most of its time, and TSan's debug build takes the other.
 declare -A logs pids
 for sanitizer in "${sanitizers[@]}"; do
-    echo "== Building Sanitizers/ with its tests under --sanitize=$sanitizer ($(configuration "$sanitizer"))"
+    echo "== Building Sanitizers/ under --sanitize=$sanitizer: swift build $(args "$sanitizer")"
     logs[$sanitizer]="$(mktemp)"
     build "$sanitizer" "${logs[$sanitizer]}" &
     pids[$sanitizer]=$!

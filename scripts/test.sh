@@ -119,24 +119,24 @@ step "Building (debug) with tests: about 7 minutes on a fresh clone, seconds aft
 rm -rf test-attachments && mkdir -p test-attachments
 step "swift test: the library, scenes, dynamics, live and CLI suites (about 10 minutes)" quiet_test \
     --attachments-path test-attachments
-# The fuzzers' build (release, instrumented) and, with --full, the sanitizers' (ASan's is
-# a release build) run beside the next four steps, which use one core each.
-start fuzzers "Building the fuzzers (release, -sanitize=fuzzer,address; alone about 5 minutes, beside the next steps up to 20)" \
-    bash scripts/fuzz.sh --build-only
-[ "$full" -eq 1 ] && start sanitizers "Building Sanitizers/ under ASan (release) and TSan (alone about 10 minutes, beside the steps up to the sanitizers' about 30)" \
-    bash scripts/sanitize.sh --build-only
+# The instrumented release build of Sanitizers/ (ASan, with libFuzzer's coverage: lib.sh,
+# ASAN_ARGS) runs beside the next steps, which use one core each: the fuzzers alone, or
+# with --full the ASan suites too, and TSan's build beside it.
+if [ "$full" -eq 1 ]; then
+    start instrumented "Building Sanitizers/: the suites and fuzzers under ASan (release) and the suites under TSan (alone about 12 minutes, beside the steps up to the fuzzers' about 25)" \
+        bash scripts/sanitize.sh --build-only
+else
+    start instrumented "Building the fuzzers (Sanitizers/, release under ASan with libFuzzer's coverage; alone about 6 minutes)" \
+        bash scripts/fuzz.sh --build-only
+fi
 step "The live server in headless Chromium: drag, tilt, scrub and branch, two fingers, snap, four viewers and bad messages, the recording replayed (about a minute)" \
     python3 Tests/Live/live_browser_test.py "$(swift build --show-bin-path)/chipmunk-sim" \
     --user-executable "$(swift build --show-bin-path)/live-ramp"
 step "JSON Schemas (check-jsonschema) and the bad-file corpus" bash scripts/schema-check.sh
 step "A sweep on a single-node Slurm cluster" bash scripts/slurm-sweep.sh
-step "Leak check (valgrind, about a minute)" bash scripts/leaks.sh
-finish fuzzers
-# 20,000 inputs of each reader from the checked-in seeds and a fixed seed: the readers'
-# coverage flattens well before (100,000 each found nothing more in CI's last runs, for
-# 8 more minutes); longer runs that look for new findings are scripts/fuzz.sh's default.
-step "Fuzzing: 20,000 each of scene files, snapshots and other readers, side by side (about 2 minutes)" bash scripts/fuzz.sh 20000
-
+# 20,000 objects: about 200 spaces, each path of chipmunk-stress (its rounds repeat with
+# periods up to 50) taken at least four times; a longer run is leaks.sh's default.
+step "Leak check (valgrind, 20,000 objects; about 2 minutes)" bash scripts/leaks.sh 20000
 if [ "$full" -eq 1 ]; then
     step "Benchmarks/ (a nested package): building with tests (about 3 minutes)" \
         swift_build --package-path Benchmarks --build-tests
@@ -144,11 +144,15 @@ if [ "$full" -eq 1 ]; then
         quiet_test --package-path Benchmarks
     step "DocC: every library target's documentation, DocC warnings as errors" bash scripts/docs.sh
     step "Doc comments: every public declaration of every library module has one" bash scripts/check-docs.sh
-    # ASan's build is a release build (-O): its run is also where the exit tests read each
-    # stop's message from an optimised binding (sanitize.sh says why).
-    finish sanitizers
-    step "Sanitizers: the library suites under ASan+LSan built with -O (stops' messages in release among them), the threaded ones under TSan (about 4 minutes)" bash scripts/sanitize.sh
 fi
+finish instrumented
+# 20,000 inputs of each reader from the checked-in seeds and a fixed seed: the readers'
+# coverage flattens well before (100,000 each found nothing more in CI's last runs, for
+# 8 more minutes); longer runs that look for new findings are scripts/fuzz.sh's default.
+step "Fuzzing: 20,000 each of scene files, snapshots and other readers, side by side (about 2 minutes)" bash scripts/fuzz.sh 20000
+# ASan's build is a release build (-O): its run is also where the exit tests read each
+# stop's message from an optimised binding (sanitize.sh says why).
+[ "$full" -eq 1 ] && step "Sanitizers: the library suites under ASan+LSan built with -O (stops' messages in release among them), the threaded ones under TSan (about 4 minutes)" bash scripts/sanitize.sh
 
 elapsed=$(($(date +%s) - started))
 if [ -s "$failures" ]; then
