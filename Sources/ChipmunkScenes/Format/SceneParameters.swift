@@ -13,19 +13,35 @@ import Foundation
 package enum SceneParameters {
     /// The parameters a scene file declares, with their defaults (empty when it declares none).
     package static func declared(in data: Data, source: String) throws(SceneError) -> [String: Double] {
-        guard case .object(let members) = try tree(data, source: source) else { return [:] }
+        guard case .object(let members)? = try tree(data, source: source) else { return [:] }
         guard let declaration = members.first(where: { $0.key == "parameters" })?.value else { return [:] }
         return try defaults(declaration, source: source)
     }
 
-    fileprivate static func tree(_ data: Data, source: String) throws(SceneError) -> JSONTree {
+    /// The file as a tree when its root object has a `parameters` member; nil otherwise
+    /// (after the JSON was checked). Most files declare none, and a tree of them is not
+    /// needed: building one is most of reading a file (``JSONTree`` finds each value's kind
+    /// by trying each, and every miss throws; a large file throws thousands of times).
+    fileprivate static func tree(_ data: Data, source: String) throws(SceneError) -> JSONTree? {
         if let problem = SceneDescription.leniencyProblem(in: data) {
             throw SceneError(source: source, reason: problem)
         }
         do {
+            // Checks the whole document, then looks only at the root's keys.
+            guard try JSONDecoder().decode(DeclaresParameters.self, from: data).declares else { return nil }
             return try JSONDecoder().decode(JSONTree.self, from: data)
         } catch {
             throw SceneError(source: source, reason: SceneDescription.jsonProblem(in: data))
+        }
+    }
+
+    /// Whether a document's root is an object with a `parameters` member.
+    private struct DeclaresParameters: Decodable {
+        let declares: Bool
+
+        init(from decoder: any Decoder) {
+            let root = try? decoder.container(keyedBy: AnyCodingKey.self)
+            declares = root?.contains(AnyCodingKey(stringValue: "parameters")) ?? false
         }
     }
 
@@ -71,7 +87,7 @@ package struct SceneTemplate: Sendable {
         self.source = source
         self.data = data
         let root = try SceneParameters.tree(data, source: source)
-        if case .object(var members) = root, let index = members.firstIndex(where: { $0.key == "parameters" }) {
+        if case .object(var members)? = root, let index = members.firstIndex(where: { $0.key == "parameters" }) {
             declared = try SceneParameters.defaults(members[index].value, source: source)
             members.remove(at: index)
             self.members = members
