@@ -73,7 +73,8 @@ package enum LiveMessage: Equatable, Sendable {
             case .notJSON: "not a JSON object"
             case .binary: "binary message (send JSON text)"
             case .unknownType(let type):
-                type.map { "unknown type '\($0.prefix(40))'" } ?? "no \"type\""
+                // Quoted as Swift writes a string: a NUL or a line break shows as \0 or \n.
+                type.map { "unknown type \(String(reflecting: String($0.prefix(40))))" } ?? "no \"type\""
             case .missing(let field, let type): "\(type): \"\(field)\" missing or not a number"
             case .unrepresentable(let field, let type):
                 "\(type): \"\(field)\" is a number a Double cannot hold (beyond ±1.8e308, or nearer 0 than 5e-324), "
@@ -84,6 +85,17 @@ package enum LiveMessage: Equatable, Sendable {
             case .notWhole(let field, let value): "\"\(field)\" is \(value), not a whole number"
             }
         }
+    }
+
+    /// `reason` as a WebSocket close frame carries it: at most 123 bytes of UTF-8, cut
+    /// after a whole character.
+    package static func closeReason(_ reason: String) -> String {
+        var kept = ""
+        for character in reason {
+            guard kept.utf8.count + character.utf8.count <= 123 else { break }
+            kept.append(character)
+        }
+        return kept
     }
 
     /// Reads a message.

@@ -384,6 +384,16 @@
                 do {
                     return try await next(request, context)
                 } catch let error as HTTPError where error.status == .notFound {
+                    // /ws is there, for a WebSocket: "not found: GET /ws: … a WebSocket at /ws"
+                    // contradicted itself.
+                    if request.uri.path == "/ws" {
+                        var refusal = plainText(
+                            .upgradeRequired,
+                            "\(request.method) /ws is the viewers' WebSocket: it answers a WebSocket upgrade "
+                                + "(the page at / opens one), not a plain request (docs/live.md)")
+                        refusal.headers[.upgrade] = "websocket"
+                        return refusal
+                    }
                     let path = String(request.uri.path.prefix(200))
                     return plainText(
                         .notFound,
@@ -449,8 +459,10 @@
                             case .text(let text): try await outbound.write(.text(text))
                             case .binary(let bytes): try await outbound.write(.binary(ByteBuffer(bytes: bytes)))
                             case .close(let reason):
-                                // A close frame's reason holds at most 123 bytes.
-                                try await outbound.close(.policyViolation, reason: String(reason.utf8.prefix(120))!)
+                                // A close frame's reason holds at most 123 bytes, cut at a
+                                // character's end (cut at byte 120, an unknown type of 40
+                                // emoji was no UTF-8, and the force-unwrap stopped the server).
+                                try await outbound.close(.policyViolation, reason: LiveMessage.closeReason(reason))
                                 return
                             }
                         }

@@ -65,6 +65,23 @@ import Testing
 
 /// The reasons a refused message gets, as a viewer reads them.
 @Suite struct LiveMessageReasonTests {
+    /// A close frame's reason is cut at a character's end: cut at byte 120, an unknown type of
+    /// 40 emoji was no UTF-8, and the server's force-unwrap stopped it (a helper's attack).
+    @Test func aCloseReasonIsCutAtACharacter() throws {
+        let text = #"{"type":""# + String(repeating: "😀", count: 40) + #""}"#
+        let problem = try #require(throws: LiveMessage.Problem.self) { try LiveMessage(text: text) }
+        let reason = LiveMessage.closeReason(problem.description)
+        #expect(reason.utf8.count <= 123 && reason.utf8.count > 100)
+        #expect(reason.hasPrefix("unknown type \"😀😀") && problem.description.hasPrefix(reason))
+        #expect(LiveMessage.closeReason("too many viewers") == "too many viewers")
+    }
+
+    /// A type that is a NUL or a line break is shown escaped ("no type" was said of "\u0000").
+    @Test func anUnprintableTypeIsShownEscaped() {
+        #expect(throws: LiveMessage.Problem.unknownType("\u{0}")) { try LiveMessage(text: #"{"type":"\u0000"}"#) }
+        #expect(LiveMessage.Problem.unknownType("\u{0}\n").description == #"unknown type "\0\n""#)
+    }
+
     @Test func aTinyNumberIsNotCalledHuge() {
         let reason = LiveMessage.Problem.unrepresentable(field: "x", type: "grab").description
         #expect(

@@ -292,7 +292,8 @@
         }
 
         /// `HEAD` answers as `GET` without the body (it was 404); an unknown path or method
-        /// gets 404 with a line naming it and what is served (it had no body).
+        /// gets 404 with a line naming it and what is served (it had no body), and `/ws`
+        /// without a WebSocket upgrade 426.
         @Test func headAnswersAndAnUnknownRequestIsTold() async throws {
             let (url, serving) = try await start(
                 LiveServer(name: "ramp", configuration: .init(port: 0)) { Self.ramp() })
@@ -301,12 +302,20 @@
                 #expect(status == 200 || (path == "recording" && status == 409), "HEAD /\(path): \(status ?? 0)")
                 #expect(data.isEmpty, "HEAD /\(path)")
             }
-            for (method, path) in [("GET", "nope"), ("POST", "state"), ("GET", "ws")] {
+            for (method, path) in [("GET", "nope"), ("POST", "state")] {
                 let (data, status) = try await fetch(url.appending(path: path)) { $0.httpMethod = method }
                 let text = String(decoding: data, as: UTF8.self)
                 #expect(status == 404, "\(method) /\(path)")
                 #expect(text.hasPrefix("not found: \(method) /\(path): this server answers"), "\(text)")
             }
+            // /ws without the upgrade: 426, saying what it is (it was "not found: GET /ws: … a
+            // WebSocket at /ws").
+            let (data, status) = try await fetch(url.appending(path: "ws")) { $0.httpMethod = "GET" }
+            #expect(status == 426)
+            #expect(
+                String(decoding: data, as: UTF8.self)
+                    == "GET /ws is the viewers' WebSocket: it answers a WebSocket upgrade (the page at / opens one), "
+                    + "not a plain request (docs/live.md)\n")
             serving.cancel()
             _ = await serving.result
         }

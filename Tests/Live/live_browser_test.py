@@ -282,7 +282,9 @@ def main():
             wait_until("four viewers", lambda: state(url)["viewers"] == 4)
             closed = pages[0].evaluate("""async () => {
                 const bad = ['not json', '{"type":"grab"}', '{"type":"warp","x":1}', 'x'.repeat(5000),
-                             '{"type":"tilt","gx":1e308,"gy":0}', '{"type":"grab","x":NaN,"y":0}'];
+                             '{"type":"tilt","gx":1e308,"gy":0}', '{"type":"grab","x":NaN,"y":0}',
+                             // Its reason, cut at byte 120 inside an emoji, stopped the server.
+                             '{"type":"' + '\\u{1F600}'.repeat(40) + '"}'];
                 const reasons = [];
                 for (const message of bad) {
                     reasons.push(await new Promise((resolve) => {
@@ -306,11 +308,12 @@ def main():
             # machine so busy that the server reads fewer than 1,000 in a second and they take
             # little of its time, neither, and the page closes it: those limits are the unit
             # tests', on clocks of their own. Here the world and the other viewers go on.
-            assert len(closed) == 7, closed
-            for reason in closed[:3] + closed[4:6]:
+            assert len(closed) == 8, closed
+            for reason in closed[:3] + closed[4:7]:
                 assert reason.startswith("1008 "), closed
+            assert closed[6].startswith('1008 unknown type "\U0001F600'), closed
             assert closed[3].startswith(("1008 message of 5000 bytes", "1006")), closed
-            assert closed[6].startswith(
+            assert closed[7].startswith(
                 ("1008 more than 1000 messages", "1008 its messages took more of the world's time", "1006",
                  "still open after")), closed
             before = state(url)["step"]
