@@ -23,7 +23,7 @@ package struct SweepAxis: Sendable, Equatable {
         let spec = String(text[text.index(after: equals)...])
         let parts = spec.split(separator: ":", omittingEmptySubsequences: false).map(String.init)
         if parts.count == 4, parts[0] == "lin" || parts[0] == "log" {
-            guard let from = Double(parts[1]), let to = Double(parts[2]), let count = Int(parts[3]),
+            guard let from = Double(decimal: parts[1]), let to = Double(decimal: parts[2]), let count = Int(parts[3]),
                 from.isFinite, to.isFinite, (1...1_000_000).contains(count)
             else {
                 throw .badInput(.parameterOption(text), .malformedRange(parts[0] == "lin" ? .lin : .log))
@@ -55,7 +55,7 @@ package struct SweepAxis: Sendable, Equatable {
         } else {
             var list: [Double] = []
             for item in spec.split(separator: ",", omittingEmptySubsequences: false) {
-                guard let value = Double(item.trimmingCharacters(in: .whitespaces)), value.isFinite else {
+                guard let value = Double(decimal: item.trimmingCharacters(in: .whitespaces)), value.isFinite else {
                     throw .badInput(.parameterOption(text), .notAFiniteNumber(String(item)))
                 }
                 list.append(value)

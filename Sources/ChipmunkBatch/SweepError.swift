@@ -156,7 +156,7 @@ package enum SweepError: Error, CustomStringConvertible, Sendable {
             case .logRangeNotAboveZero: "a log range needs FROM and TO above zero"
             case .rangeValueNotFinite: "the range gives a value that is not finite"
             case .notAFiniteNumber(let item):
-                "'\(item)' is not a finite number (a list is 1,2,5; ranges are lin:… and log:…)"
+                "'\(item)' is not a finite decimal number (a list is 1,2,5; ranges are lin:… and log:…)"
             case let .lowAboveHigh(low, high): "a range needs finite low <= high (got \(low) to \(high))"
             case .logLowNotAboveZero: "a log range needs low above zero"
             case let .spanNotFinite(low, high):

@@ -52,7 +52,7 @@ import Testing
     }
 
     @Test("Errors are data: where the input was given and what is wrong, with the message built from them")
-    func errorsAreData() {
+    func errorsAreData() throws {
         #expect {
             try SweepAxis(parsing: "k=log:0:10:3")
         } throws: { error in
@@ -60,6 +60,20 @@ import Testing
             else { return false }
             return "\(error)" == "--param k=log:0:10:3: a log range needs FROM and TO above zero"
         }
+        // Double(_:) reads hexadecimal, "nan" and "inf": a --param value is a decimal or nothing.
+        for (option, item) in [("k=0x10", "0x10"), ("k=1,nan", "nan"), ("k=inf", "inf"), ("k=1,,2", "")] {
+            #expect {
+                try SweepAxis(parsing: option)
+            } throws: { error in
+                guard case .badInput(.parameterOption(option), .notAFiniteNumber(item)) = error as? SweepError else {
+                    return false
+                }
+                return "\(error)"
+                    == "--param \(option): '\(item)' is not a finite decimal number (a list is 1,2,5; ranges are lin:… and log:…)"
+            }
+        }
+        #expect(throws: SweepError.self) { try SweepAxis(parsing: "k=lin:0x1:2:3") }
+        #expect(try SweepAxis(parsing: "k=1e-3, -2,0.5").values == [0.001, -2, 0.5])
         #expect {
             try SweepRange(name: "g", low: 2, high: 1, logarithmic: false)
         } throws: { error in

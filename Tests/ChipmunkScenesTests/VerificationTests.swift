@@ -166,6 +166,14 @@ import ChipmunkTestSupport
             error(replacing("checkpoint 100", with: "checkpoint 99999"))
                 == "x.golden: 'checkpoint 99999': checkpoints must come in order, from step 1 to 120")
         #expect(try GoldenFile(parsing: "\u{FEFF}" + golden.text, source: "x.golden") == golden)
+        // Checked out for Windows (CRLF): the same file, not "its first line must be …".
+        let crlf = golden.text.replacingOccurrences(of: "\n", with: "\r\n")
+        #expect(try GoldenFile(parsing: crlf, source: "x.golden") == golden)
+        // A time step is a decimal: Double(_:) read "0x1p-7" as 1/128.
+        let dtLine = try #require(lines.firstIndex { $0.hasPrefix("dt ") }) + 1
+        #expect(
+            error(replacing("dt ", with: "dt 0x1p-7"))
+                == "x.golden:\(dtLine): 'dt 0x1p-7': dt must be a positive, finite time step")
     }
 
     @Test(arguments: [

@@ -130,7 +130,9 @@ public struct GoldenFile: Equatable, Sendable {
         // A byte-order mark, which an editor may add, is no line of the file (verify read the
         // file through Foundation, which drops it, and diff refused it).
         let text = text.hasPrefix("\u{FEFF}") ? String(text.dropFirst()) : text
-        var allLines = text.split(separator: "\n", omittingEmptySubsequences: false)
+        // Lines end in "\n", or in "\r\n" where git checked the file out for Windows: Swift
+        // reads "\r\n" as one character, so splitting at "\n" alone made the file one line.
+        var allLines = text.split(omittingEmptySubsequences: false) { $0 == "\n" || $0 == "\r\n" }
         if allLines.last == "" { allLines.removeLast() }  // the newline that ends the last line
         var lines = allLines.enumerated().makeIterator()
         var header: [String: String] = [:]
@@ -177,7 +179,7 @@ public struct GoldenFile: Equatable, Sendable {
                 }
                 checkpoints.append(Checkpoint(step: step, bodies: []))
             case "body":
-                let values = fields.dropFirst(2).compactMap(Double.init)
+                let values = fields.dropFirst(2).compactMap { Double($0) }
                 // Both sides are optional: an index that is not a number before any checkpoint
                 // compared nil with nil, and the append below trapped (ReaderFuzzer).
                 guard fields.count == 8, values.count == 6, let index = Int(fields[1]), let last = checkpoints.last,
@@ -208,7 +210,7 @@ public struct GoldenFile: Equatable, Sendable {
         }
         let content = try value("content", "16 hex digits") { $0.count == 16 ? UInt64($0, radix: 16) : nil }
         let dt = try value("dt", "a positive, finite time step") {
-            Double($0).flatMap { Parameter.spaceTimeStep.accepts($0) ? $0 : nil }
+            Double(decimal: $0).flatMap { Parameter.spaceTimeStep.accepts($0) ? $0 : nil }
         }
         let steps = try value("steps", "the number of step lines, 1 or more") {
             Int($0).flatMap { $0 == hashes.count && $0 >= 1 ? $0 : nil }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Chipmunk
 
 /// Decimal options (seconds, rates, milliseconds), parsed at the boundary with their range
 /// in the message, whatever the text, as ``WholeNumber`` does for whole numbers: `--fps abc`
@@ -24,10 +25,7 @@ enum DecimalNumber {
 
     /// The value of `text` when it is a decimal ("0.005", "-2", "1e-3"), else nil: `Double`
     /// also reads hexadecimal ("0x10" was 16 s), "nan" and "inf", which no one means.
-    static func decimal(_ text: Substring) -> Double? {
-        guard text.allSatisfy({ "0123456789.eE+-".contains($0) }) else { return nil }
-        return Double(text)
-    }
+    static func decimal(_ text: Substring) -> Double? { Double(decimal: text) }
 
     static func decimal(_ text: String) -> Double? { decimal(text[...]) }
 

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Chipmunk
 import ChipmunkPictures
 import Foundation
 
@@ -7,7 +8,7 @@ extension FrameView {
     /// calls this once, and the error says what is wrong with the rectangle.
     static func parse(_ view: String) throws -> FrameView {
         let parts = view.split(separator: ",", omittingEmptySubsequences: false)
-            .compactMap { Double($0.trimmingCharacters(in: .whitespaces)) }
+            .compactMap { Double(decimal: $0.trimmingCharacters(in: .whitespaces)) }
         guard parts.count == 4, parts.allSatisfy(\.isFinite), parts[2] > 0, parts[3] > 0 else {
             throw ValidationError("--view must be x,y,width,height with a positive width and height (got \(view))")
         }
