@@ -32,7 +32,7 @@ package struct SweepIdentity: Sendable, Hashable, CustomStringConvertible, Codab
     package var scene: String
     /// FNV-1a 64 of the scene file's bytes, in hex.
     package var sceneHash: String
-    /// FNV-1a 64 of every run's key in order, in hex.
+    /// FNV-1a 64 of every run's key, sorted, in hex: the same for any order of the runs.
     package var planHash: String
     package var plan: Plan
 
@@ -54,7 +54,7 @@ package struct SweepIdentity: Sendable, Hashable, CustomStringConvertible, Codab
         hasher.combine(planHash)
     }
 
-    /// `drop.json (scene fbbec0f9939b824f; plan 58f428dad6314560: 63 runs of 600 steps over elasticity, speed)`.
+    /// `drop.json (scene fbbec0f9939b824f; plan 19b9a3417c6b7e5e: 63 runs of 600 steps over elasticity, speed)`.
     package var description: String {
         let over = plan.parameters.isEmpty ? "" : " over \(plan.parameters.joined(separator: ", "))"
         return

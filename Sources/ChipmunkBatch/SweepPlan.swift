@@ -117,8 +117,9 @@ package struct SweepPlan: Sendable {
             runs: runs.count, steps: steps, timeStep: timeStep, parameters: parameters,
             tracked: tracked.map(\.name), bodies: recordedBodies, from: from)
         // Each run's key already hashes the scene, the duration, the start and what is
-        // recorded; the keys in order hash the whole plan.
-        let planHash = FNV1a.hash(runs.map { key(of: $0) }.joined(separator: ",").utf8).hexDigits
+        // recorded; the keys, sorted, hash the whole plan. Sorted: the order of --param (or of
+        // a grid's axes) orders the runs, but they are the same runs, the same sweep.
+        let planHash = FNV1a.hash(runs.map { key(of: $0) }.sorted().joined(separator: ",").utf8).hexDigits
         return SweepIdentity(scene: sceneSource, sceneHash: sceneHash, planHash: planHash, plan: plan)
     }
 }

@@ -387,7 +387,7 @@ package final class SweepStore: Sendable {
         (.index, "typeof($c) = 'integer' AND $c >= 0", "a whole number from 0"),
         (.scene, "typeof($c) = 'text'", "text"),
         (.sceneHash, "typeof($c) = 'text'", "text"),
-        (.parameters, jsonObject(of: "('integer', 'real')"), "a JSON object of numbers"),
+        (.parameters, jsonObject(of: "('integer', 'real')", finite: true), "a JSON object of finite numbers"),
         (.outcome, "$c IN ('ok', 'diverged', 'failed')", "ok, diverged or failed"),
         (.error, "typeof($c) IN ('text', 'null')", "text or null"),
         (.errorStep, "typeof($c) IN ('integer', 'null') AND ($c IS NULL OR $c >= 1)", "a step from 1, or null"),
@@ -404,9 +404,12 @@ package final class SweepStore: Sendable {
     /// The rule of a column holding a JSON object whose members are of the JSON `types`
     /// (an SQL list: `('integer', 'real')`). The CASE keeps `json_type` off text that is not
     /// JSON, which it would refuse with an error.
-    private static func jsonObject(of types: String) -> String {
-        "(CASE WHEN typeof($c) = 'text' AND json_valid($c) THEN json_type($c) = 'object' "
-            + "AND NOT EXISTS (SELECT 1 FROM json_each($c) WHERE json_each.type NOT IN \(types)) ELSE 0 END)"
+    /// `finite`: no member is a number past the largest double (SQLite reads `1e400` as
+    /// infinity, and calls it a real).
+    private static func jsonObject(of types: String, finite: Bool = false) -> String {
+        let infinite = finite ? " OR (json_each.type = 'real' AND abs(json_each.value) > 1.7976931348623157e308)" : ""
+        return "(CASE WHEN typeof($c) = 'text' AND json_valid($c) THEN json_type($c) = 'object' "
+            + "AND NOT EXISTS (SELECT 1 FROM json_each($c) WHERE json_each.type NOT IN \(types)\(infinite)) ELSE 0 END)"
     }
 
     /// The first stored value (by run index) that breaks its column's rule: the run's key,

@@ -1,4 +1,5 @@
 import ChipmunkBatch
+import ChipmunkScenes
 import Foundation
 import Testing
 import ChipmunkTestSupport
@@ -97,6 +98,15 @@ import ChipmunkTestSupport
         #expect(other.stderr.contains("\(db) holds another sweep: drop.json"), "\(other.stderr)")
         #expect(other.stderr.contains("161 runs of 60 steps") && other.stderr.contains("2 runs of 60 steps"))
         #expect(try SweepStore(path: db).count() == 161, "nothing added")
+
+        // The same runs in another order, at a --dt equal to the scene's own, are the same sweep
+        // (each was "another sweep": the plan hashed its keys in order, and --dt into them).
+        let sceneTimeStep = try SceneDescription.decode(scene, source: "drop.json").makeScene().timeStep
+        let reordered = try Tool.sim(
+            "sweep", "Scenes/drop.json", "--param", "elasticity=0.1,0.2,0.3,0.5,0.6,0.8,0.9", "--param",
+            "speed=log:1:1e20:23", "--steps", "60", "--dt", "\(sceneTimeStep)", "--db", db)
+        #expect(reordered.status == 0, "\(reordered.stderr)")
+        #expect(reordered.stderr.contains("161 already in \(db), 0 run now"), "\(reordered.stderr)")
     }
 
     @Test(

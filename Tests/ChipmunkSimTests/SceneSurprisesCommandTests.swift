@@ -145,5 +145,15 @@ import ChipmunkTestSupport
 
         let planet = try Tool.sim("sweep", "planet", "--param", "gravity=1", "--db", folder.path("p.sqlite"))
         #expect(planet.stderr.contains("planet is a built-in scene that needs code"), "\(planet.stderr)")
+        #expect(planet.status == 64, "the command line named it")
+        // Named in a sweep file, the file is at fault: bad data (65), and the message says where.
+        let file = folder.path("planet-sweep.json")
+        try Data(#"{"scene": "planet", "steps": 10, "grid": {"gravity": [1]}}"#.utf8).write(
+            to: URL(fileURLWithPath: file))
+        let fromFile = try Tool.sim("sweep", "--sweep", file, "--db", folder.path("q.sqlite"))
+        #expect(fromFile.status == 65, "\(fromFile.stderr)")
+        #expect(
+            fromFile.stderr.contains("planet-sweep.json: scene: planet is a built-in scene that needs code"),
+            "\(fromFile.stderr)")
     }
 }

@@ -421,14 +421,22 @@ import ChipmunkTestSupport
             ("s.sqlite", "UPDATE runs SET steps = -5", "steps is -5, not a whole number from 0"),
             (
                 "p.sqlite", "UPDATE runs SET parameters = '{broken'",
-                "parameters is '{broken', not a JSON object of numbers"
+                "parameters is '{broken', not a JSON object of finite numbers"
             ),
             // Valid JSON of the wrong shape was "cannot be read as a results database" (a helper's attack).
             (
                 "q.sqlite", #"UPDATE runs SET parameters = '{"speed":"x"}'"#,
-                #"parameters is '{"speed":"x"}', not a JSON object of numbers"#
+                #"parameters is '{"speed":"x"}', not a JSON object of finite numbers"#
             ),
-            ("r.sqlite", "UPDATE runs SET parameters = '[1]'", "parameters is '[1]', not a JSON object of numbers"),
+            (
+                "r.sqlite", "UPDATE runs SET parameters = '[1]'",
+                "parameters is '[1]', not a JSON object of finite numbers"
+            ),
+            // SQLite calls 1e400 a real (infinity); decoding it failed with Foundation's words.
+            (
+                "u.sqlite", #"UPDATE runs SET parameters = '{"speed":1e400}'"#,
+                #"parameters is '{"speed":1e400}', not a JSON object of finite numbers"#
+            ),
             (
                 "t.sqlite", #"UPDATE runs SET quantities = '{"e":1}'"#,
                 #"quantities is '{"e":1}', not a JSON object of objects, or null"#

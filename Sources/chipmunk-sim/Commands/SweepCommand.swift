@@ -152,9 +152,11 @@ struct SweepCommand: ParsableCommand {
             file.map { FileManager.default.fileExists(atPath: $0.scene.path) ? nil : $0.sceneAsGiven } ?? scene
         if let name = builtInName, let entry = SceneCatalog.builtIn.first(where: { $0.name == name }) {
             guard let data = SceneCatalog.sceneFile(named: name) else {
-                throw ValidationError(
+                let why =
                     "\(name) is a built-in scene that needs code (\(entry.summary)), so it has no scene file to sweep; sweeping takes the built-in scenes with a file in Scenes/"
-                )
+                // Named in the sweep file, the file is what is wrong (bad data, 65), not the command line.
+                if file != nil { throw RunError("\(sweepFileName): scene: \(why)") }
+                throw ValidationError(why)
             }
             return ("\(name).json", data)
         }
@@ -246,6 +248,9 @@ struct SweepCommand: ParsableCommand {
             throw RunError("\(sweepFileName): \(error)")
         }
         try checkSweptTimeStep(plan: plan, file: file, timeStep: timeStep)
+        // A time step equal to the scene's own changes no run: the same runs, keys and sweep
+        // as without it (--dt 0.008333… of crates was another sweep than crates).
+        if let given = plan.timeStep, given.bitPattern == example.timeStep.bitPattern { plan.timeStep = nil }
         try follow(in: &plan, file: file, names: Set(example.bodyNamesOverTime), source: source)
         return plan
     }
