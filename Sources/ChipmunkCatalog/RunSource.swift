@@ -153,6 +153,10 @@ extension RunComparison {
             // other side's 5 steps said nothing of a recording's 60.
             if let held = side.fixedSteps, held > count! {
                 trace.notes.append("\(side.argument) holds \(held) steps; the first \(count!) are compared")
+                // The trace is what is compared: the comparison's own note of sides with
+                // different lengths said the same again.
+                trace.hashes.removeSubrange(count!...)
+                trace.checkpoints.removeAll { $0.step > count! }
             }
             return trace
         }

@@ -230,11 +230,23 @@ public enum SceneCatalog {
             let dt = space.currentTimeStep > 0 ? space.currentTimeStep : 1.0 / 120.0
             return Scene(name: "snapshot", space: space, timeStep: dt)
         }
+        // No path is longer, nor holds a line break or NUL: a forged snapshot's 100 KB name
+        // was opened, and echoed whole in the error.
+        guard reference.utf8.count <= Self.longestPath, !reference.contains(where: { $0.isNewline || $0 == "\0" })
+        else {
+            throw SceneError(
+                source: String(reference.prefix(40)) + "…",
+                reason: "a scene name of \(reference.utf8.count) bytes, not a built-in scene's name or a path "
+                    + "(at most \(Self.longestPath) bytes, on one line)")
+        }
         if let folder { reference = Self.reference(reference, besides: folder) }
         let scene = try Self.scene(named: reference, warn: warn)
         try scene.restore(snapshot)
         return scene
     }
+
+    /// The longest path Linux opens (`PATH_MAX`, its NUL included).
+    static let longestPath = 4096
 
     /// The scene a file (a snapshot, a recording) names, as `scene(named:)` takes it: a
     /// built-in name, an absolute path or one from the current folder as it is, and

@@ -164,4 +164,20 @@ import Testing
             #expect("\(error)".contains("record it again with chipmunk-sim record"))
         }
     }
+
+    @Test("A recording whose scene is \"\" names the key, not the folder it would open")
+    func anEmptySceneIsRefused() throws {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("empty-\(UUID().uuidString).json")
+        defer { try? FileManager.default.removeItem(at: file) }
+        try #"""
+        {"format": "\#(InputRecording.currentFormat)", "scene": "", "content": "0", "timeStep": 0.01,
+         "inputs": [], "hashes": ["0000000000000000"]}
+        """#.write(to: file, atomically: true, encoding: .utf8)
+        #expect {
+            try InputRecording.load(contentsOf: file)
+        } throws: {
+            "\($0)".hasSuffix(
+                "\(file.lastPathComponent): scene: is empty; name a built-in scene or a scene file's path")
+        }
+    }
 }

@@ -1,4 +1,4 @@
-import Chipmunk
+@testable import Chipmunk
 import ChipmunkDynamics
 @testable import ChipmunkCatalog
 import ChipmunkScenes
@@ -106,6 +106,23 @@ import Testing
         // Every truncation is refused (the checksum fails first), never a crash.
         for length in stride(from: 0, to: bytes.count, by: 97) {
             #expect(throws: SnapshotError.self) { try Snapshot(bytes: Array(bytes.prefix(length))) }
+        }
+    }
+
+    @Test("A forged scene name no path can be is refused, and not echoed whole")
+    func aForgedSceneNameIsRefused() throws {
+        let space = Space()
+        for (name, bytes) in [(String(repeating: "a", count: 100_000), 100_000), ("crates\nrm -rf /", 15)] {
+            let forged = space.snapshot(sceneName: name, sceneTime: 0, changesApplied: 0, inputsApplied: 0)
+            #expect {
+                try SceneCatalog.scene(restoring: Snapshot(bytes: forged.bytes))
+            } throws: { error in
+                let message = "\(error)"
+                return message.utf8.count < 300
+                    && message.hasSuffix(
+                        "a scene name of \(bytes) bytes, not a built-in scene's name or a path (at most 4096 bytes, on one line)"
+                    )
+            }
         }
     }
 

@@ -244,5 +244,8 @@ struct DiffCommandTests {
         #expect(result.status == 0, "\(result.stderr)")
         #expect(
             result.stdout.contains("note: \(recording) holds 10 steps; the first 5 are compared\n"), "\(result.stdout)")
+        // Said once: "… has 5 steps, … 10; compared 5" said it again.
+        #expect(result.stdout.components(separatedBy: "note: ").count == 2, "\(result.stdout)")
+        #expect(result.stdout.contains("B: \(recording) (crates, 5 steps)\n"), "\(result.stdout)")
     }
 }

@@ -98,6 +98,11 @@ public struct InputRecording: Hashable, Sendable, Codable {
         guard recording.format == currentFormat else {
             throw ReplayFailure(kind: .unreadable("\(name): format '\(recording.format)' is not '\(currentFormat)'"))
         }
+        // "" opened the folder the recording was read from ("…: is a directory").
+        guard !recording.scene.isEmpty else {
+            throw ReplayFailure(
+                kind: .unreadable("\(name): scene: is empty; name a built-in scene or a scene file's path"))
+        }
         // Replay steps the scene by it: 0, a negative or an infinite step stopped the process.
         guard Parameter.spaceTimeStep.accepts(recording.timeStep) else {
             throw ReplayFailure(

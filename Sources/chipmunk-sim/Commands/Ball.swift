@@ -27,15 +27,16 @@ struct Ball: ParsableCommand {
 
     @Option(help: "Which ticker drives the ball.") var ticker: TickerChoice = .both
     @Option(
-        parsing: .unconditional, help: "The most a frame is late, in milliseconds from 0 to 1000 (uniform, seeded).",
+        parsing: .unconditional,
+        help: "The most a frame is late, in milliseconds from 0 to 1000 (uniform, seeded; default: 12).",
         transform: DecimalNumber.parser(0...1000, "milliseconds"))
     var jitter = 12.0
     @Option(
-        parsing: .unconditional, help: "A stall of this many milliseconds (0 to 1000) …",
+        parsing: .unconditional, help: "A stall of this many milliseconds (0 to 1000; default: 40) …",
         transform: DecimalNumber.parser(0...1000, "milliseconds"))
     var stall = 40.0
     @Option(
-        parsing: .unconditional, help: "… every Nth frame (0: none).",
+        parsing: .unconditional, help: "… every Nth frame (0: none; default: 20).",
         transform: WholeNumber.parser(0...WholeNumber.maxStep, "frames"))
     var stallEvery = 20
     @Option(

@@ -36,12 +36,12 @@ struct Play: ParsableCommand {
     @Argument(help: "A built-in scene, a scene file or a snapshot file.") var scene: String
 
     @Option(
-        parsing: .unconditional, help: "Fire every Nth display frame (1: 60 fps, 2: 30 fps).",
+        parsing: .unconditional, help: "Fire every Nth display frame (1: 60 fps, 2: 30 fps; default: 1).",
         transform: WholeNumber.parser(1...60, "display frames"))
     var frameInterval = 1
 
     @Option(
-        parsing: .unconditional, help: "The display's refresh rate in Hz, from 1 to 1000.",
+        parsing: .unconditional, help: "The display's refresh rate in Hz, from 1 to 1000 (default: 60).",
         transform: DecimalNumber.parser(1...1000, "Hz"))
     var fps = 60.0
 

@@ -39,7 +39,8 @@ struct Render: ParsableCommand {
 
     @Option(
         parsing: .unconditional,
-        help: "Draw after this many steps (0: as built, or a snapshot as taken); with --every, the last step drawn.",
+        help:
+            "Draw after this many steps (0, the default: as built, or a snapshot as taken); with --every, the last step drawn.",
         transform: WholeNumber.parser(0...WholeNumber.maxStep, "steps"))
     var step = 0
 

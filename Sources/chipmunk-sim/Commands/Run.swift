@@ -51,7 +51,7 @@ struct Run: ParsableCommand {
     @OptionGroup var runLength: RunLength  // --steps, --seconds, --dt (default: 10 seconds)
 
     @Option(
-        parsing: .unconditional, help: "Record every Kth step (and always the last).",
+        parsing: .unconditional, help: "Record every Kth step, and always the last (default: 1).",
         transform: WholeNumber.parser(1...WholeNumber.maxStep, "steps"))
     var every: Int = 1
 

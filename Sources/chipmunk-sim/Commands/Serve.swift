@@ -41,7 +41,7 @@
         var host = "127.0.0.1"
 
         @Option(
-            parsing: .unconditional, help: "The port; 0 picks a free one (the printed URL names it).",
+            parsing: .unconditional, help: "The port; 0 picks a free one, which the printed URL names (default: 8080).",
             transform: WholeNumber.parser(0...65_535, nil))
         var port = 8080
 

@@ -17,11 +17,11 @@ struct SnapshotReportCommand: ParsableCommand {
     )
 
     @Option(
-        parsing: .unconditional, help: "Take the level-3 snapshot after this step.",
+        parsing: .unconditional, help: "Take the level-3 snapshot after this step (default: 600).",
         transform: WholeNumber.parser(0...99_999, "steps"))
     var at = 600
     @Option(
-        parsing: .unconditional, help: "Run to this step (after --at).",
+        parsing: .unconditional, help: "Run to this step, after --at (default: 1800).",
         transform: WholeNumber.parser(1...100_000, "steps"))
     var steps = 1800
     @Argument(help: "Scenes to measure (default: every built-in scene).") var scenes: [String] = []

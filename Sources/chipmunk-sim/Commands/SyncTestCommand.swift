@@ -1,4 +1,5 @@
 import ArgumentParser
+import Chipmunk
 import ChipmunkCatalog
 import ChipmunkScenes
 import Foundation
@@ -83,8 +84,9 @@ struct SyncTestCommand: ParsableCommand {
         do {
             let report = try body()
             print(
-                "synctest \(scene): \(report.frames) frames at depth \(depth)\(inputs), \(report.rollbacks) "
-                    + "rollbacks, \(report.resimulatedFrames) frames simulated again: every hash matches")
+                "synctest \(scene): \(counted(report.frames, "frame")) at depth \(depth)\(inputs), "
+                    + "\(counted(report.rollbacks, "rollback")), \(counted(report.resimulatedFrames, "frame")) "
+                    + "simulated again: every hash matches")
         } catch {
             switch error.kind {
             case .diverged, .recordingDiffers: throw DifferencesFound("synctest \(scene): \(error)")
