@@ -12,6 +12,10 @@ public enum RunSource {
     /// A scene, run here.
     case scene(argument: String)
 
+    /// The most steps the default span, 10 s, may be when two scenes are compared: a scene
+    /// stepped at 1e-6 s would be 10,000,000.
+    public static let mostDefaultSteps = 1_000_000
+
     /// Reads what `argument` names: a file whose first line is `chipmunk-golden …` is a
     /// golden file, a JSON object whose `format` is `chipmunk-inputs …` a recording; any
     /// other argument is a scene (``SceneCatalog/scene(named:warn:)``).
@@ -146,7 +150,14 @@ extension RunComparison {
             var count = [steps, other.fixedSteps].compactMap { $0 }.min() ?? side.fixedSteps
             if count == nil {
                 let scene = try SceneCatalog.scene(named: side.argument)
-                count = max(1, Int((10 / (timeStep ?? scene.timeStep)).rounded()))
+                let dt = timeStep ?? scene.timeStep
+                let tenSeconds = Int(saturating: (10 / dt).rounded())  // Int(_:) trapped at a time step of 1e-300
+                guard tenSeconds <= RunSource.mostDefaultSteps else {
+                    throw RunComparisonError(
+                        "\(side.argument): 10 s at a time step of \(dt) s is more than \(RunSource.mostDefaultSteps) "
+                            + "steps; give the steps to compare")
+                }
+                count = max(1, tenSeconds)
             }
             var trace = try side.trace(steps: count!, timeStep: timeStep, inputs: inputs, statesAt: statesAt)
             // A file that holds more steps than are compared says so: "identical" over the

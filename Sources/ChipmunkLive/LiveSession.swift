@@ -171,7 +171,7 @@ package final class LiveSession {
 
     /// 4× speed at 60 Hz frames, with room for one late frame: the spiral-of-death cap.
     private static func maxStepsPerFrame(_ timeStep: Double) -> Int {
-        max(2, min(10_000, Int((4.0 / 60 / timeStep * 2).rounded(.up))))
+        max(2, min(10_000, Int(saturating: (4.0 / 60 / timeStep * 2).rounded(.up))))
     }
 
     /// Steps taken since the scene was built (a snapshot's scene starts at its step).
@@ -385,7 +385,8 @@ package final class LiveSession {
             }
         }
         guard let name = snapChoices[viewer], scene.body(named: name)?.kind == .dynamic else { return .nothing }
-        let steps = max(1, Int((Self.snapSeconds / scene.timeStep).rounded()))
+        // Saturating: a scene of time step 1e-300 made Int(_:) trap; a pull of 2^53 steps never ends.
+        let steps = max(1, min(Int(saturating: (Self.snapSeconds / scene.timeStep).rounded()), 1 << 53))
         snaps[viewer] = Snap(body: name, target: point, until: scene.stepCount + steps)
         return .snapping(name)
     }

@@ -1,3 +1,4 @@
+import Chipmunk
 import ChipmunkScenes
 
 /// What a live world keeps to go back to (the page's Back slider): its saved states, one
@@ -70,7 +71,7 @@ struct ScrubRing {
         if snapshotDue || snapshots.isEmpty {
             snapshots.append((scene.stepCount, scene.snapshot(reference: reference).bytes))
         }
-        let reach = scene.stepCount - Int(limits.scrubSeconds / scene.timeStep)
+        let reach = scene.stepCount - Int(saturating: limits.scrubSeconds / scene.timeStep)  // 1e-300 s: no limit
         var bytes = self.bytes
         var drop = 0
         while drop < states.count - 1, states[drop].step < reach || bytes > limits.ringBytes {

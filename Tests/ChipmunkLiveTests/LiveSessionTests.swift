@@ -97,6 +97,23 @@ import Testing
         try replays(session)
     }
 
+    /// A scene stepped at 1e-300 s: its frame's step cap, its scrub ring's reach and a snap's
+    /// length are counts of steps computed from seconds, and Int(_:) trapped on each (a
+    /// newcomer's file with a typo in its exponent stopped `serve` at once).
+    @Test func aTinyTimeStepIsServed() throws {
+        let session = try LiveSession(source: "tiny") {
+            let scene = try SceneCatalog.scene(named: "crate")
+            return Scene(name: "tiny", space: scene.space, timeStep: 1e-300)
+        }
+        run(session, frames: 2)
+        #expect(session.step == 2 * 10_000, "the frame's cap holds: 10,000 steps")
+        let crate = try #require(session.scene.space.bodies.first)
+        #expect(session.snap(viewer: 1, at: crate.position) == .chose(session.scene.name(of: crate)))
+        #expect(session.snap(viewer: 1, at: [150, 200]) == .snapping(session.scene.name(of: crate)))
+        run(session, frames: 1)
+        #expect(session.snaps(viewer: 1), "a pull of 5 s at 1e-300 s goes on")
+    }
+
     /// Snap mode, as UIKit Dynamics' snap demo: a tap on a crate chooses it, a tap elsewhere
     /// snaps it there, upright, and lets it go once it rests; the pull is logged as the
     /// crate's velocities, so the session replays bit for bit.

@@ -231,6 +231,25 @@ struct DiffCommandTests {
         #expect(count(parted, near: red) > 100)
     }
 
+    /// A scene file stepped at 1e-300 s: 10 s of it, the default span, was converted to a
+    /// step count with Int(_:), which trapped.
+    @Test func aTinyTimeStepAsksForSteps() throws {
+        let folder = try TemporaryFolder("diff-tiny")
+        defer { folder.remove() }
+        let scene = try String(
+            contentsOf: Tool.packageRoot.appendingPathComponent("Scenes/crate.json"), encoding: .utf8)
+        let tiny = folder.path("tiny.json")
+        try scene.replacingOccurrences(of: #""version""#, with: #""timeStep": 1e-300, "version""#).write(
+            toFile: tiny, atomically: true, encoding: .utf8)
+        let refused = try Tool.sim("diff", tiny, "crate")
+        #expect(refused.status == 65)
+        #expect(
+            refused.stderr
+                == "chipmunk-sim: \(tiny): 10 s at its time step of 1e-300 s is more than 1000000 steps, "
+                + "the most diff compares; give --steps\n")
+        #expect(try Tool.sim("diff", tiny, tiny, "--steps", "3").status == 0)
+    }
+
     /// A file holding more steps than the other side says so: "identical" over a golden
     /// file's 5 steps said nothing of a recording's 10 (a helper's attack).
     @Test func aLongerFileSaysHowManyStepsItHolds() throws {

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Chipmunk
 import ChipmunkCatalog
 import ChipmunkPictures
 import ChipmunkScenes
@@ -109,7 +110,12 @@ struct Diff: ParsableCommand {
             guard let scene = side.makeScene() else { continue }
             let count =
                 [steps, side.fixedSteps, other.fixedSteps].compactMap { $0 }.min()
-                ?? Int((10 / scene.timeStep).rounded())
+                ?? Int(saturating: (10 / scene.timeStep).rounded())  // Int(_:) trapped at a time step of 1e-300
+            if count > Self.maxSteps {
+                throw RunComparisonError(
+                    "\(side.argument): 10 s at its time step of \(scene.timeStep) s is more than \(Self.maxSteps) steps, "
+                        + "the most diff compares; give --steps")
+            }
             let bodies = max(scene.space.bodies.count, 1)
             if count > Self.maxStates / bodies {
                 throw RunComparisonError(
