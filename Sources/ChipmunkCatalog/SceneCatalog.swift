@@ -245,6 +245,9 @@ public enum SceneCatalog {
         return scene
     }
 
+    /// The largest snapshot file read: 2 GiB (a snapshot holds about 1 KB a body).
+    public static let largestSnapshot = 2 << 30
+
     /// The longest path Linux opens (`PATH_MAX`, its NUL included).
     static let longestPath = 4096
 
@@ -264,9 +267,11 @@ public enum SceneCatalog {
     public static func loadSnapshot(contentsOf url: URL) throws -> Snapshot {
         let data: Data
         do {
-            data = try Data(contentsOf: url)
+            // Looked at first, as scene files are: a FIFO blocked, and Foundation's reasons
+            // ("You don't have permission" for /dev/zero) said nothing true.
+            data = try InputFile.read(url.path, kind: "snapshot", maxBytes: Self.largestSnapshot)
         } catch {
-            throw SceneError(source: url.path, reason: "cannot read the snapshot: \(error.localizedDescription)")
+            throw SceneError(source: url.path, reason: error.description)
         }
         do {
             return try Snapshot(bytes: [UInt8](data))
@@ -278,7 +283,12 @@ public enum SceneCatalog {
     /// Whether a path names a snapshot file: it ends in `.snapshot`, or starts with the magic.
     public static func isSnapshotFile(_ path: String) -> Bool {
         if path.hasSuffix(".snapshot") { return true }
-        guard let handle = FileHandle(forReadingAtPath: path) else { return false }
+        // Only a regular file is opened: opening a FIFO waits for a writer, and `run`, `serve`
+        // (and its watcher, for good) waited. What is not one is refused by the scene reader.
+        let resolved = URL(fileURLWithPath: path).resolvingSymlinksInPath().path
+        guard (try? FileManager.default.attributesOfItem(atPath: resolved)[.type] as? FileAttributeType) == .typeRegular,
+            let handle = FileHandle(forReadingAtPath: path)
+        else { return false }
         defer { try? handle.close() }
         return (try? handle.read(upToCount: 8)) == Data("CHIPSNAP".utf8)
     }

@@ -55,6 +55,8 @@ package enum LiveMessage: Equatable, Sendable {
         case binary
         /// `type` is missing or unknown.
         case unknownType(String?)
+        /// `type` is there, but not a string (or one JSON escapes make no text of: "\ud800").
+        case typeNotAString
         /// A field is missing or not a number.
         case missing(field: String, type: String)
         /// A number a `Double` cannot hold (`1e400`, `1e-400`): JSON has no limit, a Double does.
@@ -75,6 +77,7 @@ package enum LiveMessage: Equatable, Sendable {
             case .unknownType(let type):
                 // Quoted as Swift writes a string: a NUL or a line break shows as \0 or \n.
                 type.map { "unknown type \(String(reflecting: String($0.prefix(40))))" } ?? "no \"type\""
+            case .typeNotAString: "\"type\" is not a string of text"
             case .missing(let field, let type): "\(type): \"\(field)\" missing or not a number"
             case .unrepresentable(let field, let type):
                 "\(type): \"\(field)\" is a number a Double cannot hold (beyond ±1.8e308, or nearer 0 than 5e-324), "
@@ -108,7 +111,8 @@ package enum LiveMessage: Equatable, Sendable {
             throw .notJSON
         }
         if let key = DuplicateKeys.first(in: Array(text.utf8)) { throw .duplicateKey(key) }
-        guard case .string(let type) = object["type"] else { throw .unknownType(nil) }
+        guard let typeField = object["type"] else { throw .unknownType(nil) }
+        guard case .string(let type) = typeField else { throw .typeNotAString }
         func number(_ field: String, _ range: ClosedRange<Double>) throws(Problem) -> Double {
             if case .huge = object[field] { throw .unrepresentable(field: field, type: type) }
             guard case .number(let value) = object[field] else { throw .missing(field: field, type: type) }

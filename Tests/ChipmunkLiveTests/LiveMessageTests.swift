@@ -30,6 +30,8 @@ import Testing
         ("[1,2]", .notJSON),
         (#"{"x":1}"#, .unknownType(nil)),
         (#"{"type":"warp"}"#, .unknownType("warp")),
+        (#"{"type":3}"#, .typeNotAString),
+        (#"{"type":"\ud800"}"#, .typeNotAString),  // a lone surrogate, no text: it was "no type"
         (#"{"type":"grab","x":1}"#, .missing(field: "y", type: "grab")),
         (#"{"type":"grab","x":true,"y":1}"#, .missing(field: "x", type: "grab")),
         (#"{"type":"grab","x":"1","y":1}"#, .missing(field: "x", type: "grab")),

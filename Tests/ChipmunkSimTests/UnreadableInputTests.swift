@@ -1,5 +1,6 @@
 import ChipmunkTestSupport
 import Foundation
+import Glibc
 import Testing
 
 /// A file that cannot be read is refused with why, in one line naming it (a newcomer's
@@ -12,6 +13,11 @@ import Testing
         try FileManager.default.createDirectory(atPath: folder.path("adir"), withIntermediateDirectories: false)
         try Data([0xFF, 0xFE, 0x00, 0x80]).write(to: folder.url.appendingPathComponent("binary.golden"))
         try Data([0xFF, 0xFE, 0x00, 0x80]).write(to: folder.url.appendingPathComponent("binary.snapshot"))
+        for fifo in ["fifo.json", "f.snapshot"] { #expect(mkfifo(folder.path(fifo), 0o600) == 0) }
+        try FileManager.default.createDirectory(
+            atPath: folder.path("adir.snapshot"), withIntermediateDirectories: false)
+        try FileManager.default.createSymbolicLink(atPath: folder.path("loop1.json"), withDestinationPath: "loop2.json")
+        try FileManager.default.createSymbolicLink(atPath: folder.path("loop2.json"), withDestinationPath: "loop1.json")
         let cases: [([String], String)] = [
             (["replay", "adir"], "\(folder.url.path)/adir: is a directory, not a recording"),
             (["replay", "/dev/zero"], "/dev/zero: is not a regular file (a FIFO, device or socket), not a recording"),
@@ -40,6 +46,26 @@ import Testing
             ),
             (["record", "crates", "-o", "r.json", "--inputs", "none.json"], "--inputs none.json: no such file"),
             (["run", "none.json"], "\(folder.url.path)/none.json: no such file"),
+            // A FIFO as a scene blocked run, render, synctest and serve for good (the snapshot
+            // check opened it); a snapshot's reader gave Foundation's words.
+            (
+                ["run", "fifo.json"],
+                "\(folder.url.path)/fifo.json: is not a regular file (a FIFO, device or socket), not a scene file"
+            ),
+            (
+                ["synctest", "fifo.json"],
+                "\(folder.url.path)/fifo.json: is not a regular file (a FIFO, device or socket), not a scene file"
+            ),
+            (
+                ["run", "f.snapshot"],
+                "\(folder.url.path)/f.snapshot: is not a regular file (a FIFO, device or socket), not a snapshot"
+            ),
+            (["run", "adir.snapshot"], "\(folder.url.path)/adir.snapshot: is a directory, not a snapshot"),
+            (["run", "none.snapshot"], "\(folder.url.path)/none.snapshot: no such file"),
+            (
+                ["run", "loop1.json"],
+                "\(folder.url.path)/loop1.json: is a symbolic link that leads to no file (a loop of links?), not a scene file"
+            ),
         ]
         for (arguments, message) in cases {
             let result = try Tool.run("chipmunk-sim", arguments, directory: folder.url)
@@ -47,6 +73,30 @@ import Testing
             #expect(result.stderrLines == ["chipmunk-sim: \(message)"], "\(arguments)")
         }
         #expect(!FileManager.default.fileExists(atPath: folder.path("r.json")))
+    }
+
+    /// What record and verify --update write, replay, verify and diff read back: a file past
+    /// the readers' 64 MiB is refused before the run where the steps alone say so (a
+    /// recording of 4,000,000 steps, 76 MB, and golden files of 110 and 518 MB were written,
+    /// then refused).
+    @Test func nothingIsWrittenThatCannotBeReadBack() throws {
+        let folder = try TemporaryFolder("too-large")
+        defer { folder.remove() }
+        let record = try Tool.run(
+            "chipmunk-sim", ["record", "crate", "--steps", "4000000", "-o", "r.json"], directory: folder.url)
+        #expect(record.status == 64)
+        #expect(
+            record.stderrLines == [
+                "chipmunk-sim: a recording holds at most 1,000,000 steps, a hash each (asked for 4000000)"
+            ])
+        let golden = try Tool.run(
+            "chipmunk-sim",
+            ["verify", "crates", "--update", "--steps", "1000000", "--every", "1", "--golden", "g.golden"],
+            directory: folder.url)
+        #expect(golden.status == 64)
+        #expect(golden.stderr.contains("the golden file would be at least "), "\(golden.stderr)")
+        #expect(golden.stderr.contains("bytes, more than the 67108864 verify and diff read"), "\(golden.stderr)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.url.path).isEmpty, "nothing written")
     }
 
     /// A recording naming a scene that cannot be opened says which recording named it.

@@ -13,18 +13,25 @@ package enum InputFile {
         package init(description: String) { self.description = description }
     }
 
+    /// The most bytes read of a recording, a golden file or a list of inputs: 64 MiB. What
+    /// writes them checks it too, so that no file is written that cannot be read back.
+    package static let largest = 64 << 20
+
     /// The bytes of the file at `path`, which should be a `kind` (such as "scene file"),
     /// at most `maxBytes` long.
     ///
     /// - Throws: ``Problem``: no such file, a directory, not a regular file, too large, or
     ///   the system's reason it cannot be read.
-    package static func read(_ path: String, kind: String, maxBytes: Int = 64 << 20) throws(Problem) -> Data {
+    package static func read(_ path: String, kind: String, maxBytes: Int = largest) throws(Problem) -> Data {
         let resolved = URL(fileURLWithPath: path).resolvingSymlinksInPath().path
         guard let attributes = try? FileManager.default.attributesOfItem(atPath: resolved) else {
             throw Problem(description: "no such file")
         }
         let type = attributes[.type] as? FileAttributeType
         if type == .typeDirectory { throw Problem(description: "is a directory, not a \(kind)") }
+        if type == .typeSymbolicLink {
+            throw Problem(description: "is a symbolic link that leads to no file (a loop of links?), not a \(kind)")
+        }
         if type != .typeRegular {
             throw Problem(description: "is not a regular file (a FIFO, device or socket), not a \(kind)")
         }

@@ -55,6 +55,11 @@ struct Record: ParsableCommand {
         }
         let dt = runLength.timeStep(sceneDefault: scene.timeStep)
         let total = try runLength.stepCount(dt: dt, defaultSeconds: 5)
+        // Every step's hash is kept until the file is written, and replay reads at most 64 MiB
+        // (a recording of 4,000,000 steps, 76 MB, was written and then refused).
+        guard total <= 1_000_000 else {
+            throw ValidationError("a recording holds at most 1,000,000 steps, a hash each (asked for \(total))")
+        }
         if let late = entries.first(where: { $0.step < 1 || $0.step > total }) {
             throw RunError("\(inputs ?? ""): an input at step \(late.step) is outside steps 1 to \(total)")
         }
@@ -76,7 +81,13 @@ struct Record: ParsableCommand {
             }
             try recorder.step()  // the error names the step
         }
-        try Output.file(Array(try recorder.recording.encoded()), to: output, option: "-o")
+        let bytes = Array(try recorder.recording.encoded())
+        guard bytes.count <= InputFile.largest else {
+            throw RunError(
+                "the recording would be \(bytes.count) bytes, more than the \(InputFile.largest) replay reads; "
+                    + "record fewer steps or inputs")
+        }
+        try Output.file(bytes, to: output, option: "-o")
         Output.summary("wrote \(output): \(counted(total, "step")), \(counted(entries.count, "input"))")
     }
 }

@@ -127,7 +127,19 @@ struct Verify: ParsableCommand {
             guard total <= 1_000_000 else {
                 throw ValidationError("a golden file holds at most 1,000,000 steps, a line each (asked for \(total))")
             }
+            // A file verify and diff cannot read back is not written (one of 110 MB was, and
+            // refused by the next verify): before the run, by the least a body's line takes
+            // ("body 0 0.0 0.0 0.0 0.0 0.0 0.0", 30 bytes), and after it, exactly.
+            let tooLarge = { (bytes: Int, atLeast: Bool) in
+                "the golden file would be \(atLeast ? "at least " : "")\(bytes) bytes, more than the "
+                    + "\(InputFile.largest) verify and diff read; record fewer steps, or checkpoints further apart (--every)"
+            }
+            // A step's line is at least 23 bytes ("step 1 " and 16 hex digits).
+            let leastBytes = total * 23 + (total / every + 1) * max(scene.space.bodies.count, 1) * 30
+            guard leastBytes <= InputFile.largest else { throw ValidationError(tooLarge(leastBytes, true)) }
             let file = try scene.recordGolden(steps: total, checkpointEvery: every, timeStep: dt)
+            let text = Array(file.text.utf8)
+            guard text.count <= InputFile.largest else { throw RunError(tooLarge(text.count, false)) }
             // Only the default folder for a built-in scene's golden file is made: a --golden
             // in a folder that does not exist is refused, as every other output is (a mistyped
             // path made its folders, at the root when run as root).
@@ -139,7 +151,7 @@ struct Verify: ParsableCommand {
                     throw RunError("cannot make the folder \(folder.path) for \(path)")
                 }
             }
-            try Output.file(Array(file.text.utf8), to: path, option: "the golden file")
+            try Output.file(text, to: path, option: "the golden file")
             Output.summary(
                 "wrote \(path): \(counted(file.steps, "step")), \(counted(file.checkpoints.count, "checkpoint"))"
                     + (file.asleepStep.map { ", everything asleep after step \($0)" } ?? ""))
