@@ -286,7 +286,8 @@ public enum SceneCatalog {
         // Only a regular file is opened: opening a FIFO waits for a writer, and `run`, `serve`
         // (and its watcher, for good) waited. What is not one is refused by the scene reader.
         let resolved = URL(fileURLWithPath: path).resolvingSymlinksInPath().path
-        guard (try? FileManager.default.attributesOfItem(atPath: resolved)[.type] as? FileAttributeType) == .typeRegular,
+        guard
+            (try? FileManager.default.attributesOfItem(atPath: resolved)[.type] as? FileAttributeType) == .typeRegular,
             let handle = FileHandle(forReadingAtPath: path)
         else { return false }
         defer { try? handle.close() }
