@@ -172,7 +172,8 @@
     package enum LiveRoutes {
         /// The most bytes of a frame, and of a message assembled from fragments: past this the
         /// socket closes with 1009 (too big). A message within it but over
-        /// `LiveMessage.maximumBytes` is refused by `LiveMessage`, with 1008 and the reason.
+        /// `LiveMessage.maximumBytes` is refused by `LiveMessage`, with 1008 and the reason. Text
+        /// that is not UTF-8 closes with 1007.
         package static let maximumFrameBytes = 16384
 
         /// HTTP/1 with the WebSocket upgrade at `/ws`, and a request the HTTP parser refuses
@@ -188,7 +189,9 @@
                         responder: responder, webSocketResponder: webSocketResponder,
                         configuration: .init(
                             http1: .init(idleTimeout: configuration.idleTimeout),
-                            ws: .init(maxFrameSize: maximumFrameBytes))),
+                            // Text that is not UTF-8 closes with 1007, as RFC 6455 asks;
+                            // unchecked, it arrived repaired (U+FFFD) and was refused as not JSON.
+                            ws: .init(maxFrameSize: maximumFrameBytes, validateUTF8: true))),
                     requestHeadTimeout: configuration.requestHeadTimeout)
             }
         }

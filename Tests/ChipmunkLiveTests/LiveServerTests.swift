@@ -460,6 +460,28 @@
                 "\(String(decoding: received.suffix(60), as: UTF8.self))")
         }
 
+        /// A text message that is not UTF-8 (a lone continuation byte, a cut emoji) closes
+        /// with 1007, as RFC 6455 asks, and the world goes on. It arrived repaired, with
+        /// U+FFFD, and was refused with 1008 as not JSON.
+        @Test(arguments: [[0x80] as [UInt8], [0xF0, 0x9F, 0x98], Array(#"{"type":""#.utf8) + [0xFF] + Array(#""}"#.utf8)])
+        func textThatIsNotUTF8ClosesWith1007(_ payload: [UInt8]) async throws {
+            let (url, serving) = try await start(
+                LiveServer(name: "ramp", configuration: .init(port: 0)) { Self.ramp() })
+            defer { serving.cancel() }
+            let fd = try connectRaw(url)
+            defer { close(fd) }
+            Self.sendBytes(fd, Self.upgrade)
+            Self.sendBytes(fd, Self.frame(1, payload, last: true))
+            let close: [UInt8] = [0x88, 0x02, 0x03, 0xEF]  // 1007, no reason
+            let (received, _) = await receive(fd) {
+                $0.count >= close.count && $0.suffix(close.count).elementsEqual(close)
+            }
+            #expect(
+                received.suffix(close.count).elementsEqual(close),
+                "\(received.suffix(8).map { String($0, radix: 16) })")
+            _ = try await get(url.appending(path: "state"))  // still serving
+        }
+
         @Test func aSceneFileIsRebuiltWhenSavedAndAnErrorKeepsTheWorld() async throws {
             let folder = try TemporaryFolder("live-reload")
             defer { folder.remove() }
