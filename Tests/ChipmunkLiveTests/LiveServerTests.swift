@@ -463,7 +463,9 @@
         /// A text message that is not UTF-8 (a lone continuation byte, a cut emoji) closes
         /// with 1007, as RFC 6455 asks, and the world goes on. It arrived repaired, with
         /// U+FFFD, and was refused with 1008 as not JSON.
-        @Test(arguments: [[0x80] as [UInt8], [0xF0, 0x9F, 0x98], Array(#"{"type":""#.utf8) + [0xFF] + Array(#""}"#.utf8)])
+        @Test(arguments: [
+            [0x80] as [UInt8], [0xF0, 0x9F, 0x98], Array(#"{"type":""#.utf8) + [0xFF] + Array(#""}"#.utf8),
+        ])
         func textThatIsNotUTF8ClosesWith1007(_ payload: [UInt8]) async throws {
             let (url, serving) = try await start(
                 LiveServer(name: "ramp", configuration: .init(port: 0)) { Self.ramp() })
