@@ -98,7 +98,7 @@ public final class Scene {
     /// space's static body.
     public func name(of body: Body) -> String {
         bodyNames?[ObjectIdentifier(body)] ?? addedName(of: body)
-            ?? (body === space.staticBody ? "static" : String(space.bodies.firstIndex { $0 === body } ?? -1))
+            ?? (body === space.staticBody ? "static" : String(body.indexInSpace))
     }
 
     /// The output name of a shape: its `id`, or else its body's name (so "static" for a

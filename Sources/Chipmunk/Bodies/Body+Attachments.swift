@@ -4,15 +4,19 @@ extension Body {
     /// The shapes on this body that are in its space, in the order they were added.
     ///
     /// Like ``Space/shapes``, it changes at once when a shape is added or removed, also
-    /// while the engine's own change is deferred. It takes time in proportion to the
-    /// space's shapes.
+    /// while the engine's own change is deferred. The first read after a shape or
+    /// constraint is added or removed indexes the space's, in time in proportion to them;
+    /// the next reads take time in proportion to the body's own.
     public var shapes: [Shape] {
-        space?.shapes.filter { $0.body === self } ?? []
+        guard let space else { return [] }
+        return space.attachments.shapes[ObjectIdentifier(self)]?.map { space.shapes[$0] } ?? []
     }
 
-    /// The constraints on this body that are in its space, in the order they were added.
+    /// The constraints on this body that are in its space, in the order they were added
+    /// (indexed as ``shapes`` are).
     public var constraints: [Constraint] {
-        space?.constraints.filter { $0.bodyA === self || $0.bodyB === self } ?? []
+        guard let space else { return [] }
+        return space.attachments.constraints[ObjectIdentifier(self)]?.map { space.constraints[$0] } ?? []
     }
 
     /// The body's ``shapes`` and then its ``constraints``: what must leave the space with
@@ -77,5 +81,34 @@ extension Body {
         ResultList<UnsafeMutablePointer<cpConstraint>>.collect {
             cpBodyEachConstraint(handle, { _, constraint, list in ResultList.append(constraint!, to: list) }, $0)
         }
+    }
+}
+
+/// Where each body's shapes and constraints are in its space's ``Space/shapes`` and
+/// ``Space/constraints``, by the body's identity: so that reading every body's shapes
+/// takes time in proportion to the shapes, not to their square (a replay page, a diff
+/// page and serve's scene message read each body's).
+struct AttachmentIndex {
+    var shapes: [ObjectIdentifier: [Int]] = [:]
+    var constraints: [ObjectIdentifier: [Int]] = [:]
+
+    init(_ space: Space) {
+        for (index, shape) in space.shapes.enumerated() {
+            shapes[ObjectIdentifier(shape.body), default: []].append(index)
+        }
+        for (index, constraint) in space.constraints.enumerated() {
+            constraints[ObjectIdentifier(constraint.bodyA), default: []].append(index)
+            constraints[ObjectIdentifier(constraint.bodyB), default: []].append(index)  // never bodyA
+        }
+    }
+}
+
+extension Space {
+    /// The space's ``AttachmentIndex``, built if a change dropped it.
+    var attachments: AttachmentIndex {
+        if let attachmentIndex { return attachmentIndex }
+        let index = AttachmentIndex(self)
+        attachmentIndex = index
+        return index
     }
 }

@@ -78,8 +78,16 @@ extension Body {
     /// The number of the step running now, counting from 1, for errors.
     private var stepNumber: Int { (space?.stepsTaken ?? 0) + 1 }
 
-    /// The body's index in its space's ``Space/bodies``, for errors; -1 outside a space.
-    package var indexInSpace: Int { space?.bodies.firstIndex { $0 === self } ?? -1 }
+    /// The body's index in its space's ``Space/bodies``, for errors and output names; -1
+    /// outside a space. The first read after a body is added or removed indexes them all.
+    package var indexInSpace: Int {
+        guard let space else { return -1 }
+        if space.bodyPositions == nil {
+            space.bodyPositions = Dictionary(
+                uniqueKeysWithValues: space.bodies.enumerated().map { (ObjectIdentifier($0.element), $0.offset) })
+        }
+        return space.bodyPositions?[ObjectIdentifier(self)] ?? -1
+    }
 
     private func diverged(_ quantity: Quantity, _ value: Double) -> ChipmunkError {
         .diverged(step: stepNumber, body: indexInSpace, quantity: quantity, value: value)

@@ -37,13 +37,21 @@ public final class Space {
     public let staticBody: Body
 
     /// The bodies added to the space, in the order they were added.
-    public internal(set) var bodies: [Body] = []
+    public internal(set) var bodies: [Body] = [] { didSet { bodyPositions = nil } }
 
     /// The shapes added to the space, in the order they were added.
-    public internal(set) var shapes: [Shape] = []
+    public internal(set) var shapes: [Shape] = [] { didSet { attachmentIndex = nil } }
 
     /// The constraints added to the space, in the order they were added.
-    public internal(set) var constraints: [Constraint] = []
+    public internal(set) var constraints: [Constraint] = [] { didSet { attachmentIndex = nil } }
+
+    /// Where each body's shapes and constraints are in ``shapes`` and ``constraints``:
+    /// built by ``Body/shapes`` or ``Body/constraints`` when first asked for, dropped at a
+    /// change to either array (positions, not objects: it holds no object alive).
+    var attachmentIndex: AttachmentIndex?
+    /// Where each body is in ``bodies``, built by `Body.indexInSpace` when first asked for
+    /// and dropped at a change to it.
+    var bodyPositions: [ObjectIdentifier: Int]?
 
     /// Adds and removes made while changes were deferred, applied in order afterwards.
     var pending: [PendingChange] = []

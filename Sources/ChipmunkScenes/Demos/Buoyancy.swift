@@ -70,7 +70,7 @@ extension Demos {
             // ends the step with a divergence, as the guard ends any other.
             func diverged(_ quantity: Body.Quantity) -> ChipmunkError {
                 .diverged(
-                    step: space.stepsTaken + 1, body: space.bodies.firstIndex { $0 === body } ?? 0,
+                    step: space.stepsTaken + 1, body: max(body.indexInSpace, 0),
                     quantity: quantity, value: .infinity)
             }
             // Buoyancy.

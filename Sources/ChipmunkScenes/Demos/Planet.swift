@@ -36,7 +36,7 @@ extension Demos {
                 guard g.isFinite else {
                     let space = body.space
                     throw ChipmunkError.diverged(
-                        step: (space?.stepsTaken ?? 0) + 1, body: space?.bodies.firstIndex { $0 === body } ?? 0,
+                        step: (space?.stepsTaken ?? 0) + 1, body: max(body.indexInSpace, 0),
                         quantity: .velocity, value: .infinity)
                 }
                 try body.updateVelocity(gravity: g, damping: damping, dt: dt)
