@@ -40,6 +40,17 @@ import ChipmunkTestSupport
             try Tool.sim("render", "crates", "--width", "1e9", "-o", "/tmp/x.png").stderr
                 == "chipmunk-sim: The value '1e9' is invalid for '--width <width>': expected a whole number of pixels or characters from 1 to 20000\n"
         )
+        // Text past 4,000,000 characters (20000x20000 took minutes and gigabytes), refused
+        // before a step is taken when the options fix its size; a fitted view, when drawn.
+        #expect(
+            try Tool.sim("render", "crates", "--format", "text", "--size", "20000x20000").stderr
+                == "chipmunk-sim: --size 20000x20000 is 400000000 characters of text, more than 4000000 (2000x2000)\n")
+        let tall = try Tool.sim(
+            "render", "crates", "--format", "text", "--view", "0,0,1,10000", "--step", "100000000")
+        #expect(tall.status == 65 && tall.stdout.isEmpty)
+        #expect(tall.stderr.hasPrefix("chipmunk-sim: a text picture of 80 × 400000 characters is too large"))
+        let wide = try Tool.sim("render", "crates", "--format", "text", "--width", "20000")
+        #expect(wide.status == 65 && wide.stderr.contains("20000 × 10000 characters is too large"), "\(wide.stderr)")
         let tooLong = try Tool.sim("run", "crates", "--format", "html", "--steps", "100000", "-o", "/tmp/never.html")
         #expect(
             tooLong.stderr.contains(

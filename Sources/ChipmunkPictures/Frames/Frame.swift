@@ -127,6 +127,17 @@ public struct FrameView: Sendable, Equatable {
     /// picture of any sensible width is millions of pixels tall.
     public static let maxAspect = 1e4
 
+    /// The most characters a text picture (``Frame/text(view:columns:)``) of one frame
+    /// should have: 4,000,000, a screen of 2,000 × 2,000, about 12 MB of braille.
+    public static let maxTextCharacters = 4_000_000
+
+    /// The rows of a text picture of the view `columns` characters wide: a character is 2
+    /// dots wide and 4 high, and the dots are square.
+    public func textRows(columns: Int) -> Int {
+        let dotSize = width / Double(max(columns, 1) * 2)
+        return max(1, Int(min((height / (dotSize * 4)).rounded(.up), Double(Int.max / 4))))
+    }
+
     /// A view of the world rectangle; a rectangle outside ``sizeRange``, ``maxCorner`` or
     /// ``maxAspect`` is a programming error (``problem(x:y:width:height:)`` checks data first).
     public init(x: Double, y: Double, width: Double, height: Double, yPointsDown: Bool = false) {

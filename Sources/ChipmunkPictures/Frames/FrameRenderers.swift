@@ -60,7 +60,7 @@ extension Frame {
         let columns = max(columns, 1)
         let dotSize = view.width / Double(columns * 2)
         // Terminal cells are about twice as tall as wide: 4 dots down per 2 across.
-        let rows = max(1, Int((view.height / (dotSize * 4)).rounded(.up)))
+        let rows = view.textRows(columns: columns)
         var cells = Array(repeating: Array(repeating: UInt8(0), count: columns), count: rows)
         let half = dotSize / 2
         let (dotColumns, dotRows) = (columns * 2, rows * 4)

@@ -97,6 +97,11 @@ struct Render: ParsableCommand {
         let format = pictureFormat
         if format == .png, output == "-" { throw ValidationError("--format png needs -o FILE") }
         if size != nil, width != nil { throw ValidationError("give --size or --width, not both") }
+        if format == .text, let size, size.width * size.height > FrameView.maxTextCharacters {
+            throw ValidationError(
+                "--size \(size) is \(size.width * size.height) characters of text, more than "
+                    + "\(FrameView.maxTextCharacters) (2000x2000)")
+        }
         if every != nil {
             guard step > 0 else { throw ValidationError("--every needs --step N, the last step to draw") }
             // Text frames go to one file (or stdout) unless -o numbers them.
@@ -123,6 +128,8 @@ struct Render: ParsableCommand {
     }
 
     func run() throws {
+        // A view given with a width fixes the text's size: checked before any step is taken.
+        if pictureFormat == .text, size == nil, let view { try Self.requireTextFits(view, columns: width ?? 80) }
         let scene = try SceneCatalog.scene(opening: self.scene, warn: Output.warning)
         // A snapshot goes on from its own step (as `run`'s does): --step counts steps to add,
         // and the frames are named by the run's step. Both are bounded, so is their sum.
@@ -186,7 +193,22 @@ struct Render: ParsableCommand {
         case .png:
             return try frame.png(view: view, pixelWidth: pixelWidth).png
         case .svg: return Array(frame.svg(view: view, pixelWidth: pixelWidth).utf8)
-        case .text: return Array(frame.text(view: view, columns: pixelWidth).utf8)
+        case .text:
+            try Self.requireTextFits(view, columns: pixelWidth)
+            return Array(frame.text(view: view, columns: pixelWidth).utf8)
+        }
+    }
+
+    /// Refuses a text picture larger than ``FrameView/maxTextCharacters``: 20,000 × 20,000
+    /// characters took minutes and gigabytes, and a view's shape alone (up to 10,000 times
+    /// as tall as wide) could ask for 400,000 rows of 80.
+    private static func requireTextFits(_ view: FrameView, columns: Int) throws {
+        let rows = view.textRows(columns: columns)
+        guard rows <= PictureSize.sides.upperBound, columns * rows <= FrameView.maxTextCharacters else {
+            throw RunError(
+                "a text picture of \(columns) × \(rows) characters is too large (at most "
+                    + "\(PictureSize.sides.upperBound) a side and \(FrameView.maxTextCharacters) in all): "
+                    + "give a smaller --width or --size, or a --view nearer the picture's shape")
         }
     }
 
