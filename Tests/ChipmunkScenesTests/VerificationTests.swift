@@ -162,9 +162,26 @@ import ChipmunkTestSupport
         #expect(
             error(replacing("asleep ", with: "asleep -3"))
                 == "x.golden:\(asleepLine): 'asleep -3': asleep must be a step from 1 to 120, or '-'")
+        let checkpointLine = try #require(lines.firstIndex { $0 == "checkpoint 100" }) + 1
         #expect(
             error(replacing("checkpoint 100", with: "checkpoint 99999"))
-                == "x.golden: 'checkpoint 99999': checkpoints must come in order, from step 1 to 120")
+                == "x.golden:\(checkpointLine): 'checkpoint 99999': checkpoints must come in order, from step 1 to 120")
+        // The checkpoints are the recorder's: 'every' was never checked against them.
+        #expect(
+            error(replacing("checkpoint 100", with: "checkpoint 50"))
+                == "x.golden:\(checkpointLine): 'checkpoint 50': with 'every 100', 'steps 120' and 'asleep -', "
+                + "checkpoints are at multiples of 100, the last step and the asleep step")
+        #expect(
+            error(replacing("every ", with: "every 50"))
+                == "x.golden: no 'checkpoint 50': with 'every 50', 'steps 120' and 'asleep -', there is one at step 50")
+        // A body's nan or inf is refused as data: it never matched, and verify said the physics differed.
+        let bodyLine = try #require(lines.firstIndex { $0.hasPrefix("body 0 ") }) + 1
+        for bad in ["nan", "inf", "1e400", "0x1p3"] {
+            let text = golden.text.split(separator: "\n", omittingEmptySubsequences: false).enumerated()
+                .map { $0.offset + 1 == bodyLine ? "body 0 \(bad) 1 2 3 4 5" : String($0.element) }
+                .joined(separator: "\n")
+            #expect(error(text) == "x.golden:\(bodyLine): body 0: '\(bad)' is not a finite decimal number")
+        }
         #expect(try GoldenFile(parsing: "\u{FEFF}" + golden.text, source: "x.golden") == golden)
         // Checked out for Windows (CRLF): the same file, not "its first line must be …".
         let crlf = golden.text.replacingOccurrences(of: "\n", with: "\r\n")
@@ -173,7 +190,7 @@ import ChipmunkTestSupport
         let dtLine = try #require(lines.firstIndex { $0.hasPrefix("dt ") }) + 1
         #expect(
             error(replacing("dt ", with: "dt 0x1p-7"))
-                == "x.golden:\(dtLine): 'dt 0x1p-7': dt must be a positive, finite time step")
+                == "x.golden:\(dtLine): 'dt 0x1p-7': dt must be a decimal time step from 1e-300 to 1e+300 seconds")
     }
 
     @Test(arguments: [

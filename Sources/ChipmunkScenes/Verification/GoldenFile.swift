@@ -139,6 +139,7 @@ public struct GoldenFile: Equatable, Sendable {
         var headerLine: [String: Int] = [:]
         var hashes: [UInt64] = []
         var checkpoints: [Checkpoint] = []
+        var checkpointLines: [Int] = []
         var ended = false
         func fail(_ number: Int, _ reason: String) -> GoldenFileError {
             GoldenFileError(source: source, line: number + 1, reason: reason)
@@ -178,14 +179,21 @@ public struct GoldenFile: Equatable, Sendable {
                     throw fail(number, "expected 'checkpoint STEP'")
                 }
                 checkpoints.append(Checkpoint(step: step, bodies: []))
+                checkpointLines.append(number)
             case "body":
-                let values = fields.dropFirst(2).compactMap { Double($0) }
                 // Both sides are optional: an index that is not a number before any checkpoint
                 // compared nil with nil, and the append below trapped (ReaderFuzzer).
-                guard fields.count == 8, values.count == 6, let index = Int(fields[1]), let last = checkpoints.last,
+                guard fields.count == 8, let index = Int(fields[1]), let last = checkpoints.last,
                     index == last.bodies.count
                 else {
                     throw fail(number, "expected 'body INDEX x y angle vx vy w' after a checkpoint, bodies in order")
+                }
+                // A simulation that gives nan or inf throws, so no recording holds one: read as
+                // data, "nan" never matched, and verify reported a difference in the physics.
+                let values = fields.dropFirst(2).compactMap { Double(decimal: $0) }.filter(\.isFinite)
+                guard values.count == 6 else {
+                    let bad = fields.dropFirst(2).first { Double(decimal: $0)?.isFinite != true } ?? ""
+                    throw fail(number, "body \(index): '\(bad.prefix(40))' is not a finite decimal number")
                 }
                 checkpoints[checkpoints.count - 1].bodies.append(
                     BodyState(x: values[0], y: values[1], angle: values[2], vx: values[3], vy: values[4], w: values[5]))
@@ -209,7 +217,8 @@ public struct GoldenFile: Equatable, Sendable {
             return parsed
         }
         let content = try value("content", "16 hex digits") { $0.count == 16 ? UInt64($0, radix: 16) : nil }
-        let dt = try value("dt", "a positive, finite time step") {
+        let range = Parameter.timeStepRange
+        let dt = try value("dt", "a decimal time step from \(range.lowerBound) to \(range.upperBound) seconds") {
             Double(decimal: $0).flatMap { Parameter.spaceTimeStep.accepts($0) ? $0 : nil }
         }
         let steps = try value("steps", "the number of step lines, 1 or more") {
@@ -225,13 +234,31 @@ public struct GoldenFile: Equatable, Sendable {
         }
         // A checkpoint past the last step was never compared, and verify said it matched.
         var previous = 0
-        for checkpoint in checkpoints {
+        for (checkpoint, line) in zip(checkpoints, checkpointLines) {
             guard checkpoint.step > previous, checkpoint.step <= steps else {
                 throw GoldenFileError(
-                    source: source, line: nil,
+                    source: source, line: line + 1,
                     reason: "'checkpoint \(checkpoint.step)': checkpoints must come in order, from step 1 to \(steps)")
             }
             previous = checkpoint.step
+        }
+        // The recorder's checkpoints, and no others: every `every` steps, the last step, and
+        // the step after which everything sleeps. A file that says 'every 7' and holds other
+        // checkpoints is not what it says.
+        let expected = Set(stride(from: every, through: steps, by: every)).union([steps])
+            .union(asleepStep.map { [$0] } ?? [])
+        for (checkpoint, line) in zip(checkpoints, checkpointLines) where !expected.contains(checkpoint.step) {
+            throw GoldenFileError(
+                source: source, line: line + 1,
+                reason: "'checkpoint \(checkpoint.step)': with 'every \(every)', 'steps \(steps)' and "
+                    + "'asleep \(asleepStep.map(String.init) ?? "-")', checkpoints are at multiples of \(every), "
+                    + "the last step and the asleep step")
+        }
+        if let missing = expected.subtracting(checkpoints.map(\.step)).min() {
+            throw GoldenFileError(
+                source: source, line: nil,
+                reason: "no 'checkpoint \(missing)': with 'every \(every)', 'steps \(steps)' and "
+                    + "'asleep \(asleepStep.map(String.init) ?? "-")', there is one at step \(missing)")
         }
         scene = header["scene"]!
         contentHash = content

@@ -264,8 +264,8 @@ public struct RunComparison: Sendable {
         }
         self.samples = samples
         var growth: [Growth] = []
-        // Powers of ten count finite differences: an infinite or NaN value (a golden file may
-        // hold `inf` or `nan`) differs by infinity, which has no power and no log to round.
+        // Powers of ten count finite differences: values far apart (1e308 and -1e308) differ
+        // by infinity, which has no power and no log to round.
         if let firstNonzero = samples.first(where: { $0.largest > 0 && $0.largest.isFinite }) {
             var power = min(-15, Int(log10(firstNonzero.largest).rounded(.down)))
             for sample in samples where sample.largest > 0 && sample.largest.isFinite {
