@@ -146,7 +146,17 @@ public enum SceneCatalog {
 
         /// The kind of a file holding `data`, or nil for any other file.
         public init?(data: Data) {
-            struct Header: Decodable { var format: String? }
+            /// A recording's `format`, and whether it has `hashes`, a key no scene file has.
+            struct Header: Decodable {
+                var format: String?
+                var hasHashes: Bool
+                enum CodingKeys: String, CodingKey { case format, hashes }
+                init(from decoder: any Decoder) throws {
+                    let c = try decoder.container(keyedBy: CodingKeys.self)
+                    format = try? c.decodeIfPresent(String.self, forKey: .format)
+                    hasHashes = c.contains(.hashes)
+                }
+            }
             if data.starts(with: Data("CHIPSNAP".utf8)) {
                 self = .snapshot
             } else if data.starts(with: Data("chipmunk-golden".utf8))
@@ -154,8 +164,10 @@ public enum SceneCatalog {
             {
                 self = .golden
             } else if let header = try? JSONDecoder().decode(Header.self, from: data),
-                header.format?.hasPrefix("chipmunk-inputs") == true
+                header.format?.hasPrefix("chipmunk-inputs") == true || (header.format == nil && header.hasHashes)
             {
+                // Without its format, a recording was read as a scene: "format: missing" is
+                // the recording reader's to say.
                 self = .recording
             } else {
                 return nil

@@ -203,7 +203,26 @@ import Testing
                 "r.inputs.json: hashes[0]: expected 16 lowercase hex digits, found '\(bad)'"
             )
         }
-        for (json, message) in cases + hashCases {
+        // Keys the format does not have were ignored ("stpe", a key of another tool), and a
+        // content hash that no scene has was reported at replay as a changed scene.
+        let content = try #require(text.range(of: #""content":"[0-9a-f]{16}""#, options: .regularExpression))
+        let strictCases = [
+            (
+                text.replacingOccurrences(of: #""scene":"#, with: #""extra":1,"scene":"#),
+                "r.inputs.json: not an input recording: extra: unknown key 'extra'; expected one of 'format', "
+                    + "'scene', 'content', 'timeStep', 'inputs', 'hashes'"
+            ),
+            (
+                text.replacingOccurrences(of: #"{"input""#, with: #"{"stpe":3,"input""#),
+                "r.inputs.json: not an input recording: inputs[0].stpe: unknown key 'stpe'; expected one of 'step', "
+                    + "'input'"
+            ),
+            (
+                text.replacingCharacters(in: content, with: #""content":"XYZ""#),
+                "r.inputs.json: content: expected 16 lowercase hex digits, found 'XYZ'"
+            ),
+        ]
+        for (json, message) in cases + hashCases + strictCases {
             let url = folder.appending(path: "r.inputs.json")
             try json.write(to: url, atomically: true, encoding: .utf8)
             #expect { try InputRecording.load(contentsOf: url) } throws: { "\($0)" == message }

@@ -19,6 +19,16 @@ public struct InputRecording: Hashable, Sendable, Codable {
             self.step = step
             self.input = input
         }
+
+        private enum CodingKeys: String, CodingKey, CaseIterable { case step, input }
+
+        /// Decodes an entry, rejecting unknown keys (`"stpe"` was read as no step).
+        public init(from decoder: any Decoder) throws {
+            try decoder.rejectUnknownKeys(CodingKeys.allCases.map(\.rawValue))
+            let c = try decoder.container(keyedBy: CodingKeys.self)
+            step = try c.decode(Int.self, forKey: .step)
+            input = try c.decode(SceneInput.self, forKey: .input)
+        }
     }
 
     /// The format this build writes and reads: version 2 names bodies and spells inputs
@@ -46,6 +56,21 @@ public struct InputRecording: Hashable, Sendable, Codable {
         self.timeStep = timeStep
         self.inputs = inputs
         self.hashes = hashes
+    }
+
+    private enum CodingKeys: String, CodingKey, CaseIterable { case format, scene, content, timeStep, inputs, hashes }
+
+    /// Decodes a recording, rejecting unknown keys: a misspelt `"input"` or a key of another
+    /// format was ignored, and the recording replayed without it.
+    public init(from decoder: any Decoder) throws {
+        try decoder.rejectUnknownKeys(CodingKeys.allCases.map(\.rawValue))
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        format = try c.decode(String.self, forKey: .format)
+        scene = try c.decode(String.self, forKey: .scene)
+        content = try c.decode(String.self, forKey: .content)
+        timeStep = try c.decode(Double.self, forKey: .timeStep)
+        inputs = try c.decode([Entry].self, forKey: .inputs)
+        hashes = try c.decode([String].self, forKey: .hashes)
     }
 
     /// Reads a recording written by ``write(to:)``.
@@ -85,8 +110,8 @@ public struct InputRecording: Hashable, Sendable, Codable {
                     kind: .unreadable(
                         "\(name): not an input recording: " + SceneDescription.jsonProblem(in: data)))
             }
-            throw ReplayFailure(
-                kind: .unreadable("not an input recording: \(SceneError(decoding: error, source: name).description)"))
+            let problem = SceneError(decoding: error, source: "\(name): not an input recording")
+            throw ReplayFailure(kind: .unreadable(problem.description))
         } catch {
             throw ReplayFailure(kind: .unreadable("\(name): not an input recording"))
         }
@@ -108,6 +133,13 @@ public struct InputRecording: Hashable, Sendable, Codable {
             throw ReplayFailure(
                 kind: .unreadable(
                     "\(name): timeStep \(ChipmunkError.invalidValue(.spaceTimeStep, recording.timeStep).reason)"))
+        }
+        // The scene's content hash, as `contentHash().hexDigits` writes it: anything else
+        // could never match, and replay reported the scene as changed.
+        guard Self.isHash(recording.content) else {
+            throw ReplayFailure(
+                kind: .unreadable(
+                    "\(name): content: expected 16 lowercase hex digits, found '\(recording.content.prefix(40))'"))
         }
         // A recording of no steps checks nothing, and diff had no step to run the other side
         // for (a trap before).
