@@ -33,7 +33,8 @@ import Testing
             of: #""format"\s*:\s*"chipmunk-inputs 2"\s*,"#, with: "", options: .regularExpression)
         #expect(unformatted != text)
         try unformatted.write(to: folder.url.appending(path: "n.inputs.json"), atomically: true, encoding: .utf8)
-        cases.append((["diff", "n.inputs.json", "crates"], "n.inputs.json: not an input recording: format: is required"))
+        cases.append(
+            (["diff", "n.inputs.json", "crates"], "n.inputs.json: not an input recording: format: is required"))
         cases.append((["run", "n.inputs.json"], "n.inputs.json: \(recording), not a scene file"))
         for (arguments, message) in cases {
             let result = try Tool.run("chipmunk-sim", arguments, directory: folder.url)
