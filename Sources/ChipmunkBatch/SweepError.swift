@@ -42,18 +42,19 @@ package enum SweepError: Error, CustomStringConvertible, Sendable {
         /// A sweep file's `table`, or one of its rows.
         case table(row: Int?)
 
-        /// How the message names it: `--param speed=x`, `body bob`, `table[3]`.
+        /// How the message names it: `--param speed=x`, `body bob`, `table[3]`; a name of
+        /// more than 60 characters cut, with its size (a megabyte's key was echoed whole).
         package var description: String {
             switch self {
-            case .parameterOption(let text): "--param \(text)"
+            case .parameterOption(let text): "--param \(text.excerpt())"
             case .parameterOptions: "--param"
-            case .trackOption(let text): "--track \(text)"
-            case let .chartOption(parameter, metric): "--chart \(parameter):\(metric)"
-            case .parameter(let name): "parameter \(name)"
-            case .axis(let name), .fileKey(let name): name
-            case .body(let name): "body \(name)"
-            case .random(let key): key.map { "random.\($0)" } ?? "random"
-            case .randomRange(let name): "random.ranges.\(name)"
+            case .trackOption(let text): "--track \(text.excerpt())"
+            case let .chartOption(parameter, metric): "--chart \(parameter.excerpt()):\(metric.excerpt())"
+            case .parameter(let name): "parameter \(name.excerpt())"
+            case .axis(let name), .fileKey(let name): name.excerpt()
+            case .body(let name): "body \(name.excerpt())"
+            case .random(let key): key.map { "random.\($0.excerpt())" } ?? "random"
+            case .randomRange(let name): "random.ranges.\(name.excerpt())"
             case .table(let row): row.map { "table[\($0)]" } ?? "table"
             }
         }
@@ -180,14 +181,14 @@ package enum SweepError: Error, CustomStringConvertible, Sendable {
                 "run \(run) draws the same parameters as run \(first); widen a range or lower the count (a run is stored once)"
             case .noParametersDeclared: "the scene declares no parameters (add \"parameters\" to the scene file)"
             case let .undeclaredParameter(name, declared):
-                "the scene declares no parameter '\(name)' (it declares: \(declared.joined(separator: ", ")))"
+                "the scene declares no parameter '\(name.excerpt())' (it declares: \(declared.map { $0.excerpt() }.joined(separator: ", ")))"
             case .noSuchBody(let names):
-                "the scene has no body of that name (names: \(names.prefix(20).joined(separator: ", ")))"
+                "the scene has no body of that name (names: \(names.prefix(20).map { $0.excerpt() }.joined(separator: ", ")))"
             case .notAQuantity:
                 "give energy or BODY.q with q one of \(TrackedQuantity.Measure.allCases.map(\.rawValue).joined(separator: ", ")) (BODY: a body's name in output)"
             case let .noSuchParameter(name, database, known):
-                "no parameter \(name) in \(database); its runs have \(known.joined(separator: ", "))"
-            case let .noSuchMetric(name, known): "no metric \(name); known: \(known.joined(separator: ", "))"
+                "no parameter \(name.excerpt()) in \(database); its runs have \(known.map { $0.excerpt() }.joined(separator: ", "))"
+            case let .noSuchMetric(name, known): "no metric \(name.excerpt()); known: \(known.joined(separator: ", "))"
             case .notASweepFileKey(let known): "is not a sweep file key (\(known.joined(separator: ", ")))"
             case .notARandomKey(let known): "is not a key of random (\(known.joined(separator: ", ")))"
             case .notARandomRange: "a random range is [low, high] or {\"log\": [low, high]}"

@@ -119,11 +119,11 @@ package enum JSONTree: Codable, Equatable, Sendable {
                     throw SceneError(source: source, location: path, reason: "$param must name a parameter (a string)")
                 }
                 guard let value = values[name] else {
-                    let known = values.keys.sorted().joined(separator: ", ")
+                    let known = values.keys.sorted().map { $0.excerpt() }.joined(separator: ", ")
                     throw SceneError(
                         source: source, location: path,
                         reason:
-                            "refers to parameter '\(name)', which `parameters` does not declare (it declares: \(known))"
+                            "refers to parameter '\(name.excerpt())', which `parameters` does not declare (it declares: \(known))"
                     )
                 }
                 used.insert(name)
@@ -132,7 +132,7 @@ package enum JSONTree: Codable, Equatable, Sendable {
                 guard scaled.isFinite else {
                     throw SceneError(
                         source: source, location: path,
-                        reason: "parameter '\(name)' (\(value)) times scale \(scale) is not finite")
+                        reason: "parameter '\(name.excerpt())' (\(value)) times scale \(scale) is not finite")
                 }
                 return .number(scaled)
             }

@@ -16,8 +16,9 @@ public struct SceneError: Error, Hashable, Sendable, CustomStringConvertible {
         self.reason = reason
     }
 
-    /// `source: location: reason`, on one line.
+    /// `source: location: reason`, on one line; a location of more than 200 characters (a
+    /// path through keys that are data, such as a parameter's name) cut, with its size.
     public var description: String {
-        location.isEmpty ? "\(source): \(reason)" : "\(source): \(location): \(reason)"
+        location.isEmpty ? "\(source): \(reason)" : "\(source): \(location.excerpt(200)): \(reason)"
     }
 }

@@ -218,7 +218,7 @@ extension SceneInput {
                 throw SceneError(
                     source: check.source, location: "\(base)\(key)",
                     reason:
-                        "no body named '\(name)' exists \(when) (\(name == "static" ? "the static body cannot be moved" : Self.listed(names)))"
+                        "no body named '\(name.excerpt())' exists \(when) (\(name == "static" ? "the static body cannot be moved" : Self.listed(names)))"
                 )
             }
         }
@@ -270,14 +270,17 @@ extension SceneInput {
     {
         if name.isEmpty { return "\(what) needs a name that is not empty" }
         if name == "static" { return "'static' names the space's static body; give \(what) another name" }
-        if !names.insert(name).inserted { return "'\(name)' is taken: a body or hand of that name exists \(when)" }
+        if !names.insert(name).inserted {
+            return "'\(name.excerpt())' is taken: a body or hand of that name exists \(when)"
+        }
         return nil
     }
 
     /// The bodies and hands `names` holds, for a message: "names: a, b", or that there are none.
     private static func listed(_ names: Set<String>) -> String {
         let named = names.subtracting(["static"]).sorted()
-        return named.isEmpty ? "there are none" : "names: \(named.prefix(20).joined(separator: ", "))"
+        return named.isEmpty
+            ? "there are none" : "names: \(named.prefix(20).map { $0.excerpt() }.joined(separator: ", "))"
     }
 }
 
@@ -329,7 +332,7 @@ extension Scene {
             guard body.velocityStaysFinite(afterImpulse: impulse, at: point) else {
                 throw SceneError(
                     source: self.name, location: "impulse",
-                    reason: "the impulse \(impulse) on '\(name)' would make its velocity infinite")
+                    reason: "the impulse \(impulse) on '\(name.excerpt())' would make its velocity infinite")
             }
             body.applyImpulse(impulse, at: point)
         case let .force(name, force, at):
@@ -355,7 +358,7 @@ extension Scene {
             guard held.kind == .dynamic else {
                 throw SceneError(
                     source: self.name, location: "grab.body",
-                    reason: "'\(name)' is \(held.kind), and only a dynamic body can be grabbed")
+                    reason: "'\(name.excerpt())' is \(held.kind), and only a dynamic body can be grabbed")
             }
             let handBody = Body(kind: .kinematic)
             handBody.position = at

@@ -56,10 +56,11 @@ package enum SceneParameters {
             guard !name.isEmpty, name.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "_" }) else {
                 throw SceneError(
                     source: source, location: "parameters",
-                    reason: "'\(name)' is not a parameter name: use letters, digits and _")
+                    reason: "'\(name.excerpt())' is not a parameter name: use letters, digits and _")
             }
             guard let number = value.number, number.isFinite else {
-                throw SceneError(source: source, location: "parameters.\(name)", reason: "must be a finite number")
+                throw SceneError(
+                    source: source, location: "parameters.\(name.excerpt())", reason: "must be a finite number")
             }
             values[name] = number
         }
@@ -169,34 +170,34 @@ package struct SceneTemplate: Sendable {
         guard let members else {
             if let name = overrides.keys.sorted().first {
                 throw SceneError(
-                    source: source, reason: "sets parameter '\(name)', but the scene declares no parameters")
+                    source: source, reason: "sets parameter '\(name.excerpt())', but the scene declares no parameters")
             }
             return nil
         }
         var values = declared
         for (name, value) in overrides {
             guard values[name] != nil else {
-                let known = values.keys.sorted().joined(separator: ", ")
+                let known = values.keys.sorted().map { $0.excerpt() }.joined(separator: ", ")
                 throw SceneError(
                     source: source, location: "parameters",
-                    reason: "has no parameter '\(name)' to set (it declares: \(known))")
+                    reason: "has no parameter '\(name.excerpt())' to set (it declares: \(known))")
             }
             guard value.isFinite else {
                 throw SceneError(
-                    source: source, location: "parameters.\(name)", reason: "must be finite (got \(value))")
+                    source: source, location: "parameters.\(name.excerpt())", reason: "must be finite (got \(value))")
             }
             values[name] = value
         }
         var used = Set<String>()
         let replaced = try JSONTree.object(members).replacingReferences(values, used: &used, path: "", source: source)
         for unused in values.keys.sorted() where !used.contains(unused) {
-            let problem = "is declared, but no number in the scene refers to it ({\"$param\": \"\(unused)\"})"
+            let problem = "is declared, but no number in the scene refers to it ({\"$param\": \"\(unused.excerpt())\"})"
             if overrides[unused] != nil {
                 throw SceneError(
-                    source: source, location: "parameters.\(unused)",
+                    source: source, location: "parameters.\(unused.excerpt())",
                     reason: problem + ", so setting it changes nothing")
             }
-            warnings.append("\(source): parameters.\(unused): \(problem); its value is not used")
+            warnings.append("\(source): parameters.\(unused.excerpt()): \(problem); its value is not used")
         }
         return replaced
     }

@@ -17,10 +17,11 @@ extension Decoder {
         let container = try self.container(keyedBy: AnyCodingKey.self)
         for key in container.allKeys where !known.contains(key.stringValue) {
             let expected = known.map { "'\($0)'" }.joined(separator: ", ")
+            let shown = key.stringValue.excerpt()
             throw DecodingError.dataCorrupted(
                 .init(
-                    codingPath: codingPath + [key],
-                    debugDescription: "unknown key '\(key.stringValue)'; expected one of \(expected)"))
+                    codingPath: codingPath + [AnyCodingKey(shown)],
+                    debugDescription: "unknown key '\(shown)'; expected one of \(expected)"))
         }
     }
 }

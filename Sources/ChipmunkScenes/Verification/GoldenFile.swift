@@ -164,7 +164,16 @@ public struct GoldenFile: Equatable, Sendable {
                     throw fail(number, "'\(key)' takes one value")
                 }
                 guard header[key] == nil else { throw fail(number, "'\(key)' is given twice") }
-                header[key] = fields.dropFirst().joined(separator: " ")
+                let value = fields.dropFirst().joined(separator: " ")
+                // A scene's path is the longest value a recorder writes; a megabyte was echoed
+                // whole by verify's "the golden file is for the scene …".
+                guard value.utf8.count <= Self.longestHeaderValue else {
+                    throw fail(
+                        number,
+                        "'\(key) \(value.excerpt())': a value longer than "
+                            + "\(Self.longestHeaderValue) bytes")
+                }
+                header[key] = value
                 headerLine[key] = number
             case "step":
                 guard fields.count == 3, let step = Int(fields[1]), let hash = UInt64(fields[2], radix: 16),
@@ -200,7 +209,7 @@ public struct GoldenFile: Equatable, Sendable {
             case "end":
                 ended = true
             default:
-                throw fail(number, "unknown line '\(key)'")
+                throw fail(number, "unknown line '\(key.excerpt())'")
             }
         }
         guard ended else { throw GoldenFileError(source: source, line: nil, reason: "the file ends before 'end'") }
@@ -212,7 +221,7 @@ public struct GoldenFile: Equatable, Sendable {
             guard let parsed = parse(header[key]!) else {
                 throw GoldenFileError(
                     source: source, line: headerLine[key].map { $0 + 1 },
-                    reason: "'\(key) \(header[key]!)': \(key) must be \(rule)")
+                    reason: "'\(key) \(header[key]!.excerpt())': \(key) must be \(rule)")
             }
             return parsed
         }
@@ -273,6 +282,9 @@ public struct GoldenFile: Equatable, Sendable {
         self.hashes = hashes
         self.checkpoints = checkpoints
     }
+
+    /// The longest header value read, in bytes: a path's longest (`PATH_MAX`).
+    static let longestHeaderValue = 4096
 
     /// A golden file with these fields, as ``Scene/recordGolden(steps:checkpointEvery:timeStep:)`` makes one.
     public init(

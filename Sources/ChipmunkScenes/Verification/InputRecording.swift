@@ -92,7 +92,7 @@ public struct InputRecording: Hashable, Sendable, Codable {
                 kind: .unreadable(
                     format == "chipmunk-inputs 1"
                         ? "\(name): format 'chipmunk-inputs 1' (bodies by index, inputs such as {\"gravity\": {\"_0\": …}}) is no longer read; record it again with chipmunk-sim record, whose inputs are a scene file's (docs/determinism.md)"
-                        : "\(name): format '\(format)' is not '\(currentFormat)'"))
+                        : "\(name): format '\(format.excerpt())' is not '\(currentFormat)'"))
         }
         if let problem = SceneDescription.leniencyProblem(in: data) {
             throw ReplayFailure(kind: .unreadable("\(name): not an input recording: \(problem)"))
@@ -121,12 +121,21 @@ public struct InputRecording: Hashable, Sendable, Codable {
                 kind: .unreadable("\(name): \(repeated): appears twice in one object; give each key once"))
         }
         guard recording.format == currentFormat else {
-            throw ReplayFailure(kind: .unreadable("\(name): format '\(recording.format)' is not '\(currentFormat)'"))
+            throw ReplayFailure(
+                kind: .unreadable("\(name): format '\(recording.format.excerpt())' is not '\(currentFormat)'"))
         }
         // "" opened the folder the recording was read from ("…: is a directory").
         guard !recording.scene.isEmpty else {
             throw ReplayFailure(
                 kind: .unreadable("\(name): scene: is empty; name a built-in scene or a scene file's path"))
+        }
+        // No path is longer, or holds a line break: a megabyte's name was echoed whole.
+        guard recording.scene.utf8.count <= 4096, !recording.scene.contains(where: { $0.isNewline || $0 == "\0" })
+        else {
+            throw ReplayFailure(
+                kind: .unreadable(
+                    "\(name): scene: '\(recording.scene.excerpt())' is no built-in scene's name or path (at most 4096 "
+                        + "bytes, on one line)"))
         }
         // Replay steps the scene by it: 0, a negative or an infinite step stopped the process.
         guard Parameter.spaceTimeStep.accepts(recording.timeStep) else {

@@ -292,7 +292,7 @@ struct SweepCommand: ParsableCommand {
             + fileBodies.enumerated().map { (inFile("bodies[\($0)]"), $1) }
         for (origin, name) in given where !names.contains(name) {
             throw RunError(  // the scene's business: bad data (65), as an undeclared --param is
-                "\(origin)\(source) has no body named '\(name)' (names: \(names.sorted().prefix(20).joined(separator: ", ")))"
+                "\(origin)\(source) has no body named '\(name.excerpt())' (names: \(names.sorted().prefix(20).map { $0.excerpt() }.joined(separator: ", ")))"
             )
         }
         plan.tracked = tracked + fileTracked
