@@ -12,20 +12,23 @@ package enum SweepDesign: Sendable {
     /// The parameter sets, as listed.
     case table([[String: Double]])
 
-    /// Checks the number of runs (at most 10,000,000) without making them; `grid` names where
+    /// The most runs a sweep has.
+    package static let maximumRuns = 10_000_000
+
+    /// Checks the number of runs (at most ``maximumRuns``) without making them; `grid` names where
     /// a grid was given (`--param`, or a sweep file's `grid`).
     package func checkSize(grid: SweepError.Input = .parameterOptions) throws(SweepError) {
         switch self {
         case .grid(let axes):
             guard !axes.isEmpty else { throw .badInput(grid, .noAxes) }
             let total = axes.reduce(1.0) { $0 * Double($1.values.count) }
-            guard total <= 10_000_000 else { throw .badInput(grid, .tooManyRuns(Int(total))) }
+            guard total <= Double(Self.maximumRuns) else { throw .badInput(grid, .tooManyRuns(Int(total))) }
         case .random(let count, _, _):
-            guard (1...10_000_000).contains(count) else {
+            guard (1...Self.maximumRuns).contains(count) else {
                 throw .badInput(.random(key: "count"), .randomCountOutOfRange)
             }
         case .table(let rows):
-            guard !rows.isEmpty, rows.count <= 10_000_000 else {
+            guard !rows.isEmpty, rows.count <= Self.maximumRuns else {
                 throw .badInput(.table(row: nil), .tableSizeOutOfRange)
             }
         }

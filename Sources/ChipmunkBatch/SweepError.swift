@@ -216,6 +216,9 @@ package enum SweepError: Error, CustomStringConvertible, Sendable {
         /// A stored value that this version never writes: the run's key and the column as
         /// SQLite quotes them, and what the column holds.
         case badValue(run: String, column: String, value: String, expected: String)
+        /// A row of the table `sweeps` that no sweep records: the column, its value, and
+        /// what the column holds.
+        case badSweepRecord(column: String, value: String, expected: String)
         /// A database to read is not there.
         case noSuchFile
         /// A database to read is an empty file.
@@ -252,7 +255,10 @@ package enum SweepError: Error, CustomStringConvertible, Sendable {
             case .notAFile: "is not a regular file (a device, pipe or socket), not a results database"
             case .notAFileName(let what):
                 "is \(what), which would keep nothing: give a file's path (such as ./name.sqlite)"
-            case let .badValue(run, column, value, expected): "run \(run): \(column) is \(value), not \(expected)"
+            case let .badValue(run, column, value, expected):
+                "run \(run.excerpt()): \(column) is \(value.excerpt()), not \(expected)"
+            case let .badSweepRecord(column, value, expected):
+                "its table 'sweeps' holds \(column) \(value.excerpt()), not \(expected)"
             case .noSuchFile: "no such file"
             case .empty: "is empty, not a results database"
             case .noRunsTable: "is not a results database (it has no table 'runs')"

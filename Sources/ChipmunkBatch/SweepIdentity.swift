@@ -54,6 +54,27 @@ package struct SweepIdentity: Sendable, Hashable, CustomStringConvertible, Codab
         hasher.combine(planHash)
     }
 
+    /// The first value no sweep records, as `(column, value, rule)`: the hashes are 16
+    /// lowercase hex digits, the scene a path, and the plan has runs, steps and names.
+    var problem: (String, String, String)? {
+        let isHash = InputRecording.isHash
+        if !isHash(sceneHash) { return ("scene_hash", sceneHash, "16 lowercase hex digits") }
+        if !isHash(planHash) { return ("plan_hash", planHash, "16 lowercase hex digits") }
+        if scene.isEmpty || scene.utf8.count > 4096 { return ("scene", scene, "a scene file's path") }
+        if plan.runs < 1 || plan.runs > SweepDesign.maximumRuns {
+            return ("plan's runs", "\(plan.runs)", "from 1 to \(SweepDesign.maximumRuns)")
+        }
+        if plan.steps < 1 { return ("plan's steps", "\(plan.steps)", "a whole number from 1") }
+        if let name = (plan.parameters + plan.tracked + plan.bodies).first(where: { $0.isEmpty || $0.utf8.count > 4096 }
+        ) {
+            return ("a plan's name", "'\(name)'", "a parameter, quantity or body name")
+        }
+        if let dt = plan.timeStep, !Parameter.spaceTimeStep.accepts(dt) {
+            return ("plan's timeStep", "\(dt)", "a time step")
+        }
+        return nil
+    }
+
     /// `drop.json (scene fbbec0f9939b824f; plan 19b9a3417c6b7e5e: 63 runs of 600 steps over elasticity, speed)`.
     package var description: String {
         let over = plan.parameters.isEmpty ? "" : " over \(plan.parameters.joined(separator: ", "))"

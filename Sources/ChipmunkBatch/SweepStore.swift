@@ -274,12 +274,20 @@ package final class SweepStore: Sendable {
     /// The sweeps this database records, in the order of their hashes; none in a new
     /// database, or one made before databases recorded their sweep.
     package func sweeps() throws(SweepError) -> [SweepIdentity] {
-        try read { db in
+        let recorded = try read { db -> [SweepIdentity] in
             guard try db.tableExists(SweepIdentity.databaseTableName) else { return [] }
             // A value that is not what its column holds (a NULL plan) is an error, not a trap.
             return try SweepIdentity.order(SweepIdentity.CodingKeys.sceneHash, SweepIdentity.CodingKeys.planHash)
                 .fetchAll(db)
         }
+        // Values no sweep records (a plan of -5 runs, a hash of a megabyte) were printed as
+        // they were in "holds another sweep" and merge's messages.
+        for sweep in recorded {
+            if let (column, value, expected) = sweep.problem {
+                throw .database(path, .badSweepRecord(column: column, value: value, expected: expected))
+            }
+        }
+        return recorded
     }
 
     /// Makes sure this database is `plan`'s: a new one records the plan's sweep, one that
@@ -289,6 +297,9 @@ package final class SweepStore: Sendable {
     package func claim(for plan: SweepPlan) throws(SweepError) {
         let identity = plan.identity
         let recorded = try sweeps()
+        // Resumed, its runs are counted as done: a run whose values this version never
+        // writes is refused, as merge and results --chart refuse it.
+        try requireValuesItWrites()
         if recorded.contains(identity) { return }
         if !recorded.isEmpty { throw .otherSweep(database: path, holds: recorded, wanted: identity) }
         let stored = try storedKeys()
@@ -314,9 +325,20 @@ package final class SweepStore: Sendable {
         try write { db in try result.insert(db, onConflict: .ignore) }
     }
 
-    /// Every run, ordered by run index.
+    /// Every run, ordered by run index, after checking that every stored value is one this
+    /// version writes (``requireValuesItWrites()``): a chart of a damaged database said "a
+    /// stored value cannot be read (The given data was not valid JSON.)".
     package func results() throws(SweepError) -> [RunResult] {
-        try read { db in try allRuns.fetchAll(db) }
+        try requireValuesItWrites()
+        return try read { db in try allRuns.fetchAll(db) }
+    }
+
+    /// Throws for the first stored value (by run index) that this version never writes,
+    /// naming the run, the column, the value and the column's rule.
+    package func requireValuesItWrites() throws(SweepError) {
+        if let (run, column, value, expected) = try firstBadValue() {
+            throw .database(path, .badValue(run: run, column: column, value: value, expected: expected))
+        }
     }
 
     /// Adds every run of every input to `output`, after checking that they all belong to
@@ -358,9 +380,6 @@ package final class SweepStore: Sendable {
         var added: [RunResult] = []
         var sweeps: [SweepIdentity] = []
         for other in others {
-            if let (run, column, value, expected) = try other.firstBadValue() {
-                throw .database(other.path, .badValue(run: run, column: column, value: value, expected: expected))
-            }
             for result in try other.results() {
                 if let existing = known[result.key] {
                     guard existing.sameResult(as: result) else {

@@ -447,8 +447,39 @@ import ChipmunkTestSupport
             #expect(merged.status == 65)
             #expect(merged.stderr == "chipmunk-sim: \(name): run \(key): \(problem)\n", "\(merged.stderr)")
             #expect(!FileManager.default.fileExists(atPath: folder.path("m.sqlite")), "nothing is written")
+            // The other readers share the rule: a chart said "a stored value cannot be read
+            // (The given data was not valid JSON.)", and a resumed sweep took the run as done.
+            let chart = try sim("results", name, "--chart", "speed:steps", "-o", "x.svg")
+            #expect(chart.status == 65 && chart.stderr == merged.stderr, "\(chart.stderr)")
+            let resumed = try sim("sweep", drop, "--param", "speed=1,2", "--steps", "10", "--db", name)
+            #expect(resumed.status == 65 && resumed.stderr == merged.stderr, "\(resumed.stderr)")
+            let exported = try sim("results", name)
+            #expect(exported.status == 0 && exported.stdout.contains(key))
+            #expect(exported.stderr == "chipmunk-sim: warning: \(name): run \(key): \(problem) (exported as stored)\n")
         }
         #expect(try sim("merge", "m.sqlite", "c.sqlite").status == 0)
+        // A row of `sweeps` no sweep records: a plan of -5 runs was printed as "-5 runs", and a
+        // hash of 300,000 bytes whole, in "holds another sweep".
+        for (name, statement, problem) in [
+            (
+                "n.sqlite", "UPDATE sweeps SET plan = json_set(plan, '$.runs', -5)",
+                "its table 'sweeps' holds plan's runs -5, not from 1 to 10000000"
+            ),
+            (
+                "h.sqlite", "UPDATE sweeps SET scene_hash = printf('%.300000c', 'E')",
+                "its table 'sweeps' holds scene_hash " + String(repeating: "E", count: 60)
+                    + "… (300000 bytes), not 16 lowercase hex digits"
+            ),
+        ] {
+            try damaged(name, statement)
+            for arguments in [
+                ["merge", "m2.sqlite", name], ["sweep", drop, "--param", "speed=1,2", "--steps", "10", "--db", name],
+            ] {
+                let result = try Tool.run("chipmunk-sim", arguments, directory: folder.url)
+                #expect(result.status == 65)
+                #expect(result.stderr == "chipmunk-sim: \(name): \(problem)\n", "\(result.stderr.prefix(300))")
+            }
+        }
     }
 
     /// D2: SQLite took an empty name for a private temporary database, and the sweep kept nothing.

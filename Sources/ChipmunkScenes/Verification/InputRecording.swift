@@ -171,8 +171,9 @@ public struct InputRecording: Hashable, Sendable, Codable {
         return recording
     }
 
-    /// Whether `text` is a state hash as recordings write it: 16 lowercase hex digits.
-    static func isHash(_ text: String) -> Bool {
+    /// Whether `text` is a hash as recordings (and sweep databases) write it: 16 lowercase
+    /// hex digits.
+    package static func isHash(_ text: String) -> Bool {
         text.utf8.count == 16 && text.utf8.allSatisfy { (0x30...0x39).contains($0) || (0x61...0x66).contains($0) }
     }
 

@@ -62,6 +62,9 @@ struct ResultsCommand: ParsableCommand {
         let store = try SweepStore(path: db, readOnly: true)
         guard let chart, let output else {
             let target = output ?? "-"
+            // An export keeps every value as stored, to read a damaged database's runs; the
+            // first value this version never writes is named, as merge and --chart refuse it.
+            do { try store.requireValuesItWrites() } catch { Output.warning("\(error) (exported as stored)") }
             try Output.file(Array(try store.export(asCSV: format == .csv).utf8), to: target, option: "-o")
             if target != "-" { Output.summary("wrote \(target): \(counted(try store.count(), "run"))") }
             return
