@@ -141,6 +141,9 @@ public final class Scene {
             throw .invalid(
                 "the scene clock (\(clock.time) s, \(clock.changesApplied) gravity changes) does not fit scene \(name)")
         }
+        if let problem = Self.bodyNamesProblem(clock.bodyNames, bodies: snapshot.bodyCount) {
+            throw .invalid("the snapshot's body names: \(problem)")
+        }
         try space.restore(snapshot)
         time = clock.time
         stepCount = snapshot.stepsTaken
@@ -161,6 +164,23 @@ public final class Scene {
             }
         }
         driver?.sceneDidRestore(self)
+    }
+
+    /// What is wrong with a snapshot's body names, as ``snapshot(reference:)`` writes them:
+    /// none, or one for each body, each not empty, not "static" and given once. A forged list
+    /// was taken as it was: two bodies called "a", a body called "static", or a list of
+    /// another length, which left the names of before the restore.
+    static func bodyNamesProblem(_ names: [String], bodies: Int) -> String? {
+        guard !names.isEmpty else { return nil }
+        guard names.count == bodies else { return "\(names.count) names for \(bodies) bodies" }
+        var seen = Set<String>()
+        for (index, name) in names.enumerated() {
+            if name.isEmpty || name == "static" || name.utf8.count > 4096 || name.contains(where: \.isNewline) {
+                return "body \(index) is called '\(name.excerpt())', which names no body"
+            }
+            if !seen.insert(name).inserted { return "'\(name.excerpt())' names two bodies" }
+        }
+        return nil
     }
 
     /// Saves the scene's state into `state` for a fast restore into this scene (rollback,

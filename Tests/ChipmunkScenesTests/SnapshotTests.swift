@@ -146,3 +146,34 @@ import Testing
         try space.step(scene.timeStep)
     }
 }
+
+/// A snapshot's body names are the scene's, as `Scene.snapshot` writes them: none, or one a
+/// body, each a name and given once. A forged list was taken as it was.
+@Suite struct SnapshotBodyNameTests {
+    @Test func aForgedListOfBodyNamesIsRefused() throws {
+        let scene = try SceneCatalog.scene(named: "crates")
+        let count = scene.space.bodies.count
+        let good = (0..<count).map { "box\($0)" }
+        func forged(_ names: [String]) -> Snapshot {
+            scene.space.snapshot(
+                sceneName: scene.name, sceneTime: 0, changesApplied: 0, inputsApplied: 0, bodyNames: names)
+        }
+        for (names, problem) in [
+            (Array(good.dropLast()), "\(count - 1) names for \(count) bodies"),
+            (["a", "a"] + good.dropFirst(2), "'a' names two bodies"),
+            (["static"] + good.dropFirst(), "body 0 is called 'static', which names no body"),
+            ([""] + good.dropFirst(), "body 0 is called '', which names no body"),
+            (["a\nb"] + good.dropFirst(), "body 0 is called 'a\nb', which names no body"),
+        ] {
+            let target = try SceneCatalog.scene(named: "crates")
+            #expect(throws: SnapshotError.invalid("the snapshot's body names: \(problem)")) {
+                try target.restore(forged(names))
+            }
+            #expect(target.stepCount == 0)
+        }
+        let target = try SceneCatalog.scene(named: "crates")
+        try target.restore(forged(good))
+        #expect(target.name(of: target.space.bodies[1]) == "box1")
+        try target.restore(forged([]))
+    }
+}
