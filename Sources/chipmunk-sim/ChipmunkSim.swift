@@ -82,7 +82,13 @@ struct ChipmunkSim: ParsableCommand {
                 print(fullMessage(for: error))
                 Glibc.exit(0)
             }
-            let message = oneLine(message(for: error))
+            var message = oneLine(message(for: error))
+            // A usage error that an unknown option caused says so (see UnknownOption).
+            if ExitStatus.of(error) == .usage, !message.hasPrefix("Unknown option"),
+                let unknown = UnknownOption.message(for: Array(CommandLine.arguments.dropFirst()), root: Self.self)
+            {
+                message = unknown
+            }
             Output.note("chipmunk-sim: \(message)\n")
             Glibc.exit(ExitStatus.of(error).rawValue)
         }

@@ -113,4 +113,29 @@ import Testing
         #expect(
             rows.map { $0.split(separator: "|")[0].trimmingCharacters(in: .whitespaces) } == ["0", "1", "64", "65"])
     }
+
+    /// ArgumentParser names an unknown option only when the rest of the line parses: a typo
+    /// that also left a required option out said what was missing, not what was misspelt.
+    @Test(
+        "An unknown option is named, with the nearest one, even when the line has another error",
+        arguments: [
+            (
+                ["sweep", "Scenes/drop.json", "--parm", "speed=1,2", "--db", "x.sqlite"],
+                "Unknown option '--parm'. Did you mean '--param'?"
+            ),
+            (["record", "--stesp", "5"], "Unknown option '--stesp'. Did you mean '--steps'?"),
+            (["sweep", "--bogus", "--db", "x.sqlite"], "Unknown option '--bogus'"),
+            (
+                ["render", "crates", "--view", "-1,0,3,3", "--every", "2", "--sise", "3x3"],
+                "Unknown option '--sise'. Did you mean '--size'?"
+            ),
+            // An option's value that looks like an option is its value, as ArgumentParser reads it.
+            (["run", "crates", "-o", "--weird", "--steps", "0"], "Missing value for '-o <output>'"),
+        ])
+    func anUnknownOptionIsNamed(arguments: [String], message: String) throws {
+        let result = try Tool.run("chipmunk-sim", arguments, directory: Tool.packageRoot)
+        #expect(result.status == 64)
+        #expect(result.stderr == "chipmunk-sim: \(message)\n")
+        #expect(!FileManager.default.fileExists(atPath: Tool.packageRoot.appendingPathComponent("x.sqlite").path))
+    }
 }
