@@ -129,6 +129,8 @@ import Testing
                 ["render", "crates", "--view", "-1,0,3,3", "--every", "2", "--sise", "3x3"],
                 "Unknown option '--sise'. Did you mean '--size'?"
             ),
+            // An empty argument and one that starts with '=' (an empty one stopped the scan).
+            (["record", "", "=x", "--stesp", "5"], "Unknown option '--stesp'. Did you mean '--steps'?"),
             // An option's value that looks like an option is its value, as ArgumentParser reads it.
             (["run", "crates", "-o", "--weird", "--steps", "0"], "Missing value for '-o <output>'"),
         ])

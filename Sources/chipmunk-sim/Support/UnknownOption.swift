@@ -18,12 +18,12 @@ enum UnknownOption {
             let argument = arguments[index]
             index += 1
             if argument == "--" { return nil }
-            let option = String(argument.split(separator: "=", maxSplits: 1)[0])
+            let option = String(argument.prefix { $0 != "=" })  // "" and "=x" too: split gave no element for ""
             if let takesValue = options[option] {  // a short one's value is skipped too: `-o --x.svg`
                 if takesValue, !argument.contains("=") { index += 1 }
                 continue
             }
-            guard argument.hasPrefix("--"), argument.count > 2 else { continue }
+            guard option.hasPrefix("--"), option.count > 2 else { continue }
             let near = options.keys.filter { distance($0, option) <= 2 }.min {
                 distance($0, option) < distance($1, option)
             }
