@@ -84,7 +84,10 @@
                     var buffer = [UInt8](repeating: 0, count: 65536)
                     while !enough(received) {
                         let count = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
-                        if count <= 0 { return continuation.resume(returning: (received, count == 0)) }
+                        // A reset is a close too: a server that closes a socket before reading
+                        // what it was sent (a request-head deadline on a busy machine) resets it.
+                        let reset = count < 0 && errno == ECONNRESET
+                        if count <= 0 { return continuation.resume(returning: (received, count == 0 || reset)) }
                         received += buffer[..<count]
                     }
                     continuation.resume(returning: (received, false))
@@ -92,8 +95,8 @@
             }
         }
 
-        /// Everything `fd` receives until the server closes it; nil if a read failed or gave
-        /// up first.
+        /// Everything `fd` receives until the server closes (or resets) it; nil if a read
+        /// failed otherwise or gave up first.
         func readUntilClosed(_ fd: Int32) async -> String? {
             let (bytes, closed) = await receive(fd)
             return closed ? String(decoding: bytes, as: UTF8.self) : nil
