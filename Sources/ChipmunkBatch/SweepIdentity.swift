@@ -60,12 +60,14 @@ package struct SweepIdentity: Sendable, Hashable, CustomStringConvertible, Codab
         let isHash = InputRecording.isHash
         if !isHash(sceneHash) { return ("scene_hash", sceneHash, "16 lowercase hex digits") }
         if !isHash(planHash) { return ("plan_hash", planHash, "16 lowercase hex digits") }
-        if scene.isEmpty || scene.utf8.count > 4096 { return ("scene", scene, "a scene file's path") }
+        if scene.isEmpty || scene.utf8.count > InputFile.longestPath { return ("scene", scene, "a scene file's path") }
         if plan.runs < 1 || plan.runs > SweepDesign.maximumRuns {
             return ("plan's runs", "\(plan.runs)", "from 1 to \(SweepDesign.maximumRuns)")
         }
         if plan.steps < 1 { return ("plan's steps", "\(plan.steps)", "a whole number from 1") }
-        if let name = (plan.parameters + plan.tracked + plan.bodies).first(where: { $0.isEmpty || $0.utf8.count > 4096 }
+        if let name = (plan.parameters + plan.tracked + plan.bodies).first(where: {
+            $0.isEmpty || $0.utf8.count > InputFile.longestPath
+        }
         ) {
             return ("a plan's name", "'\(name)'", "a parameter, quantity or body name")
         }

@@ -261,7 +261,7 @@ public enum SceneCatalog {
     public static let largestSnapshot = 2 << 30
 
     /// The longest path Linux opens (`PATH_MAX`, its NUL included).
-    static let longestPath = 4096
+    static let longestPath = InputFile.longestPath
 
     /// The scene a file (a snapshot, a recording) names, as `scene(named:)` takes it: a
     /// built-in name, an absolute path or one from the current folder as it is, and

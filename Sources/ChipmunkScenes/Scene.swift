@@ -175,7 +175,9 @@ public final class Scene {
         guard names.count == bodies else { return "\(names.count) names for \(bodies) bodies" }
         var seen = Set<String>()
         for (index, name) in names.enumerated() {
-            if name.isEmpty || name == "static" || name.utf8.count > 4096 || name.contains(where: \.isNewline) {
+            if name.isEmpty || name == "static" || name.utf8.count > InputFile.longestPath
+                || name.contains(where: \.isNewline)
+            {
                 return "body \(index) is called '\(name.excerpt())', which names no body"
             }
             if !seen.insert(name).inserted { return "'\(name.excerpt())' names two bodies" }

@@ -5,6 +5,10 @@ import Foundation
 /// why instead of failing, blocking or never ending, and every refusal says why in words
 /// ("cannot read adir" said none of it).
 package enum InputFile {
+    /// The longest path Linux opens (`PATH_MAX`, its NUL included): the most bytes a scene
+    /// name or path in a file (a snapshot, a recording, a golden file, a sweep database) may have.
+    package static let longestPath = 4096
+
     /// Why a file could not be read: one clause, to follow the file's path.
     package struct Problem: Error, CustomStringConvertible {
         /// Such as "is a directory, not a recording".

@@ -284,7 +284,7 @@ public struct GoldenFile: Equatable, Sendable {
     }
 
     /// The longest header value read, in bytes: a path's longest (`PATH_MAX`).
-    static let longestHeaderValue = 4096
+    static let longestHeaderValue = InputFile.longestPath
 
     /// A golden file with these fields, as ``Scene/recordGolden(steps:checkpointEvery:timeStep:)`` makes one.
     public init(

@@ -130,11 +130,12 @@ public struct InputRecording: Hashable, Sendable, Codable {
                 kind: .unreadable("\(name): scene: is empty; name a built-in scene or a scene file's path"))
         }
         // No path is longer, or holds a line break: a megabyte's name was echoed whole.
-        guard recording.scene.utf8.count <= 4096, !recording.scene.contains(where: { $0.isNewline || $0 == "\0" })
+        guard recording.scene.utf8.count <= InputFile.longestPath,
+            !recording.scene.contains(where: { $0.isNewline || $0 == "\0" })
         else {
             throw ReplayFailure(
                 kind: .unreadable(
-                    "\(name): scene: '\(recording.scene.excerpt())' is no built-in scene's name or path (at most 4096 "
+                    "\(name): scene: '\(recording.scene.excerpt())' is no built-in scene's name or path (at most \(InputFile.longestPath) "
                         + "bytes, on one line)"))
         }
         // Replay steps the scene by it: 0, a negative or an infinite step stopped the process.
